@@ -1,0 +1,133 @@
+# qbc - the question bank compiler.
+#
+#   make            build build/qbc and compile every bank in input/ into output/
+#   make test       the whole suite: unit, golden, diagnostics, CLI, real clients,
+#                   then the same C-level suites again under ASan and UBSan
+#   make bench      benchmarks (speed is measured here, never in tests)
+#   make install PREFIX=/usr/local,  make clean,  make deps,  make lint
+#
+# Libraries come from pkg-config; `make deps` installs the Debian packages
+# when run as root and otherwise prints the apt-get line.
+
+CC      ?= cc
+PREFIX  ?= /usr/local
+BUILD   := build
+PKGS    := libzip sqlite3 libxml-2.0 jansson md4c md4c-html nettle libutf8proc
+DEBS    := build-essential pkg-config libzip-dev libsqlite3-dev libxml2-dev libjansson-dev \
+           libmd4c-dev libmd4c-html0-dev nettle-dev libutf8proc-dev
+# What the tests use as real clients.
+TEST_DEBS := sqlite3 libxml2-utils unzip zip python3 chromium nodejs npm inotify-tools
+
+WARN    := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+           -Wformat=2 -Wwrite-strings -Wundef -Wvla -Wnull-dereference -Wdouble-promotion \
+           -Wimplicit-fallthrough -Werror
+CFLAGS  ?= -O2 -g
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+ALL_CFLAGS = -std=c11 -D_DEFAULT_SOURCE $(WARN) $(CFLAGS) $(PKG_CFLAGS) -MMD -MP
+SAN_FLAGS  = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
+             -DQB_DEBUG_ARENA
+
+SRCS     := $(wildcard compiler/*.c)
+LIB_SRCS := $(filter-out compiler/main.c,$(SRCS))
+OBJS     := $(SRCS:compiler/%.c=$(BUILD)/obj/%.o)
+SAN_OBJS := $(SRCS:compiler/%.c=$(BUILD)/asan/obj/%.o)
+LIB_OBJS := $(LIB_SRCS:compiler/%.c=$(BUILD)/obj/%.o)
+SAN_LIB_OBJS := $(LIB_SRCS:compiler/%.c=$(BUILD)/asan/obj/%.o)
+UNIT_SRCS := $(wildcard tests/unit/test_*.c)
+UNITS     := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/unit/%)
+SAN_UNITS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/asan/unit/%)
+
+BANKS     := $(wildcard input/*.qb)
+TEMPLATES := $(shell find templates -type f 2>/dev/null)
+
+.PHONY: all banks deps test test-c test-clients bench install clean lint
+.DEFAULT_GOAL := all
+
+all: $(BUILD)/qbc banks
+
+# --- dependencies -----------------------------------------------------------
+$(BUILD)/.deps-ok:
+	@mkdir -p $(BUILD)
+	@if ! pkg-config --exists $(PKGS) 2>/dev/null; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "make: installing build dependencies with apt-get"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(DEBS) >/dev/null || exit 3; \
+	  else \
+	    echo "make: missing build dependencies; run:"; \
+	    echo "  sudo apt-get install -y $(DEBS)"; exit 3; \
+	  fi; \
+	fi
+	@touch $@
+
+deps: $(BUILD)/.deps-ok
+	@missing=""; for p in $(TEST_DEBS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "make: installing test dependencies:$$missing"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null || exit 3; \
+	  else \
+	    echo "make: missing test dependencies; run:"; echo "  sudo apt-get install -y$$missing"; exit 3; \
+	  fi; \
+	fi
+
+# --- the compiler -----------------------------------------------------------
+$(BUILD)/qbc: $(OBJS)
+	$(CC) $(CFLAGS) -o $@ $(OBJS) $(PKG_LIBS)
+
+$(BUILD)/obj/%.o: compiler/%.c | $(BUILD)/.deps-ok
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(BUILD)/asan/qbc: $(SAN_OBJS)
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $(SAN_OBJS) $(PKG_LIBS)
+
+$(BUILD)/asan/obj/%.o: compiler/%.c | $(BUILD)/.deps-ok
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -c -o $@ $<
+
+$(BUILD)/unit/%: tests/unit/%.c $(LIB_OBJS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -Icompiler -o $@ $< $(LIB_OBJS) $(PKG_LIBS)
+
+$(BUILD)/asan/unit/%: tests/unit/%.c $(SAN_LIB_OBJS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -Icompiler -o $@ $< $(SAN_LIB_OBJS) $(PKG_LIBS)
+
+-include $(OBJS:.o=.d) $(SAN_OBJS:.o=.d)
+
+# --- the banks --------------------------------------------------------------
+# One stamp per bank: a bank is rebuilt only when its source, its revision
+# record, the templates or the compiler changed.
+STAMPS := $(BANKS:input/%.qb=$(BUILD)/stamps/%.stamp)
+
+banks: $(STAMPS)
+	@[ -n "$(BANKS)" ] || echo "make: no banks in input/"
+
+$(BUILD)/stamps/%.stamp: input/%.qb $(BUILD)/qbc $(TEMPLATES) $(wildcard input/%.lock)
+	@mkdir -p $(@D) output
+	$(BUILD)/qbc build -o output $<
+	@touch $@
+
+# --- tests ------------------------------------------------------------------
+test: deps $(BUILD)/qbc $(BUILD)/asan/qbc $(UNITS) $(SAN_UNITS)
+	@QBC=$(CURDIR)/$(BUILD)/qbc QBC_ASAN=$(CURDIR)/$(BUILD)/asan/qbc \
+	  UNIT_DIR=$(CURDIR)/$(BUILD)/unit ASAN_UNIT_DIR=$(CURDIR)/$(BUILD)/asan/unit \
+	  sh tests/run.sh
+
+bench: $(BUILD)/qbc
+	@sh tests/bench/run.sh $(CURDIR)/$(BUILD)/qbc
+
+lint:
+	@! grep -nE '\b(malloc|calloc|realloc|strdup|strndup|sprintf|strtok|atoi)\(' \
+	  $(filter-out compiler/alloc.c compiler/arena.c,$(SRCS)) || \
+	  { echo "lint: use the qb_x* wrappers"; exit 1; }
+
+install: $(BUILD)/qbc
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/qbc
+	install -m 755 $(BUILD)/qbc $(DESTDIR)$(PREFIX)/bin/qbc
+	cp -R templates/. $(DESTDIR)$(PREFIX)/share/qbc/
+
+clean:
+	rm -rf $(BUILD)
+	find output -mindepth 1 ! -name .gitkeep -delete

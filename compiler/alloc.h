@@ -1,0 +1,16 @@
+/* alloc.h - allocation wrappers that abort on out-of-memory, so callers
+ * never check for NULL (cmark's xcalloc, redis' zmalloc). */
+#ifndef QB_ALLOC_H
+#define QB_ALLOC_H
+
+#include "qb.h"
+
+void *qb_xmalloc(size_t n);
+void *qb_xcalloc(size_t count, size_t size);
+void *qb_xrealloc(void *p, size_t n);
+char *qb_xstrdup(const char *s);
+char *qb_xstrndup(const char *s, size_t n);
+/* printf into a fresh heap string; the caller frees it. */
+char *qb_xasprintf(const char *fmt, ...) QB_PRINTF(1, 2);
+
+#endif

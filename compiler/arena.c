@@ -1,0 +1,78 @@
+/* arena.c - see arena.h. */
+#include "arena.h"
+
+#include <stdalign.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <stdlib.h>
+
+#include "alloc.h"
+
+/* Large enough that a bank of thousands of questions needs few blocks. */
+#define BLOCK_SIZE (64 * 1024)
+
+struct qb_arena_block {
+	qb_arena_block *next;
+	size_t used, size;
+	alignas(max_align_t) unsigned char data[];
+};
+
+void *qb_arena_alloc(qb_arena *a, size_t n)
+{
+	const size_t align = alignof(max_align_t);
+	n = (n + align - 1) & ~(align - 1);
+#ifdef QB_DEBUG_ARENA
+	qb_arena_block *b = qb_xmalloc(sizeof *b + n);
+	b->used = b->size = n;
+	b->next = a->head;
+	a->head = b;
+	return b->data;
+#else
+	qb_arena_block *b = a->head;
+	if (!b || b->size - b->used < n) {
+		size_t size = n > BLOCK_SIZE ? n : BLOCK_SIZE;
+		b = qb_xmalloc(sizeof *b + size);
+		b->used = 0;
+		b->size = size;
+		b->next = a->head;
+		a->head = b;
+	}
+	void *p = b->data + b->used;
+	b->used += n;
+	return p;
+#endif
+}
+
+void *qb_arena_calloc(qb_arena *a, size_t count, size_t size)
+{
+	if (size && count > SIZE_MAX / size)
+		return qb_xmalloc(SIZE_MAX); /* aborts with a message */
+	void *p = qb_arena_alloc(a, count * size);
+	memset(p, 0, count * size);
+	return p;
+}
+
+char *qb_arena_strndup(qb_arena *a, const char *s, size_t n)
+{
+	char *p = qb_arena_alloc(a, n + 1);
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+char *qb_arena_strdup(qb_arena *a, const char *s)
+{
+	return qb_arena_strndup(a, s, strlen(s));
+}
+
+void qb_arena_dispose(qb_arena *a)
+{
+	qb_arena_block *b = a->head;
+	while (b) {
+		qb_arena_block *next = b->next;
+		free(b);
+		b = next;
+	}
+	a->head = NULL;
+}

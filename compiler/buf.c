@@ -1,0 +1,82 @@
+/* buf.c - see buf.h. */
+#include "buf.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc.h"
+
+static void grow(qb_buf *b, size_t extra)
+{
+	size_t need = b->len + extra + 1;
+	if (need <= b->cap)
+		return;
+	size_t cap = b->cap ? b->cap : 64;
+	while (cap < need)
+		cap *= 2;
+	b->ptr = qb_xrealloc(b->ptr, cap);
+	b->cap = cap;
+}
+
+void qb_buf_append(qb_buf *b, const char *data, size_t n)
+{
+	grow(b, n);
+	if (n)
+		memcpy(b->ptr + b->len, data, n);
+	b->len += n;
+	b->ptr[b->len] = '\0';
+}
+
+void qb_buf_puts(qb_buf *b, const char *s)
+{
+	qb_buf_append(b, s, strlen(s));
+}
+
+void qb_buf_putc(qb_buf *b, char c)
+{
+	qb_buf_append(b, &c, 1);
+}
+
+void qb_buf_appendf(qb_buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n <= 0)
+		return;
+	grow(b, (size_t)n);
+	va_start(ap, fmt);
+	vsnprintf(b->ptr + b->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)n;
+}
+
+const char *qb_buf_cstr(const qb_buf *b)
+{
+	return b->ptr ? b->ptr : "";
+}
+
+void qb_buf_clear(qb_buf *b)
+{
+	b->len = 0;
+	if (b->ptr)
+		b->ptr[0] = '\0';
+}
+
+char *qb_buf_detach(qb_buf *b)
+{
+	char *p = b->ptr ? b->ptr : qb_xstrdup("");
+	b->ptr = NULL;
+	b->len = b->cap = 0;
+	return p;
+}
+
+void qb_buf_dispose(qb_buf *b)
+{
+	free(b->ptr);
+	b->ptr = NULL;
+	b->len = b->cap = 0;
+}

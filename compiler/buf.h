@@ -1,0 +1,28 @@
+/* buf.h - the one growable byte buffer for generated text (cmark's
+ * cmark_strbuf, curl's dynbuf).  Always NUL-terminated once anything was
+ * appended.  Out-of-memory aborts. */
+#ifndef QB_BUF_H
+#define QB_BUF_H
+
+#include "qb.h"
+
+typedef struct qb_buf {
+	char *ptr;   /* NULL until the first append                      */
+	size_t len;  /* bytes in use, excluding the terminating NUL       */
+	size_t cap;  /* bytes allocated                                   */
+} qb_buf;
+
+#define QB_BUF_INIT {NULL, 0, 0}
+
+void qb_buf_append(qb_buf *b, const char *data, size_t n);
+void qb_buf_puts(qb_buf *b, const char *s);
+void qb_buf_putc(qb_buf *b, char c);
+void qb_buf_appendf(qb_buf *b, const char *fmt, ...) QB_PRINTF(2, 3);
+/* The contents as a C string ("" when empty); valid until the next append. */
+const char *qb_buf_cstr(const qb_buf *b);
+void qb_buf_clear(qb_buf *b);
+/* Hands the heap string to the caller (never NULL) and resets the buffer. */
+char *qb_buf_detach(qb_buf *b);
+void qb_buf_dispose(qb_buf *b);
+
+#endif

@@ -1,0 +1,200 @@
+/* diag.c - see diag.h. */
+#include "diag.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "alloc.h"
+#include "buf.h"
+
+typedef struct source {
+	char *file;
+	char *text;
+	size_t len;
+	struct source *next;
+} source;
+
+static source *sources;
+static unsigned nerrors, nwarnings;
+static bool werror;
+static int color = -1; /* -1: decide from the terminal */
+
+void qb_diag_add_source(const char *file, const char *text, size_t len)
+{
+	source *s = qb_xcalloc(1, sizeof *s);
+	s->file = qb_xstrdup(file);
+	s->text = qb_xstrndup(text, len);
+	s->len = len;
+	s->next = sources;
+	sources = s;
+}
+
+void qb_diag_dispose(void)
+{
+	while (sources) {
+		source *next = sources->next;
+		free(sources->file);
+		free(sources->text);
+		free(sources);
+		sources = next;
+	}
+}
+
+void qb_diag_set_werror(bool on) { werror = on; }
+void qb_diag_set_color(int on) { color = on; }
+unsigned qb_diag_errors(void) { return nerrors; }
+unsigned qb_diag_warnings(void) { return nwarnings; }
+void qb_diag_reset_counts(void) { nerrors = nwarnings = 0; }
+
+static bool use_color(void)
+{
+	if (color >= 0)
+		return color;
+	const char *nc = getenv("NO_COLOR");
+	if (nc && *nc)
+		return false;
+	const char *term = getenv("TERM");
+	if (term && strcmp(term, "dumb") == 0)
+		return false;
+	return isatty(STDERR_FILENO);
+}
+
+/* The line-th line of file (1-based) without its terminator, or NULL. */
+static const char *find_line(const char *file, int line, size_t *len)
+{
+	for (const source *s = sources; s; s = s->next) {
+		if (strcmp(s->file, file) != 0)
+			continue;
+		const char *p = s->text, *end = s->text + s->len;
+		for (int l = 1; l < line && p < end; l++) {
+			const char *nl = p;
+			while (nl < end && *nl != '\n' && *nl != '\r')
+				nl++;
+			if (nl < end && *nl == '\r' && nl + 1 < end && nl[1] == '\n')
+				nl++;
+			p = nl < end ? nl + 1 : end;
+		}
+		if (p >= end)
+			return NULL;
+		const char *q = p;
+		while (q < end && *q != '\n' && *q != '\r')
+			q++;
+		*len = (size_t)(q - p);
+		return p;
+	}
+	return NULL;
+}
+
+/* Prints the quoted line and a caret under column col (in characters).
+ * Bytes that are not printable (control characters, invalid UTF-8) are
+ * shown as '?', so the quote never corrupts a terminal. */
+static void quote(FILE *f, qb_loc loc, bool c)
+{
+	size_t len;
+	const char *line = find_line(loc.file, loc.line, &len);
+	if (!line)
+		return;
+	qb_buf text = QB_BUF_INIT, caret = QB_BUF_INIT;
+	int chars = 0;
+	for (size_t i = 0; i < len;) {
+		unsigned char b = (unsigned char)line[i];
+		size_t n = 1;
+		if (b >= 0xC2 && b <= 0xF4) {
+			n = b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : 2;
+			if (i + n > len)
+				n = 1;
+			for (size_t k = 1; k < n; k++)
+				if (((unsigned char)line[i + k] & 0xC0) != 0x80)
+					n = 1;
+		}
+		chars++;
+		if (n == 1 && (b < 0x20 || b >= 0x7F)) {
+			qb_buf_putc(&text, b == '\t' ? ' ' : '?');
+		} else {
+			qb_buf_append(&text, line + i, n);
+		}
+		if (chars < loc.col)
+			qb_buf_putc(&caret, ' ');
+		i += n;
+	}
+	if (loc.col > chars + 1)
+		for (int k = chars + 1; k < loc.col; k++)
+			qb_buf_putc(&caret, ' ');
+	fprintf(f, "%5d | %s\n", loc.line, qb_buf_cstr(&text));
+	fprintf(f, "      | %s%s^%s\n", qb_buf_cstr(&caret), c ? "\033[1;32m" : "",
+	        c ? "\033[0m" : "");
+	qb_buf_dispose(&text);
+	qb_buf_dispose(&caret);
+}
+
+static void vdiag(qb_diag_level level, qb_loc loc, const char *fmt, va_list ap)
+{
+	static const char *const names[] = {"error", "warning", "note"};
+	static const char *const colors[] = {"\033[1;31m", "\033[1;35m", "\033[1;36m"};
+	if (level == QB_DIAG_WARNING && werror)
+		level = QB_DIAG_ERROR;
+	if (level == QB_DIAG_ERROR)
+		nerrors++;
+	else if (level == QB_DIAG_WARNING)
+		nwarnings++;
+	bool c = use_color();
+	FILE *f = stderr;
+	if (c)
+		fputs("\033[1m", f);
+	if (loc.file && loc.line > 0)
+		fprintf(f, "%s:%d:%d: ", loc.file, loc.line, loc.col > 0 ? loc.col : 1);
+	else if (loc.file)
+		fprintf(f, "%s: ", loc.file);
+	else
+		fputs("qbc: ", f);
+	fprintf(f, "%s%s:%s ", c ? colors[level] : "", names[level], c ? "\033[0m" : "");
+	vfprintf(f, fmt, ap);
+	fputc('\n', f);
+	if (loc.file && loc.line > 0)
+		quote(f, loc, c);
+}
+
+void qb_diag(qb_diag_level level, qb_loc loc, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vdiag(level, loc, fmt, ap);
+	va_end(ap);
+}
+
+#define DEFINE_DIAG(name, level)                                             \
+	void name(qb_loc loc, const char *fmt, ...)                          \
+	{                                                                    \
+		va_list ap;                                                  \
+		va_start(ap, fmt);                                           \
+		vdiag(level, loc, fmt, ap);                                  \
+		va_end(ap);                                                  \
+	}
+DEFINE_DIAG(qb_diag_error, QB_DIAG_ERROR)
+DEFINE_DIAG(qb_diag_warning, QB_DIAG_WARNING)
+DEFINE_DIAG(qb_diag_note, QB_DIAG_NOTE)
+
+void qb_diag_fatal(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vdiag(QB_DIAG_ERROR, (qb_loc){NULL, 0, 0}, fmt, ap);
+	va_end(ap);
+}
+
+void qb_diag_summary(void)
+{
+	if (!nerrors && !nwarnings)
+		return;
+	qb_buf b = QB_BUF_INIT;
+	if (nerrors)
+		qb_buf_appendf(&b, "%u error%s", nerrors, nerrors == 1 ? "" : "s");
+	if (nwarnings)
+		qb_buf_appendf(&b, "%s%u warning%s", nerrors ? " and " : "", nwarnings,
+		               nwarnings == 1 ? "" : "s");
+	fprintf(stderr, "%s generated.\n", qb_buf_cstr(&b));
+	qb_buf_dispose(&b);
+}

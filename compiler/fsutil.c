@@ -1,0 +1,187 @@
+/* fsutil.c - see fsutil.h. */
+#include "fsutil.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "alloc.h"
+#include "buf.h"
+
+int qb_fs_read(const char *path, char **data, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return -1;
+	qb_buf b = QB_BUF_INIT;
+	char chunk[65536];
+	size_t n;
+	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+		qb_buf_append(&b, chunk, n);
+	int err = ferror(f) ? errno : 0;
+	fclose(f);
+	if (err) {
+		qb_buf_dispose(&b);
+		errno = err;
+		return -1;
+	}
+	*len = b.len;
+	*data = qb_buf_detach(&b);
+	return 0;
+}
+
+int qb_fs_mkdirs(const char *dir)
+{
+	char *p = qb_xstrdup(dir);
+	int rc = 0;
+	for (char *s = p + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = '\0';
+		if (mkdir(p, 0777) != 0 && errno != EEXIST)
+			rc = -1;
+		*s = '/';
+		if (rc)
+			break;
+	}
+	if (!rc && mkdir(p, 0777) != 0 && errno != EEXIST)
+		rc = -1;
+	struct stat st;
+	if (!rc && (stat(p, &st) != 0 || !S_ISDIR(st.st_mode))) {
+		if (!errno)
+			errno = ENOTDIR;
+		rc = -1;
+	}
+	free(p);
+	return rc;
+}
+
+char *qb_fs_join(const char *dir, const char *name)
+{
+	size_t n = strlen(dir);
+	if (n && dir[n - 1] == '/')
+		return qb_xasprintf("%s%s", dir, name);
+	return qb_xasprintf("%s/%s", dir, name);
+}
+
+bool qb_fs_is_file(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* mkstemp next to path: "<dir>/.<name>.XXXXXX.tmp" is hidden, and the
+ * suffix keeps the destination's extension out of the way of globs. */
+static int make_tmp(const char *path, char **tmp)
+{
+	const char *slash = strrchr(path, '/');
+	const char *base = slash ? slash + 1 : path;
+	int dirlen = slash ? (int)(slash - path) + 1 : 0;
+	char *t = qb_xasprintf("%.*s.%s.XXXXXX.tmp", dirlen, path, base);
+	int fd = mkstemps(t, 4);
+	if (fd < 0) {
+		free(t);
+		return -1;
+	}
+	*tmp = t;
+	return fd;
+}
+
+char *qb_fs_tmpname(const char *path)
+{
+	char *tmp = NULL;
+	int fd = make_tmp(path, &tmp);
+	if (fd < 0)
+		return NULL;
+	close(fd);
+	return tmp;
+}
+
+int qb_atomic_open(qb_atomic *a, const char *path)
+{
+	memset(a, 0, sizeof *a);
+	int fd = make_tmp(path, &a->tmp);
+	if (fd < 0)
+		return -1;
+	a->f = fdopen(fd, "wb");
+	if (!a->f) {
+		int err = errno;
+		close(fd);
+		unlink(a->tmp);
+		free(a->tmp);
+		a->tmp = NULL;
+		errno = err;
+		return -1;
+	}
+	a->path = qb_xstrdup(path);
+	return 0;
+}
+
+int qb_fs_rename_durable(const char *tmp, const char *path)
+{
+	int fd = open(tmp, O_RDONLY);
+	if (fd >= 0) {
+		(void)fsync(fd);
+		close(fd);
+	}
+	/* Files from mkstemp are 0600; outputs are ordinary files. */
+	mode_t mask = umask(0);
+	umask(mask);
+	if (chmod(tmp, 0666 & ~mask) != 0 || rename(tmp, path) != 0) {
+		int err = errno;
+		unlink(tmp);
+		errno = err;
+		return -1;
+	}
+	return 0;
+}
+
+int qb_atomic_commit(qb_atomic *a)
+{
+	int rc = 0;
+	if (fflush(a->f) != 0 || fsync(fileno(a->f)) != 0)
+		rc = -1;
+	int err = errno;
+	if (fclose(a->f) != 0 && !rc) {
+		rc = -1;
+		err = errno;
+	}
+	a->f = NULL;
+	if (!rc) {
+		rc = qb_fs_rename_durable(a->tmp, a->path);
+		err = errno;
+		free(a->tmp); /* renamed, or removed on failure */
+		a->tmp = NULL;
+	}
+	qb_atomic_discard(a);
+	errno = err;
+	return rc;
+}
+
+void qb_atomic_discard(qb_atomic *a)
+{
+	if (a->f)
+		fclose(a->f);
+	if (a->tmp)
+		unlink(a->tmp);
+	free(a->tmp);
+	free(a->path);
+	memset(a, 0, sizeof *a);
+}
+
+int qb_fs_write_atomic(const char *path, const void *data, size_t len)
+{
+	qb_atomic a;
+	if (qb_atomic_open(&a, path) != 0)
+		return -1;
+	if (len && fwrite(data, 1, len, a.f) != len) {
+		int err = errno;
+		qb_atomic_discard(&a);
+		errno = err;
+		return -1;
+	}
+	return qb_atomic_commit(&a);
+}

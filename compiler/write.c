@@ -1,0 +1,29 @@
+/* write.c - the registry of writers.  Adding a writer: see README.md. */
+#include "write.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "fsutil.h"
+
+const qb_writer qb_writers[] = {
+	{"json", ".json", "the model as JSON, as 'qbc dump --json' prints it", false, qb_write_json},
+	{NULL, NULL, NULL, false, NULL},
+};
+
+const qb_writer *qb_writer_find(const char *name)
+{
+	for (const qb_writer *w = qb_writers; w->name; w++)
+		if (strcmp(w->name, name) == 0)
+			return w;
+	return NULL;
+}
+
+char *qb_writer_output_path(const qb_writer *w, const qb_bank *bank, const qb_build_opts *opts)
+{
+	char *name = qb_xasprintf("%s%s", bank->id, w->ext);
+	char *path = qb_fs_join(opts->outdir, name);
+	free(name);
+	return path;
+}

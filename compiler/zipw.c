@@ -1,0 +1,117 @@
+/* zipw.c - see zipw.h. */
+#include "zipw.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zip.h>
+
+#include "alloc.h"
+#include "diag.h"
+#include "fsutil.h"
+
+struct qb_zipw {
+	zip_t *zip;
+	char *path; /* destination                                          */
+	char *tmp;  /* what libzip writes; renamed to path on commit         */
+	time_t mtime;
+};
+
+qb_zipw *qb_zipw_open(const char *path, time_t mtime)
+{
+	char *tmp = qb_fs_tmpname(path);
+	if (!tmp) {
+		qb_diag_fatal("cannot create a file next to '%s': %s", path, strerror(errno));
+		return NULL;
+	}
+	int err = 0;
+	zip_t *zip = zip_open(tmp, ZIP_CREATE | ZIP_TRUNCATE, &err);
+	if (!zip) {
+		zip_error_t ze;
+		zip_error_init_with_code(&ze, err);
+		qb_diag_fatal("cannot create '%s': %s", path, zip_error_strerror(&ze));
+		zip_error_fini(&ze);
+		unlink(tmp);
+		free(tmp);
+		return NULL;
+	}
+	qb_zipw *z = qb_xcalloc(1, sizeof *z);
+	z->zip = zip;
+	z->path = qb_xstrdup(path);
+	z->tmp = tmp;
+	z->mtime = mtime;
+	return z;
+}
+
+int qb_zipw_add(qb_zipw *z, const char *name, const void *data, size_t len, bool compress)
+{
+	void *copy = qb_xmalloc(len);
+	if (len)
+		memcpy(copy, data, len);
+	zip_source_t *src = zip_source_buffer(z->zip, copy, len, 1);
+	if (!src) {
+		free(copy);
+		goto fail;
+	}
+	zip_int64_t idx = zip_file_add(z->zip, name, src, ZIP_FL_ENC_UTF_8);
+	if (idx < 0) {
+		zip_source_free(src);
+		goto fail;
+	}
+	if (zip_set_file_compression(z->zip, (zip_uint64_t)idx,
+	                             compress ? ZIP_CM_DEFLATE : ZIP_CM_STORE,
+	                             compress ? 9 : 0) != 0 ||
+	    zip_file_set_mtime(z->zip, (zip_uint64_t)idx, z->mtime, 0) != 0 ||
+	    zip_file_set_external_attributes(z->zip, (zip_uint64_t)idx, 0, ZIP_OPSYS_UNIX,
+	                                     (zip_uint32_t)0100644 << 16) != 0)
+		goto fail;
+	return 0;
+fail:
+	qb_diag_fatal("cannot add '%s' to '%s': %s", name, z->path, zip_strerror(z->zip));
+	return -1;
+}
+
+int qb_zipw_add_file(qb_zipw *z, const char *name, const char *path, bool compress)
+{
+	char *data = NULL;
+	size_t len = 0;
+	if (qb_fs_read(path, &data, &len) != 0) {
+		qb_diag_fatal("cannot read '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	int rc = qb_zipw_add(z, name, data, len, compress);
+	free(data);
+	return rc;
+}
+
+int qb_zipw_commit(qb_zipw *z)
+{
+	int rc = 0;
+	if (zip_close(z->zip) != 0) {
+		qb_diag_fatal("cannot write '%s': %s", z->path, zip_strerror(z->zip));
+		zip_discard(z->zip);
+		unlink(z->tmp);
+		rc = -1;
+	} else if (qb_fs_rename_durable(z->tmp, z->path) != 0) {
+		qb_diag_fatal("cannot write '%s': %s", z->path, strerror(errno));
+		rc = -1;
+	}
+	z->zip = NULL;
+	free(z->tmp);
+	free(z->path);
+	free(z);
+	return rc;
+}
+
+void qb_zipw_discard(qb_zipw *z)
+{
+	if (!z)
+		return;
+	if (z->zip)
+		zip_discard(z->zip);
+	unlink(z->tmp);
+	free(z->tmp);
+	free(z->path);
+	free(z);
+}

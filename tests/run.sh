@@ -1,0 +1,81 @@
+#!/bin/sh
+# tests/run.sh - the whole suite, as `make test` runs it.
+#
+# 1. unit tests (tests/unit), built normally and with ASan+UBSan;
+# 2. the C-level shell suites (tests/*/run.sh), once with the normal
+#    binary and once with the sanitizer binary;
+# 3. the real-client suites in headless Chromium (tests/browser/*.test.mjs).
+#
+# A name filter runs only the matching suites:  sh tests/run.sh diag
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+filter=${1:-}
+total_pass=0
+total_fail=0
+failed=""
+
+tally() { # NAME LOGFILE RC: add a suite's counts from its last "N passed, N failed" line
+	line=$(grep -E '[0-9]+ passed, [0-9]+ failed' "$2" | tail -n 1)
+	p=$(echo "$line" | sed -nE 's/.* ?([0-9]+) passed, ([0-9]+) failed.*/\1/p')
+	f=$(echo "$line" | sed -nE 's/.* ?([0-9]+) passed, ([0-9]+) failed.*/\2/p')
+	p=${p:-0}
+	f=${f:-0}
+	if [ "$3" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
+	total_pass=$((total_pass + p))
+	total_fail=$((total_fail + f))
+	[ "$f" -eq 0 ] || failed="$failed $1"
+}
+
+run_suite() { # NAME COMMAND...
+	name=$1
+	shift
+	case "$name" in *"$filter"*) ;; *) return ;; esac
+	log=$(mktemp)
+	"$@" >"$log" 2>&1
+	rc=$?
+	grep -vE '^ok ' "$log" | sed "s|^|[$name] |"
+	tally "$name" "$log" "$rc"
+	rm -f "$log"
+}
+
+# 1. unit tests
+for dir in "${UNIT_DIR:-}" "${ASAN_UNIT_DIR:-}"; do
+	[ -n "$dir" ] && [ -d "$dir" ] || continue
+	kind=unit; [ "$dir" = "${ASAN_UNIT_DIR:-}" ] && kind=unit-asan
+	for t in "$dir"/test_*; do
+		[ -x "$t" ] || continue
+		run_suite "$kind/$(basename "$t")" "$t"
+	done
+done
+
+# 2. shell suites, with both binaries
+for suite in "$here"/*/run.sh; do
+	[ -f "$suite" ] || continue
+	s=$(basename "$(dirname "$suite")")
+	run_suite "$s" env QBC="$QBC" sh "$suite"
+	[ -n "${QBC_ASAN:-}" ] && run_suite "$s-asan" env QBC="$QBC_ASAN" sh "$suite"
+done
+
+# 3. real clients in headless Chromium
+if ls "$here"/browser/*.test.mjs >/dev/null 2>&1; then
+	case "browser" in *"$filter"*)
+		if [ ! -d "$here/node_modules/playwright-core" ]; then
+			(cd "$here" && npm ci --no-audit --no-fund >/dev/null 2>&1) ||
+				echo "tests: npm ci failed in tests/"
+		fi
+		log=$(mktemp)
+		(cd "$here" && QBC="$QBC" node --test --test-concurrency=1 browser/) >"$log" 2>&1
+		rc=$?
+		grep -E '^not ok|^# (pass|fail)|Error|expected|actual' "$log" | sed 's|^|[browser] |' | head -n 200
+		p=$(sed -nE 's/^# pass ([0-9]+)$/\1/p' "$log" | tail -n 1)
+		f=$(sed -nE 's/^# fail ([0-9]+)$/\1/p' "$log" | tail -n 1)
+		echo "browser: ${p:-0} passed, ${f:-0} failed" >>"$log"
+		tally browser "$log" "$rc"
+		rm -f "$log"
+		;;
+	esac
+fi
+
+[ -z "$failed" ] || echo "failed suites:$failed"
+echo "$total_pass passed, $total_fail failed"
+[ "$total_fail" -eq 0 ] && [ "$total_pass" -gt 0 ]
