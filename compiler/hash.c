@@ -1,0 +1,41 @@
+/* hash.c - see hash.h. */
+#include "hash.h"
+
+#include <nettle/sha1.h>
+#include <nettle/sha2.h>
+#include <stdio.h>
+
+void qb_hash_sha1(uint8_t out[QB_SHA1_SIZE], const void *data, size_t len)
+{
+	struct sha1_ctx ctx;
+	sha1_init(&ctx);
+	sha1_update(&ctx, len, data);
+	sha1_digest(&ctx, QB_SHA1_SIZE, out);
+}
+
+void qb_hash_sha256(uint8_t out[QB_SHA256_SIZE], const void *data, size_t len)
+{
+	struct sha256_ctx ctx;
+	sha256_init(&ctx);
+	sha256_update(&ctx, len, data);
+	sha256_digest(&ctx, QB_SHA256_SIZE, out);
+}
+
+void qb_hash_sha256_hex(char *out, size_t nbytes, const void *data, size_t len)
+{
+	uint8_t d[QB_SHA256_SIZE];
+	qb_hash_sha256(d, data, len);
+	if (nbytes > QB_SHA256_SIZE)
+		nbytes = QB_SHA256_SIZE;
+	for (size_t i = 0; i < nbytes; i++)
+		snprintf(out + 2 * i, 3, "%02x", d[i]);
+	out[2 * nbytes] = '\0';
+}
+
+uint64_t qb_hash_u64(const uint8_t *digest)
+{
+	uint64_t v = 0;
+	for (int i = 0; i < 8; i++)
+		v = (v << 8) | digest[i];
+	return v;
+}
