@@ -1,0 +1,530 @@
+/* write_scorm.c - SCORM 1.2 and SCORM 2004 4th Edition packages for Moodle.
+ *
+ * A package is one SCO: the static player from templates/scorm/ (index.html,
+ * player.css, player.js), the bank's data in a generated data.js, the
+ * bank's images under media/, and imsmanifest.xml (scorm_manifest.c).  The
+ * texts are rendered to HTML here (markup.h; raw HTML is escaped by md4c)
+ * and written as JSON with jansson, escaped for a <script> context.
+ *
+ * Saved state (cmi.suspend_data), format 1, as player.js writes it:
+ *
+ *     1|<lang>|<pos>|<answer>,<answer>,...
+ *     answer = <key>.<fp>.<letters>
+ *
+ * <key> is the first hex digits of SHA-256(question id) (KEY_MIN_HEX, more
+ * when two questions of the bank would collide), so answers survive
+ * questions being added, removed or reordered.  <fp> is a 4-hex-digit
+ * fingerprint of the question's options; when the options change, the old
+ * answer no longer matches and is dropped.  <letters> are the chosen
+ * option ids.  <pos> is the key of the current question, "" for the start
+ * screen or "*" for the summary.  The largest state the bank can produce is
+ * computed here (max_state) and must stay within the SCORM 1.2 limit. */
+#include "write.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "diag.h"
+#include "escape.h"
+#include "fsutil.h"
+#include "hash.h"
+#include "lang.h"
+#include "markup.h"
+#include "scorm_manifest.h"
+#include "template.h"
+#include "zipw.h"
+
+/* ---- limits ---- */
+
+#define STATE_FORMAT 1         /* first field of the saved state            */
+#define KEY_MIN_HEX 6          /* hex digits of a question key              */
+#define FP_HEX 4               /* hex digits of an options fingerprint      */
+#define MAX_OPTIONS 26         /* option ids are the letters a..z: SCORM 1.2
+                                  CMIFeedback allows one character per choice,
+                                  2004 choice responses need [A-Za-z0-9_.]  */
+#define SCORM12_STATE_MAX 4096 /* CMIString4096, Moodle's standards mode     */
+#define SCORM2004_STATE_MAX 64000 /* SCORM 2004 cmi.suspend_data SPM       */
+
+#define LAUNCH "index.html"
+
+/* The static player files copied from templates/scorm/ as they are. */
+static const char *const static_files[] = {"player.css", "player.js"};
+
+typedef struct media {
+	char *name; /* media/<hash>.<ext> in the zip                         */
+	char *path; /* the file on disk                                      */
+} media;
+
+typedef struct ctx {
+	const qb_bank *bank;
+	const qb_build_opts *opts;
+	qb_scorm_version version;
+	const char *const *langs; /* selected languages, in bank order        */
+	size_t nlangs;
+	media *media;
+	size_t nmedia;
+	qb_loc loc;               /* the text being rendered, for messages    */
+	char *img;                /* the last image name handed to markup     */
+	bool failed;              /* an error was reported while rendering    */
+} ctx;
+
+/* ---- images ---- */
+
+static bool has_scheme(const char *s)
+{
+	if (s[0] == '/' && s[1] == '/')
+		return true;
+	const char *p = s;
+	while ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+	       *p == '+' || *p == '-' || *p == '.')
+		p++;
+	return p != s && *p == ':';
+}
+
+/* markup.h image callback: packages the image under a content-addressed
+ * name made of safe characters only, and returns that name. */
+static const char *image_src(void *payload, const char *src)
+{
+	ctx *c = payload;
+	char *path = NULL, *data = NULL;
+	size_t len = 0;
+	if (has_scheme(src) || src[0] == '/') {
+		qb_diag_error(c->loc, "image '%s' is not a file next to the bank; a SCORM package "
+		              "must make no network request", src);
+		c->failed = true;
+		return "#";
+	}
+	path = qb_fs_join(c->bank->dir, src);
+	if (qb_fs_read(path, &data, &len) != 0) {
+		qb_diag_error(c->loc, "cannot read image '%s'", path);
+		c->failed = true;
+		free(path);
+		return "#";
+	}
+	char hex[2 * 8 + 1];
+	qb_hash_sha256_hex(hex, 8, data, len);
+	free(data);
+	qb_buf name = QB_BUF_INIT;
+	qb_buf_appendf(&name, "media/%s", hex);
+	const char *dot = strrchr(src, '.');
+	if (dot && !strchr(dot, '/')) {
+		qb_buf ext = QB_BUF_INIT;
+		for (const char *p = dot + 1; *p && ext.len < 8; p++) {
+			char ch = *p;
+			if (ch >= 'A' && ch <= 'Z')
+				ch = (char)(ch - 'A' + 'a');
+			if ((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9'))
+				qb_buf_putc(&ext, ch);
+		}
+		if (ext.len)
+			qb_buf_appendf(&name, ".%s", qb_buf_cstr(&ext));
+		qb_buf_dispose(&ext);
+	}
+	size_t i;
+	for (i = 0; i < c->nmedia; i++)
+		if (strcmp(c->media[i].name, qb_buf_cstr(&name)) == 0)
+			break;
+	if (i == c->nmedia) {
+		c->media = qb_xrealloc(c->media, (c->nmedia + 1) * sizeof *c->media);
+		c->media[c->nmedia].name = qb_xstrdup(qb_buf_cstr(&name));
+		c->media[c->nmedia].path = path;
+		c->nmedia++;
+		path = NULL;
+	}
+	free(path);
+	free(c->img);
+	c->img = qb_buf_detach(&name);
+	return c->img;
+}
+
+/* ---- JSON helpers ---- */
+
+/* Sets o[key] to v (consumed); a NULL v (invalid UTF-8) becomes "". */
+static void set(json_t *o, const char *key, json_t *v)
+{
+	json_object_set_new(o, key, v ? v : json_string(""));
+}
+
+/* The Markdown of t in lang, else in the bank's default language, else "". */
+static const char *text_md(const ctx *c, const qb_text *t, const char *lang, qb_loc *loc)
+{
+	const qb_tr *tr = qb_text_tr(t, lang);
+	if (!tr)
+		tr = qb_text_tr(t, qb_bank_default_lang(c->bank));
+	if (loc)
+		*loc = tr ? tr->text_loc : t->loc;
+	return tr ? tr->text : "";
+}
+
+/* {lang: html, ...} for the selected languages, or JSON null when the text
+ * is absent. */
+static json_t *html_map(ctx *c, const qb_text *t)
+{
+	if (!t->present)
+		return json_null();
+	json_t *o = json_object();
+	qb_buf html = QB_BUF_INIT;
+	for (size_t i = 0; i < c->nlangs; i++) {
+		qb_buf_clear(&html);
+		const char *md = text_md(c, t, c->langs[i], &c->loc);
+		if (qb_markup_html(&html, md, QB_MARKUP_INLINE, image_src, c) != 0) {
+			qb_diag_fatal("cannot render a text of bank '%s' (out of memory)", c->bank->id);
+			c->failed = true;
+		}
+		set(o, c->langs[i], json_stringn(qb_buf_cstr(&html), html.len));
+	}
+	qb_buf_dispose(&html);
+	return o;
+}
+
+/* {lang: plain text, ...} for the selected languages. */
+static json_t *plain_map(ctx *c, const qb_text *t)
+{
+	json_t *o = json_object();
+	qb_buf txt = QB_BUF_INIT;
+	for (size_t i = 0; i < c->nlangs; i++) {
+		qb_buf_clear(&txt);
+		qb_markup_plain(&txt, text_md(c, t, c->langs[i], NULL));
+		set(o, c->langs[i], json_stringn(qb_buf_cstr(&txt), txt.len));
+	}
+	qb_buf_dispose(&txt);
+	return o;
+}
+
+/* ---- saved-state keys ---- */
+
+/* The shortest key length (>= KEY_MIN_HEX) at which the questions' keys
+ * are all different. */
+static size_t key_hex_len(const qb_bank *bank)
+{
+	size_t n = KEY_MIN_HEX;
+	for (; n < 2 * QB_SHA256_SIZE; n += 2) {
+		bool clash = false;
+		char(*keys)[2 * QB_SHA256_SIZE + 1] = qb_xcalloc(bank->nquestions ? bank->nquestions : 1,
+		                                                  sizeof *keys);
+		for (size_t i = 0; i < bank->nquestions && !clash; i++) {
+			const char *id = bank->questions[i].id ? bank->questions[i].id : "";
+			qb_hash_sha256_hex(keys[i], n / 2, id, strlen(id));
+			for (size_t j = 0; j < i && !clash; j++)
+				clash = strcmp(keys[i], keys[j]) == 0;
+		}
+		free(keys);
+		if (!clash)
+			break;
+	}
+	return n;
+}
+
+/* A fingerprint of what the option ids of q mean: the type, and for each
+ * option in order, whether it is correct and its text in the default
+ * language. */
+static void fingerprint(char out[FP_HEX + 1], const qb_bank *bank, const qb_question *q)
+{
+	qb_buf b = QB_BUF_INIT;
+	qb_buf_puts(&b, qb_qtype_name(q->type));
+	for (size_t i = 0; i < q->nchoices; i++) {
+		const char *t = qb_text_get(&q->choices[i].text, qb_bank_default_lang(bank));
+		qb_buf_appendf(&b, "\x1f%c%s", q->choices[i].correct ? '*' : '-', t ? t : "");
+	}
+	qb_hash_sha256_hex(out, FP_HEX / 2, qb_buf_cstr(&b), b.len);
+	qb_buf_dispose(&b);
+}
+
+/* ---- the data ---- */
+
+/* The UI labels for each selected language from templates/scorm/labels.json:
+ * English, overridden key by key by the language's own labels. */
+static json_t *labels(ctx *c)
+{
+	json_error_t err;
+	char *path = qb_fs_join(c->opts->templates_dir, "scorm/labels.json");
+	json_t *all = json_load_file(path, 0, &err);
+	json_t *out = NULL;
+	if (!all || !json_is_object(json_object_get(all, "en"))) {
+		qb_diag_fatal("cannot read '%s': %s", path, all ? "no \"en\" labels" : err.text);
+		goto done;
+	}
+	out = json_object();
+	for (size_t i = 0; i < c->nlangs; i++) {
+		json_t *l = json_deep_copy(json_object_get(all, "en"));
+		json_t *own = json_object_get(all, c->langs[i]);
+		if (json_is_object(own))
+			json_object_update(l, own);
+		set(out, c->langs[i], l);
+	}
+done:
+	json_decref(all);
+	free(path);
+	return out;
+}
+
+static json_t *question_json(ctx *c, const qb_question *q, size_t keylen, size_t *max_letters)
+{
+	json_t *o = json_object();
+	char key[2 * QB_SHA256_SIZE + 1], fp[FP_HEX + 1];
+	qb_hash_sha256_hex(key, keylen / 2, q->id, strlen(q->id));
+	fingerprint(fp, c->bank, q);
+	set(o, "id", json_string(q->id));
+	set(o, "key", json_string(key));
+	set(o, "fp", json_string(fp));
+	set(o, "type", json_string(qb_qtype_name(q->type)));
+	set(o, "prompt", html_map(c, &q->prompt));
+	set(o, "promptText", plain_map(c, &q->prompt));
+	json_t *opts = json_array();
+	for (size_t i = 0; i < q->nchoices; i++) {
+		const qb_choice *ch = &q->choices[i];
+		json_t *oo = json_object();
+		char id[2] = {(char)('a' + i), '\0'};
+		set(oo, "id", json_string(id));
+		set(oo, "correct", json_boolean(ch->correct));
+		set(oo, "text", html_map(c, &ch->text));
+		set(oo, "feedback", html_map(c, &ch->feedback));
+		json_array_append_new(opts, oo);
+	}
+	set(o, "options", opts);
+	set(o, "explanation", html_map(c, &q->explanation));
+	*max_letters = q->type == QB_QTYPE_MULTIPLE ? q->nchoices : 1;
+	return o;
+}
+
+/* Builds data.js into out; *max_state receives the largest saved state. */
+static int data_js(qb_buf *out, ctx *c, size_t *max_state)
+{
+	const qb_bank *bank = c->bank;
+	int rc = -1;
+	char *dump = NULL;
+	json_t *d = json_object(), *qs = json_array(), *names = json_object();
+	json_t *lab = labels(c);
+	if (!lab)
+		goto done;
+	size_t keylen = key_hex_len(bank);
+	/* "1|" + lang + "|" + pos + "|" + answers */
+	size_t maxlang = 0;
+	for (size_t i = 0; i < c->nlangs; i++) {
+		size_t l = strlen(c->langs[i]);
+		maxlang = l > maxlang ? l : maxlang;
+		const char *nm = qb_lang_native_name(c->langs[i]);
+		set(names, c->langs[i], json_string(nm ? nm : c->langs[i]));
+	}
+	size_t state = 2 + maxlang + 1 + (keylen > 1 ? keylen : 1) + 1;
+	for (size_t i = 0; i < bank->nquestions; i++) {
+		const qb_question *q = &bank->questions[i];
+		if (q->nchoices > MAX_OPTIONS) {
+			qb_diag_error(q->loc, "question '%s' has %zu options; a SCORM package allows "
+			              "at most %d (option ids a..z)", q->id, q->nchoices, MAX_OPTIONS);
+			c->failed = true;
+			continue;
+		}
+		size_t letters = 0;
+		json_array_append_new(qs, question_json(c, q, keylen, &letters));
+		state += (i ? 1 : 0) + keylen + 1 + FP_HEX + 1 + letters;
+	}
+	if (c->failed)
+		goto done;
+	*max_state = state;
+
+	set(d, "format", json_integer(1));
+	set(d, "stateFormat", json_integer(STATE_FORMAT));
+	set(d, "bank", json_string(bank->id));
+	set(d, "scorm", json_string(c->version == QB_SCORM_12 ? "1.2" : "2004"));
+	json_t *langs = json_array();
+	for (size_t i = 0; i < c->nlangs; i++)
+		json_array_append_new(langs, json_string(c->langs[i]));
+	set(d, "langs", langs);
+	const char *def = qb_bank_default_lang(bank);
+	bool def_ok = false;
+	for (size_t i = 0; i < c->nlangs; i++)
+		def_ok = def_ok || strcmp(c->langs[i], def) == 0;
+	set(d, "defaultLang", json_string(def_ok ? def : c->langs[0]));
+	set(d, "langNames", names);
+	names = NULL;
+	set(d, "passMark", bank->pass_mark >= 0 ? json_integer(bank->pass_mark) : json_null());
+	set(d, "keyLen", json_integer((json_int_t)keylen));
+	set(d, "maxState", json_integer((json_int_t)state));
+	set(d, "title", plain_map(c, &bank->title));
+	set(d, "description", html_map(c, &bank->description));
+	set(d, "labels", lab);
+	lab = NULL;
+	set(d, "questions", qs);
+	qs = NULL;
+	if (c->failed)
+		goto done;
+
+	/* A content version, for the standalone store and for debugging. */
+	dump = json_dumps(d, JSON_COMPACT);
+	if (!dump) {
+		qb_diag_fatal("cannot encode the data of bank '%s' as JSON", bank->id);
+		goto done;
+	}
+	char build[13];
+	qb_hash_sha256_hex(build, 6, dump, strlen(dump));
+	free(dump);
+	set(d, "build", json_string(build));
+	dump = json_dumps(d, JSON_COMPACT);
+	if (!dump) {
+		qb_diag_fatal("cannot encode the data of bank '%s' as JSON", bank->id);
+		goto done;
+	}
+	qb_buf_puts(out, "/* Generated by qbc " QB_VERSION " from the bank; do not edit. */\n"
+	                 "window.QB_DATA = ");
+	qb_escape_script_json(out, dump);
+	qb_buf_puts(out, ";\n");
+	rc = 0;
+done:
+	free(dump);
+	json_decref(d);
+	json_decref(qs);
+	json_decref(names);
+	json_decref(lab);
+	return rc;
+}
+
+/* ---- index.html ---- */
+
+typedef struct page_vars {
+	const char *lang;
+	const char *title;
+} page_vars;
+
+static const char *page_lookup(void *payload, const char *name)
+{
+	const page_vars *v = payload;
+	if (strcmp(name, "lang") == 0)
+		return v->lang;
+	if (strcmp(name, "title") == 0)
+		return v->title;
+	if (strcmp(name, "version") == 0)
+		return QB_VERSION;
+	return NULL;
+}
+
+static int index_html(qb_buf *out, ctx *c, const char *lang)
+{
+	int rc = -1;
+	qb_buf title = QB_BUF_INIT, esc = QB_BUF_INIT;
+	char *tmpl = qb_template_load(c->opts->templates_dir, "scorm/index.html", NULL);
+	if (!tmpl)
+		goto done;
+	qb_markup_plain(&title, text_md(c, &c->bank->title, lang, NULL));
+	qb_escape_html(&esc, title.len ? qb_buf_cstr(&title) : c->bank->id);
+	page_vars v = {lang, qb_buf_cstr(&esc)};
+	rc = qb_template_expand(out, "scorm/index.html", tmpl, page_lookup, &v);
+done:
+	free(tmpl);
+	qb_buf_dispose(&title);
+	qb_buf_dispose(&esc);
+	return rc;
+}
+
+/* ---- the package ---- */
+
+static int write_scorm(const qb_bank *bank, const qb_build_opts *opts, qb_scorm_version version)
+{
+	const char *wname = version == QB_SCORM_12 ? "scorm12" : "scorm2004";
+	int rc = QB_EXIT_IO;
+	ctx c = {bank, opts, version, opts->langs, opts->nlangs, NULL, 0, {NULL, 0, 0}, NULL, false};
+	const char **bank_langs = NULL, **files = NULL;
+	char *out = NULL;
+	qb_zipw *z = NULL;
+	qb_buf data = QB_BUF_INIT, page = QB_BUF_INIT, manifest = QB_BUF_INIT;
+	size_t max_state = 0, nfiles = 0;
+
+	if (!c.nlangs) {
+		bank_langs = qb_xcalloc(bank->nlangs + 1, sizeof *bank_langs);
+		for (size_t i = 0; i < bank->nlangs; i++)
+			bank_langs[i] = bank->langs[i].code;
+		c.langs = bank_langs;
+		c.nlangs = bank->nlangs;
+	}
+	if (!c.nlangs) {
+		qb_diag_error(bank->langs_loc, "bank '%s' declares no language", bank->id);
+		rc = QB_EXIT_ERRORS;
+		goto done;
+	}
+	if (data_js(&data, &c, &max_state) != 0) {
+		rc = c.failed ? QB_EXIT_ERRORS : QB_EXIT_IO;
+		goto done;
+	}
+	size_t limit = version == QB_SCORM_12 ? SCORM12_STATE_MAX : SCORM2004_STATE_MAX;
+	if (max_state > limit) {
+		qb_diag_error(bank->id_loc,
+		              "bank '%s' is too big for %s: its saved state (cmi.suspend_data) can "
+		              "reach %zu characters, more than the %zu allowed%s",
+		              bank->id, version == QB_SCORM_12 ? "SCORM 1.2" : "SCORM 2004", max_state,
+		              limit, version == QB_SCORM_12 ? " (Moodle's standards mode, the Moodle "
+		                                              "app); split the bank" : "");
+		rc = QB_EXIT_ERRORS;
+		goto done;
+	}
+	const char *def = qb_bank_default_lang(bank);
+	bool def_ok = false;
+	for (size_t i = 0; i < c.nlangs; i++)
+		def_ok = def_ok || strcmp(c.langs[i], def) == 0;
+	if (index_html(&page, &c, def_ok ? def : c.langs[0]) != 0)
+		goto done;
+
+	/* Every file but the manifest, in zip order. */
+	files = qb_xcalloc(3 + QB_NELEM(static_files) + c.nmedia, sizeof *files);
+	files[nfiles++] = LAUNCH;
+	for (size_t i = 0; i < QB_NELEM(static_files); i++)
+		files[nfiles++] = static_files[i];
+	files[nfiles++] = "data.js";
+	for (size_t i = 0; i < c.nmedia; i++)
+		files[nfiles++] = c.media[i].name;
+	qb_scorm_manifest m = {version, LAUNCH, files, nfiles};
+	if (qb_scorm_manifest_write(&manifest, bank, opts, &m) != 0)
+		goto done;
+
+	const qb_writer *w = qb_writer_find(wname);
+	out = qb_writer_output_path(w, bank, opts);
+	z = qb_zipw_open(out, opts->epoch);
+	if (!z || qb_zipw_add(z, "imsmanifest.xml", manifest.ptr, manifest.len, true) != 0 ||
+	    qb_zipw_add(z, LAUNCH, page.ptr, page.len, true) != 0)
+		goto done;
+	for (size_t i = 0; i < QB_NELEM(static_files); i++) {
+		char *rel = qb_xasprintf("scorm/%s", static_files[i]);
+		char *path = qb_fs_join(opts->templates_dir, rel);
+		int r = qb_zipw_add_file(z, static_files[i], path, true);
+		free(rel);
+		free(path);
+		if (r != 0)
+			goto done;
+	}
+	if (qb_zipw_add(z, "data.js", data.ptr, data.len, true) != 0)
+		goto done;
+	for (size_t i = 0; i < c.nmedia; i++)
+		if (qb_zipw_add_file(z, c.media[i].name, c.media[i].path, false) != 0)
+			goto done;
+	int cr = qb_zipw_commit(z);
+	z = NULL;
+	if (cr != 0)
+		goto done;
+	rc = QB_EXIT_OK;
+done:
+	qb_zipw_discard(z);
+	for (size_t i = 0; i < c.nmedia; i++) {
+		free(c.media[i].name);
+		free(c.media[i].path);
+	}
+	free(c.media);
+	free(c.img);
+	free(bank_langs);
+	free(files);
+	free(out);
+	qb_buf_dispose(&data);
+	qb_buf_dispose(&page);
+	qb_buf_dispose(&manifest);
+	return rc;
+}
+
+int qb_write_scorm12(const qb_bank *bank, const qb_build_opts *opts)
+{
+	return write_scorm(bank, opts, QB_SCORM_12);
+}
+
+int qb_write_scorm2004(const qb_bank *bank, const qb_build_opts *opts)
+{
+	return write_scorm(bank, opts, QB_SCORM_2004);
+}
