@@ -185,6 +185,7 @@ typedef struct reader {
 	const char *jtext;   /* the line's text joined with its continuation  */
 	size_t jlen;         /* lines ('\\' at the end), or NULL               */
 	int target;          /* what text is open, see enum below             */
+	qb_text scratch;     /* swallows the language lines of a rejected line */
 	qb_loc target_loc;
 } reader;
 
@@ -313,6 +314,15 @@ static void marker_rest(reader *r, size_t rest)
 	}
 }
 
+/* After a line that was rejected, its language lines are read into a
+ * scratch text that is not part of the model, so that one mistake gives
+ * one diagnostic and not one per following line. */
+static void swallow(reader *r)
+{
+	memset(&r->scratch, 0, sizeof r->scratch);
+	open_text(r, &r->scratch, T_NONE, (qb_loc){r->file, r->lineno, 1});
+}
+
 /* ---------------------------------------------------------------------
  * Questions
  * ------------------------------------------------------------------- */
@@ -358,8 +368,12 @@ static void begin_question(reader *r, const qb_line *ln)
 	r->choices.size = sizeof(qb_choice);
 	r->tags.size = sizeof(qb_tag);
 	size_t rest = ln->rest;
-	if (rest >= r->len)
-		return; /* no id: reported by the checks */
+	if (rest >= r->len) {
+		/* No id (reported by the checks); the prompt may still follow. */
+		open_text(r, &r->q->prompt, T_PROMPT, r->q->loc);
+		r->q->prompt.present = false;
+		return;
+	}
 	const char *id = r->line + rest;
 	size_t idlen = r->len - rest;
 	while (idlen && is_space(id[idlen - 1]))
@@ -628,6 +642,7 @@ static void read_line(reader *r, const qb_line *ln)
 	case QB_LINE_BADKEY: {
 		const char *s = suggest(r->line + ln->word, ln->wordlen);
 		qb_loc l = loc_at(r, ln->word);
+		swallow(r);
 		if (s)
 			qb_diag_error(l, "unknown keyword '%.*s'; did you mean '%s'?", (int)ln->wordlen,
 			              r->line + ln->word, s);
@@ -654,6 +669,7 @@ static void read_line(reader *r, const qb_line *ln)
 	}
 	if (!r->in_questions && ln->kind != QB_LINE_TR && ln->kind != QB_LINE_TEXT) {
 		qb_diag_error(loc_at(r, ln->indent), "options and feedback belong inside a question");
+		swallow(r);
 		return;
 	}
 	switch (ln->kind) {
@@ -671,14 +687,14 @@ static void read_line(reader *r, const qb_line *ln)
 		if (!c || r->q->explanation.present) {
 			qb_diag_error(loc_at(r, ln->indent), "feedback ('>') must follow the option it "
 			                                     "explains");
-			close_text(r);
+			swallow(r);
 			return;
 		}
 		if (c->feedback.present) {
 			qb_diag_error(loc_at(r, ln->indent),
 			              "second feedback for this option; the first is on line %d",
 			              c->feedback.loc.line);
-			close_text(r);
+			swallow(r);
 			return;
 		}
 		open_text(r, &c->feedback, T_FEEDBACK, loc_at(r, ln->indent));
@@ -742,6 +758,28 @@ static bool check_encoding(const char *file, const char *data, size_t len)
 	return ok;
 }
 
+/* A copy of data with each byte that check_encoding() rejects replaced
+ * by U+FFFD. */
+static char *sanitize(const char *data, size_t len, size_t *outlen)
+{
+	qb_buf b = QB_BUF_INIT;
+	for (size_t i = 0; i < len;) {
+		utf8proc_int32_t cp;
+		utf8proc_ssize_t n = utf8proc_iterate((const utf8proc_uint8_t *)data + i,
+		                                      (utf8proc_ssize_t)(len - i), &cp);
+		if (n < 0 || cp == 0 || (cp < 0x20 && cp != '\t' && cp != '\n' && cp != '\r') ||
+		    cp == 0x7F) {
+			qb_buf_puts(&b, "\xEF\xBF\xBD");
+			i++;
+			continue;
+		}
+		qb_buf_append(&b, data + i, (size_t)n);
+		i += (size_t)n;
+	}
+	*outlen = b.len;
+	return qb_buf_detach(&b);
+}
+
 qb_bank *qb_read_text(const char *path, const char *data, size_t len)
 {
 	qb_bank *bank = qb_bank_new(path);
@@ -752,8 +790,14 @@ qb_bank *qb_read_text(const char *path, const char *data, size_t len)
 	qb_diag_add_source(r.file, data, len);
 	/* A UTF-8 byte-order mark is allowed and skipped. */
 	size_t start = len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
-	if (!check_encoding(r.file, data, len))
-		return bank; /* empty bank: the encoding errors say why */
+	/* After encoding errors, read on with every bad byte replaced by
+	 * U+FFFD (one character for one, so columns stay true) to report
+	 * everything else in the same run. */
+	char *clean = NULL;
+	if (!check_encoding(r.file, data, len)) {
+		clean = sanitize(data, len, &len);
+		data = clean;
+	}
 
 	/* Split into lines: \n, \r\n or \r. */
 	vec lines = {NULL, 0, 0, sizeof(const char *)}, lens = {NULL, 0, 0, sizeof(size_t)};
@@ -815,6 +859,7 @@ qb_bank *qb_read_text(const char *path, const char *data, size_t len)
 	free(r.stray.v);
 	free(lines.v);
 	free(lens.v);
+	free(clean);
 	return bank;
 }
 

@@ -14,8 +14,22 @@
 
 typedef struct ctx {
 	const qb_bank *bank;
-	char *realdir; /* the bank's folder, resolved; NULL if unresolvable */
+	char *realdir;            /* the bank's folder, resolved, or NULL     */
+	const char *undeclared[16]; /* undeclared languages already reported */
+	size_t nundeclared;
 } ctx;
+
+/* True the first time an undeclared language is seen: it is reported
+ * once, not on every line that uses it. */
+static bool first_undeclared(ctx *c, const char *lang)
+{
+	for (size_t i = 0; i < c->nundeclared; i++)
+		if (strcmp(c->undeclared[i], lang) == 0)
+			return false;
+	if (c->nundeclared < QB_NELEM(c->undeclared))
+		c->undeclared[c->nundeclared++] = lang;
+	return true;
+}
 
 bool qb_id_valid(const char *s, size_t *bad)
 {
@@ -72,7 +86,7 @@ static char *describe_lang(const char *lang)
 /* ---- images and links ---- */
 
 typedef struct visit {
-	const ctx *c;
+	ctx *c;
 	const qb_tr *tr;
 } visit;
 
@@ -133,23 +147,41 @@ static void check_link(void *payload, const char *url, size_t off)
 
 /* ---- texts ---- */
 
+static bool has_untagged(const qb_text *t)
+{
+	for (size_t i = 0; i < t->ntr; i++)
+		if (!*t->tr[i].lang)
+			return true;
+	return false;
+}
+
+
 /* Checks one translated text.  what describes it for messages, e.g.
  * "option 2 of question 'x'". */
-static void check_text(const ctx *c, const qb_text *t, const char *what, bool check_missing,
+static void check_text(ctx *c, const qb_text *t, const char *what, bool check_missing,
                        bool untagged_ok)
 {
 	const qb_bank *b = c->bank;
 	for (size_t i = 0; i < t->ntr; i++) {
 		const qb_tr *tr = &t->tr[i];
 		if (!*tr->lang) {
-			if (!untagged_ok)
+			if (!untagged_ok) {
+				/* Suggest a language this text still lacks. */
+				const char *want = qb_bank_default_lang(b);
+				for (size_t k = 0; k < b->nlangs; k++)
+					if (!qb_text_tr(t, b->langs[k].code)) {
+						want = b->langs[k].code;
+						break;
+					}
 				qb_diag_error(tr->loc, "text without a language tag; start the line with "
-				                       "'%s:'", qb_bank_default_lang(b) ? qb_bank_default_lang(b) : "en");
+				                       "'%s:'", want ? want : "en");
+			}
 			continue;
 		}
 		if (b->nlangs && !qb_bank_has_lang(b, tr->lang)) {
-			qb_diag_error(tr->loc, "language '%s' is not declared in 'languages:' (line %d)",
-			              tr->lang, b->langs_loc.line);
+			if (first_undeclared(c, tr->lang))
+				qb_diag_error(tr->loc, "language '%s' is not declared in 'languages:' "
+				                       "(line %d)", tr->lang, b->langs_loc.line);
 			continue;
 		}
 		if (!*tr->text) {
@@ -167,7 +199,9 @@ static void check_text(const ctx *c, const qb_text *t, const char *what, bool ch
 		qb_markup_images(tr->text, check_image, &v);
 		qb_markup_links(tr->text, check_link, &v);
 	}
-	if (!check_missing)
+	/* A line without a tag most likely is the missing translation: one
+	 * diagnostic for it is enough. */
+	if (!check_missing || has_untagged(t))
 		return;
 	for (size_t k = 0; k < b->nlangs; k++) {
 		if (qb_text_tr(t, b->langs[k].code))
@@ -176,14 +210,6 @@ static void check_text(const ctx *c, const qb_text *t, const char *what, bool ch
 		qb_diag_error(t->loc, "%s has no %s text", what, d);
 		free(d);
 	}
-}
-
-static bool has_untagged(const qb_text *t)
-{
-	for (size_t i = 0; i < t->ntr; i++)
-		if (!*t->tr[i].lang)
-			return true;
-	return false;
 }
 
 static bool has_tagged(const qb_text *t)
@@ -216,7 +242,7 @@ static bool question_has_untagged(const qb_question *q)
 
 /* ---- the header ---- */
 
-static void check_header(const ctx *c)
+static void check_header(ctx *c)
 {
 	const qb_bank *b = c->bank;
 	qb_loc top = {b->path, 1, 1};
@@ -262,7 +288,7 @@ static void check_header(const ctx *c)
 
 /* ---- questions ---- */
 
-static void check_ids(const ctx *c)
+static void check_ids(ctx *c)
 {
 	const qb_bank *b = c->bank;
 	for (size_t i = 0; i < b->nquestions; i++) {
@@ -292,7 +318,7 @@ static void check_ids(const ctx *c)
 	}
 }
 
-static void check_choices(const ctx *c, const qb_question *q, const char *name, bool untagged)
+static void check_choices(ctx *c, const qb_question *q, const char *name, bool untagged)
 {
 	const qb_bank *b = c->bank;
 	qb_buf what = QB_BUF_INIT;
@@ -306,7 +332,7 @@ static void check_choices(const ctx *c, const qb_question *q, const char *name, 
 			qb_buf_appendf(&what, "the feedback of option %zu of %s", i + 1, name);
 			check_text(c, &ch->feedback, qb_buf_cstr(&what), false, untagged);
 			/* Feedback is optional, but if written, in every language. */
-			if (!untagged && ch->feedback.ntr)
+			if (!untagged && ch->feedback.ntr && !has_untagged(&ch->feedback))
 				for (size_t k = 0; k < b->nlangs; k++) {
 					if (qb_text_tr(&ch->feedback, b->langs[k].code))
 						continue;
@@ -342,7 +368,7 @@ static void check_choices(const ctx *c, const qb_question *q, const char *name, 
 		                q->nchoices, QB_MANY_OPTIONS);
 }
 
-static void check_question(const ctx *c, const qb_question *q)
+static void check_question(ctx *c, const qb_question *q)
 {
 	const qb_bank *b = c->bank;
 	qb_buf nb = QB_BUF_INIT;
@@ -443,7 +469,8 @@ static void check_question(const ctx *c, const qb_question *q)
 
 void qb_validate(const qb_bank *bank)
 {
-	ctx c = {bank, NULL};
+	ctx c = {0};
+	c.bank = bank;
 	char real[PATH_MAX];
 	if (realpath(bank->dir, real))
 		c.realdir = qb_xstrdup(real);
