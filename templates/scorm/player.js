@@ -231,7 +231,7 @@
     var ok = extra ? extra() : true;
     ok = lms.set('cmi.suspend_data', state) && ok;
     ok = lms.set(M.pref, S.lang) && ok;
-    ok = lms.set(M.location, S.pos) && ok;
+    if (S.pos) ok = lms.set(M.location, S.pos) && ok; // 2004 rejects ""
     writeStatus();
     ok = lms.set(M.exit, allAnswered() ? (V12 ? '' : 'normal') : 'suspend') && ok;
     ok = lms.commit() && ok;

@@ -1,0 +1,489 @@
+// tests/browser/scorm.test.mjs - the SCORM player end to end in headless
+// Chromium, with scorm-again as the LMS (SCORM 1.2 and 2004).
+//
+// A local node:http server on 127.0.0.1 serves the unzipped packages and a
+// host page that installs scorm-again's API as window.API / API_1484_11 and
+// loads the SCO in an iframe, as Moodle does.  Every request is checked
+// with page.route: anything outside the server (or, standalone, outside the
+// unpacked package) fails the test, as does any console error.
+//
+//   cd tests && QBC=$PWD/../build/qbc node --test browser/scorm.test.mjs
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { TESTS, launch, qbc, tempDir, unzip } from './lib.mjs';
+
+const BANK = path.join(TESTS, 'scorm', 'demo.qb');
+const SHOTS = path.join(TESTS, 'screenshots');
+const AGAIN = path.join(TESTS, 'node_modules', 'scorm-again', 'dist');
+// The demo bank: question ids and the correct option ids, in order.
+const IDS = ['first-question', 'gradient-sync', 'script-text', 'batch-size', 'comm-cost'];
+const RIGHT = ['a', 'ab', 'a', 'b', 'a'];
+
+let tmp, server, base, browser;
+const pkg = {};
+
+const HOST_JS = `
+const cfg = JSON.parse(decodeURIComponent(location.hash.slice(1) || '{}'));
+const v12 = cfg.v === '1.2';
+const api = v12 ? new Scorm12API({ autocommit: false, logLevel: 4 })
+                : new Scorm2004API({ autocommit: false, logLevel: 4 });
+if (cfg.init) api.loadFromJSON(cfg.init, '');
+window.lmsLog = [];
+window.lmsCalls = [];
+api.on(v12 ? 'LMSSetValue.cmi.*' : 'SetValue.cmi.*', (el, value) => window.lmsLog.push([el, value]));
+for (const fn of v12 ? ['LMSInitialize', 'LMSCommit', 'LMSFinish'] : ['Initialize', 'Commit', 'Terminate']) {
+  const orig = api[fn].bind(api);
+  let fails = fn.endsWith('Commit') ? (cfg.failCommits || 0) : 0;
+  api[fn] = (a) => { window.lmsCalls.push(fn); if (fails > 0) { fails--; return 'false'; } return orig(a); };
+}
+if (v12) window.API = api; else window.API_1484_11 = api;
+document.getElementById('sco').src = '/pkg' + (v12 ? '12' : '2004') + '/index.html';
+`;
+const HOST_HTML = (v) => `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>LMS</title>
+<script src="/lms/${v === '1.2' ? 'scorm12' : 'scorm2004'}.js"></script></head>
+<body style="margin:0"><iframe id="sco" title="Quiz" style="width:100%;height:1000px;border:0"></iframe>
+<script src="/host.js"></script></body></html>`;
+
+function serveFile(res, file) {
+  const types = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.png': 'image/png', '.xml': 'text/xml' };
+  if (!existsSync(file) || !statSync(file).isFile()) { res.writeHead(404); res.end(); return; }
+  res.writeHead(200, { 'content-type': (types[path.extname(file)] || 'application/octet-stream') + '; charset=utf-8' });
+  res.end(readFileSync(file));
+}
+
+before(async () => {
+  tmp = tempDir('qbc-scorm-');
+  const out = path.join(tmp.dir, 'out');
+  const r = qbc(['build', '-o', out, '--format', 'scorm12,scorm2004', BANK]);
+  assert.equal(r.status, 0, r.stderr);
+  for (const v of ['12', '2004']) {
+    pkg[v] = path.join(tmp.dir, 'pkg' + v);
+    mkdirSync(pkg[v]);
+    unzip(path.join(out, `demo.scorm${v}.zip`), pkg[v]);
+  }
+  server = http.createServer((req, res) => {
+    const u = new URL(req.url, 'http://x');
+    const p = decodeURIComponent(u.pathname);
+    if (p === '/host12.html' || p === '/host2004.html') {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(HOST_HTML(p === '/host12.html' ? '1.2' : '2004'));
+    } else if (p === '/host.js') {
+      res.writeHead(200, { 'content-type': 'text/javascript' });
+      res.end(HOST_JS);
+    } else if (p === '/lms/scorm12.js' || p === '/lms/scorm2004.js') {
+      serveFile(res, path.join(AGAIN, path.basename(p)));
+    } else {
+      const m = p.match(/^\/pkg(12|2004)\/(.+)$/);
+      if (m && !m[2].includes('..')) serveFile(res, path.join(pkg[m[1]], m[2]));
+      else { res.writeHead(404); res.end(); }
+    }
+  });
+  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+  base = `http://127.0.0.1:${server.address().port}`;
+  browser = await launch();
+});
+
+after(async () => {
+  if (browser) await browser.close();
+  if (server) server.close();
+  if (tmp) tmp.cleanup();
+});
+
+/** A fresh page that records console errors, dialogs and foreign requests. */
+async function newPage(opts = {}) {
+  const context = await browser.newContext({ viewport: opts.viewport || { width: 900, height: 1000 }, locale: opts.locale || 'en-US' });
+  const page = await context.newPage();
+  const problems = [];
+  page.on('console', (m) => { if (m.type() === 'error') problems.push('console error: ' + m.text()); });
+  page.on('pageerror', (e) => problems.push('page error: ' + e.message));
+  page.on('dialog', (d) => { problems.push('dialog: ' + d.message()); d.dismiss(); });
+  const allowed = opts.allowed || [base + '/'];
+  await context.route('**/*', (route) => {
+    const url = route.request().url();
+    if (allowed.some((a) => url.startsWith(a))) return route.continue();
+    problems.push('request outside the package: ' + url);
+    return route.abort();
+  });
+  page.problems = problems;
+  page.done = async () => {
+    await context.close();
+    assert.deepEqual(problems, [], problems.join('\n'));
+  };
+  return page;
+}
+
+/** Opens the host page (LMS + iframe); returns {page, frame}. */
+async function openLms(v, cfg = {}, opts = {}) {
+  const page = await newPage({ ...opts, allowed: [base + '/host', base + '/lms/', base + `/pkg${v === '1.2' ? '12' : '2004'}/`] });
+  await page.goto(`${base}/host${v === '1.2' ? '12' : '2004'}.html#` + encodeURIComponent(JSON.stringify({ v, ...cfg })));
+  const frame = page.frameLocator('#sco');
+  await frame.locator('#main h1, #main h2').first().waitFor();
+  return { page, frame };
+}
+
+async function scoFrame(page) {
+  for (let i = 0; i < 50; i++) {
+    const f = page.frames().find((x) => x.url().includes('/index.html'));
+    if (f) return f;
+    await new Promise((ok) => setTimeout(ok, 50));
+  }
+  throw new Error('SCO frame not found');
+}
+
+/** Answers the question on screen with the option ids in letters. */
+async function answer(frame, letters, next = true) {
+  for (const l of letters) await frame.locator(`input[value="${l}"]`).check();
+  await frame.locator('#check').click();
+  await frame.locator('.result').waitFor();
+  if (next) await frame.locator('#next').click();
+}
+
+async function lms(page) {
+  return page.evaluate(() => {
+    const last = {};
+    for (const [el, v] of window.lmsLog) last[el] = v;
+    return { last, log: window.lmsLog, calls: window.lmsCalls };
+  });
+}
+
+function interactions(last) {
+  const out = [];
+  for (let n = 0; last[`cmi.interactions.${n}.id`] !== undefined; n++) {
+    const g = (k) => last[`cmi.interactions.${n}.${k}`];
+    out.push({ id: g('id'), type: g('type'), response: g('student_response') ?? g('learner_response'),
+      pattern: g('correct_responses.0.pattern'), result: g('result'), latency: g('latency'),
+      time: g('time') ?? g('timestamp'), description: g('description') });
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------- SCORM 1.2
+
+test('1.2: all answers correct gives 100 and passed, with interactions', async () => {
+  const { page, frame } = await openLms('1.2');
+  await frame.locator('#start').click();
+  await answer(frame, RIGHT[0]);
+  let s = await lms(page);
+  assert.equal(s.last['cmi.core.lesson_status'], 'incomplete');
+  assert.equal(s.last['cmi.core.exit'], 'suspend');
+  assert.equal(s.last['cmi.core.score.raw'], undefined, 'no raw score before the end');
+  for (let i = 1; i < 5; i++) await answer(frame, RIGHT[i]);
+  await frame.locator('#score').waitFor();
+  s = await lms(page);
+  assert.equal(s.last['cmi.core.score.raw'], '100');
+  assert.equal(s.last['cmi.core.score.min'], '0');
+  assert.equal(s.last['cmi.core.score.max'], '100');
+  assert.equal(s.last['cmi.core.lesson_status'], 'passed');
+  assert.equal(s.last['cmi.student_preference.language'], 'en');
+  const it = interactions(s.last);
+  assert.deepEqual(it.map((x) => x.id), IDS);
+  assert.deepEqual(it.map((x) => x.response), ['a', 'a,b', 'a', 'b', 'a']);
+  assert.deepEqual(it.map((x) => x.pattern), ['a', 'a,b', 'a', 'b', 'a']);
+  assert.deepEqual(it.map((x) => x.result), Array(5).fill('correct'));
+  for (const x of it) {
+    assert.equal(x.type, 'choice');
+    assert.match(x.latency, /^\d{2,4}:\d{2}:\d{2}$/);
+    assert.match(x.time, /^\d{2}:\d{2}:\d{2}$/);
+    assert.match(x.id, /^[\u0021-\u007E]{1,255}$/);
+  }
+  assert.ok(s.calls.filter((c) => c === 'LMSCommit').length >= 5, 'a commit after every answer');
+  assert.match(await frame.locator('#score').textContent(), /100%/);
+  assert.equal(await frame.locator('#again').count(), 0, 'no "try again" inside an LMS');
+  // Leaving the page finishes the session.
+  await page.evaluate(() => { document.getElementById('sco').src = 'about:blank'; });
+  await page.waitForFunction(() => window.lmsCalls.includes('LMSFinish'));
+  s = await lms(page);
+  assert.match(s.last['cmi.core.session_time'], /^\d{2,4}:\d{2}:\d{2}$/);
+  assert.equal(s.last['cmi.core.exit'], '');
+  await page.done();
+});
+
+test('1.2: wrong answers give the right percentage and failed', async () => {
+  const { page, frame } = await openLms('1.2');
+  await frame.locator('#start').click();
+  const given = ['b', 'a', 'a', 'b', 'a']; // 3 of 5 correct
+  for (const g of given) await answer(frame, g);
+  await frame.locator('#score').waitFor();
+  const s = await lms(page);
+  assert.equal(s.last['cmi.core.score.raw'], '60');
+  assert.equal(s.last['cmi.core.lesson_status'], 'failed');
+  const it = interactions(s.last);
+  assert.deepEqual(it.map((x) => x.response), given);
+  assert.deepEqual(it.map((x) => x.result), ['wrong', 'wrong', 'correct', 'correct', 'correct']);
+  assert.match(await frame.locator('#verdict').textContent(), /Not passed/);
+  assert.equal(await frame.locator('.review-item.is-wrong').count(), 2);
+  await page.done();
+});
+
+test('1.2: feedback, marker and explanation are revealed; the answer is locked', async () => {
+  const { page, frame } = await openLms('1.2');
+  await frame.locator('#start').click();
+  await answer(frame, 'b', false);
+  assert.match(await frame.locator('.result').textContent(), /✗\s*Incorrect/);
+  assert.match(await frame.locator('.option.is-correct').textContent(), /✓ Correct answer/);
+  assert.match(await frame.locator('.option.is-wrong').textContent(), /✗ Your choice/);
+  assert.equal(await frame.locator('.feedback').count(), 2, 'the feedback of every option');
+  assert.match(await frame.locator('.expl-text').textContent(), /whole model/);
+  assert.equal(await frame.locator('input:disabled').count(), 2, 'answer locked');
+  // The other language is one tap away.
+  const other = frame.locator('.other-btn');
+  assert.equal(await other.getAttribute('aria-expanded'), 'false');
+  await other.click();
+  assert.equal(await frame.locator('.expl-other').getAttribute('lang'), 'sw');
+  assert.ok(await frame.locator('.expl-other').isVisible());
+  assert.match(await frame.locator('#announce').textContent({ timeout: 1000 }) || '', /Incorrect|^$/);
+  await page.done();
+});
+
+test('1.2: switching language mid-quiz keeps answers and writes the preference', async () => {
+  const { page, frame } = await openLms('1.2');
+  await frame.locator('#start').click();
+  await answer(frame, RIGHT[0]);
+  await frame.locator('input[value="a"]').check(); // pending choice on question 2
+  await frame.locator('button[data-lang="sw"]').click();
+  assert.equal(await frame.locator('html').getAttribute('lang'), 'sw');
+  assert.match(await frame.locator('.qnum').textContent(), /Swali 2 kati ya 5/);
+  assert.match(await frame.locator('.prompt').textContent(), /Ni hatua zipi/);
+  assert.ok(await frame.locator('input[value="a"]').isChecked(), 'pending choice kept');
+  assert.equal(await frame.locator('button[data-lang="sw"]').getAttribute('aria-pressed'), 'true');
+  await frame.locator('#prev').click();
+  assert.ok(await frame.locator('input[value="a"]').isChecked());
+  assert.ok(await frame.locator('input[value="a"]').isDisabled());
+  assert.match(await frame.locator('.result').textContent(), /Sahihi/);
+  const s = await lms(page);
+  assert.equal(s.last['cmi.student_preference.language'], 'sw');
+  assert.match(s.last['cmi.suspend_data'], /^1\|sw\|/);
+  // Every text carries a lang attribute: the active language, except the
+  // explanation in the other language.
+  const langs = await frame.locator('#main [lang]:not(.expl-other)').evaluateAll((els) => els.map((e) => e.getAttribute('lang')));
+  assert.ok(langs.length > 5 && langs.every((l) => l === 'sw'), langs.join(','));
+  assert.equal(await frame.locator('.expl-other').getAttribute('lang'), 'en');
+  await page.done();
+});
+
+test('1.2: reloading with the saved state resumes answers, position and language', async () => {
+  let { page, frame } = await openLms('1.2');
+  await frame.locator('#start').click();
+  await answer(frame, 'b');
+  await answer(frame, RIGHT[1]);
+  await frame.locator('button[data-lang="sw"]').click();
+  const saved = (await lms(page)).last;
+  await page.done();
+  const init = {
+    suspend_data: saved['cmi.suspend_data'],
+    core: { entry: 'resume', lesson_location: saved['cmi.core.lesson_location'] },
+  };
+  ({ page, frame } = await openLms('1.2', { init }));
+  await frame.locator('.qnum').waitFor();
+  assert.match(await frame.locator('.qnum').textContent(), /Swali 3 kati ya 5/);
+  assert.equal(await frame.locator('html').getAttribute('lang'), 'sw');
+  for (let i = 2; i < 5; i++) await answer(frame, RIGHT[i]);
+  await frame.locator('#score').waitFor();
+  const s = await lms(page);
+  assert.equal(s.last['cmi.core.score.raw'], '80');
+  assert.equal(s.last['cmi.core.lesson_status'], 'passed');
+  assert.deepEqual(interactions(s.last).map((x) => x.id), IDS.slice(2));
+  await page.done();
+});
+
+test('1.2: the LMS language preference chooses the initial language', async () => {
+  const { page, frame } = await openLms('1.2', { init: { student_preference: { language: 'sw' } } });
+  assert.match(await frame.locator('h1').textContent(), /Maswali ya Majaribio/);
+  await page.done();
+});
+
+test('1.2: the browser language is used when the LMS has none', async () => {
+  const { page, frame } = await openLms('1.2', {}, { locale: 'sw-KE' });
+  assert.match(await frame.locator('h1').textContent(), /Maswali ya Majaribio/);
+  await page.done();
+});
+
+test('1.2: saved state from another build is migrated or ignored, never a crash', async () => {
+  let { page } = await openLms('1.2');
+  const f = await scoFrame(page);
+  const qs = await f.evaluate(() => window.QB_DATA.questions.map((q) => [q.key, q.fp]));
+  await page.done();
+  // q1: options changed (other fingerprint); q4: still valid; a removed
+  // question; a bad letter on q5.
+  const state = `1|sw|${qs[3][0]}|ffffff.0000.a,${qs[0][0]}.0000.a,${qs[3][0]}.${qs[3][1]}.b,${qs[4][0]}.${qs[4][1]}.zz`;
+  let frame;
+  ({ page, frame } = await openLms('1.2', { init: { suspend_data: state } }));
+  assert.match(await frame.locator('.qnum').textContent(), /Swali 4 kati ya 5/);
+  assert.ok(await frame.locator('input[value="b"]').isDisabled(), 'q4 answer restored');
+  const st = await (await scoFrame(page)).evaluate(() => window.qbPlayer.state());
+  assert.equal(st, `1|sw|${qs[3][0]}|${qs[3][0]}.${qs[3][1]}.b`);
+  await page.done();
+  for (const junk of ['garbage', '9|en||x', '1|xx|nope|a.b.c.d,,,', '{"v":1}']) {
+    ({ page, frame } = await openLms('1.2', { init: { suspend_data: junk } }));
+    await frame.locator('#start').waitFor();
+    await page.done();
+  }
+});
+
+test('1.2: API errors show a notice, keep the answers and retry the commit', async () => {
+  // Three commits fail: at launch, on "start" and after the first answer.
+  const { page, frame } = await openLms('1.2', { failCommits: 3 });
+  await frame.locator('.notice-error').waitFor();
+  await frame.locator('#start').click();
+  await answer(frame, RIGHT[0], false);
+  assert.match(await frame.locator('#notice').textContent(), /could not be sent/);
+  assert.ok(await frame.locator('input[value="a"]').isChecked());
+  // The retry goes through and the notice says so.
+  await frame.locator('#notice:not(.notice-error)').waitFor({ timeout: 15000 });
+  const s = await lms(page);
+  assert.ok(s.calls.filter((c) => c === 'LMSCommit').length >= 3);
+  await page.done();
+});
+
+test('1.2: the largest saved state matches what qbc computed', async () => {
+  const { page, frame } = await openLms('1.2');
+  await frame.locator('button[data-lang="sw"]').click();
+  await frame.locator('#start').click();
+  // Every option of the multiple-choice question, so the state is maximal.
+  const all = ['a', 'abc', 'a', 'a', 'a'];
+  for (let i = 0; i < 5; i++) await answer(frame, all[i], i < 4);
+  const f = await scoFrame(page);
+  const max = await f.evaluate(() => window.QB_DATA.maxState);
+  const s = await lms(page);
+  assert.equal(s.last['cmi.suspend_data'].length, max);
+  await page.done();
+});
+
+test('1.2: keyboard only, and a phone-sized layout', async () => {
+  const { page, frame } = await openLms('1.2', {}, { viewport: { width: 360, height: 740 } });
+  await frame.locator('#start').focus();
+  await page.keyboard.press('Enter');
+  await frame.locator('input[value="a"]').waitFor();
+  await frame.locator('input[value="a"]').focus();
+  await page.keyboard.press('ArrowDown'); // radio group: moves to and selects b
+  assert.ok(await frame.locator('input[value="b"]').isChecked());
+  await page.keyboard.press('Tab');
+  assert.equal(await frame.locator(':focus').getAttribute('id'), 'check');
+  await page.keyboard.press('Enter');
+  await frame.locator('.result').waitFor();
+  const f = await scoFrame(page);
+  assert.ok(await f.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth + 1),
+    'no horizontal scrolling on a phone');
+  await page.done();
+});
+
+test('escaping: <script> in texts is shown as text and never runs', async () => {
+  const { page, frame } = await openLms('1.2');
+  await frame.locator('#start').click();
+  await answer(frame, RIGHT[0]);
+  await answer(frame, RIGHT[1]);
+  assert.match(await frame.locator('.prompt').textContent(), /<script>alert\(1\)<\/script>/);
+  await answer(frame, 'a', false);
+  assert.match(await frame.locator('.option.is-correct').textContent(), /<\/script><b>bold\?<\/b> stays text/);
+  assert.match(await frame.locator('.feedback').first().textContent(), /<img src=x onerror=alert\(2\)>/);
+  const f = await scoFrame(page);
+  assert.equal(await f.evaluate(() => document.querySelectorAll('#main script, #main img[onerror], #main b').length), 0);
+  await page.done();
+});
+
+// ---------------------------------------------------------------- SCORM 2004
+
+test('2004: all correct gives completed, passed, raw 100 and scaled 1', async () => {
+  const { page, frame } = await openLms('2004');
+  await frame.locator('#start').click();
+  await answer(frame, RIGHT[0]);
+  let s = await lms(page);
+  assert.equal(s.last['cmi.completion_status'], 'incomplete');
+  assert.equal(s.last['cmi.success_status'], 'unknown');
+  assert.equal(s.last['cmi.exit'], 'suspend');
+  for (let i = 1; i < 5; i++) await answer(frame, RIGHT[i]);
+  await frame.locator('#score').waitFor();
+  s = await lms(page);
+  assert.equal(s.last['cmi.completion_status'], 'completed');
+  assert.equal(s.last['cmi.success_status'], 'passed');
+  assert.equal(s.last['cmi.score.raw'], '100');
+  assert.equal(Number(s.last['cmi.score.scaled']), 1);
+  assert.equal(s.last['cmi.learner_preference.language'], 'en');
+  const it = interactions(s.last);
+  assert.deepEqual(it.map((x) => x.id), IDS);
+  assert.deepEqual(it.map((x) => x.response), ['a', 'a[,]b', 'a', 'b', 'a']);
+  assert.deepEqual(it.map((x) => x.pattern), ['a', 'a[,]b', 'a', 'b', 'a']);
+  assert.deepEqual(it.map((x) => x.result), Array(5).fill('correct'));
+  for (const x of it) {
+    assert.match(x.response, /^[\w.]+(\[,\][\w.]+)*$/, 'CMIShortIdentifier responses');
+    assert.match(x.latency, /^PT\d+H\d+M\d+S$/);
+    assert.match(x.time, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/);
+    assert.match(x.description, /^\{lang=en\}/);
+  }
+  await page.evaluate(() => { document.getElementById('sco').src = 'about:blank'; });
+  await page.waitForFunction(() => window.lmsCalls.includes('Terminate'));
+  s = await lms(page);
+  assert.match(s.last['cmi.session_time'], /^PT\d+H\d+M\d+S$/);
+  assert.equal(s.last['cmi.exit'], 'normal');
+  await page.done();
+});
+
+test('2004: wrong answers give the right percentage and failed; resume in Kiswahili', async () => {
+  let { page, frame } = await openLms('2004');
+  await frame.locator('button[data-lang="sw"]').click();
+  await frame.locator('#start').click();
+  await answer(frame, 'b');
+  await answer(frame, 'a');
+  let s = await lms(page);
+  assert.equal(s.last['cmi.learner_preference.language'], 'sw');
+  assert.match(interactions(s.last)[0].description, /^\{lang=sw\}Kila GPU/);
+  await page.evaluate(() => { document.getElementById('sco').src = 'about:blank'; });
+  await page.waitForFunction(() => window.lmsCalls.includes('Terminate'));
+  s = await lms(page);
+  assert.equal(s.last['cmi.exit'], 'suspend');
+  await page.done();
+  ({ page, frame } = await openLms('2004', { init: { suspend_data: s.last['cmi.suspend_data'], learner_preference: { language: 'sw' } } }));
+  assert.match(await frame.locator('.qnum').textContent(), /Swali 3 kati ya 5/);
+  for (const g of ['a', 'b', 'a']) await answer(frame, g);
+  await frame.locator('#score').waitFor();
+  s = await lms(page);
+  assert.equal(s.last['cmi.score.raw'], '60');
+  assert.equal(s.last['cmi.success_status'], 'failed');
+  assert.equal(s.last['cmi.completion_status'], 'completed');
+  assert.deepEqual(interactions(s.last).map((x) => x.result), ['correct', 'correct', 'correct']);
+  await page.done();
+});
+
+// ---------------------------------------------------------------- standalone
+
+test('standalone: file:// without an LMS works, keeps progress, and offers "try again"', async () => {
+  const dir = pkg['12'];
+  const url = pathToFileURL(path.join(dir, 'index.html')).href;
+  const page = await newPage({ allowed: [pathToFileURL(dir).href + '/'] });
+  await page.goto(url);
+  await page.locator('#notice').waitFor();
+  assert.match(await page.locator('#notice').textContent(), /Not connected to a course/);
+  await page.locator('#start').click();
+  await answer(page, RIGHT[0]);
+  await answer(page, RIGHT[1]);
+  await page.reload();
+  await page.locator('.qnum').waitFor();
+  assert.match(await page.locator('.qnum').textContent(), /Question 3 of 5/);
+  for (let i = 2; i < 5; i++) await answer(page, RIGHT[i]);
+  await page.locator('#score').waitFor();
+  assert.match(await page.locator('#score').textContent(), /100%/);
+  await page.locator('#again').click();
+  assert.match(await page.locator('.qnum').textContent(), /Question 1 of 5/);
+  assert.equal(await page.locator('input:disabled').count(), 0);
+  await page.done();
+});
+
+// ---------------------------------------------------------------- pictures
+
+test('screenshots of the player in each language', async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  for (const lang of ['en', 'sw']) {
+    const { page, frame } = await openLms('1.2', {}, { viewport: { width: 800, height: 1000 } });
+    if (lang === 'sw') await frame.locator('button[data-lang="sw"]').click();
+    await frame.locator('#start').click();
+    await answer(frame, 'b', false);
+    const file = path.join(SHOTS, `scorm-player-${lang}.png`);
+    await page.locator('#sco').screenshot({ path: file, animations: 'disabled' });
+    assert.ok(statSync(file).size > 1000);
+    await page.done();
+  }
+});
