@@ -191,8 +191,6 @@
       lms.set('cmi.completion_status', done ? 'completed' : 'incomplete');
       lms.set('cmi.success_status',
         !done || D.passMark === null ? 'unknown' : (isPassed() ? 'passed' : 'failed'));
-      lms.set('cmi.progress_measure',
-        D.questions.length ? (answeredCount() / D.questions.length).toFixed(2) : '1');
     }
     if (done) {
       // Only when finished: with a mastery score, Moodle turns any raw

@@ -14,9 +14,10 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync } from 'nod
 import http from 'node:http';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { TESTS, launch, qbc, tempDir, unzip } from './lib.mjs';
+import { ROOT, TESTS, launch, qbc, tempDir, unzip } from './lib.mjs';
 
 const BANK = path.join(TESTS, 'scorm', 'demo.qb');
+const REAL = path.join(ROOT, 'input', 'data-parallelism.qb');
 const SHOTS = path.join(TESTS, 'screenshots');
 const AGAIN = path.join(TESTS, 'node_modules', 'scorm-again', 'dist');
 // The demo bank: question ids and the correct option ids, in order.
@@ -41,7 +42,8 @@ for (const fn of v12 ? ['LMSInitialize', 'LMSCommit', 'LMSFinish'] : ['Initializ
   api[fn] = (a) => { window.lmsCalls.push(fn); if (fails > 0) { fails--; return 'false'; } return orig(a); };
 }
 if (v12) window.API = api; else window.API_1484_11 = api;
-document.getElementById('sco').src = '/pkg' + (v12 ? '12' : '2004') + '/index.html';
+if (cfg.height) document.getElementById('sco').style.height = cfg.height + 'px';
+document.getElementById('sco').src = '/pkg' + (cfg.pkg || (v12 ? '12' : '2004')) + '/index.html';
 `;
 const HOST_HTML = (v) => `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>LMS</title>
 <script src="/lms/${v === '1.2' ? 'scorm12' : 'scorm2004'}.js"></script></head>
@@ -65,6 +67,14 @@ before(async () => {
     mkdirSync(pkg[v]);
     unzip(path.join(out, `demo.scorm${v}.zip`), pkg[v]);
   }
+  // The real bank, for the README pictures.
+  if (existsSync(REAL)) {
+    const rr = qbc(['build', '-o', out, '--format', 'scorm12', REAL]);
+    assert.equal(rr.status, 0, rr.stderr);
+    pkg.real = path.join(tmp.dir, 'pkgreal');
+    mkdirSync(pkg.real);
+    unzip(path.join(out, 'data-parallelism.scorm12.zip'), pkg.real);
+  }
   server = http.createServer((req, res) => {
     const u = new URL(req.url, 'http://x');
     const p = decodeURIComponent(u.pathname);
@@ -77,7 +87,7 @@ before(async () => {
     } else if (p === '/lms/scorm12.js' || p === '/lms/scorm2004.js') {
       serveFile(res, path.join(AGAIN, path.basename(p)));
     } else {
-      const m = p.match(/^\/pkg(12|2004)\/(.+)$/);
+      const m = p.match(/^\/pkg(12|2004|real)\/(.+)$/);
       if (m && !m[2].includes('..')) serveFile(res, path.join(pkg[m[1]], m[2]));
       else { res.writeHead(404); res.end(); }
     }
@@ -118,7 +128,7 @@ async function newPage(opts = {}) {
 
 /** Opens the host page (LMS + iframe); returns {page, frame}. */
 async function openLms(v, cfg = {}, opts = {}) {
-  const page = await newPage({ ...opts, allowed: [base + '/host', base + '/lms/', base + `/pkg${v === '1.2' ? '12' : '2004'}/`] });
+  const page = await newPage({ ...opts, allowed: [base + '/host', base + '/lms/', base + `/pkg${cfg.pkg || (v === '1.2' ? '12' : '2004')}/`] });
   await page.goto(`${base}/host${v === '1.2' ? '12' : '2004'}.html#` + encodeURIComponent(JSON.stringify({ v, ...cfg })));
   const frame = page.frameLocator('#sco');
   await frame.locator('#main h1, #main h2').first().waitFor();
@@ -161,6 +171,60 @@ function interactions(last) {
   return out;
 }
 
+// Moodle 4.5.6's own value rules (shared/docs/scorm-moodle.md §3), which
+// are stricter than scorm-again's in places (§10).  Every value the player
+// sets must pass them; an element missing from the table fails too.
+const DEC12 = (v) => /^-?([0-9]{0,3})(\.[0-9]*)?$/.test(v) && +v >= 0 && +v <= 100;
+const TIMESPAN12 = /^([0-9]{2,4}):([0-9]{2}):([0-9]{2})(\.[0-9]{1,2})?$/;
+const DURATION = /^P(?:([.,\d]+)Y)?(?:([.,\d]+)M)?(?:([.,\d]+)W)?(?:([.,\d]+)D)?(?:T?(?:([.,\d]+)H)?(?:([.,\d]+)M)?(?:([.,\d]+)S)?)?$/;
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/;
+const RULES = {
+  '1.2': [
+    [/^cmi\.core\.lesson_status$/, (v) => ['passed', 'completed', 'failed', 'incomplete', 'browsed'].includes(v)],
+    [/^cmi\.core\.score\.(raw|min|max)$/, DEC12],
+    [/^cmi\.core\.session_time$/, (v) => TIMESPAN12.test(v)],
+    [/^cmi\.core\.exit$/, (v) => ['time-out', 'suspend', 'logout', ''].includes(v)],
+    [/^cmi\.core\.lesson_location$/, (v) => v.length <= 255],
+    [/^cmi\.suspend_data$/, (v) => v.length <= 4096], // standards mode
+    [/^cmi\.student_preference\.language$/, (v) => v.length <= 255],
+    [/^cmi\.interactions\.\d+\.id$/, (v) => /^[\u0021-\u007E]{1,255}$/.test(v)],
+    [/^cmi\.interactions\.\d+\.type$/, (v) => v === 'choice'],
+    [/^cmi\.interactions\.\d+\.(student_response|correct_responses\.\d+\.pattern)$/, (v) => /^[0-9a-z](,[0-9a-z])*$/.test(v)],
+    [/^cmi\.interactions\.\d+\.result$/, (v) => ['correct', 'wrong', 'unanticipated', 'neutral'].includes(v)],
+    [/^cmi\.interactions\.\d+\.time$/, (v) => /^([0-2][0-9]):([0-5][0-9]):([0-5][0-9])(\.[0-9]{1,2})?$/.test(v)],
+    [/^cmi\.interactions\.\d+\.latency$/, (v) => TIMESPAN12.test(v)],
+    [/^cmi\.interactions\.\d+\.weighting$/, (v) => +v >= -100 && +v <= 100],
+  ],
+  '2004': [
+    [/^cmi\.completion_status$/, (v) => ['completed', 'incomplete', 'not attempted', 'unknown'].includes(v)],
+    [/^cmi\.success_status$/, (v) => ['passed', 'failed', 'unknown'].includes(v)],
+    [/^cmi\.score\.(raw|min|max)$/, (v) => /^-?([0-9]{1,5})(\.[0-9]{1,18})?$/.test(v)],
+    [/^cmi\.score\.scaled$/, (v) => /^-?([0-9]{1,5})(\.[0-9]{1,18})?$/.test(v) && +v >= -1 && +v <= 1],
+    [/^cmi\.session_time$/, (v) => DURATION.test(v)],
+    [/^cmi\.exit$/, (v) => ['time-out', 'suspend', 'logout', 'normal', ''].includes(v)],
+    [/^cmi\.location$/, (v) => v.length <= 1000],
+    [/^cmi\.suspend_data$/, (v) => v.length <= 64000],
+    [/^cmi\.learner_preference\.language$/, (v) => /^([a-zA-Z]{2,3}|i|x)(-[a-zA-Z0-9-]{2,8})?$|^$/.test(v)],
+    [/^cmi\.interactions\.\d+\.id$/, (v) => /^(?:(?!urn:)\S{1,4000}|urn:[A-Za-z0-9-]{1,31}:\S{1,4000})$/.test(v)],
+    [/^cmi\.interactions\.\d+\.type$/, (v) => v === 'choice'],
+    [/^cmi\.interactions\.\d+\.(learner_response|correct_responses\.\d+\.pattern)$/, (v) => v.split('[,]').every((x) => /^[\w.]{1,250}$/.test(x))],
+    [/^cmi\.interactions\.\d+\.result$/, (v) => ['correct', 'incorrect', 'unanticipated', 'neutral'].includes(v)],
+    [/^cmi\.interactions\.\d+\.description$/, (v) => /^(\{lang=([a-zA-Z]{2,3}|i|x)(-[a-zA-Z0-9-]{2,8})?\})?((?!\{.*$).{0,250}$)?/u.test(v) && v.replace(/^\{lang=[^}]*\}/, '').length <= 250],
+    [/^cmi\.interactions\.\d+\.timestamp$/, (v) => TIMESTAMP.test(v)],
+    [/^cmi\.interactions\.\d+\.latency$/, (v) => DURATION.test(v)],
+    [/^cmi\.interactions\.\d+\.weighting$/, (v) => /^-?\d+(\.\d+)?$/.test(v)],
+  ],
+};
+function moodleRules(v, log) {
+  const bad = [];
+  for (const [el, value] of log) {
+    const rule = RULES[v].find(([re]) => re.test(el));
+    if (!rule) bad.push(`${el}: no Moodle rule known`);
+    else if (!rule[1](String(value))) bad.push(`${el} = ${JSON.stringify(value)}: Moodle would reject it`);
+  }
+  assert.deepEqual(bad, [], bad.join('\n'));
+}
+
 // ---------------------------------------------------------------- SCORM 1.2
 
 test('1.2: all answers correct gives 100 and passed, with interactions', async () => {
@@ -199,6 +263,7 @@ test('1.2: all answers correct gives 100 and passed, with interactions', async (
   s = await lms(page);
   assert.match(s.last['cmi.core.session_time'], /^\d{2,4}:\d{2}:\d{2}$/);
   assert.equal(s.last['cmi.core.exit'], '');
+  moodleRules('1.2', s.log);
   await page.done();
 });
 
@@ -216,6 +281,7 @@ test('1.2: wrong answers give the right percentage and failed', async () => {
   assert.deepEqual(it.map((x) => x.result), ['wrong', 'wrong', 'correct', 'correct', 'correct']);
   assert.match(await frame.locator('#verdict').textContent(), /Not passed/);
   assert.equal(await frame.locator('.review-item.is-wrong').count(), 2);
+  moodleRules('1.2', s.log);
   await page.done();
 });
 
@@ -419,6 +485,7 @@ test('2004: all correct gives completed, passed, raw 100 and scaled 1', async ()
   s = await lms(page);
   assert.match(s.last['cmi.session_time'], /^PT\d+H\d+M\d+S$/);
   assert.equal(s.last['cmi.exit'], 'normal');
+  moodleRules('2004', s.log);
   await page.done();
 });
 
@@ -445,6 +512,7 @@ test('2004: wrong answers give the right percentage and failed; resume in Kiswah
   assert.equal(s.last['cmi.success_status'], 'failed');
   assert.equal(s.last['cmi.completion_status'], 'completed');
   assert.deepEqual(interactions(s.last).map((x) => x.result), ['correct', 'correct', 'correct']);
+  moodleRules('2004', s.log);
   await page.done();
 });
 
@@ -477,7 +545,7 @@ test('standalone: file:// without an LMS works, keeps progress, and offers "try 
 test('screenshots of the player in each language', async () => {
   mkdirSync(SHOTS, { recursive: true });
   for (const lang of ['en', 'sw']) {
-    const { page, frame } = await openLms('1.2', {}, { viewport: { width: 800, height: 1000 } });
+    const { page, frame } = await openLms('1.2', { height: 1320, ...(pkg.real ? { pkg: 'real' } : {}) }, { viewport: { width: 800, height: 1320 } });
     if (lang === 'sw') await frame.locator('button[data-lang="sw"]').click();
     await frame.locator('#start').click();
     await answer(frame, 'b', false);
