@@ -143,7 +143,9 @@ int qb_scorm_manifest_write(qb_buf *out, const qb_bank *bank, const qb_build_opt
 	X(xmlTextWriterStartDocument(w, "1.0", "UTF-8", NULL));
 	X(xmlTextWriterStartElement(w, xc("manifest")));
 	X(xmlTextWriterWriteAttribute(w, xc("identifier"), xc(qb_buf_cstr(&id_manifest))));
-	X(xmlTextWriterWriteAttribute(w, xc("version"), xc("1")));
+	qb_buf_appendf(&num, "%u", m->revision ? m->revision : 1);
+	X(xmlTextWriterWriteAttribute(w, xc("version"), xc(qb_buf_cstr(&num))));
+	qb_buf_clear(&num);
 	X(xmlTextWriterWriteAttribute(w, xc("xmlns"), xc(v12 ? NS_CP12 : NS_CP2004)));
 	X(xmlTextWriterWriteAttribute(w, xc("xmlns:adlcp"), xc(v12 ? NS_ADLCP12 : NS_ADLCP2004)));
 	if (v12) {

@@ -26,6 +26,8 @@ typedef struct qb_scorm_manifest {
 	const char *const *files;  /* every file of the package except the
 	                              manifest itself, in zip order           */
 	size_t nfiles;
+	unsigned revision;         /* manifest version: the bank's revision
+	                              number, which increases with content    */
 } qb_scorm_manifest;
 
 /* Appends the identifier "<prefix>-<bank id>" to out, with every character

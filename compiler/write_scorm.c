@@ -32,6 +32,7 @@
 #include "hash.h"
 #include "lang.h"
 #include "markup.h"
+#include "revision.h"
 #include "scorm_manifest.h"
 #include "template.h"
 #include "zipw.h"
@@ -473,7 +474,7 @@ static int write_scorm(const qb_bank *bank, const qb_build_opts *opts, qb_scorm_
 	files[nfiles++] = "data.js";
 	for (size_t i = 0; i < c.nmedia; i++)
 		files[nfiles++] = c.media[i].name;
-	qb_scorm_manifest m = {version, LAUNCH, files, nfiles};
+	qb_scorm_manifest m = {version, LAUNCH, files, nfiles, opts->rev ? qb_rev_number(opts->rev) : 1};
 	if (qb_scorm_manifest_write(&manifest, bank, opts, &m) != 0)
 		goto done;
 

@@ -10,13 +10,13 @@
 //   cd tests && QBC=$PWD/../build/qbc node --test browser/scorm.test.mjs
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ROOT, TESTS, launch, qbc, tempDir, unzip } from './lib.mjs';
 
-const BANK = path.join(TESTS, 'scorm', 'demo.qb');
+const BANKDIR = path.join(TESTS, 'scorm');
 const REAL = path.join(ROOT, 'input', 'data-parallelism.qb');
 const SHOTS = path.join(TESTS, 'screenshots');
 const AGAIN = path.join(TESTS, 'node_modules', 'scorm-again', 'dist');
@@ -60,7 +60,11 @@ function serveFile(res, file) {
 before(async () => {
   tmp = tempDir('qbc-scorm-');
   const out = path.join(tmp.dir, 'out');
-  const r = qbc(['build', '-o', out, '--format', 'scorm12,scorm2004', BANK]);
+  // Build from copies: qbc keeps a revision record (.lock) next to a bank.
+  const bank = path.join(tmp.dir, 'bank');
+  cpSync(path.join(BANKDIR, 'demo.qb'), path.join(bank, 'demo.qb'));
+  cpSync(path.join(BANKDIR, 'media'), path.join(bank, 'media'), { recursive: true });
+  const r = qbc(['build', '-o', out, '--format', 'scorm12,scorm2004', path.join(bank, 'demo.qb')]);
   assert.equal(r.status, 0, r.stderr);
   for (const v of ['12', '2004']) {
     pkg[v] = path.join(tmp.dir, 'pkg' + v);
@@ -69,7 +73,8 @@ before(async () => {
   }
   // The real bank, for the README pictures.
   if (existsSync(REAL)) {
-    const rr = qbc(['build', '-o', out, '--format', 'scorm12', REAL]);
+    cpSync(REAL, path.join(bank, 'data-parallelism.qb'));
+    const rr = qbc(['build', '-o', out, '--format', 'scorm12', path.join(bank, 'data-parallelism.qb')]);
     assert.equal(rr.status, 0, rr.stderr);
     pkg.real = path.join(tmp.dir, 'pkgreal');
     mkdirSync(pkg.real);
@@ -448,6 +453,72 @@ test('escaping: <script> in texts is shown as text and never runs', async () => 
   assert.match(await frame.locator('.feedback').first().textContent(), /<img src=x onerror=alert\(2\)>/);
   const f = await scoFrame(page);
   assert.equal(await f.evaluate(() => document.querySelectorAll('#main script, #main img[onerror], #main b').length), 0);
+  await page.done();
+});
+
+/** WCAG contrast of every visible text in the frame against its background. */
+async function lowContrast(f) {
+  return f.evaluate(() => {
+    const rgb = (c) => (c.match(/[\d.]+/g) || []).map(Number);
+    const lum = ([r, g, b]) => {
+      const ch = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+      return 0.2126 * ch(r) + 0.7152 * ch(g) + 0.0722 * ch(b);
+    };
+    const bg = (el) => {
+      for (let e = el; e; e = e.parentElement) {
+        const c = rgb(getComputedStyle(e).backgroundColor);
+        if (c.length === 3 || (c.length === 4 && c[3] > 0)) return c.slice(0, 3);
+      }
+      return [255, 255, 255];
+    };
+    const bad = [];
+    for (const el of document.querySelectorAll('body *')) {
+      const own = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+      const r = el.getBoundingClientRect();
+      if (!own || !r.width || getComputedStyle(el).visibility === 'hidden' || el.closest('[hidden], .sr-only')) continue;
+      const a = lum(rgb(getComputedStyle(el).color)), b = lum(bg(el));
+      const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+      if (ratio < 4.5) bad.push(`${el.tagName}.${el.className}: ${ratio.toFixed(2)} "${el.textContent.trim().slice(0, 30)}"`);
+    }
+    return bad;
+  });
+}
+
+test('accessibility: AA contrast, visible focus, live announcement, reduced motion, CSP', async () => {
+  const { page, frame } = await openLms('1.2');
+  const f = await scoFrame(page);
+  assert.deepEqual(await lowContrast(f), [], 'start screen');
+  await frame.locator('#start').click();
+  await answer(frame, 'b', false);
+  await frame.locator('.other-btn').click();
+  assert.deepEqual(await lowContrast(f), [], 'answered question');
+  await f.waitForFunction(() => document.getElementById('announce').textContent !== '');
+  assert.match(await frame.locator('#announce').textContent(), /^Incorrect\. The correct answer: A full copy/);
+  assert.equal(await frame.locator('#announce').getAttribute('aria-live'), 'assertive');
+  assert.equal(await frame.locator('#main [lang]:not([lang="en"]):not(.expl-other)').count(), 0);
+  // Keyboard focus is visible.
+  await frame.locator('#next').focus();
+  await page.keyboard.press('Shift+Tab');
+  await page.keyboard.press('Tab');
+  const outline = await f.evaluate(() => { const s = getComputedStyle(document.activeElement); return [document.activeElement.id, s.outlineStyle, s.outlineWidth]; });
+  assert.deepEqual(outline, ['next', 'solid', '3px']);
+  for (let i = 1; i < 5; i++) { await frame.locator('#next').click(); await answer(frame, 'a', false); }
+  await frame.locator('#next').click();
+  await frame.locator('#score').waitFor();
+  assert.deepEqual(await lowContrast(f), [], 'summary');
+  // prefers-reduced-motion: no transitions.
+  assert.notEqual(await f.evaluate(() => getComputedStyle(document.querySelector('.btn')).transitionDuration), '0s');
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  assert.equal(await f.evaluate(() => getComputedStyle(document.querySelector('.btn')).transitionDuration), '0s');
+  // The page's Content-Security-Policy refuses inline script.
+  const ran = await f.evaluate(() => new Promise((done) => {
+    const sc = document.createElement('script');
+    sc.textContent = 'window.__inline = 1';
+    document.body.appendChild(sc);
+    setTimeout(() => done(window.__inline === 1), 200);
+  }));
+  assert.equal(ran, false, 'inline script must be blocked by the CSP');
+  page.problems.splice(0, page.problems.length, ...page.problems.filter((p) => !/Content Security Policy/.test(p)));
   await page.done();
 });
 

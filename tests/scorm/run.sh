@@ -10,7 +10,11 @@ HERE="$ROOT/tests/scorm"
 XSD12="$HERE/scorm12-driver.xsd"
 XSD2004="$HERE/scorm2004-driver.xsd"
 VALIDATE="$ROOT/../shared/tools/scorm-validate/scorm-validate"
-DEMO="$HERE/demo.qb"
+# Banks are built from copies: qbc build keeps a revision record (.lock)
+# next to the bank, which must not land in the source tree.
+BANKDIR=$(tmpdir)
+cp -R "$HERE/demo.qb" "$HERE/media" "$BANKDIR/"
+DEMO="$BANKDIR/demo.qb"
 
 # build DIR ARGS...: runs qbc build -o DIR; stderr in DIR.err.
 build() {
@@ -95,8 +99,9 @@ fi
 # --- the real bank ------------------------------------------------------------
 if [ -f "$ROOT/input/data-parallelism.qb" ]; then
 	real=$(tmpdir)
+	cp "$ROOT/input/data-parallelism.qb" "$real/"
 	check "input/data-parallelism.qb builds both SCORM zips" \
-		build "$real" --format scorm12,scorm2004 "$ROOT/input/data-parallelism.qb"
+		build "$real" --format scorm12,scorm2004 "$real/data-parallelism.qb"
 	check "real bank 1.2 valid (XSD)" xsd "$XSD12" "$real/data-parallelism.scorm12.zip"
 	check "real bank 2004 valid (XSD)" xsd "$XSD2004" "$real/data-parallelism.scorm2004.zip"
 	if [ -x "$VALIDATE" ]; then
@@ -126,8 +131,11 @@ check "2004 zip byte-identical across builds" cmp -s "$z04" "$again/demo.scorm20
 grown=$(tmpdir)
 sed 's/^5\. comm-cost/6. extra-question\n   en: Extra?\n   sw: Ziada?\n   * en: Yes\n     sw: Ndiyo\n   - en: No\n     sw: Hapana\n   explanation:\n     en: Because.\n     sw: Kwa sababu.\n\n5. comm-cost/' "$DEMO" >"$grown/demo.qb"
 cp -R "$HERE/media" "$grown/"
+cp "$BANKDIR/demo.lock" "$grown/" 2>/dev/null
 check "a bank with a question added builds" build "$grown/out" --format scorm12 "$grown/demo.qb"
 check "item identifier unchanged when questions are added" sh -c 'unzip -p "$1" imsmanifest.xml | grep -q "<item identifier=\"ITEM-demo\""' - "$grown/out/demo.scorm12.zip"
+check "first manifest version is 1" sh -c 'manifest() { unzip -p "$1" imsmanifest.xml; }; manifest "$1" | grep -q "<manifest identifier=\"MANIFEST-demo\" version=\"1\""' - "$z12"
+check "manifest version increases with content" sh -c 'unzip -p "$1" imsmanifest.xml | grep -q "<manifest identifier=\"MANIFEST-demo\" version=\"2\""' - "$grown/out/demo.scorm12.zip"
 
 # --- the suspend-data budget ----------------------------------------------------------
 big=$(tmpdir)
