@@ -118,6 +118,12 @@ check "--lang en builds" build "$en" --format scorm12 --lang en "$DEMO"
 check "--lang en: data has only English" sh -c 'd=$(unzip -p "$1" data.js); echo "$d" | grep -q "\"langs\":\[\"en\"\]" && ! echo "$d" | grep -q Maswali' - "$en/demo.scorm12.zip"
 check "--lang en: manifest has only English" sh -c '! unzip -p "$1" imsmanifest.xml | grep -q "xml:lang=\"sw\""' - "$en/demo.scorm12.zip"
 
+# --- the player: no eval, no network -------------------------------------------------
+T="$ROOT/templates/scorm"
+check "player: no eval, new Function or document.write" sh -c '! grep -nE "(^|[^.a-zA-Z])eval\(|new Function|document\.write|setTimeout\(\"" "$1/player.js"' - "$T"
+check "player: no URL with a scheme or // anywhere" sh -c '! grep -nE "(https?|ftp|wss?):|[\"(]//" "$1/player.js" "$1/player.css" "$1/index.html"' - "$T"
+check "index.html in the zip carries the Content-Security-Policy" sh -c 'unzip -p "$1" index.html | grep -q "Content-Security-Policy\" content=\"default-src .none.; script-src .self."' - "$z12"
+
 # --- escaping ----------------------------------------------------------------------
 d12=$(unzip -p "$z12" data.js)
 check "data.js: no raw '<' from the bank (script-safe JSON)" sh -c '! echo "$1" | sed 1d | grep -q "<"' - "$d12"
