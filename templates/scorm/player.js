@@ -18,6 +18,7 @@
   var D = window.QB_DATA;
   var V12 = D.scorm === '1.2';
   var STORE_KEY = 'qbc-scorm:' + D.bank;
+  var MAX_TRIES = 5;
 
   /* ---------------------------------------------------------------- state */
 
@@ -140,6 +141,7 @@
     failed: false,   // the last save did not go through
     retry: null,
     delay: 2000,
+    queue: [],       // interaction writes to (re)try
     get: function (el) {
       if (!this.live) return '';
       try {
@@ -202,31 +204,44 @@
     }
   }
 
-  function writeInteraction(q, letters, correct) {
-    var n = 'cmi.interactions.' + S.nextInteraction + '.';
-    var ok = lms.set(n + 'id', q.id) && lms.set(n + 'type', 'choice');
+  /* The interaction record of one answer, as a function that (re)writes it
+   * at a fixed index with fixed values, so a failed write can be retried. */
+  function interaction(q, letters, correct) {
+    var n = 'cmi.interactions.' + (S.nextInteraction++) + '.';
+    var values = [[n + 'id', q.id], [n + 'type', 'choice']];
     if (!V12) {
       var text = (q.promptText[S.lang] || '').replace(/^\{+/, '');
-      ok = lms.set(n + 'description', '{lang=' + S.lang + '}' + Array.from(text).slice(0, 250).join('')) && ok;
+      values.push([n + 'description', '{lang=' + S.lang + '}' + Array.from(text).slice(0, 250).join('')]);
     }
-    ok = lms.set(n + 'weighting', '1') && ok;
-    ok = lms.set(n + M.response, response(letters)) && ok;
-    ok = lms.set(n + 'correct_responses.0.pattern', response(correctLetters(q))) && ok;
-    ok = lms.set(n + 'result', correct ? 'correct' : (V12 ? 'wrong' : 'incorrect')) && ok;
-    ok = lms.set(n + 'latency', span(Date.now() - (S.shownAt[q.key] || started))) && ok;
-    ok = lms.set(n + M.time, stamp(new Date())) && ok;
-    S.nextInteraction++;
-    return ok;
+    values.push([n + 'weighting', '1'],
+      [n + M.response, response(letters)],
+      [n + 'correct_responses.0.pattern', response(correctLetters(q))],
+      [n + 'result', correct ? 'correct' : (V12 ? 'wrong' : 'incorrect')],
+      [n + 'latency', span(Date.now() - (S.shownAt[q.key] || started))],
+      [n + M.time, stamp(new Date())]);
+    return function () {
+      var ok = true;
+      values.forEach(function (kv) { ok = lms.set(kv[0], kv[1]) && ok; });
+      return ok;
+    };
   }
 
   /* Saves everything and commits; on failure shows a notice and retries. */
-  function save(extra) {
+  function save(write) {
     var state = serialize();
     if (!lms.api) {
       try { window.localStorage.setItem(STORE_KEY, state); } catch (e) { /* private mode */ }
       return;
     }
-    var ok = extra ? extra() : true;
+    if (write) lms.queue.push({ fn: write, tries: 0 });
+    var ok = true;
+    // Interactions not yet accepted by the LMS are written again (at most
+    // MAX_TRIES times each: a value the LMS always refuses is dropped).
+    lms.queue = lms.queue.filter(function (w) {
+      if (w.fn()) return false;
+      ok = false;
+      return ++w.tries < MAX_TRIES;
+    });
     ok = lms.set('cmi.suspend_data', state) && ok;
     ok = lms.set(M.pref, S.lang) && ok;
     if (S.pos) ok = lms.set(M.location, S.pos) && ok; // 2004 rejects ""
@@ -407,8 +422,19 @@
           html('span', 'opt-text', o.text)
         ])
       ]);
-      if (marks.length) row.appendChild(el('div', { 'class': 'marks' }, marks));
-      if (a && o.feedback) row.appendChild(html('div', 'feedback', o.feedback));
+      // Screen readers hear the marks and the feedback with the option.
+      var described = [];
+      if (marks.length) {
+        row.appendChild(el('div', { 'class': 'marks', id: id + '-marks' }, marks));
+        described.push(id + '-marks');
+      }
+      if (a && o.feedback) {
+        var fb = html('div', 'feedback', o.feedback);
+        fb.id = id + '-fb';
+        row.appendChild(fb);
+        described.push(fb.id);
+      }
+      if (described.length) input.setAttribute('aria-describedby', described.join(' '));
       list.appendChild(row);
     });
 
@@ -502,7 +528,7 @@
     var r = main.querySelector('.result');
     if (r) { r.setAttribute('tabindex', '-1'); r.focus(); }
     announce(L(correct ? 'announceCorrect' : 'announceWrong', { answer: optionTexts(q, correctLetters(q)) }));
-    save(function () { return writeInteraction(q, letters, correct); });
+    save(interaction(q, letters, correct));
   }
 
   function renderSummary() {

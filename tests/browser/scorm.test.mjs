@@ -41,6 +41,15 @@ for (const fn of v12 ? ['LMSInitialize', 'LMSCommit', 'LMSFinish'] : ['Initializ
   let fails = fn.endsWith('Commit') ? (cfg.failCommits || 0) : 0;
   api[fn] = (a) => { window.lmsCalls.push(fn); if (fails > 0) { fails--; return 'false'; } return orig(a); };
 }
+if (cfg.failSet) {
+  const setFn = v12 ? 'LMSSetValue' : 'SetValue';
+  const orig = api[setFn].bind(api);
+  let fails = cfg.failSetCount || 1;
+  api[setFn] = (el, value) => {
+    if (fails > 0 && new RegExp(cfg.failSet).test(el)) { fails--; return 'false'; }
+    return orig(el, value);
+  };
+}
 if (v12) window.API = api; else window.API_1484_11 = api;
 if (cfg.height) document.getElementById('sco').style.height = cfg.height + 'px';
 document.getElementById('sco').src = '/pkg' + (cfg.pkg || (v12 ? '12' : '2004')) + '/index.html';
@@ -407,6 +416,20 @@ test('1.2: API errors show a notice, keep the answers and retry the commit', asy
   await frame.locator('#notice:not(.notice-error)').waitFor({ timeout: 15000 });
   const s = await lms(page);
   assert.ok(s.calls.filter((c) => c === 'LMSCommit').length >= 3);
+  await page.done();
+});
+
+test('2004: an interaction the LMS refuses once is written again', async () => {
+  const { page, frame } = await openLms('2004', { failSet: '^cmi\\.interactions\\.0\\.result$' });
+  await frame.locator('#start').click();
+  await answer(frame, RIGHT[0], false);
+  await frame.locator('.notice-error').waitFor();
+  let s = await lms(page);
+  assert.equal(s.last['cmi.interactions.0.result'], undefined);
+  await frame.locator('#notice:not(.notice-error)').waitFor({ timeout: 15000 });
+  s = await lms(page);
+  assert.equal(s.last['cmi.interactions.0.id'], IDS[0]);
+  assert.equal(s.last['cmi.interactions.0.result'], 'correct');
   await page.done();
 });
 
