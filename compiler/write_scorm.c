@@ -85,43 +85,46 @@ static bool has_scheme(const char *s)
 }
 
 /* markup.h image callback: packages the image under a content-addressed
- * name made of safe characters only, and returns that name. */
+ * name made of safe characters only, and returns that name (valid until
+ * the next call).  A problem is reported, marks the build failed and
+ * gives "#". */
 static const char *image_src(void *payload, const char *src)
 {
 	ctx *c = payload;
+	const char *result = "#";
 	char *path = NULL, *data = NULL;
 	size_t len = 0;
+	qb_buf name = QB_BUF_INIT;
 	if (has_scheme(src) || src[0] == '/') {
 		qb_diag_error(c->loc, "image '%s' is not a file next to the bank; a SCORM package "
 		              "must make no network request", src);
 		c->failed = true;
-		return "#";
+		goto done;
 	}
 	path = qb_fs_join(c->bank->dir, src);
 	if (qb_fs_read(path, &data, &len) != 0) {
 		qb_diag_error(c->loc, "cannot read image '%s'", path);
 		c->failed = true;
-		free(path);
-		return "#";
+		goto done;
 	}
 	char hex[2 * 8 + 1];
 	qb_hash_sha256_hex(hex, 8, data, len);
-	free(data);
-	qb_buf name = QB_BUF_INIT;
 	qb_buf_appendf(&name, "media/%s", hex);
+	/* The extension, lower case, letters and digits only (file names
+	 * Moodle keeps unchanged: scorm-moodle.md §1). */
 	const char *dot = strrchr(src, '.');
 	if (dot && !strchr(dot, '/')) {
-		qb_buf ext = QB_BUF_INIT;
-		for (const char *p = dot + 1; *p && ext.len < 8; p++) {
+		size_t mark = name.len;
+		qb_buf_putc(&name, '.');
+		for (const char *p = dot + 1; *p && name.len - mark <= 8; p++) {
 			char ch = *p;
 			if (ch >= 'A' && ch <= 'Z')
 				ch = (char)(ch - 'A' + 'a');
 			if ((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9'))
-				qb_buf_putc(&ext, ch);
+				qb_buf_putc(&name, ch);
 		}
-		if (ext.len)
-			qb_buf_appendf(&name, ".%s", qb_buf_cstr(&ext));
-		qb_buf_dispose(&ext);
+		if (name.len == mark + 1)
+			name.len = mark, name.ptr[mark] = '\0';
 	}
 	size_t i;
 	for (i = 0; i < c->nmedia; i++)
@@ -134,10 +137,14 @@ static const char *image_src(void *payload, const char *src)
 		c->nmedia++;
 		path = NULL;
 	}
-	free(path);
 	free(c->img);
 	c->img = qb_buf_detach(&name);
-	return c->img;
+	result = c->img;
+done:
+	free(path);
+	free(data);
+	qb_buf_dispose(&name);
+	return result;
 }
 
 /* ---- JSON helpers ---- */
@@ -236,7 +243,8 @@ static void fingerprint(char out[FP_HEX + 1], const qb_bank *bank, const qb_ques
 /* ---- the data ---- */
 
 /* The UI labels for each selected language from templates/scorm/labels.json:
- * English, overridden key by key by the language's own labels. */
+ * English, overridden key by key by the labels of the language's tag, or
+ * else of its primary subtag ("sw-KE" uses "sw"). */
 static json_t *labels(ctx *c)
 {
 	json_error_t err;
@@ -251,6 +259,15 @@ static json_t *labels(ctx *c)
 	for (size_t i = 0; i < c->nlangs; i++) {
 		json_t *l = json_deep_copy(json_object_get(all, "en"));
 		json_t *own = json_object_get(all, c->langs[i]);
+		if (!json_is_object(own)) {
+			size_t n = strcspn(c->langs[i], "-");
+			char *primary = qb_xstrndup(c->langs[i], n);
+			for (char *p = primary; *p; p++)
+				if (*p >= 'A' && *p <= 'Z')
+					*p = (char)(*p - 'A' + 'a');
+			own = json_object_get(all, primary);
+			free(primary);
+		}
 		if (json_is_object(own))
 			json_object_update(l, own);
 		set(out, c->langs[i], l);

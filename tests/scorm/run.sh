@@ -25,6 +25,14 @@ build() {
 }
 # manifest ZIP: prints imsmanifest.xml.
 manifest() { unzip -p "$1" imsmanifest.xml; }
+# data ZIP EXPR: prints the Python expression EXPR over the package's data
+# (window.QB_DATA in data.js) as d.
+data() {
+	unzip -p "$1" data.js | python3 -c 'import json, sys
+s = sys.stdin.read()
+d = json.loads(s[s.index("=") + 1:].rstrip().rstrip(";"))
+print(eval(sys.argv[1]))' "$2"
+}
 # xsd DRIVER ZIP: validates the manifest with xmllint, no network.
 xsd() {
 	m="$TMPROOT/manifest.$$.xml"
@@ -123,6 +131,18 @@ T="$ROOT/templates/scorm"
 check "player: no eval, new Function or document.write" sh -c '! grep -nE "(^|[^.a-zA-Z])eval\(|new Function|document\.write|setTimeout\(\"" "$1/player.js"' - "$T"
 check "player: no URL with a scheme or // anywhere" sh -c '! grep -nE "(https?|ftp|wss?):|[\"(]//" "$1/player.js" "$1/player.css" "$1/index.html"' - "$T"
 check "index.html in the zip carries the Content-Security-Policy" sh -c 'unzip -p "$1" index.html | grep -q "Content-Security-Policy\" content=\"default-src .none.; script-src .self."' - "$z12"
+
+# --- three languages: labels by tag, by primary subtag, else English ---------------
+three=$(tmpdir)
+cp "$ROOT/tests/golden/three-languages/input.qb" "$three/three.qb"
+check "three-language bank builds (sw-KE, fr)" build "$three/out" --format scorm12,scorm2004 "$three/three.qb"
+if [ -f "$three/out/three-languages.scorm12.zip" ]; then
+	z3="$three/out/three-languages.scorm12.zip"
+	check "sw-KE gets the Kiswahili labels" test "$(data "$z3" "d['labels']['sw-KE']['check']")" = "Angalia jibu"
+	check "fr falls back to the English labels" test "$(data "$z3" "d['labels']['fr']['check']")" = "Check answer"
+	check "languages named in their own language" test "$(data "$z3" "d['langNames']['fr']")" = "Français"
+	check "three languages: XSD valid 2004" xsd "$XSD2004" "$three/out/three-languages.scorm2004.zip"
+fi
 
 # --- escaping ----------------------------------------------------------------------
 d12=$(unzip -p "$z12" data.js)
