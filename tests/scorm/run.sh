@@ -126,6 +126,34 @@ check "--lang en builds" build "$en" --format scorm12 --lang en "$DEMO"
 check "--lang en: data has only English" sh -c 'd=$(unzip -p "$1" data.js); echo "$d" | grep -q "\"langs\":\[\"en\"\]" && ! echo "$d" | grep -q Maswali' - "$en/demo.scorm12.zip"
 check "--lang en: manifest has only English" sh -c '! unzip -p "$1" imsmanifest.xml | grep -q "xml:lang=\"sw\""' - "$en/demo.scorm12.zip"
 
+# --- golden: the normalised package (listing, manifest, data) ----------------------
+# UPDATE=1 rewrites the expected files after a reviewed change.
+normalise() { # ZIP: listing with sizes of the static files left out, manifest, data
+	echo "== listing"
+	unzip -Z1 "$1"
+	echo "== imsmanifest.xml"
+	unzip -p "$1" imsmanifest.xml
+	echo "== data.js"
+	unzip -p "$1" data.js | python3 -c 'import json, sys
+s = sys.stdin.read()
+print(s[:s.index("=") + 1])
+print(json.dumps(json.loads(s[s.index("=") + 1:].rstrip().rstrip(";")), indent=1, ensure_ascii=False))'
+}
+for v in scorm12 scorm2004; do
+	exp="$HERE/expected/demo.$v.txt"
+	normalise "$out/demo.$v.zip" >"$TMPROOT/demo.$v.txt"
+	if [ -n "${UPDATE:-}" ]; then
+		mkdir -p "$HERE/expected"
+		cp "$TMPROOT/demo.$v.txt" "$exp"
+	fi
+	if diff -u "$exp" "$TMPROOT/demo.$v.txt" >"$TMPROOT/diff"; then
+		pass "golden demo.$v"
+	else
+		fail "golden demo.$v (UPDATE=1 rewrites it)"
+		sed 's/^/    /' "$TMPROOT/diff" | head -n 40
+	fi
+done
+
 # --- the player: no eval, no network -------------------------------------------------
 T="$ROOT/templates/scorm"
 check "player: no eval, new Function or document.write" sh -c '! grep -nE "(^|[^.a-zA-Z])eval\(|new Function|document\.write|setTimeout\(\"" "$1/player.js"' - "$T"
