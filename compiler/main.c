@@ -484,6 +484,21 @@ static int cmd_review(const args *a)
 	return rc;
 }
 
+/* Marks the banks named by the inotify events in ev[0..n). */
+static void mark_dirty(const args *a, const int *wd, const char *ev, ssize_t n, bool *dirty)
+{
+	for (const char *p = ev; p < ev + n;) {
+		const struct inotify_event *e = (const struct inotify_event *)(const void *)p;
+		for (int i = 0; i < a->nbanks; i++) {
+			const char *base = strrchr(a->banks[i], '/');
+			base = base ? base + 1 : a->banks[i];
+			if (e->wd == wd[i] && e->len && strcmp(e->name, base) == 0)
+				dirty[i] = true;
+		}
+		p += sizeof *e + e->len;
+	}
+}
+
 /* Rebuilds each bank when it is saved.  Editors save in place (close
  * after write) or by renaming a new file over the old one, so the
  * folders are watched, not the files. */
@@ -536,20 +551,11 @@ static int cmd_watch(const args *a)
 			break;
 		}
 		bool *dirty = qb_xcalloc((size_t)a->nbanks, sizeof *dirty);
-		for (char *p = ev; p < ev + n;) {
-			const struct inotify_event *e = (const struct inotify_event *)(void *)p;
-			for (int i = 0; i < a->nbanks; i++) {
-				const char *base = strrchr(a->banks[i], '/');
-				base = base ? base + 1 : a->banks[i];
-				if (e->wd == wd[i] && e->len && strcmp(e->name, base) == 0)
-					dirty[i] = true;
-			}
-			p += sizeof *e + e->len;
-		}
+		mark_dirty(a, wd, ev, n, dirty);
 		/* Let an editor finish writing (several events per save). */
 		struct pollfd pfd = {fd, POLLIN, 0};
-		while (poll(&pfd, 1, 150) > 0 && read(fd, ev, sizeof ev) > 0)
-			;
+		while (poll(&pfd, 1, 150) > 0 && (n = read(fd, ev, sizeof ev)) > 0)
+			mark_dirty(a, wd, ev, n, dirty);
 		for (int i = 0; i < a->nbanks; i++)
 			if (dirty[i]) {
 				qb_diag_reset_counts();
