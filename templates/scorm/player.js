@@ -554,7 +554,8 @@
       el('p', { 'class': 'score', id: 'score', lang: S.lang, text: L('score', { score: raw }) }),
       el('p', { 'class': 'meta', lang: S.lang, text: L('scoreDetail', { correct: correctCount(), total: D.questions.length }) }),
       el('p', { 'class': 'verdict ' + (isPassed() ? 'result-ok' : 'result-bad'), id: 'verdict', lang: S.lang }, [
-        el('span', { 'aria-hidden': 'true', text: isPassed() ? '✓ ' : '✗ ' }), el('strong', { text: verdict })]),
+        el('span', { 'aria-hidden': 'true', text: isPassed() ? '✓ ' : '✗ ' }), el('strong', { text: verdict }),
+        D.passMark !== null ? el('span', { text: '(' + L('passInfo', { pass: D.passMark }) + ')' }) : null]),
       el('h2', { lang: S.lang, text: L('review') }),
       el('ol', { 'class': 'review' }, items)
     ]);
