@@ -10,7 +10,7 @@
 //   cd tests && QBC=$PWD/../build/qbc node --test browser/scorm.test.mjs
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -81,6 +81,19 @@ before(async () => {
     mkdirSync(pkg[v]);
     unzip(path.join(out, `demo.scorm${v}.zip`), pkg[v]);
   }
+  // The same bank without a pass mark.
+  const nopass = path.join(tmp.dir, 'nopass');
+  mkdirSync(nopass);
+  writeFileSync(path.join(nopass, 'demo.qb'),
+    readFileSync(path.join(BANKDIR, 'demo.qb'), 'utf8').replace(/^pass-mark:.*\n/m, ''));
+  cpSync(path.join(BANKDIR, 'media'), path.join(nopass, 'media'), { recursive: true });
+  const rn = qbc(['build', '-o', path.join(nopass, 'out'), '--format', 'scorm12,scorm2004', path.join(nopass, 'demo.qb')]);
+  assert.equal(rn.status, 0, rn.stderr);
+  for (const v of ['12', '2004']) {
+    pkg['nopass' + v] = path.join(tmp.dir, 'pkgnopass' + v);
+    mkdirSync(pkg['nopass' + v]);
+    unzip(path.join(nopass, 'out', `demo.scorm${v}.zip`), pkg['nopass' + v]);
+  }
   // The real bank, for the README pictures.
   if (existsSync(REAL)) {
     cpSync(REAL, path.join(bank, 'data-parallelism.qb'));
@@ -102,8 +115,8 @@ before(async () => {
     } else if (p === '/lms/scorm12.js' || p === '/lms/scorm2004.js') {
       serveFile(res, path.join(AGAIN, path.basename(p)));
     } else {
-      const m = p.match(/^\/pkg(12|2004|real)\/(.+)$/);
-      if (m && !m[2].includes('..')) serveFile(res, path.join(pkg[m[1]], m[2]));
+      const m = p.match(/^\/pkg([a-z0-9]+)\/(.+)$/);
+      if (m && pkg[m[1]] && !m[2].includes('..')) serveFile(res, path.join(pkg[m[1]], m[2]));
       else { res.writeHead(404); res.end(); }
     }
   });
@@ -613,6 +626,29 @@ test('2004: wrong answers give the right percentage and failed; resume in Kiswah
   assert.deepEqual(interactions(s.last).map((x) => x.result), ['correct', 'correct', 'correct']);
   moodleRules('2004', s.log);
   await page.done();
+});
+
+// ---------------------------------------------------------------- no pass mark
+
+test('no pass mark: 1.2 reports completed, 2004 completed with success unknown', async () => {
+  for (const v of ['1.2', '2004']) {
+    const { page, frame } = await openLms(v, { pkg: v === '1.2' ? 'nopass12' : 'nopass2004' });
+    await frame.locator('#start').click();
+    for (const g of ['b', 'a', 'a', 'b', 'a']) await answer(frame, g);
+    await frame.locator('#score').waitFor();
+    const s = await lms(page);
+    if (v === '1.2') {
+      assert.equal(s.last['cmi.core.lesson_status'], 'completed');
+      assert.equal(s.last['cmi.core.score.raw'], '60');
+    } else {
+      assert.equal(s.last['cmi.completion_status'], 'completed');
+      assert.equal(s.last['cmi.success_status'], 'unknown');
+      assert.equal(s.last['cmi.score.raw'], '60');
+    }
+    assert.match(await frame.locator('#verdict').textContent(), /Completed/);
+    moodleRules(v, s.log);
+    await page.done();
+  }
 });
 
 // ---------------------------------------------------------------- standalone
