@@ -18,7 +18,16 @@
  * answer no longer matches and is dropped.  <letters> are the chosen
  * option ids.  <pos> is the key of the current question, "" for the start
  * screen or "*" for the summary.  The largest state the bank can produce is
- * computed here (max_state) and must stay within the SCORM 1.2 limit. */
+ * computed here (max_state) and must stay within the SCORM 1.2 limit.
+ *
+ * Option ids are the letters a, b, c, ... by authored position.  They fit
+ * both SCORM 1.2's CMIFeedback for choice (one character 0-9a-z per choice)
+ * and SCORM 2004's CMIShortIdentifier ([A-Za-z0-9_.]), and a teacher reads
+ * them in Moodle's Interactions report as the letters the player shows.
+ * Options have no authored ids, so a hash of the text would change with
+ * every typo fix; the meaning of a letter is instead pinned by <fp> above.
+ * Interaction ids are the authored question ids; the manifest identifiers
+ * are derived from the bank id (scorm_manifest.h). */
 #include "write.h"
 
 #include <jansson.h>
@@ -449,6 +458,10 @@ static int write_scorm(const qb_bank *bank, const qb_build_opts *opts, qb_scorm_
 	qb_buf data = QB_BUF_INIT, page = QB_BUF_INIT, manifest = QB_BUF_INIT;
 	size_t max_state = 0, nfiles = 0;
 
+	if (!opts->templates_dir) {
+		qb_diag_fatal("cannot find the templates folder (templates/scorm); set QBC_TEMPLATES");
+		goto done;
+	}
 	if (!c.nlangs) {
 		bank_langs = qb_xcalloc(bank->nlangs + 1, sizeof *bank_langs);
 		for (size_t i = 0; i < bank->nlangs; i++)
