@@ -131,7 +131,7 @@ test: deps $(BUILD)/qbc $(BUILD)/asan/qbc $(UNITS) $(SAN_UNITS)
 	  sh tests/run.sh
 
 bench: $(BUILD)/qbc
-	@sh tests/bench/run.sh $(CURDIR)/$(BUILD)/qbc
+	@sh tests/bench/bench.sh $(CURDIR)/$(BUILD)/qbc
 
 lint:
 	@! grep -nE '\b(malloc|calloc|realloc|strdup|strndup|sprintf|strtok|atoi)\(' \
