@@ -77,14 +77,16 @@ $(BUILD)/qbc: $(OBJS)
 
 $(BUILD)/obj/%.o: compiler/%.c | $(BUILD)/.deps-ok
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+	@echo "  CC      $<"
+	@$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 $(BUILD)/asan/qbc: $(SAN_OBJS)
 	$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $(SAN_OBJS) $(PKG_LIBS)
 
 $(BUILD)/asan/obj/%.o: compiler/%.c | $(BUILD)/.deps-ok
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -c -o $@ $<
+	@echo "  CC      $< (asan)"
+	@$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -c -o $@ $<
 
 $(BUILD)/unit/%: tests/unit/%.c $(LIB_OBJS)
 	@mkdir -p $(@D)

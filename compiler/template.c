@@ -14,6 +14,10 @@
 
 char *qb_template_load(const char *templates_dir, const char *rel, size_t *len)
 {
+	if (!templates_dir) {
+		qb_diag_fatal("cannot find the templates folder for '%s'; set QBC_TEMPLATES", rel);
+		return NULL;
+	}
 	char *path = qb_fs_join(templates_dir, rel);
 	char *data = NULL;
 	size_t n = 0;
@@ -89,7 +93,7 @@ char *qb_template_dir(const char *argv0)
 	if (!slash)
 		return NULL;
 	*slash = '\0';
-	static const char *const rel[] = {"/../templates", "/../share/qbc"};
+	static const char *const rel[] = {"/../templates", "/../../templates", "/../share/qbc"};
 	for (size_t i = 0; i < QB_NELEM(rel); i++) {
 		char *dir = qb_xasprintf("%s%s", exe, rel[i]);
 		if (is_dir(dir))

@@ -15,7 +15,8 @@
 typedef const char *(*qb_template_lookup)(void *payload, const char *name);
 
 /* Reads templates_dir/rel into a heap string (caller frees).  Returns
- * NULL after a diagnostic when the file cannot be read. */
+ * NULL after a diagnostic when the file cannot be read or templates_dir
+ * is NULL (no templates folder was found). */
 char *qb_template_load(const char *templates_dir, const char *rel, size_t *len);
 
 /* Appends tmpl with every placeholder replaced.  Returns 0, or -1 after a
@@ -23,8 +24,9 @@ char *qb_template_load(const char *templates_dir, const char *rel, size_t *len);
 int qb_template_expand(qb_buf *out, const char *what, const char *tmpl,
                        qb_template_lookup lookup, void *payload);
 
-/* The templates folder: $QBC_TEMPLATES, else <dir of the executable>/../templates,
- * else <dir of the executable>/../share/qbc.  A heap string, or NULL. */
+/* The templates folder: $QBC_TEMPLATES, else <dir of the executable>/../templates
+ * (build/qbc), ../../templates (build/asan/qbc) or ../share/qbc (installed).
+ * A heap string, or NULL when none exists. */
 char *qb_template_dir(const char *argv0);
 
 #endif

@@ -19,7 +19,7 @@ typedef struct qb_build_opts {
 	size_t nlangs;
 	time_t epoch;              /* time for new content: SOURCE_DATE_EPOCH,
 	                              else the bank file's modification time   */
-	const char *templates_dir; /* the templates/ folder                     */
+	const char *templates_dir; /* the templates/ folder; NULL if not found  */
 } qb_build_opts;
 
 typedef int (*qb_write_fn)(const qb_bank *bank, const qb_build_opts *opts);

@@ -3,8 +3,8 @@
 # QBC is the binary under test (the normal or the sanitizer build).
 set -u
 : "${QBC:?QBC must name the qbc binary}"
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-[ -d "$ROOT/tests" ] || ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+SUITE=$(basename "$(cd "$(dirname "$0")" && pwd)")
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 export NO_COLOR=1 SOURCE_DATE_EPOCH="${SOURCE_DATE_EPOCH:-1764680000}"
 npass=0
 nfail=0
@@ -17,6 +17,6 @@ TMPROOT=$(mktemp -d "${TMPDIR:-/tmp}/qbc-test.XXXXXX")
 trap 'rm -rf "$TMPROOT"' EXIT
 tmpdir() { mktemp -d "$TMPROOT/t.XXXXXX"; }
 finish() {
-	echo "$(basename "$(dirname "$0")")/$(basename "$0"): $npass passed, $nfail failed"
+	echo "$SUITE: $npass passed, $nfail failed"
 	[ "$nfail" -eq 0 ]
 }

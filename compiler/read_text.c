@@ -1,0 +1,877 @@
+/* read_text.c - the primary reader: the printed-quiz text format
+ * (documented for authors in input/README.md).
+ *
+ * The file is read whole, checked for UTF-8 once, split into lines (\n,
+ * \r\n or \r), and each line is classified on its own by
+ * qb_line_classify() (md4c's md_analyze_line).  A small state machine then
+ * builds the model from the classified lines.  Syntax problems are
+ * reported with their file:line:col and reading goes on, so one run shows
+ * every problem; semantic rules (missing translations, answer keys, ...)
+ * are left to validate.c. */
+#include "read.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <utf8proc.h>
+
+#include "alloc.h"
+#include "buf.h"
+#include "diag.h"
+#include "fsutil.h"
+#include "lang.h"
+
+const char *const qb_text_keywords[] = {
+	"bank", "languages", "default-language", "pass-mark", "title", "description",
+	"type", "tags", "explanation", NULL,
+};
+
+/* ---------------------------------------------------------------------
+ * Line classification
+ * ------------------------------------------------------------------- */
+
+static bool is_space(char c) { return c == ' ' || c == '\t'; }
+
+/* Length of a "word:" keyword or language tag at s, followed by ':' and
+ * then a space, a tab or the end of the line; 0 if there is none. */
+static size_t key_at(const char *s, size_t len)
+{
+	size_t i = 0;
+	while (i < len && (isalnum((unsigned char)s[i]) || s[i] == '-' || s[i] == '_'))
+		i++;
+	if (i == 0 || i >= len || s[i] != ':')
+		return 0;
+	if (i + 1 < len && !is_space(s[i + 1]))
+		return 0;
+	return i;
+}
+
+static bool is_keyword(const char *s, size_t n)
+{
+	for (const char *const *k = qb_text_keywords; *k; k++)
+		if (strlen(*k) == n && strncmp(*k, s, n) == 0)
+			return true;
+	return false;
+}
+
+static size_t skip_space(const char *s, size_t len, size_t i)
+{
+	while (i < len && is_space(s[i]))
+		i++;
+	return i;
+}
+
+void qb_line_classify(const char *s, size_t len, qb_line *out)
+{
+	memset(out, 0, sizeof *out);
+	size_t i = skip_space(s, len, 0);
+	out->indent = i;
+	out->rest = i;
+	if (i == len) {
+		out->kind = QB_LINE_BLANK;
+		return;
+	}
+	const char *p = s + i;
+	size_t n = len - i;
+	if (p[0] == '#') {
+		out->kind = QB_LINE_COMMENT;
+		return;
+	}
+	/* "12." or "12)" then a space or the end: a question. */
+	size_t d = 0;
+	while (d < n && d < 9 && isdigit((unsigned char)p[d]))
+		d++;
+	if (d > 0 && d < n && (p[d] == '.' || p[d] == ')') && (d + 1 == n || is_space(p[d + 1]))) {
+		out->kind = QB_LINE_QUESTION;
+		out->number = strtol(p, NULL, 10);
+		out->rest = skip_space(s, len, i + d + 1);
+		return;
+	}
+	/* Bullets: '-', '*' (correct) or U+2022 '•', then a space or the end. */
+	size_t bl = 0;
+	if (p[0] == '-' || p[0] == '*')
+		bl = 1;
+	else if (n >= 3 && memcmp(p, "\xE2\x80\xA2", 3) == 0)
+		bl = 3;
+	if (bl && (bl == n || is_space(p[bl]))) {
+		out->kind = QB_LINE_OPTION;
+		out->correct = p[0] == '*';
+		out->rest = skip_space(s, len, i + bl);
+		return;
+	}
+	if (p[0] == '>' && (n == 1 || is_space(p[1]))) {
+		out->kind = QB_LINE_FEEDBACK;
+		out->rest = skip_space(s, len, i + 1);
+		return;
+	}
+	size_t k = key_at(p, n);
+	if (k) {
+		out->word = i;
+		out->wordlen = k;
+		out->rest = skip_space(s, len, i + k + 1);
+		if (is_keyword(p, k))
+			out->kind = QB_LINE_KEY;
+		else if (qb_lang_valid(p, k))
+			out->kind = QB_LINE_TR;
+		else if (islower((unsigned char)p[0]))
+			out->kind = QB_LINE_BADKEY;
+		else
+			out->kind = QB_LINE_TEXT;
+		return;
+	}
+	out->kind = QB_LINE_TEXT;
+}
+
+/* ---------------------------------------------------------------------
+ * Reader state
+ * ------------------------------------------------------------------- */
+
+/* Growable arrays are built in heap buffers and moved into the arena
+ * when an element is complete, so the model holds only arena memory. */
+typedef struct vec {
+	void *v;
+	size_t n, cap, size;
+} vec;
+
+static void *vec_push(vec *a)
+{
+	if (a->n == a->cap) {
+		a->cap = a->cap ? 2 * a->cap : 8;
+		a->v = qb_xrealloc(a->v, a->cap * a->size);
+	}
+	void *p = (char *)a->v + a->n++ * a->size;
+	memset(p, 0, a->size);
+	return p;
+}
+
+static void *vec_move(vec *a, qb_arena *arena)
+{
+	void *p = NULL;
+	if (a->n) {
+		p = qb_arena_alloc(arena, a->n * a->size);
+		memcpy(p, a->v, a->n * a->size);
+	}
+	free(a->v);
+	a->v = NULL;
+	a->n = a->cap = 0;
+	return p;
+}
+
+/* A text element being filled: its translations until it is closed. */
+typedef struct pending_text {
+	qb_text *dst;
+	vec trs; /* qb_tr */
+} pending_text;
+
+typedef struct reader {
+	qb_bank *bank;
+	const char *file;
+	/* the current line */
+	const char *line;
+	size_t len;
+	int lineno;
+
+	bool in_questions;   /* a question line was seen                      */
+	bool header_seen;    /* a header keyword was seen                     */
+	vec stray;           /* qb_loc of header lines held back (see below)   */
+
+	vec langs;           /* qb_lang                                       */
+	vec questions;       /* qb_question                                   */
+	qb_question *q;      /* the question being read (in questions.v)      */
+	vec choices;         /* qb_choice of q                                */
+	vec tags;            /* qb_tag of q                                   */
+	pending_text text;   /* the text receiving language lines             */
+	const char *jtext;   /* the line's text joined with its continuation  */
+	size_t jlen;         /* lines ('\\' at the end), or NULL               */
+	int target;          /* what text is open, see enum below             */
+	qb_text scratch;     /* swallows the language lines of a rejected line */
+	qb_loc target_loc;
+} reader;
+
+enum {
+	T_NONE,
+	T_TITLE,
+	T_DESCRIPTION,
+	T_PROMPT,
+	T_CHOICE,
+	T_FEEDBACK,
+	T_EXPLANATION
+};
+
+static qb_loc loc_at(const reader *r, size_t off)
+{
+	/* Columns count characters: every byte that is not a UTF-8
+	 * continuation byte starts one. */
+	int col = 1;
+	for (size_t i = 0; i < off && i < r->len; i++)
+		if (((unsigned char)r->line[i] & 0xC0) != 0x80)
+			col++;
+	return (qb_loc){r->file, r->lineno, col};
+}
+
+/* NFC-normalised, trimmed copy of s[0..n) in the bank's arena. */
+static const char *text_dup(reader *r, const char *s, size_t n)
+{
+	while (n && is_space(s[n - 1]))
+		n--;
+	utf8proc_uint8_t *nfc = NULL;
+	utf8proc_ssize_t m = utf8proc_map((const utf8proc_uint8_t *)s, (utf8proc_ssize_t)n, &nfc,
+	                                  UTF8PROC_STABLE | UTF8PROC_COMPOSE);
+	if (m < 0) /* cannot happen: the file was validated */
+		return qb_arena_strndup(&r->bank->arena, s, n);
+	const char *out = qb_arena_strndup(&r->bank->arena, (const char *)nfc, (size_t)m);
+	free(nfc);
+	return out;
+}
+
+/* ---------------------------------------------------------------------
+ * Texts
+ * ------------------------------------------------------------------- */
+
+static const char *target_name(int t)
+{
+	switch (t) {
+	case T_TITLE: return "title";
+	case T_DESCRIPTION: return "description";
+	case T_PROMPT: return "prompt";
+	case T_CHOICE: return "option";
+	case T_FEEDBACK: return "feedback";
+	case T_EXPLANATION: return "explanation";
+	default: return "text";
+	}
+}
+
+/* Closes the open text: its translations move into the arena. */
+static void close_text(reader *r)
+{
+	if (r->text.dst) {
+		r->text.dst->ntr = r->text.trs.n;
+		r->text.dst->tr = vec_move(&r->text.trs, &r->bank->arena);
+	}
+	r->text.dst = NULL;
+	r->target = T_NONE;
+}
+
+static void open_text(reader *r, qb_text *dst, int target, qb_loc loc)
+{
+	close_text(r);
+	r->text.dst = dst;
+	r->text.trs.size = sizeof(qb_tr);
+	dst->present = true;
+	dst->loc = loc;
+	r->target = target;
+	r->target_loc = loc;
+}
+
+/* Adds a translation to the open text.  lang may be NULL for a text
+ * without a language tag (recorded with lang "" for the checks). */
+static void add_tr(reader *r, const char *lang, size_t langlen, qb_loc loc, size_t textoff,
+                   const char *text, size_t textlen)
+{
+	qb_buf canon = QB_BUF_INIT;
+	if (lang)
+		qb_lang_canonical(&canon, lang, langlen);
+	const char *code = qb_buf_cstr(&canon);
+	qb_tr *prev = NULL;
+	for (size_t i = 0; i < r->text.trs.n; i++) {
+		qb_tr *t = (qb_tr *)r->text.trs.v + i;
+		if (*code && strcmp(t->lang, code) == 0)
+			prev = t;
+	}
+	if (prev) {
+		qb_diag_error(loc, "second '%s' text for this %s; the first is on line %d", code,
+		              target_name(r->target), prev->loc.line);
+		qb_buf_dispose(&canon);
+		return;
+	}
+	qb_tr *t = vec_push(&r->text.trs);
+	t->lang = qb_arena_strdup(&r->bank->arena, code);
+	t->loc = loc;
+	t->text_loc = loc_at(r, textoff);
+	t->text = text_dup(r, text, textlen);
+	qb_buf_dispose(&canon);
+}
+
+/* Handles what follows a marker on its own line (a bullet, '>', or a
+ * keyword such as 'explanation:'): nothing, a language line, or text
+ * without a language tag. */
+static void marker_rest(reader *r, size_t rest)
+{
+	const char *text = r->jtext;
+	size_t textlen = r->jlen;
+	if (rest >= r->len)
+		return;
+	qb_line sub;
+	qb_line_classify(r->line + rest, r->len - rest, &sub);
+	if (sub.kind == QB_LINE_TR) {
+		size_t toff = rest + sub.rest;
+		add_tr(r, r->line + rest + sub.word, sub.wordlen, loc_at(r, rest), toff,
+		       text ? text : r->line + toff, text ? textlen : r->len - toff);
+	} else {
+		add_tr(r, NULL, 0, loc_at(r, rest), rest, text ? text : r->line + rest,
+		       text ? textlen : r->len - rest);
+	}
+}
+
+/* After a line that was rejected, its language lines are read into a
+ * scratch text that is not part of the model, so that one mistake gives
+ * one diagnostic and not one per following line. */
+static void swallow(reader *r)
+{
+	memset(&r->scratch, 0, sizeof r->scratch);
+	open_text(r, &r->scratch, T_NONE, (qb_loc){r->file, r->lineno, 1});
+}
+
+/* ---------------------------------------------------------------------
+ * Questions
+ * ------------------------------------------------------------------- */
+
+static void end_question(reader *r)
+{
+	close_text(r);
+	if (!r->q)
+		return;
+	r->q->nchoices = r->choices.n;
+	r->q->choices = vec_move(&r->choices, &r->bank->arena);
+	r->q->ntags = r->tags.n;
+	r->q->tags = vec_move(&r->tags, &r->bank->arena);
+	r->q = NULL;
+}
+
+static qb_choice *last_choice(reader *r)
+{
+	return r->choices.n ? (qb_choice *)r->choices.v + r->choices.n - 1 : NULL;
+}
+
+/* Choices live in a heap vec while the question is read, and their
+ * qb_text members are filled through pointers into it, so the vec must
+ * not move while a choice text is open: reserve before pushing. */
+static qb_choice *push_choice(reader *r)
+{
+	close_text(r);
+	return vec_push(&r->choices);
+}
+
+static void begin_question(reader *r, const qb_line *ln)
+{
+	end_question(r);
+	if (!r->in_questions) {
+		r->in_questions = true;
+		r->stray.n = 0; /* text above the first question: see finish() */
+	}
+	r->q = vec_push(&r->questions);
+	/* questions.v may have moved: nothing else points into it. */
+	r->q->number = (int)ln->number;
+	r->q->loc = loc_at(r, ln->indent);
+	r->q->type = QB_QTYPE_SINGLE;
+	r->choices.size = sizeof(qb_choice);
+	r->tags.size = sizeof(qb_tag);
+	size_t rest = ln->rest;
+	if (rest >= r->len) {
+		/* No id (reported by the checks); the prompt may still follow. */
+		open_text(r, &r->q->prompt, T_PROMPT, r->q->loc);
+		r->q->prompt.present = false;
+		return;
+	}
+	const char *id = r->line + rest;
+	size_t idlen = r->len - rest;
+	while (idlen && is_space(id[idlen - 1]))
+		idlen--;
+	bool has_space = false;
+	for (size_t i = 0; i < idlen; i++)
+		if (is_space(id[i]))
+			has_space = true;
+	if (has_space) {
+		/* "1. What is ...?": the prompt was written where the id goes,
+		 * as in a printed quiz.  Keep it as a text without a language
+		 * tag so the checks can say what the question lacks. */
+		open_text(r, &r->q->prompt, T_PROMPT, r->q->loc);
+		add_tr(r, NULL, 0, loc_at(r, rest), rest, id, idlen);
+		return;
+	}
+	r->q->id = qb_arena_strndup(&r->bank->arena, id, idlen);
+	r->q->id_loc = loc_at(r, rest);
+	open_text(r, &r->q->prompt, T_PROMPT, r->q->loc);
+	r->q->prompt.present = false; /* until a language line arrives */
+}
+
+/* ---------------------------------------------------------------------
+ * Keywords
+ * ------------------------------------------------------------------- */
+
+static const char *suggest(const char *w, size_t n)
+{
+	/* The keyword within edit distance 2, if any. */
+	const char *best = NULL;
+	size_t bestd = 3;
+	for (const char *const *k = qb_text_keywords; *k; k++) {
+		size_t m = strlen(*k);
+		if (n > 40 || m > 40)
+			continue;
+		size_t d[41][41];
+		for (size_t i = 0; i <= n; i++)
+			d[i][0] = i;
+		for (size_t j = 0; j <= m; j++)
+			d[0][j] = j;
+		for (size_t i = 1; i <= n; i++)
+			for (size_t j = 1; j <= m; j++) {
+				size_t c = d[i - 1][j - 1] + (tolower((unsigned char)w[i - 1]) != (*k)[j - 1]);
+				if (d[i - 1][j] + 1 < c)
+					c = d[i - 1][j] + 1;
+				if (d[i][j - 1] + 1 < c)
+					c = d[i][j - 1] + 1;
+				d[i][j] = c;
+			}
+		if (d[n][m] < bestd) {
+			bestd = d[n][m];
+			best = *k;
+		}
+	}
+	return best;
+}
+
+static bool key_is(const reader *r, const qb_line *ln, const char *k)
+{
+	return ln->wordlen == strlen(k) && strncmp(r->line + ln->word, k, ln->wordlen) == 0;
+}
+
+static void header_key(reader *r, const qb_line *ln)
+{
+	qb_bank *b = r->bank;
+	const char *val = r->line + ln->rest;
+	size_t vlen = r->len > ln->rest ? r->len - ln->rest : 0;
+	while (vlen && is_space(val[vlen - 1]))
+		vlen--;
+	qb_loc kloc = loc_at(r, ln->word), vloc = loc_at(r, ln->rest);
+	close_text(r);
+	if (!r->header_seen) {
+		r->header_seen = true;
+		/* Lines held back above the first keyword are stray after all. */
+		for (size_t i = 0; i < r->stray.n; i++)
+			qb_diag_error(((qb_loc *)r->stray.v)[i],
+			              "text outside a header field; write it under 'title:' or "
+			              "'description:', or start the line with '#' to make it a comment");
+		r->stray.n = 0;
+	}
+	if (key_is(r, ln, "bank")) {
+		if (b->id)
+			qb_diag_error(kloc, "second 'bank:' line; the first is on line %d", b->id_loc.line);
+		else if (!vlen)
+			qb_diag_error(kloc, "'bank:' needs the bank's id, e.g. 'bank: my-quiz'");
+		else {
+			b->id = qb_arena_strndup(&b->arena, val, vlen);
+			b->id_loc = vloc;
+		}
+	} else if (key_is(r, ln, "languages")) {
+		if (b->langs_loc.line) {
+			qb_diag_error(kloc, "second 'languages:' line; the first is on line %d",
+			              b->langs_loc.line);
+			return;
+		}
+		b->langs_loc = kloc;
+		r->langs.size = sizeof(qb_lang);
+		size_t i = 0;
+		while (i < vlen) {
+			while (i < vlen && (is_space(val[i]) || val[i] == ','))
+				i++;
+			size_t s = i;
+			while (i < vlen && !is_space(val[i]) && val[i] != ',')
+				i++;
+			if (i == s)
+				break;
+			qb_loc l = loc_at(r, ln->rest + s);
+			if (!qb_lang_valid(val + s, i - s)) {
+				qb_diag_error(l, "'%.*s' is not a language tag; use a BCP 47 tag such as "
+				                 "'en', 'sw' or 'sw-KE'", (int)(i - s), val + s);
+				continue;
+			}
+			qb_buf c = QB_BUF_INIT;
+			qb_lang_canonical(&c, val + s, i - s);
+			bool dup = false;
+			for (size_t k = 0; k < r->langs.n; k++)
+				if (strcmp(((qb_lang *)r->langs.v)[k].code, qb_buf_cstr(&c)) == 0)
+					dup = true;
+			if (dup)
+				qb_diag_error(l, "language '%s' is listed twice", qb_buf_cstr(&c));
+			else {
+				qb_lang *lg = vec_push(&r->langs);
+				lg->code = qb_arena_strdup(&b->arena, qb_buf_cstr(&c));
+				lg->loc = l;
+			}
+			qb_buf_dispose(&c);
+		}
+		if (!r->langs.n && i == 0)
+			qb_diag_error(kloc, "'languages:' needs at least one language, e.g. "
+			                    "'languages: en sw'");
+	} else if (key_is(r, ln, "default-language")) {
+		if (!qb_lang_valid(val, vlen)) {
+			qb_diag_error(vloc, "'%.*s' is not a language tag", (int)vlen, val);
+			return;
+		}
+		qb_buf c = QB_BUF_INIT;
+		qb_lang_canonical(&c, val, vlen);
+		b->default_lang = qb_arena_strdup(&b->arena, qb_buf_cstr(&c));
+		b->default_lang_loc = vloc;
+		qb_buf_dispose(&c);
+	} else if (key_is(r, ln, "pass-mark")) {
+		char *end = NULL;
+		char *num = qb_xstrndup(val, vlen);
+		errno = 0;
+		long v = strtol(num, &end, 10);
+		if (end && *end == '%')
+			end++;
+		if (!vlen || !(isdigit((unsigned char)num[0]) || num[0] == '-') || *end || errno) {
+			qb_diag_error(vloc, "the pass mark must be a whole percentage, e.g. "
+			                    "'pass-mark: 80%%'");
+		} else {
+			b->pass_mark = v > 1000 ? 1000 : v < -1000 ? -1000 : (int)v; /* range: validate.c */
+			b->pass_mark_loc = vloc;
+		}
+		free(num);
+	} else if (key_is(r, ln, "title") || key_is(r, ln, "description")) {
+		bool title = key_is(r, ln, "title");
+		qb_text *t = title ? &b->title : &b->description;
+		if (t->present) {
+			qb_diag_error(kloc, "second '%s:' block; the first is on line %d",
+			              title ? "title" : "description", t->loc.line);
+			return;
+		}
+		open_text(r, t, title ? T_TITLE : T_DESCRIPTION, kloc);
+		marker_rest(r, ln->rest);
+	} else {
+		qb_diag_error(kloc, "'%.*s:' belongs inside a question, below its number line",
+		              (int)ln->wordlen, r->line + ln->word);
+	}
+}
+
+static void question_key(reader *r, const qb_line *ln)
+{
+	qb_question *q = r->q;
+	const char *val = r->line + ln->rest;
+	size_t vlen = r->len > ln->rest ? r->len - ln->rest : 0;
+	while (vlen && is_space(val[vlen - 1]))
+		vlen--;
+	qb_loc kloc = loc_at(r, ln->word), vloc = loc_at(r, ln->rest);
+	if (key_is(r, ln, "type")) {
+		if (q->type_loc.line)
+			qb_diag_error(kloc, "second 'type:' line; the first is on line %d",
+			              q->type_loc.line);
+		else if (vlen == 6 && strncmp(val, "single", 6) == 0)
+			q->type = QB_QTYPE_SINGLE;
+		else if (vlen == 8 && strncmp(val, "multiple", 8) == 0)
+			q->type = QB_QTYPE_MULTIPLE;
+		else
+			qb_diag_error(vloc, "unknown question type '%.*s'; use 'single' or 'multiple'",
+			              (int)vlen, val);
+		q->type_loc = kloc;
+	} else if (key_is(r, ln, "tags")) {
+		size_t i = 0;
+		while (i < vlen) {
+			while (i < vlen && (is_space(val[i]) || val[i] == ','))
+				i++;
+			size_t s = i;
+			while (i < vlen && !is_space(val[i]) && val[i] != ',')
+				i++;
+			if (i == s)
+				break;
+			qb_tag *t = vec_push(&r->tags);
+			t->name = text_dup(r, val + s, i - s);
+			t->loc = loc_at(r, ln->rest + s);
+		}
+	} else if (key_is(r, ln, "explanation")) {
+		if (q->explanation.present) {
+			qb_diag_error(kloc, "second 'explanation:' block; the first is on line %d",
+			              q->explanation.loc.line);
+			return;
+		}
+		open_text(r, &q->explanation, T_EXPLANATION, kloc);
+		marker_rest(r, ln->rest);
+	} else {
+		qb_diag_error(kloc, "'%.*s:' belongs in the bank's header, above the first question",
+		              (int)ln->wordlen, r->line + ln->word);
+	}
+}
+
+/* ---------------------------------------------------------------------
+ * The line loop
+ * ------------------------------------------------------------------- */
+
+/* The text of a line, joined with the following lines while it ends in a
+ * backslash (a Markdown hard line break).  *last is the last line used. */
+static char *joined(reader *r, size_t off, const char *const *lines, const size_t *lens,
+                    size_t nlines, size_t idx, size_t *last, size_t *outlen)
+{
+	qb_buf b = QB_BUF_INIT;
+	qb_buf_append(&b, r->line + off, r->len - off);
+	size_t i = idx;
+	for (;;) {
+		size_t l = b.len;
+		while (l && is_space(b.ptr[l - 1]))
+			l--;
+		if (!l || b.ptr[l - 1] != '\\' || i + 1 >= nlines)
+			break;
+		b.len = l;
+		i++;
+		size_t s = skip_space(lines[i], lens[i], 0);
+		qb_buf_putc(&b, '\n');
+		qb_buf_append(&b, lines[i] + s, lens[i] - s);
+	}
+	*last = i;
+	*outlen = b.len;
+	return qb_buf_detach(&b);
+}
+
+static void read_line(reader *r, const qb_line *ln)
+{
+	const char *text = r->jtext;
+	size_t textlen = r->jlen;
+	switch (ln->kind) {
+	case QB_LINE_BLANK:
+	case QB_LINE_COMMENT:
+		return;
+	case QB_LINE_QUESTION:
+		begin_question(r, ln);
+		return;
+	case QB_LINE_KEY:
+		if (r->in_questions)
+			question_key(r, ln);
+		else
+			header_key(r, ln);
+		return;
+	case QB_LINE_BADKEY: {
+		const char *s = suggest(r->line + ln->word, ln->wordlen);
+		qb_loc l = loc_at(r, ln->word);
+		swallow(r);
+		if (s)
+			qb_diag_error(l, "unknown keyword '%.*s'; did you mean '%s'?", (int)ln->wordlen,
+			              r->line + ln->word, s);
+		else
+			qb_diag_error(l, "unknown keyword '%.*s'", (int)ln->wordlen, r->line + ln->word);
+		return;
+	}
+	default:
+		break;
+	}
+	if (!r->in_questions && !r->text.dst) {
+		qb_loc l = loc_at(r, ln->indent);
+		if (ln->kind == QB_LINE_TEXT && !r->header_seen) {
+			/* Text above any header field (a printed quiz's title):
+			 * held back, and reported only if a header follows, since
+			 * a missing header is reported once by the checks. */
+			r->stray.size = sizeof(qb_loc);
+			*(qb_loc *)vec_push(&r->stray) = l;
+			return;
+		}
+		qb_diag_error(l, "this line belongs to nothing: the header has keywords such as "
+		                 "'title:', and questions start with a number such as '1. my-id'");
+		return;
+	}
+	if (!r->in_questions && ln->kind != QB_LINE_TR && ln->kind != QB_LINE_TEXT) {
+		qb_diag_error(loc_at(r, ln->indent), "options and feedback belong inside a question");
+		swallow(r);
+		return;
+	}
+	switch (ln->kind) {
+	case QB_LINE_OPTION: {
+		qb_choice *c = push_choice(r);
+		c->correct = ln->correct;
+		c->loc = loc_at(r, ln->indent);
+		open_text(r, &c->text, T_CHOICE, c->loc);
+		c->text.present = true;
+		marker_rest(r, ln->rest);
+		return;
+	}
+	case QB_LINE_FEEDBACK: {
+		qb_choice *c = last_choice(r);
+		if (!c || r->q->explanation.present) {
+			qb_diag_error(loc_at(r, ln->indent), "feedback ('>') must follow the option it "
+			                                     "explains");
+			swallow(r);
+			return;
+		}
+		if (c->feedback.present) {
+			qb_diag_error(loc_at(r, ln->indent),
+			              "second feedback for this option; the first is on line %d",
+			              c->feedback.loc.line);
+			swallow(r);
+			return;
+		}
+		open_text(r, &c->feedback, T_FEEDBACK, loc_at(r, ln->indent));
+		marker_rest(r, ln->rest);
+		return;
+	}
+	case QB_LINE_TR:
+		if (!r->text.dst) {
+			qb_diag_error(loc_at(r, ln->indent),
+			              "a language line must follow a question, an option, a feedback "
+			              "line or 'explanation:'");
+			return;
+		}
+		r->text.dst->present = true;
+		add_tr(r, r->line + ln->word, ln->wordlen, loc_at(r, ln->indent), ln->rest,
+		       text ? text : r->line + ln->rest, text ? textlen : r->len - ln->rest);
+		return;
+	default: /* QB_LINE_TEXT */
+		if (r->text.dst) {
+			r->text.dst->present = true;
+			add_tr(r, NULL, 0, loc_at(r, ln->indent), ln->indent,
+			       text ? text : r->line + ln->indent, text ? textlen : r->len - ln->indent);
+		} else
+			qb_diag_error(loc_at(r, ln->indent), "this line belongs to nothing");
+		return;
+	}
+}
+
+/* Reports invalid UTF-8, NUL and control characters; true if all is well. */
+static bool check_encoding(const char *file, const char *data, size_t len)
+{
+	bool ok = true;
+	int line = 1, col = 1, reported = 0;
+	for (size_t i = 0; i < len;) {
+		utf8proc_int32_t cp;
+		utf8proc_ssize_t n = utf8proc_iterate((const utf8proc_uint8_t *)data + i,
+		                                      (utf8proc_ssize_t)(len - i), &cp);
+		if (n < 0 || cp == 0 || (cp < 0x20 && cp != '\t' && cp != '\n' && cp != '\r') ||
+		    cp == 0x7F) {
+			ok = false;
+			if (reported++ < 20) {
+				qb_loc l = {file, line, col};
+				if (n < 0)
+					qb_diag_error(l, "invalid UTF-8 (byte 0x%02X); save the file as UTF-8",
+					              (unsigned char)data[i]);
+				else
+					qb_diag_error(l, "control character U+%04X in the text",
+					              (unsigned)cp);
+			}
+			n = 1;
+		}
+		if (cp == '\n' || (cp == '\r' && !(i + 1 < len && data[i + 1] == '\n'))) {
+			line++;
+			col = 1;
+		} else if (cp != '\r')
+			col++;
+		i += (size_t)n;
+	}
+	if (reported > 20)
+		qb_diag_note((qb_loc){file, 0, 0}, "%d more encoding errors not shown", reported - 20);
+	return ok;
+}
+
+/* A copy of data with each byte that check_encoding() rejects replaced
+ * by U+FFFD. */
+static char *sanitize(const char *data, size_t len, size_t *outlen)
+{
+	qb_buf b = QB_BUF_INIT;
+	for (size_t i = 0; i < len;) {
+		utf8proc_int32_t cp;
+		utf8proc_ssize_t n = utf8proc_iterate((const utf8proc_uint8_t *)data + i,
+		                                      (utf8proc_ssize_t)(len - i), &cp);
+		if (n < 0 || cp == 0 || (cp < 0x20 && cp != '\t' && cp != '\n' && cp != '\r') ||
+		    cp == 0x7F) {
+			qb_buf_puts(&b, "\xEF\xBF\xBD");
+			i++;
+			continue;
+		}
+		qb_buf_append(&b, data + i, (size_t)n);
+		i += (size_t)n;
+	}
+	*outlen = b.len;
+	return qb_buf_detach(&b);
+}
+
+qb_bank *qb_read_text(const char *path, const char *data, size_t len)
+{
+	qb_bank *bank = qb_bank_new(path);
+	reader r = {0};
+	r.bank = bank;
+	r.file = bank->path;
+	r.questions.size = sizeof(qb_question);
+	qb_diag_add_source(r.file, data, len);
+	/* A UTF-8 byte-order mark is allowed and skipped. */
+	size_t start = len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+	/* After encoding errors, read on with every bad byte replaced by
+	 * U+FFFD (one character for one, so columns stay true) to report
+	 * everything else in the same run. */
+	char *clean = NULL;
+	if (!check_encoding(r.file, data, len)) {
+		clean = sanitize(data, len, &len);
+		data = clean;
+	}
+
+	/* Split into lines: \n, \r\n or \r. */
+	vec lines = {NULL, 0, 0, sizeof(const char *)}, lens = {NULL, 0, 0, sizeof(size_t)};
+	for (size_t i = start; i < len;) {
+		size_t e = i;
+		while (e < len && data[e] != '\n' && data[e] != '\r')
+			e++;
+		*(const char **)vec_push(&lines) = data + i;
+		*(size_t *)vec_push(&lens) = e - i;
+		if (e < len && data[e] == '\r' && e + 1 < len && data[e + 1] == '\n')
+			e++;
+		i = e + 1;
+	}
+	const char *const *lv = lines.v;
+	const size_t *lnv = lens.v;
+	for (size_t i = 0; i < lines.n; i++) {
+		r.line = lv[i];
+		r.len = lnv[i];
+		r.lineno = (int)i + 1;
+		qb_line ln;
+		qb_line_classify(r.line, r.len, &ln);
+		char *text = NULL;
+		size_t textlen = 0, last = i;
+		if (ln.kind == QB_LINE_TR || ln.kind == QB_LINE_OPTION || ln.kind == QB_LINE_KEY ||
+		    ln.kind == QB_LINE_FEEDBACK || ln.kind == QB_LINE_TEXT) {
+			size_t off = ln.kind == QB_LINE_TR ? ln.rest
+			           : ln.kind == QB_LINE_TEXT ? ln.indent : ln.rest;
+			/* For bullets the language tag is inside the joined text;
+			 * marker_rest() classifies it again. */
+			text = joined(&r, off, lv, lnv, lines.n, i, &last, &textlen);
+			if (last == i) {
+				free(text);
+				text = NULL;
+			} else if (ln.kind != QB_LINE_TR && ln.kind != QB_LINE_TEXT) {
+				/* Keep only the part after a language tag. */
+				qb_line sub;
+				qb_line_classify(text, textlen, &sub);
+				if (sub.kind == QB_LINE_TR) {
+					memmove(text, text + sub.rest, textlen - sub.rest + 1);
+					textlen -= sub.rest;
+				}
+			}
+		}
+		r.jtext = text;
+		r.jlen = textlen;
+		read_line(&r, &ln);
+		r.jtext = NULL;
+		free(text);
+		i = last;
+	}
+	end_question(&r);
+	close_text(&r);
+	bank->nlangs = r.langs.n;
+	bank->langs = vec_move(&r.langs, &bank->arena);
+	bank->nquestions = r.questions.n;
+	bank->questions = vec_move(&r.questions, &bank->arena);
+	/* Lines still held back had no header after them: the checks report
+	 * the missing header once instead. */
+	free(r.stray.v);
+	free(lines.v);
+	free(lens.v);
+	free(clean);
+	return bank;
+}
+
+qb_bank *qb_read(const char *path)
+{
+	char *data = NULL;
+	size_t len = 0;
+	if (qb_fs_read(path, &data, &len) != 0) {
+		qb_diag_fatal("cannot read '%s': %s", path, strerror(errno));
+		return NULL;
+	}
+	qb_bank *bank = qb_read_text(path, data, len);
+	free(data);
+	return bank;
+}

@@ -1,0 +1,485 @@
+/* validate.c - see validate.h.  One static function per rule; each says
+ * what is wrong, where, and what to write instead. */
+#include "validate.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "buf.h"
+#include "diag.h"
+#include "lang.h"
+#include "markup.h"
+
+typedef struct ctx {
+	const qb_bank *bank;
+	char *realdir;            /* the bank's folder, resolved, or NULL     */
+	const char *undeclared[16]; /* undeclared languages already reported */
+	size_t nundeclared;
+} ctx;
+
+/* True the first time an undeclared language is seen: it is reported
+ * once, not on every line that uses it. */
+static bool first_undeclared(ctx *c, const char *lang)
+{
+	for (size_t i = 0; i < c->nundeclared; i++)
+		if (strcmp(c->undeclared[i], lang) == 0)
+			return false;
+	if (c->nundeclared < QB_NELEM(c->undeclared))
+		c->undeclared[c->nundeclared++] = lang;
+	return true;
+}
+
+bool qb_id_valid(const char *s, size_t *bad)
+{
+	size_t n = strlen(s);
+	for (size_t i = 0; i < n; i++) {
+		char c = s[i];
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		      c == '-' || c == '_')) {
+			*bad = i;
+			return false;
+		}
+	}
+	if (n == 0 || n > QB_ID_MAX) {
+		*bad = n;
+		return false;
+	}
+	return true;
+}
+
+/* Characters (code points) in s[0..n). */
+static int nchars(const char *s, size_t n)
+{
+	int c = 0;
+	for (size_t i = 0; i < n; i++)
+		if (((unsigned char)s[i] & 0xC0) != 0x80)
+			c++;
+	return c;
+}
+
+static qb_loc shift(qb_loc l, const char *s, size_t off)
+{
+	if (memchr(s, '\n', off))
+		return l; /* on a continuation line: point at the text's start */
+	l.col += nchars(s, off);
+	return l;
+}
+
+/* "question 'id'" or "question 3" when the author gave no id. */
+static void qname(qb_buf *b, const qb_question *q)
+{
+	if (q->id)
+		qb_buf_appendf(b, "question '%s'", q->id);
+	else
+		qb_buf_appendf(b, "question %d", q->number);
+}
+
+static char *describe_lang(const char *lang)
+{
+	qb_buf b = QB_BUF_INIT;
+	qb_lang_describe(&b, lang);
+	return qb_buf_detach(&b);
+}
+
+/* ---- images and links ---- */
+
+typedef struct visit {
+	ctx *c;
+	const qb_tr *tr;
+} visit;
+
+static bool safe_path_chars(const char *s)
+{
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
+		      *s == '.' || *s == '_' || *s == '-' || *s == '/'))
+			return false;
+	return true;
+}
+
+static void check_image(void *payload, const char *src, size_t off)
+{
+	const visit *v = payload;
+	qb_loc l = shift(v->tr->text_loc, v->tr->text, off);
+	if (!qb_markup_url_safe(src) || strchr(src, ':')) {
+		qb_diag_error(l, "image '%s' is not a file: images must be files in the bank's "
+		                 "folder, e.g. 'media/picture.png'", src);
+		return;
+	}
+	if (!*src) {
+		qb_diag_error(l, "image without a file name");
+		return;
+	}
+	if (!safe_path_chars(src)) {
+		qb_diag_error(l, "image path '%s' may only use ASCII letters, digits, '.', '_', '-' "
+		                 "and '/'", src);
+		return;
+	}
+	bool escapes = src[0] == '/';
+	for (const char *p = src; *p; p = strchr(p, '/') ? strchr(p, '/') + 1 : p + strlen(p))
+		if (strncmp(p, "../", 3) == 0 || strcmp(p, "..") == 0)
+			escapes = true;
+	if (escapes) {
+		qb_diag_error(l, "image '%s' is outside the bank's folder; keep media below it, e.g. "
+		                 "'media/picture.png'", src);
+		return;
+	}
+	char *path = qb_xasprintf("%s/%s", v->c->bank->dir, src);
+	char real[PATH_MAX];
+	if (!realpath(path, real)) {
+		qb_diag_error(l, "image '%s' not found (looked for '%s')", src, path);
+	} else if (v->c->realdir && (strncmp(real, v->c->realdir, strlen(v->c->realdir)) != 0 ||
+	                             real[strlen(v->c->realdir)] != '/')) {
+		qb_diag_error(l, "image '%s' leads outside the bank's folder (through a link)", src);
+	}
+	free(path);
+}
+
+static void check_link(void *payload, const char *url, size_t off)
+{
+	const visit *v = payload;
+	if (!qb_markup_url_safe(url))
+		qb_diag_error(shift(v->tr->text_loc, v->tr->text, off),
+		              "link '%s' uses a scheme other than http, https or mailto", url);
+}
+
+/* ---- texts ---- */
+
+static bool has_untagged(const qb_text *t)
+{
+	for (size_t i = 0; i < t->ntr; i++)
+		if (!*t->tr[i].lang)
+			return true;
+	return false;
+}
+
+
+/* Checks one translated text.  what describes it for messages, e.g.
+ * "option 2 of question 'x'". */
+static void check_text(ctx *c, const qb_text *t, const char *what, bool check_missing,
+                       bool untagged_ok)
+{
+	const qb_bank *b = c->bank;
+	for (size_t i = 0; i < t->ntr; i++) {
+		const qb_tr *tr = &t->tr[i];
+		if (!*tr->lang) {
+			if (!untagged_ok) {
+				/* Suggest a language this text still lacks. */
+				const char *want = qb_bank_default_lang(b);
+				for (size_t k = 0; k < b->nlangs; k++)
+					if (!qb_text_tr(t, b->langs[k].code)) {
+						want = b->langs[k].code;
+						break;
+					}
+				qb_diag_error(tr->loc, "text without a language tag; start the line with "
+				                       "'%s:'", want ? want : "en");
+			}
+			continue;
+		}
+		if (b->nlangs && !qb_bank_has_lang(b, tr->lang)) {
+			if (first_undeclared(c, tr->lang))
+				qb_diag_error(tr->loc, "language '%s' is not declared in 'languages:' "
+				                       "(line %d)", tr->lang, b->langs_loc.line);
+			continue;
+		}
+		if (!*tr->text) {
+			char *d = describe_lang(tr->lang);
+			qb_diag_error(tr->loc, "empty %s text for %s", d, what);
+			free(d);
+			continue;
+		}
+		int n = nchars(tr->text, strlen(tr->text));
+		if (n > QB_LONG_TEXT)
+			qb_diag_warning(tr->loc, "the '%s' text of %s is very long (%d characters; more "
+			                         "than %d is hard to read on a phone)",
+			                tr->lang, what, n, QB_LONG_TEXT);
+		visit v = {c, tr};
+		qb_markup_images(tr->text, check_image, &v);
+		qb_markup_links(tr->text, check_link, &v);
+	}
+	/* A line without a tag most likely is the missing translation: one
+	 * diagnostic for it is enough. */
+	if (!check_missing || has_untagged(t))
+		return;
+	for (size_t k = 0; k < b->nlangs; k++) {
+		if (qb_text_tr(t, b->langs[k].code))
+			continue;
+		char *d = describe_lang(b->langs[k].code);
+		qb_diag_error(t->loc, "%s has no %s text", what, d);
+		free(d);
+	}
+}
+
+static bool has_tagged(const qb_text *t)
+{
+	for (size_t i = 0; i < t->ntr; i++)
+		if (*t->tr[i].lang)
+			return true;
+	return false;
+}
+
+static bool question_has_tagged(const qb_question *q)
+{
+	if (has_tagged(&q->prompt) || has_tagged(&q->explanation))
+		return true;
+	for (size_t i = 0; i < q->nchoices; i++)
+		if (has_tagged(&q->choices[i].text) || has_tagged(&q->choices[i].feedback))
+			return true;
+	return false;
+}
+
+static bool question_has_untagged(const qb_question *q)
+{
+	if (has_untagged(&q->prompt) || has_untagged(&q->explanation))
+		return true;
+	for (size_t i = 0; i < q->nchoices; i++)
+		if (has_untagged(&q->choices[i].text) || has_untagged(&q->choices[i].feedback))
+			return true;
+	return false;
+}
+
+/* ---- the header ---- */
+
+static void check_header(ctx *c)
+{
+	const qb_bank *b = c->bank;
+	qb_loc top = {b->path, 1, 1};
+	if (!b->id && !b->nlangs && !b->langs_loc.line && !b->title.present) {
+		qb_diag_error(top, "the bank has no header: it needs 'bank:', 'languages:' and "
+		                   "'title:' before the first question");
+		qb_diag_note((qb_loc){b->path, 0, 0}, "a bank starts with 'bank: my-quiz', "
+		             "'languages: en sw' and a 'title:' block; see input/README.md");
+		return;
+	}
+	if (!b->id)
+		qb_diag_error(top, "the bank has no id; add a line such as 'bank: my-quiz'");
+	else {
+		size_t bad;
+		if (!qb_id_valid(b->id, &bad)) {
+			qb_loc l = b->id_loc;
+			l.col += nchars(b->id, bad);
+			if (bad == strlen(b->id))
+				qb_diag_error(b->id_loc, "the bank id is longer than %d characters",
+				              QB_ID_MAX);
+			else
+				qb_diag_error(l, "the bank id '%s' may only use ASCII letters, digits, "
+				                 "'-' and '_'", b->id);
+		}
+	}
+	if (!b->nlangs && !b->langs_loc.line)
+		qb_diag_error(top, "the bank declares no languages; add a line such as "
+		                   "'languages: en sw'");
+	if (b->default_lang && b->nlangs && !qb_bank_has_lang(b, b->default_lang))
+		qb_diag_error(b->default_lang_loc, "default language '%s' is not one of "
+		                                   "'languages:' (line %d)",
+		              b->default_lang, b->langs_loc.line);
+	if (b->pass_mark_loc.line && (b->pass_mark < 0 || b->pass_mark > 100))
+		qb_diag_error(b->pass_mark_loc, "the pass mark must be between 0 and 100%%, not %d",
+		              b->pass_mark);
+	if (!b->title.present)
+		qb_diag_error(top, "the bank has no title; add 'title:' with one line per language");
+	else
+		check_text(c, &b->title, "the bank's title", true, false);
+	if (b->description.present)
+		check_text(c, &b->description, "the bank's description", true, false);
+}
+
+/* ---- questions ---- */
+
+static void check_ids(ctx *c)
+{
+	const qb_bank *b = c->bank;
+	for (size_t i = 0; i < b->nquestions; i++) {
+		const qb_question *q = &b->questions[i];
+		if (!q->id)
+			continue;
+		size_t bad;
+		if (!qb_id_valid(q->id, &bad)) {
+			qb_loc l = q->id_loc;
+			if (bad == strlen(q->id))
+				qb_diag_error(l, "question id '%s' is longer than %d characters", q->id,
+				              QB_ID_MAX);
+			else {
+				l.col += nchars(q->id, bad);
+				qb_diag_error(l, "question id '%s' may only use ASCII letters, digits, '-' "
+				                 "and '_'", q->id);
+			}
+		}
+		for (size_t j = 0; j < i; j++) {
+			const qb_question *p = &b->questions[j];
+			if (p->id && strcmp(p->id, q->id) == 0) {
+				qb_diag_error(q->id_loc, "duplicate question id '%s'", q->id);
+				qb_diag_note(p->id_loc, "'%s' is first used here", q->id);
+				break;
+			}
+		}
+	}
+}
+
+static void check_choices(ctx *c, const qb_question *q, const char *name, bool untagged)
+{
+	const qb_bank *b = c->bank;
+	qb_buf what = QB_BUF_INIT;
+	for (size_t i = 0; i < q->nchoices; i++) {
+		const qb_choice *ch = &q->choices[i];
+		qb_buf_clear(&what);
+		qb_buf_appendf(&what, "option %zu of %s", i + 1, name);
+		check_text(c, &ch->text, qb_buf_cstr(&what), !untagged, untagged);
+		if (ch->feedback.present) {
+			qb_buf_clear(&what);
+			qb_buf_appendf(&what, "the feedback of option %zu of %s", i + 1, name);
+			check_text(c, &ch->feedback, qb_buf_cstr(&what), false, untagged);
+			/* Feedback is optional, but if written, in every language. */
+			if (!untagged && ch->feedback.ntr && !has_untagged(&ch->feedback))
+				for (size_t k = 0; k < b->nlangs; k++) {
+					if (qb_text_tr(&ch->feedback, b->langs[k].code))
+						continue;
+					char *d = describe_lang(b->langs[k].code);
+					qb_diag_error(ch->feedback.loc, "%s has no %s text",
+					              qb_buf_cstr(&what), d);
+					free(d);
+				}
+		}
+		/* The same option text twice in one language. */
+		for (size_t t = 0; t < ch->text.ntr; t++) {
+			const qb_tr *tr = &ch->text.tr[t];
+			if (!*tr->lang || !*tr->text)
+				continue;
+			for (size_t j = 0; j < i; j++) {
+				const char *other = qb_text_get(&q->choices[j].text, tr->lang);
+				if (other && strcmp(other, tr->text) == 0) {
+					qb_diag_error(tr->loc, "option %zu of %s repeats option %zu in '%s'",
+					              i + 1, name, j + 1, tr->lang);
+					break;
+				}
+			}
+		}
+	}
+	qb_buf_dispose(&what);
+	if (q->nchoices < 2)
+		qb_diag_error(q->nchoices ? q->choices[0].loc : q->loc,
+		              "%s has %zu option%s; it needs at least two", name, q->nchoices,
+		              q->nchoices == 1 ? "" : "s");
+	if (q->nchoices > QB_MANY_OPTIONS)
+		qb_diag_warning(q->choices[QB_MANY_OPTIONS].loc,
+		                "%s has %zu options; more than %d is hard to answer on a phone", name,
+		                q->nchoices, QB_MANY_OPTIONS);
+}
+
+static void check_question(ctx *c, const qb_question *q)
+{
+	const qb_bank *b = c->bank;
+	qb_buf nb = QB_BUF_INIT;
+	qname(&nb, q);
+	const char *name = qb_buf_cstr(&nb);
+	size_t ncorrect = qb_question_ncorrect(q);
+	bool untagged = question_has_untagged(q);
+
+	/* A question that lacks several parts (a printed quiz pasted in)
+	 * gets one line listing them, not a cascade. */
+	const char *lacks[4];
+	size_t nl = 0;
+	if (!q->id)
+		lacks[nl++] = "an id";
+	if (!ncorrect && q->nchoices)
+		lacks[nl++] = "a correct-option mark ('*')";
+	if (!q->explanation.present)
+		lacks[nl++] = "an explanation";
+	if (untagged)
+		lacks[nl++] = question_has_tagged(q)
+		                  ? "language tags on some lines ('en:', 'sw:', ...)"
+		                  : "a second language (no line has a language tag such as 'en:')";
+	bool folded = nl >= 2;
+	if (folded) {
+		qb_buf m = QB_BUF_INIT;
+		for (size_t i = 0; i < nl; i++)
+			qb_buf_appendf(&m, "%s%s", i == 0 ? "" : i + 1 == nl ? " and " : ", ", lacks[i]);
+		qb_diag_error(q->loc, "%s lacks %s", name, qb_buf_cstr(&m));
+		qb_buf_dispose(&m);
+	} else {
+		if (!q->id)
+			qb_diag_error(q->loc, "%s has no id; write one after the number, e.g. '%d. "
+			                      "my-question'", name, q->number);
+		if (!q->explanation.present)
+			qb_diag_error(q->loc, "%s has no explanation; add 'explanation:' with one line "
+			                      "per language", name);
+	}
+
+	/* The prompt. */
+	if (!q->prompt.present)
+		qb_diag_error(q->loc, "%s has no prompt; add one line per language below its number "
+		                      "line", name);
+	else {
+		qb_buf what = QB_BUF_INIT;
+		qb_buf_appendf(&what, "the prompt of %s", name);
+		check_text(c, &q->prompt, qb_buf_cstr(&what), !untagged, folded);
+		qb_buf_dispose(&what);
+	}
+
+	check_choices(c, q, name, folded);
+
+	/* The answer key. */
+	if (q->nchoices && !(folded && !ncorrect)) {
+		if (q->type == QB_QTYPE_SINGLE && ncorrect != 1) {
+			if (!ncorrect)
+				qb_diag_error(q->loc, "%s has no correct option; mark it with '*' instead "
+				                      "of '-'", name);
+			else {
+				qb_loc second = q->loc;
+				size_t seen = 0;
+				for (size_t i = 0; i < q->nchoices && seen < 2; i++)
+					if (q->choices[i].correct && ++seen == 2)
+						second = q->choices[i].loc;
+				qb_diag_error(second, "single-choice %s has %zu correct options; mark "
+				                           "exactly one with '*', or add 'type: multiple'",
+				              name, ncorrect);
+			}
+		} else if (q->type == QB_QTYPE_MULTIPLE && !ncorrect)
+			qb_diag_error(q->loc, "%s has no correct option; mark one or more with '*'", name);
+	}
+
+	/* The explanation. */
+	if (q->explanation.present) {
+		qb_buf what = QB_BUF_INIT;
+		qb_buf_appendf(&what, "the explanation of %s", name);
+		check_text(c, &q->explanation, qb_buf_cstr(&what), !untagged, folded);
+		qb_buf_dispose(&what);
+		/* An explanation identical across languages: likely a copy. */
+		const qb_text *e = &q->explanation;
+		for (size_t i = 1; i < e->ntr; i++)
+			for (size_t j = 0; j < i; j++)
+				if (*e->tr[i].lang && *e->tr[j].lang && *e->tr[i].text &&
+				    strcmp(e->tr[i].text, e->tr[j].text) == 0) {
+					qb_diag_warning(e->tr[i].loc, "the '%s' explanation of %s is the same "
+					                              "as the '%s' one: an untranslated copy?",
+					                e->tr[i].lang, name, e->tr[j].lang);
+					j = i;
+				}
+	}
+
+	/* Tags: Anki splits tags at spaces; quotes break its search syntax. */
+	for (size_t i = 0; i < q->ntags; i++)
+		if (strpbrk(q->tags[i].name, "\"'"))
+			qb_diag_error(q->tags[i].loc, "tag '%s' may not contain quotes", q->tags[i].name);
+	QB_UNUSED(b);
+	qb_buf_dispose(&nb);
+}
+
+void qb_validate(const qb_bank *bank)
+{
+	ctx c = {0};
+	c.bank = bank;
+	char real[PATH_MAX];
+	if (realpath(bank->dir, real))
+		c.realdir = qb_xstrdup(real);
+	check_header(&c);
+	if (!bank->nquestions && (bank->id || bank->title.present))
+		qb_diag_error((qb_loc){bank->path, 1, 1}, "the bank has no questions; a question "
+		                                          "starts with a line such as '1. my-question'");
+	check_ids(&c);
+	for (size_t i = 0; i < bank->nquestions; i++)
+		check_question(&c, &bank->questions[i]);
+	free(c.realdir);
+}

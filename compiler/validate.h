@@ -1,0 +1,23 @@
+/* validate.h - the checks: rules over a whole bank, reporting every
+ * problem through diag.h in one run.  They only read the model. */
+#ifndef QB_VALIDATE_H
+#define QB_VALIDATE_H
+
+#include "model.h"
+
+/* Texts longer than this many characters get a warning. */
+#define QB_LONG_TEXT 1000
+/* More options than this get a warning. */
+#define QB_MANY_OPTIONS 10
+/* Question ids are at most this many characters (SCORM and Anki use them). */
+#define QB_ID_MAX 64
+
+/* Runs every check on bank.  Problems are counted by diag.h. */
+void qb_validate(const qb_bank *bank);
+
+/* True when s is a valid id: 1..QB_ID_MAX of [A-Za-z0-9_-].  When it is
+ * not, *bad is the byte offset of the first offending character (or the
+ * length when it is too long or empty). */
+bool qb_id_valid(const char *s, size_t *bad);
+
+#endif

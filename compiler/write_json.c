@@ -1,0 +1,118 @@
+/* write_json.c - the canonical JSON form of the model (jansson), for
+ * `qbc dump --json`, `qbc build --format json` and the golden tests.
+ * Keys keep a fixed order; texts are the author's Markdown, each with an
+ * "_html" twin rendered by markup.c. */
+#include <errno.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "buf.h"
+#include "diag.h"
+#include "fsutil.h"
+#include "markup.h"
+#include "write.h"
+#include "write_json.h"
+
+static json_t *text_obj(const qb_text *t, const qb_build_opts *opts, bool html)
+{
+	if (!t->present)
+		return json_null();
+	json_t *o = json_object();
+	for (size_t i = 0; i < opts->nlangs; i++) {
+		const char *s = qb_text_get(t, opts->langs[i]);
+		if (!s)
+			continue;
+		if (html) {
+			qb_buf b = QB_BUF_INIT;
+			qb_markup_html(&b, s, QB_MARKUP_INLINE, NULL, NULL);
+			json_object_set_new(o, opts->langs[i], json_string(qb_buf_cstr(&b)));
+			qb_buf_dispose(&b);
+		} else
+			json_object_set_new(o, opts->langs[i], json_string(s));
+	}
+	return o;
+}
+
+static void set_text(json_t *o, const char *key, const qb_text *t, const qb_build_opts *opts)
+{
+	json_object_set_new(o, key, text_obj(t, opts, false));
+	char *hk = qb_xasprintf("%s_html", key);
+	json_object_set_new(o, hk, text_obj(t, opts, true));
+	free(hk);
+}
+
+json_t *qb_json_bank(const qb_bank *bank, const qb_build_opts *opts)
+{
+	json_t *root = json_object();
+	json_object_set_new(root, "id", bank->id ? json_string(bank->id) : json_null());
+	json_t *langs = json_array();
+	for (size_t i = 0; i < opts->nlangs; i++)
+		json_array_append_new(langs, json_string(opts->langs[i]));
+	json_object_set_new(root, "languages", langs);
+	const char *dl = qb_bank_default_lang(bank);
+	json_object_set_new(root, "default_language", dl ? json_string(dl) : json_null());
+	json_object_set_new(root, "pass_mark",
+	                    bank->pass_mark >= 0 ? json_integer(bank->pass_mark) : json_null());
+	json_object_set_new(root, "title", text_obj(&bank->title, opts, false));
+	json_object_set_new(root, "description", text_obj(&bank->description, opts, false));
+	json_t *qs = json_array();
+	for (size_t i = 0; i < bank->nquestions; i++) {
+		const qb_question *q = &bank->questions[i];
+		json_t *jq = json_object();
+		json_object_set_new(jq, "id", q->id ? json_string(q->id) : json_null());
+		json_object_set_new(jq, "number", json_integer(q->number));
+		json_object_set_new(jq, "type", json_string(qb_qtype_name(q->type)));
+		json_t *tags = json_array();
+		for (size_t t = 0; t < q->ntags; t++)
+			json_array_append_new(tags, json_string(q->tags[t].name));
+		json_object_set_new(jq, "tags", tags);
+		set_text(jq, "prompt", &q->prompt, opts);
+		json_t *chs = json_array();
+		for (size_t c = 0; c < q->nchoices; c++) {
+			const qb_choice *ch = &q->choices[c];
+			json_t *jc = json_object();
+			set_text(jc, "text", &ch->text, opts);
+			json_object_set_new(jc, "correct", json_boolean(ch->correct));
+			set_text(jc, "feedback", &ch->feedback, opts);
+			json_array_append_new(chs, jc);
+		}
+		json_object_set_new(jq, "choices", chs);
+		set_text(jq, "explanation", &q->explanation, opts);
+		json_t *src = json_object();
+		json_object_set_new(src, "file", json_string(q->loc.file));
+		json_object_set_new(src, "line", json_integer(q->loc.line));
+		json_object_set_new(jq, "source", src);
+		json_array_append_new(qs, jq);
+	}
+	json_object_set_new(root, "questions", qs);
+	return root;
+}
+
+char *qb_json_dump(const qb_bank *bank, const qb_build_opts *opts)
+{
+	json_t *root = qb_json_bank(bank, opts);
+	char *s = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	json_decref(root);
+	return s;
+}
+
+int qb_write_json(const qb_bank *bank, const qb_build_opts *opts)
+{
+	const qb_writer *w = qb_writer_find("json");
+	char *path = qb_writer_output_path(w, bank, opts);
+	qb_buf b = QB_BUF_INIT;
+	char *s = qb_json_dump(bank, opts);
+	qb_buf_puts(&b, s);
+	qb_buf_putc(&b, '\n');
+	free(s);
+	int rc = QB_EXIT_OK;
+	if (qb_fs_write_atomic(path, b.ptr, b.len) != 0) {
+		qb_diag_fatal("cannot write '%s': %s", path, strerror(errno));
+		rc = QB_EXIT_IO;
+	}
+	qb_buf_dispose(&b);
+	free(path);
+	return rc;
+}

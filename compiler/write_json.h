@@ -1,0 +1,15 @@
+/* write_json.h - the model as JSON (see write_json.c). */
+#ifndef QB_WRITE_JSON_H
+#define QB_WRITE_JSON_H
+
+#include <jansson.h>
+
+#include "write.h"
+
+/* The bank as a new JSON object (the caller json_decref()s it), with the
+ * texts of opts->langs only. */
+json_t *qb_json_bank(const qb_bank *bank, const qb_build_opts *opts);
+/* The same, serialised with two-space indentation; free() the result. */
+char *qb_json_dump(const qb_bank *bank, const qb_build_opts *opts);
+
+#endif

@@ -1,0 +1,31 @@
+#!/bin/sh
+# tests/golden/run.sh - bank -> JSON dump, compared with expected.json.
+# A case folder holds input.qb (read from inside the folder) or a file
+# 'bank' naming a bank relative to the repository root.
+#   UPDATE=1 rewrites expected.json (review the diff!);  CASE=name runs one.
+. "$(dirname "$0")/../lib.sh"
+for dir in "$ROOT"/tests/golden/*/; do
+	name=$(basename "$dir")
+	[ -z "${CASE:-}" ] || [ "$CASE" = "$name" ] || continue
+	out="$TMPROOT/$name.json"
+	if [ -f "$dir/bank" ]; then
+		(cd "$ROOT" && "$QBC" dump --json "$(cat "$dir/bank")") >"$out" 2>"$out.err"
+	else
+		(cd "$dir" && "$QBC" dump --json input.qb) >"$out" 2>"$out.err"
+	fi
+	rc=$?
+	[ -n "${UPDATE:-}" ] && [ "$rc" = 0 ] && cp "$out" "$dir/expected.json"
+	if [ "$rc" != 0 ]; then
+		fail "$name: qbc dump exited $rc"
+		sed 's/^/    /' "$out.err"
+	elif [ -s "$out.err" ]; then
+		fail "$name: unexpected diagnostics"
+		sed 's/^/    /' "$out.err"
+	elif ! diff -u "$dir/expected.json" "$out" >"$out.diff"; then
+		fail "$name: JSON differs"
+		sed 's/^/    /' "$out.diff" | head -n 60
+	else
+		pass "$name"
+	fi
+done
+finish
