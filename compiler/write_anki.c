@@ -754,14 +754,19 @@ static json_t *conf_json(int64_t ntid, size_t ncards)
 	                 "addToCur", 1);
 }
 
-/* Plain text of a bank text in lang ("" if absent), for descriptions. */
-static char *plain(const qb_text *t, const char *lang)
+/* A deck description (Anki shows it as HTML): the plain text of a bank
+ * text in lang, HTML-escaped; "" if absent. */
+static char *deck_desc(const qb_text *t, const char *lang)
 {
-	qb_buf b = QB_BUF_INIT;
+	qb_buf p = QB_BUF_INIT, h = QB_BUF_INIT;
 	const char *s = qb_text_get(t, lang);
 	if (s)
-		qb_markup_plain(&b, s);
-	return qb_buf_detach(&b);
+		qb_markup_plain(&p, s);
+	qb_escape_html(&h, qb_buf_cstr(&p));
+	qb_buf_dispose(&p);
+	char *out = finish_field(&h);
+	qb_buf_dispose(&h);
+	return out;
 }
 
 /* ==== The writer ========================================================= */
@@ -852,13 +857,13 @@ int qb_write_anki(const qb_bank *bank, const qb_build_opts *opts)
 	parent = parent_deck_name(bank);
 	decks = json_object();
 	set_id_key(decks, 1, deck_json(1, "Default", "", epoch));
-	desc = plain(&bank->title, dlang ? dlang : "");
+	desc = deck_desc(&bank->title, dlang ? dlang : "");
 	int64_t parent_id = deck_id(parent);
 	set_id_key(decks, parent_id, deck_json(parent_id, parent, desc, epoch));
 	dids = qb_xcalloc(a.nlangs, sizeof *dids);
 	for (size_t k = 0; k < a.nlangs; k++) {
 		char *name = lang_deck_name(bank, a.langs[k]);
-		char *d = plain(&bank->description, a.langs[k]);
+		char *d = deck_desc(&bank->description, a.langs[k]);
 		dids[k] = deck_id(name);
 		char key[32];
 		snprintf(key, sizeof key, "%lld", (long long)dids[k]);
