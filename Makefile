@@ -16,7 +16,10 @@ PKGS    := libzip sqlite3 libxml-2.0 jansson md4c md4c-html nettle libutf8proc
 DEBS    := build-essential pkg-config libzip-dev libsqlite3-dev libxml2-dev libjansson-dev \
            libmd4c-dev libmd4c-html0-dev nettle-dev libutf8proc-dev
 # What the tests use as real clients.
-TEST_DEBS := sqlite3 libxml2-utils unzip zip python3 chromium nodejs npm inotify-tools
+TEST_DEBS := sqlite3 libxml2-utils unzip zip python3 chromium inotify-tools util-linux
+# Node.js and npm only where no node is installed (a NodeSource node
+# ships its own npm, which Debian's npm package would conflict with).
+NODE_DEBS := nodejs npm
 
 WARN    := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
            -Wformat=2 -Wwrite-strings -Wundef -Wvla -Wnull-dereference -Wdouble-promotion \
@@ -41,7 +44,7 @@ SAN_UNITS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/asan/unit/%)
 BANKS     := $(wildcard input/*.qb)
 TEMPLATES := $(shell find templates -type f 2>/dev/null)
 
-.PHONY: all banks deps test test-c test-clients bench install clean lint
+.PHONY: all banks deps print-debs test bench install clean lint
 .DEFAULT_GOAL := all
 
 all: $(BUILD)/qbc banks
@@ -60,8 +63,12 @@ $(BUILD)/.deps-ok:
 	fi
 	@touch $@
 
+print-debs:
+	@echo $(DEBS) $(TEST_DEBS) $$(command -v npm >/dev/null 2>&1 || echo $(NODE_DEBS))
+
 deps: $(BUILD)/.deps-ok
 	@missing=""; for p in $(TEST_DEBS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	command -v npm >/dev/null 2>&1 || missing="$$missing $(NODE_DEBS)"; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then \
 	    echo "make: installing test dependencies:$$missing"; \
@@ -73,7 +80,8 @@ deps: $(BUILD)/.deps-ok
 
 # --- the compiler -----------------------------------------------------------
 $(BUILD)/qbc: $(OBJS)
-	$(CC) $(CFLAGS) -o $@ $(OBJS) $(PKG_LIBS)
+	@echo "  LD      $@"
+	@$(CC) $(CFLAGS) -o $@ $(OBJS) $(PKG_LIBS)
 
 $(BUILD)/obj/%.o: compiler/%.c | $(BUILD)/.deps-ok
 	@mkdir -p $(@D)
@@ -81,7 +89,8 @@ $(BUILD)/obj/%.o: compiler/%.c | $(BUILD)/.deps-ok
 	@$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 $(BUILD)/asan/qbc: $(SAN_OBJS)
-	$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $(SAN_OBJS) $(PKG_LIBS)
+	@echo "  LD      $@"
+	@$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $(SAN_OBJS) $(PKG_LIBS)
 
 $(BUILD)/asan/obj/%.o: compiler/%.c | $(BUILD)/.deps-ok
 	@mkdir -p $(@D)
@@ -90,11 +99,13 @@ $(BUILD)/asan/obj/%.o: compiler/%.c | $(BUILD)/.deps-ok
 
 $(BUILD)/unit/%: tests/unit/%.c $(LIB_OBJS)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -Icompiler -o $@ $< $(LIB_OBJS) $(PKG_LIBS)
+	@echo "  CC      $<"
+	@$(CC) $(ALL_CFLAGS) -Icompiler -o $@ $< $(LIB_OBJS) $(PKG_LIBS)
 
 $(BUILD)/asan/unit/%: tests/unit/%.c $(SAN_LIB_OBJS)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -Icompiler -o $@ $< $(SAN_LIB_OBJS) $(PKG_LIBS)
+	@echo "  CC      $< (asan)"
+	@$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -Icompiler -o $@ $< $(SAN_LIB_OBJS) $(PKG_LIBS)
 
 -include $(OBJS:.o=.d) $(SAN_OBJS:.o=.d)
 

@@ -353,7 +353,7 @@ static int cmd_build(const args *a)
 static int parse(const command *c, int argc, char **argv, args *a)
 {
 	struct option lopts[16];
-	char shorts[64] = "+";
+	char shorts[64] = ":";
 	size_t n = 0, sl = 1;
 	for (const option_spec *o = c->opts; o->name && n < QB_NELEM(lopts) - 1; o++, n++) {
 		lopts[n] = (struct option){o->name, o->arg ? required_argument : no_argument, NULL,

@@ -15,9 +15,9 @@ total_fail=0
 failed=""
 
 tally() { # NAME LOGFILE RC: add a suite's counts from its last "N passed, N failed" line
-	line=$(grep -E '[0-9]+ passed, [0-9]+ failed' "$2" | tail -n 1)
-	p=$(echo "$line" | sed -nE 's/.* ?([0-9]+) passed, ([0-9]+) failed.*/\1/p')
-	f=$(echo "$line" | sed -nE 's/.* ?([0-9]+) passed, ([0-9]+) failed.*/\2/p')
+	line=$(grep -oE '[0-9]+ passed, [0-9]+ failed' "$2" | tail -n 1)
+	p=$(echo "$line" | awk '{print $1}')
+	f=$(echo "$line" | awk '{print $3}')
 	p=${p:-0}
 	f=${f:-0}
 	if [ "$3" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
@@ -33,8 +33,12 @@ run_suite() { # NAME COMMAND...
 	log=$(mktemp)
 	"$@" >"$log" 2>&1
 	rc=$?
-	grep -vE '^ok ' "$log" | sed "s|^|[$name] |"
 	tally "$name" "$log" "$rc"
+	# A passing suite shows its count; a failing one everything it said.
+	case " $failed " in
+	*" $name "*) grep -vE '^ok ' "$log" | sed "s|^|[$name] |" ;;
+	*) grep -E '[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1 | sed "s|^|[$name] |" ;;
+	esac
 	rm -f "$log"
 }
 

@@ -1,0 +1,87 @@
+#!/bin/sh
+# tests/cli/run.sh - command-line behaviour: help, version, usage errors,
+# exit codes, colour, --lang, and that failed builds leave outputs alone.
+. "$(dirname "$0")/../lib.sh"
+BANK="$ROOT/input/data-parallelism.qb"
+T=$(tmpdir)
+
+# expect NAME WANT_RC COMMAND...: runs the command, keeps stdout/stderr.
+expect() {
+	name=$1 want=$2
+	shift 2
+	"$@" >"$T/out" 2>"$T/err"
+	rc=$?
+	if [ "$rc" = "$want" ]; then pass "$name"; else fail "$name: exit $rc, expected $want"; sed 's/^/    /' "$T/err"; fi
+}
+has() { grep -q -- "$2" "$T/$1"; }
+lines() { wc -l <"$T/$1" | tr -d ' '; }
+
+expect "--help" 0 "$QBC" --help
+check "--help lists the commands" has out "qbc build"
+check "--help says where the format is" has out "input/README.md"
+expect "--version" 0 "$QBC" --version
+check "--version prints the version" has out "^qbc [0-9]"
+expect "build --help" 0 "$QBC" build --help
+check "build --help lists the formats" has out "json"
+expect "check --help" 0 "$QBC" check --help
+
+expect "no command" 2 "$QBC"
+check "no command: one line and a hint" test "$(lines err)" = 2
+check "no command: hint" has err "try 'qbc --help'"
+expect "unknown command" 2 "$QBC" frobnicate
+check "unknown command named" has err "unknown command 'frobnicate'"
+expect "unknown option" 2 "$QBC" check --frob "$BANK"
+check "unknown option named" has err "unknown option '--frob'"
+check "unknown option hint" has err "try 'qbc check --help'"
+expect "missing option argument" 2 "$QBC" build "$BANK" -o
+expect "no bank" 2 "$QBC" check
+expect "dump takes one bank" 2 "$QBC" dump --json "$BANK" "$BANK"
+expect "unknown format" 2 "$QBC" build -o "$T/o" --format pdf "$BANK"
+check "unknown format named" has err "unknown format 'pdf'"
+expect "unknown --lang" 2 "$QBC" dump --json --lang fr "$BANK"
+expect "missing bank file" 3 "$QBC" check "$T/nope.qb"
+expect "stdout that cannot be written" 3 sh -c "'$QBC' --help >/dev/full"
+
+# check writes nothing
+mkdir "$T/w" && cp "$BANK" "$T/w/b.qb"
+expect "check a good bank" 0 sh -c "cd '$T/w' && '$QBC' check b.qb"
+check "check writes nothing" test "$(ls "$T/w")" = "b.qb"
+check "check is silent on success" test ! -s "$T/err"
+
+# dump: valid, deterministic JSON; --lang limits the languages
+expect "dump --json" 0 "$QBC" dump --json "$BANK"
+cp "$T/out" "$T/dump1"
+check "dump is valid JSON with 8 questions" python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert len(d['questions'])==8" "$T/dump1"
+"$QBC" dump --json "$BANK" >"$T/dump2" 2>/dev/null
+check "dump is deterministic" cmp -s "$T/dump1" "$T/dump2"
+expect "dump --lang sw" 0 "$QBC" dump --json --lang sw "$BANK"
+check "--lang sw keeps only sw" python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['languages']==['sw'] and all(list(q['prompt'])==['sw'] for q in d['questions'])" "$T/out"
+
+# several banks: every problem of every bank, one exit code
+printf 'bank: x\n' >"$T/bad.qb"
+expect "check good + bad" 1 "$QBC" check "$BANK" "$T/bad.qb"
+check "the bad bank is reported" has err "bad.qb:1:1: error"
+
+# colour only on a terminal, never with NO_COLOR or when piped
+check "no colour when piped" sh -c "! grep -q \"$(printf '\033')\" '$T/err'"
+if command -v script >/dev/null 2>&1; then
+	env -u NO_COLOR TERM=xterm script -qec "'$QBC' check '$T/bad.qb'" /dev/null >"$T/tty" 2>&1
+	check "colour on a terminal" grep -q "$(printf '\033')\[" "$T/tty"
+	NO_COLOR=1 TERM=xterm script -qec "'$QBC' check '$T/bad.qb'" /dev/null >"$T/tty" 2>&1
+	check "NO_COLOR turns colour off" sh -c "! grep -q \"$(printf '\033')\" '$T/tty'"
+fi
+
+# a failed build leaves the earlier output untouched and writes nothing new
+mkdir "$T/b" && cp "$BANK" "$T/b/b.qb"
+expect "build json" 0 "$QBC" build -o "$T/b/out" --format json "$T/b/b.qb"
+cp "$T/b/out/data-parallelism.json" "$T/before.json"
+sed -i 's/^\(   \)\* en: A full copy/\1- en: A full copy/' "$T/b/b.qb"
+expect "build a broken bank" 1 "$QBC" build -o "$T/b/out" --format json "$T/b/b.qb"
+check "earlier output untouched" cmp -s "$T/b/out/data-parallelism.json" "$T/before.json"
+check "no temporary files left" test "$(ls -A "$T/b/out")" = "data-parallelism.json"
+
+# an output folder that cannot be created: exit 3
+: >"$T/file"
+expect "unwritable output folder" 3 "$QBC" build -o "$T/file/sub" --format json "$BANK"
+check "says which folder" has err "cannot create output folder"
+finish

@@ -1,0 +1,119 @@
+/* Unit tests of the text helpers: buffers, escaping, languages,
+ * Markdown, templates and hashes. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "diag.h"
+#include "escape.h"
+#include "harness.h"
+#include "hash.h"
+#include "lang.h"
+#include "markup.h"
+#include "template.h"
+
+static const char *html(const char *md, unsigned flags)
+{
+	static qb_buf b = QB_BUF_INIT;
+	qb_buf_clear(&b);
+	qb_markup_html(&b, md, flags, NULL, NULL);
+	return qb_buf_cstr(&b);
+}
+
+static const char *rename_img(void *payload, const char *src)
+{
+	(void)payload;
+	return strcmp(src, "media/a.png") == 0 ? "x-1234.png" : NULL;
+}
+
+static const char *lookup(void *payload, const char *name)
+{
+	(void)payload;
+	return strcmp(name, "who") == 0 ? "world" : NULL;
+}
+
+static int nimages;
+static void count_image(void *payload, const char *src, size_t off)
+{
+	(void)payload;
+	(void)src;
+	(void)off;
+	nimages++;
+}
+
+int main(void)
+{
+	/* buffers */
+	qb_buf b = QB_BUF_INIT;
+	STR_EQ(qb_buf_cstr(&b), "");
+	qb_buf_appendf(&b, "%d-%s", 42, "x");
+	qb_buf_putc(&b, '!');
+	STR_EQ(qb_buf_cstr(&b), "42-x!");
+	INT_EQ(b.len, 5);
+	char *d = qb_buf_detach(&b);
+	STR_EQ(d, "42-x!");
+	free(d);
+	INT_EQ(b.len, 0);
+
+	/* escaping */
+	qb_escape_html(&b, "<a href=\"x\">&'</a>");
+	STR_EQ(qb_buf_cstr(&b), "&lt;a href=&quot;x&quot;&gt;&amp;&#39;&lt;/a&gt;");
+	qb_buf_clear(&b);
+	qb_escape_script_json(&b, "{\"t\":\"</script>&\xE2\x80\xA8\"}");
+	STR_EQ(qb_buf_cstr(&b), "{\"t\":\"\\u003c/script\\u003e\\u0026\\u2028\"}");
+	qb_buf_clear(&b);
+	qb_escape_mustache(&b, "a {{Front}} b }}");
+	STR_EQ(qb_buf_cstr(&b), "a &#123;{Front&#125;} b &#125;}");
+	qb_buf_clear(&b);
+
+	/* languages */
+	OK(qb_lang_valid("sw", 2));
+	OK(qb_lang_valid("sw-KE", 5));
+	OK(qb_lang_valid("zh-Hant-TW", 10));
+	OK(!qb_lang_valid("Kiswahili", 9));
+	OK(!qb_lang_valid("e", 1));
+	OK(!qb_lang_valid("en-", 3));
+	qb_lang_canonical(&b, "ZH-hant-tw", 10);
+	STR_EQ(qb_buf_cstr(&b), "zh-Hant-TW");
+	qb_buf_clear(&b);
+	STR_EQ(qb_lang_english_name("sw-KE"), "Kiswahili");
+	STR_EQ(qb_lang_native_name("fr"), "Français");
+	OK(qb_lang_english_name("xx") == NULL);
+
+	/* Markdown: raw HTML is text, links are defused, images renamed */
+	STR_EQ(html("<script>alert(1)</script>", QB_MARKUP_INLINE),
+	       "&lt;script&gt;alert(1)&lt;/script&gt;");
+	STR_EQ(html("*a* `b`", QB_MARKUP_INLINE), "<em>a</em> <code>b</code>");
+	STR_EQ(html("x", 0), "<p>x</p>");
+	STR_EQ(html("[x](javascript:alert(1))", QB_MARKUP_INLINE), "<a href=\"#\">x</a>");
+	STR_EQ(html("[x](JavaScript:alert(1))", QB_MARKUP_INLINE), "<a href=\"#\">x</a>");
+	STR_EQ(html("[x](https://e.org/?a=1&b=2)", QB_MARKUP_INLINE),
+	       "<a href=\"https://e.org/?a=1&amp;b=2\">x</a>");
+	qb_markup_html(&b, "![alt](media/a.png)", QB_MARKUP_INLINE, rename_img, NULL);
+	STR_EQ(qb_buf_cstr(&b), "<img src=\"x-1234.png\" alt=\"alt\">");
+	qb_buf_clear(&b);
+	qb_markup_plain(&b, "**Bold** and `code` & <b>");
+	STR_EQ(qb_buf_cstr(&b), "Bold and code & <b>");
+	qb_buf_clear(&b);
+	qb_markup_images("![a](x.png) text ![b](y.png)", count_image, NULL);
+	INT_EQ(nimages, 2);
+
+	/* templates: strict placeholders */
+	OK(qb_template_expand(&b, "t", "hello %%who%%, 100%% sure", lookup, NULL) == 0);
+	STR_EQ(qb_buf_cstr(&b), "hello world, 100%% sure");
+	qb_buf_clear(&b);
+	qb_diag_set_color(0);
+	OK(qb_template_expand(&b, "t", "%%nobody%%", lookup, NULL) != 0);
+	INT_EQ(qb_diag_errors(), 1);
+	qb_buf_dispose(&b);
+
+	/* hashes: known vectors */
+	uint8_t h1[QB_SHA1_SIZE];
+	qb_hash_sha1(h1, "abc", 3);
+	INT_EQ(h1[0], 0xa9);
+	INT_EQ(h1[19], 0x9d);
+	char hex[17];
+	qb_hash_sha256_hex(hex, 8, "abc", 3);
+	STR_EQ(hex, "ba7816bf8f01cfea");
+	return h_done("unit/text");
+}
