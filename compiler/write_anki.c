@@ -211,9 +211,26 @@ static char *lang_deck_name(const qb_bank *bank, const char *lang)
 
 /* ==== Labels ============================================================= */
 
+/* The entry of labels.json for a language tag: the tag itself ("sw-KE"),
+ * else its language ("sw"), case-insensitively; NULL if neither. */
+static json_t *labels_for(const anki *a, const char *lang)
+{
+	size_t primary = strcspn(lang, "-");
+	const char *key;
+	json_t *v, *best = NULL;
+	json_object_foreach(a->labels, key, v) {
+		if (strcasecmp(key, lang) == 0)
+			return v;
+		if (!best && strlen(key) == primary && strncasecmp(key, lang, primary) == 0)
+			best = v;
+	}
+	return best;
+}
+
+/* A label in the card's language, falling back to English. */
 static const char *label(const anki *a, const char *lang, const char *key)
 {
-	const char *s = json_string_value(json_object_get(json_object_get(a->labels, lang), key));
+	const char *s = json_string_value(json_object_get(labels_for(a, lang), key));
 	if (!s)
 		s = json_string_value(json_object_get(json_object_get(a->labels, "en"), key));
 	return s ? s : "";
@@ -255,8 +272,13 @@ static const char *lookup_lang(void *payload, const char *name)
  * else show_in_other with %%lang%% = the other language's own name. */
 static int show_in_label(const anki *a, qb_buf *out, const char *lang, const char *other)
 {
-	const char *s = json_string_value(
-		json_object_get(json_object_get(json_object_get(a->labels, lang), "show_in"), other));
+	json_t *show_in = json_object_get(labels_for(a, lang), "show_in");
+	const char *s = json_string_value(json_object_get(show_in, other));
+	if (!s) { /* "sw-KE": the entry for "sw" */
+		char *primary = qb_xstrndup(other, strcspn(other, "-"));
+		s = json_string_value(json_object_get(show_in, primary));
+		free(primary);
+	}
 	if (s) {
 		qb_escape_html(out, s);
 		return 0;

@@ -218,6 +218,18 @@ check "escape.qb: sfld and csum as Anki" fields_ok "$T/x.db"
 eq "multiple: Data lists both correct options" "1" \
 	"$(q "$XP" "select count(*) from notes where flds like '%&quot;type&quot;:&quot;multiple&quot;,&quot;options&quot;:3,&quot;correct&quot;:[0,1]%' and tags like '%lang::en%'")"
 
+# ---- labels: a regional tag uses its language's labels, others English --
+G=$ROOT/tests/golden/three-languages/input.qb
+if [ -f "$G" ]; then
+	mkdir -p "$T/three"
+	check "build three-languages" build "$T/three" "$G"
+	TP=$T/three/three-languages.apkg
+	eq "sw-KE card: Kiswahili labels" "1" "$(q "$TP" "select count(*) from notes where tags like '% lang::sw-KE %' and flds like '%>Jibu sahihi<%' and flds like '%Onyesha kwa Kiingereza%'")"
+	eq "fr card: English labels" "1" "$(q "$TP" "select count(*) from notes where tags like '% lang::fr %' and flds like '%>Correct answer<%'")"
+	eq "deck per language, in its own name" "three-languages::English three-languages::Kiswahili three-languages::Français" \
+		"$(q "$TP" "select json_extract(value,'\$.name') from col, json_each(col.decks) where json_extract(value,'\$.name') like '%::%'" | tr '\n' ' ' | sed 's/ $//')"
+fi
+
 # ---- a failed build leaves nothing behind -------------------------------
 F=$T/fail
 mkdir -p "$F/tpl/anki"
