@@ -112,7 +112,9 @@ typedef struct anki {
 	json_t *labels;            /* templates/anki/labels.json                 */
 	media *media;              /* static files first, then images            */
 	size_t nmedia, capmedia;
-	char *css_name, *js_name;  /* static media names                         */
+	char *css_name, *js_name;  /* static media names (owned by media)        */
+	json_t *decks;             /* col.decks                                 */
+	int64_t *dids;             /* deck id of each written language          */
 	int err;                   /* set by callbacks that cannot return one   */
 } anki;
 
@@ -842,24 +844,162 @@ static int check_ids(const qb_bank *bank)
 	return rc;
 }
 
+/* Decks: Default, the parent, one per written language (§A3.4), into
+ * a->decks; a->dids[k] is the deck of a->langs[k]. */
+static int build_decks(anki *a)
+{
+	const qb_bank *bank = a->bank;
+	time_t epoch = a->opts->epoch;
+	const char *dlang = qb_bank_default_lang(bank);
+	char *parent = parent_deck_name(bank);
+	char *desc = deck_desc(&bank->title, dlang ? dlang : "");
+	int64_t parent_id = deck_id(parent);
+	a->decks = json_object();
+	set_id_key(a->decks, 1, deck_json(1, "Default", "", epoch));
+	set_id_key(a->decks, parent_id, deck_json(parent_id, parent, desc, epoch));
+	free(parent);
+	free(desc);
+	a->dids = qb_xcalloc(a->nlangs, sizeof *a->dids);
+	for (size_t k = 0; k < a->nlangs; k++) {
+		char *name = lang_deck_name(bank, a->langs[k]);
+		char key[32];
+		a->dids[k] = deck_id(name);
+		snprintf(key, sizeof key, "%lld", (long long)a->dids[k]);
+		if (a->dids[k] == parent_id || json_object_get(a->decks, key)) {
+			/* Two 30-bit hashes of different names: never in practice. */
+			qb_diag_fatal("deck id collision for '%s'", name);
+			free(name);
+			return -1;
+		}
+		char *d = deck_desc(&bank->description, a->langs[k]);
+		set_id_key(a->decks, a->dids[k], deck_json(a->dids[k], name, d, epoch));
+		free(name);
+		free(d);
+	}
+	return 0;
+}
+
+/* One note and one new card per (question, language), in bank order,
+ * languages interleaved: that order is also the cards' due position. */
+static int add_notes(anki *a, qb_anki_db *db, int64_t base_ms)
+{
+	const qb_bank *bank = a->bank;
+	size_t nnotes = bank->nquestions * a->nlangs, k = 0;
+	for (size_t qi = 0; qi < bank->nquestions; qi++) {
+		const qb_question *q = &bank->questions[qi];
+		for (size_t li = 0; li < a->nlangs; li++, k++) {
+			const char *lang = a->langs[li];
+			char *fields[F_COUNT] = {0};
+			if (build_fields(a, fields, q, lang) != 0)
+				return -1;
+			char *guid = note_guid(bank->id, q->id, lang);
+			char *tags = note_tags(bank, q, lang);
+			time_t mod = note_mod(bank, q, lang, a->opts);
+			/* Ids below the base, so none is in the future (§A4.3). */
+			int64_t nid = base_ms - (int64_t)nnotes + (int64_t)k;
+			int64_t cid = base_ms - 2 * (int64_t)nnotes + (int64_t)k;
+			qb_anki_note note = {nid, guid, notetype_id(), (int64_t)mod, tags,
+			                     (const char *const *)fields, F_COUNT, SORT_FIELD};
+			qb_anki_card card = {cid, nid, a->dids[li], 0, (int64_t)mod, (int64_t)k + 1};
+			int rc = qb_anki_db_add_note(db, &note);
+			if (rc == 0)
+				rc = qb_anki_db_add_card(db, &card);
+			for (size_t i = 0; i < F_COUNT; i++)
+				free(fields[i]);
+			free(guid);
+			free(tags);
+			if (rc != 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+/* The whole collection.anki2 (anki_db.c) into *col. */
+static int build_collection(anki *a, unsigned char **col, size_t *len)
+{
+	int rc = -1;
+	qb_anki_db *db = NULL;
+	json_t *models = NULL, *dconf = NULL, *conf = NULL;
+	int64_t base_ms = id_base_ms(a->opts);
+
+	db = qb_anki_db_new();
+	if (!db || add_notes(a, db, base_ms) != 0)
+		goto done;
+	json_t *nt = notetype_json(a, a->nlangs ? a->dids[0] : 1);
+	if (!nt)
+		goto done;
+	models = json_object();
+	set_id_key(models, notetype_id(), nt);
+	dconf = dconf_json();
+	conf = conf_json(notetype_id(), a->bank->nquestions * a->nlangs);
+	/* crt: the start of the UTC day of the ids' base, in seconds. */
+	qb_anki_col c = {base_ms / 1000 / 86400 * 86400, base_ms, conf, models, a->decks, dconf};
+	if (qb_anki_db_set_col(db, &c) != 0 || qb_anki_db_finish(db, col, len) != 0)
+		goto done;
+	rc = 0;
+done:
+	qb_anki_db_free(db);
+	json_decref(models);
+	json_decref(dconf);
+	json_decref(conf);
+	return rc;
+}
+
+/* The package (§A1): collection.anki2, the media map, then the media as
+ * 0, 1, 2, ... in map order; every member with the epoch as its time. */
+static int write_package(const anki *a, const char *path, const unsigned char *col, size_t len)
+{
+	int rc = -1;
+	json_t *map = json_object();
+	char *map_text = NULL;
+	qb_zipw *zip = NULL;
+	char key[32];
+
+	for (size_t i = 0; i < a->nmedia; i++) {
+		snprintf(key, sizeof key, "%zu", i);
+		json_object_set_new(map, key, json_string(a->media[i].name));
+	}
+	map_text = json_dumps(map, JSON_COMPACT | JSON_ENSURE_ASCII);
+	if (!map_text) {
+		qb_diag_fatal("cannot write the media map of '%s'", path);
+		goto done;
+	}
+	zip = qb_zipw_open(path, a->opts->epoch);
+	if (!zip || qb_zipw_add(zip, "collection.anki2", col, len, true) != 0 ||
+	    qb_zipw_add(zip, "media", map_text, strlen(map_text), true) != 0)
+		goto done;
+	for (size_t i = 0; i < a->nmedia; i++) {
+		snprintf(key, sizeof key, "%zu", i);
+		if (qb_zipw_add(zip, key, a->media[i].data, a->media[i].len, a->media[i].compress) != 0)
+			goto done;
+	}
+	qb_zipw *z = zip;
+	zip = NULL; /* commit frees it, whatever happens */
+	if (qb_zipw_commit(z) != 0)
+		goto done;
+	rc = 0;
+done:
+	qb_zipw_discard(zip);
+	free(map_text);
+	json_decref(map);
+	return rc;
+}
+
 int qb_write_anki(const qb_bank *bank, const qb_build_opts *opts)
 {
 	int rc = QB_EXIT_IO;
-	anki a = {bank, opts, opts->langs, opts->nlangs, NULL, NULL, 0, 0, NULL, NULL, 0};
+	anki a = {.bank = bank, .opts = opts, .langs = opts->langs, .nlangs = opts->nlangs};
 	const char **all_langs = NULL;
-	qb_anki_db *db = NULL;
-	qb_zipw *zip = NULL;
-	json_t *models = NULL, *decks = NULL, *dconf = NULL, *conf = NULL, *map = NULL;
-	char *path = NULL, *parent = NULL, *desc = NULL;
-	int64_t *dids = NULL;
 	unsigned char *col = NULL;
 	size_t col_len = 0;
+	char *path = NULL;
 
 	if (check_ids(bank) != 0) {
 		rc = QB_EXIT_ERRORS;
 		goto done;
 	}
-	if (a.nlangs == 0) { /* no --lang: every declared language */
+	if (a.nlangs == 0) { /* no language selection: every declared one */
 		all_langs = qb_xcalloc(bank->nlangs + 1, sizeof *all_langs);
 		for (size_t i = 0; i < bank->nlangs; i++)
 			all_langs[i] = bank->langs[i].code;
@@ -868,137 +1008,29 @@ int qb_write_anki(const qb_bank *bank, const qb_build_opts *opts)
 	}
 	if (load_labels(&a) != 0)
 		goto done;
+	/* Static files first: the note type refers to their names. */
 	a.css_name = add_static(&a, "anki/card.css", "card", "css");
 	a.js_name = add_static(&a, "anki/card.js", "card", "js");
-	if (!a.css_name || !a.js_name)
+	if (!a.css_name || !a.js_name || build_decks(&a) != 0 ||
+	    build_collection(&a, &col, &col_len) != 0)
 		goto done;
-
-	/* Decks: Default, the parent, one per language (§A3.4). */
-	time_t epoch = opts->epoch;
-	const char *dlang = qb_bank_default_lang(bank);
-	parent = parent_deck_name(bank);
-	decks = json_object();
-	set_id_key(decks, 1, deck_json(1, "Default", "", epoch));
-	desc = deck_desc(&bank->title, dlang ? dlang : "");
-	int64_t parent_id = deck_id(parent);
-	set_id_key(decks, parent_id, deck_json(parent_id, parent, desc, epoch));
-	dids = qb_xcalloc(a.nlangs, sizeof *dids);
-	for (size_t k = 0; k < a.nlangs; k++) {
-		char *name = lang_deck_name(bank, a.langs[k]);
-		char *d = deck_desc(&bank->description, a.langs[k]);
-		dids[k] = deck_id(name);
-		char key[32];
-		snprintf(key, sizeof key, "%lld", (long long)dids[k]);
-		if (dids[k] == parent_id || json_object_get(decks, key)) { /* never in practice */
-			qb_diag_fatal("deck id collision for '%s'", name);
-			free(name);
-			free(d);
-			goto done;
-		}
-		set_id_key(decks, dids[k], deck_json(dids[k], name, d, epoch));
-		free(name);
-		free(d);
-	}
-
-	db = qb_anki_db_new();
-	if (!db)
-		goto done;
-
-	/* Notes and cards, in bank order; one transaction (anki_db.c). */
-	size_t nnotes = bank->nquestions * a.nlangs;
-	int64_t base = id_base_ms(opts);
-	int64_t ntid = notetype_id();
-	size_t k = 0;
-	for (size_t qi = 0; qi < bank->nquestions; qi++) {
-		const qb_question *q = &bank->questions[qi];
-		for (size_t li = 0; li < a.nlangs; li++, k++) {
-			const char *lang = a.langs[li];
-			char *fields[F_COUNT] = {0};
-			if (build_fields(&a, fields, q, lang) != 0)
-				goto done;
-			char *guid = note_guid(bank->id, q->id, lang);
-			char *tags = note_tags(bank, q, lang);
-			time_t mod = note_mod(bank, q, lang, opts);
-			int64_t nid = base - (int64_t)nnotes + (int64_t)k;
-			qb_anki_note note = {nid, guid, ntid, (int64_t)mod, tags,
-			                     (const char *const *)fields, F_COUNT, SORT_FIELD};
-			/* due: the bank's question order, languages interleaved. */
-			qb_anki_card card = {base - 2 * (int64_t)nnotes + (int64_t)k, nid, dids[li], 0,
-			                     (int64_t)mod, (int64_t)k + 1};
-			int r = qb_anki_db_add_note(db, &note);
-			if (r == 0)
-				r = qb_anki_db_add_card(db, &card);
-			for (size_t i = 0; i < F_COUNT; i++)
-				free(fields[i]);
-			free(guid);
-			free(tags);
-			if (r != 0)
-				goto done;
-		}
-	}
-
-	models = json_object();
-	json_t *nt = notetype_json(&a, a.nlangs ? dids[0] : 1);
-	if (!nt)
-		goto done;
-	set_id_key(models, ntid, nt);
-	dconf = dconf_json();
-	conf = conf_json(ntid, nnotes);
-	qb_anki_col c = {(int64_t)(base / 1000 / 86400 * 86400), base, conf, models, decks, dconf};
-	if (qb_anki_db_set_col(db, &c) != 0 || qb_anki_db_finish(db, &col, &col_len) != 0)
-		goto done;
-
-	/* The package: collection, media map, media in map order (§A1). */
 	const qb_writer *w = qb_writer_find("anki");
-	path = w ? qb_writer_output_path(w, bank, opts) : qb_xasprintf("%s/%s.apkg", opts->outdir,
-	                                                                bank->id);
-	map = json_object();
-	for (size_t i = 0; i < a.nmedia; i++) {
-		char key[32];
-		snprintf(key, sizeof key, "%zu", i);
-		json_object_set_new(map, key, json_string(a.media[i].name));
-	}
-	char *map_text = json_dumps(map, JSON_COMPACT | JSON_ENSURE_ASCII);
-	zip = qb_zipw_open(path, epoch);
-	if (!zip || !map_text) {
-		free(map_text);
+	path = w ? qb_writer_output_path(w, bank, opts)
+	         : qb_xasprintf("%s/%s.apkg", opts->outdir, bank->id);
+	if (write_package(&a, path, col, col_len) != 0)
 		goto done;
-	}
-	int zr = qb_zipw_add(zip, "collection.anki2", col, col_len, true);
-	if (zr == 0)
-		zr = qb_zipw_add(zip, "media", map_text, strlen(map_text), true);
-	free(map_text);
-	for (size_t i = 0; zr == 0 && i < a.nmedia; i++) {
-		char key[32];
-		snprintf(key, sizeof key, "%zu", i);
-		zr = qb_zipw_add(zip, key, a.media[i].data, a.media[i].len, a.media[i].compress);
-	}
-	if (zr != 0)
-		goto done;
-	qb_zipw *z = zip;
-	zip = NULL;
-	if (qb_zipw_commit(z) != 0)
-		goto done;
-	rc = a.err ? QB_EXIT_IO : QB_EXIT_OK;
+	rc = QB_EXIT_OK;
 done:
-	qb_zipw_discard(zip);
-	qb_anki_db_free(db);
 	free(col);
-	json_decref(models);
-	json_decref(decks);
-	json_decref(dconf);
-	json_decref(conf);
-	json_decref(map);
+	free(path);
+	free(all_langs);
 	json_decref(a.labels);
+	json_decref(a.decks);
 	for (size_t i = 0; i < a.nmedia; i++) {
 		free(a.media[i].name);
 		free(a.media[i].data);
 	}
 	free(a.media);
-	free(all_langs);
-	free(dids);
-	free(path);
-	free(parent);
-	free(desc);
+	free(a.dids);
 	return rc;
 }
