@@ -125,8 +125,19 @@ eq "tags" " data-parallelism lang::en basics memory " "$(q "$P" "select tags fro
 "$DUMP" "$P" cat collection.anki2 >"$T/a.db"
 check "sfld and csum computed as Anki does" fields_ok "$T/a.db"
 eq "unique guids" "16" "$(q "$P" "select count(distinct guid) from notes")"
-guid_re=$(q "$P" "select count(*) from notes where length(guid) between 1 and 10")
-eq "guids are base91 u64" "16" "$guid_re"
+# GUID = base91 of the first 8 bytes of sha256("qbank:<bank>:<question>:<lang>")
+# (anki-format.md §A4.4), recomputed independently.
+want=$(python3 -c '
+import hashlib, sys
+T = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!#$%&()*+,-./:;<=>?@[]^_`{|}~"
+v = int.from_bytes(hashlib.sha256(sys.argv[1].encode()).digest()[:8], "big")
+s = ""
+while v:
+    s = T[v % 91] + s
+    v //= 91
+print(s)' "qbank:data-parallelism:replica-per-gpu:sw")
+eq "GUID derivation" "$want" "$(q "$P" "select guid from notes where flds like 'data-parallelism:replica-per-gpu:sw%'")"
+eq "note type mod = epoch" "$SOURCE_DATE_EPOCH" "$(q "$P" "select json_extract(m.value,'\$.mod') from col, json_each(col.models) m")"
 
 # Static media: "_" names that follow the content (§A5).
 "$DUMP" "$P" cat media >"$T/media.json"
