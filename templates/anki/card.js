@@ -95,6 +95,10 @@
       })(o.items[i], i);
     }
     setKeys(function (e) {
+      /* Anki desktop keeps the page: once another card is shown, step aside. */
+      if (!document.body.contains(card)) { setKeys(null); return; }
+      var t = e.target, tag = t && t.tagName;
+      if (tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT' || (t && t.isContentEditable)) return;
       if (e.ctrlKey || e.altKey || e.metaKey || !/^[1-9]$/.test(e.key)) return;
       var n = parseInt(e.key, 10) - 1;
       if (n < o.items.length) {

@@ -224,6 +224,19 @@ test('keys 1-9 pick an option on the front and leave the back to Anki', async ()
     return e.defaultPrevented;
   });
   assert.equal(prevented, false);
+  // Another note type's card on the same page: digits are not taken.
+  await show(page, front(id, n));
+  await show(page, '<input id="typeans">');
+  await page.focus('#typeans');
+  await page.keyboard.press('2');
+  assert.equal(await page.inputValue('#typeans'), '2');
+  await page.evaluate(() => document.body.focus());
+  const taken = await page.evaluate(() => {
+    const e = new KeyboardEvent('keydown', { key: '2', cancelable: true, bubbles: true });
+    document.dispatchEvent(e);
+    return e.defaultPrevented;
+  });
+  assert.equal(taken, false);
   // The front is rendered again for the next review: a fresh attempt.
   await show(page, front(id, n));
   assert.deepEqual((await optionState(page)).map((o) => o.checked), ['false', 'false', 'false', 'false']);
