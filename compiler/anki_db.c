@@ -2,6 +2,8 @@
  * anki-format.md §A2 (rslib/src/storage/schema11.sql:1-78) and §A4. */
 #include "anki_db.h"
 
+#include <ctype.h>
+#include <libxml/HTMLparser.h>
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
@@ -318,37 +320,47 @@ static void put_utf8(qb_buf *out, unsigned long cp)
 	}
 }
 
-/* entsToTxt: "&nbsp;" -> " ", then every &#?\w+; that names a character
- * is decoded; anything else is left as written. */
+/* entsToTxt (anki@2.1.16:anki/utils.py:157-177): "&nbsp;" -> " ", then
+ * every match of &#?\w+; that names a character is decoded: "&#x" + hex
+ * (lower-case x only), "&#" + decimal, or an HTML 4 entity name (Python's
+ * html.entities.name2codepoint, which is libxml2's HTML 4 table without
+ * "apos").  Anything else is left as written. */
 static void decode_entities(qb_buf *out, const char *s)
 {
-	static const struct { const char *name; unsigned long cp; } named[] = {
-		{"amp", '&'}, {"lt", '<'}, {"gt", '>'}, {"quot", '"'}, {"nbsp", ' '},
-	};
 	while (*s) {
 		if (*s != '&') {
 			qb_buf_putc(out, *s++);
+			continue;
+		}
+		if (strncmp(s, "&nbsp;", 6) == 0) {
+			qb_buf_putc(out, ' ');
+			s += 6;
 			continue;
 		}
 		const char *semi = strchr(s, ';');
 		size_t n = semi ? (size_t)(semi - s) : 0;
 		bool done = false;
 		if (n >= 3 && s[1] == '#') {
-			bool hex = s[2] == 'x' || s[2] == 'X';
+			bool hex = s[2] == 'x';
 			const char *d = s + (hex ? 3 : 2);
 			char *end = NULL;
-			unsigned long cp = strtoul(d, &end, hex ? 16 : 10);
-			if (end == semi && end > d && cp <= 0x10FFFF) {
+			unsigned long cp = 0;
+			if (hex ? isxdigit((unsigned char)*d) : isdigit((unsigned char)*d))
+				cp = strtoul(d, &end, hex ? 16 : 10);
+			if (end == semi && cp > 0 && cp <= 0x10FFFF) {
 				put_utf8(out, cp);
 				done = true;
 			}
 		} else if (n >= 2) {
-			for (size_t k = 0; k < QB_NELEM(named); k++)
-				if (strlen(named[k].name) == n - 1 && strncmp(s + 1, named[k].name, n - 1) == 0) {
-					put_utf8(out, named[k].cp);
-					done = true;
-					break;
-				}
+			char *name = qb_xstrndup(s + 1, n - 1);
+			const htmlEntityDesc *e = strcmp(name, "apos") == 0
+			                              ? NULL
+			                              : htmlEntityLookup((const xmlChar *)name);
+			free(name);
+			if (e) {
+				put_utf8(out, e->value);
+				done = true;
+			}
 		}
 		if (done)
 			s = semi + 1;

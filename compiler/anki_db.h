@@ -71,9 +71,9 @@ void qb_anki_db_free(qb_anki_db *db);
 
 /* Anki's stripHTMLMedia (anki@2.1.16:anki/utils.py:143-154): every
  * <img src=X> becomes " X ", comments and <style>/<script> blocks are
- * dropped, all other tags removed and character references decoded.
- * Appends the result to out.  Handles the HTML that qbc generates (md4c
- * output, numeric and the basic named references). */
+ * dropped, all other tags removed and character references decoded
+ * (numeric, and the HTML 4 names through libxml2's table).  Appends the
+ * result to out. */
 void qb_anki_strip_html_media(qb_buf *out, const char *html);
 
 /* Anki's fieldChecksum: the first 4 bytes of SHA-1 of the stripped field,

@@ -2,7 +2,9 @@
 """tests/anki/anki_fields.py COLLECTION - recompute every note's sfld and
 csum the way Anki 2.1.16 does (anki/utils.py stripHTMLMedia, fieldChecksum;
 anki/collection.py updateFieldCache) and compare them with the stored
-values.  The regular expressions are Anki's own.  Prints one line per
+values.  The regular expressions are Anki's own.
+tests/anki/anki_fields.py --strip CASES RESULTS - the same for single
+texts run through qbc's implementation (tests/tools/anki_strip.c).  Prints one line per
 mismatch and a summary; exits 1 on any mismatch."""
 import html.entities
 import re
@@ -56,7 +58,28 @@ def fieldChecksum(data):
     return int(sha1(stripHTMLMedia(data).encode("utf-8")).hexdigest()[:8], 16)
 
 
+def strip_cases(cases_path, got_path):
+    """Compares qbc's output for each case (checksum TAB stripped text,
+    from tests/tools/anki_strip.c) with Anki's."""
+    cases = open(cases_path, encoding="utf-8").read().splitlines()
+    got = open(got_path, encoding="utf-8").read().splitlines()
+    bad = 0
+    if len(cases) != len(got):
+        print(f"{len(cases)} cases but {len(got)} results")
+        sys.exit(1)
+    for case, line in zip(cases, got):
+        html = case.replace("\\n", "\n")
+        want = f"{fieldChecksum(html)}\t{stripHTMLMedia(html)}".replace("\n", "\\n")
+        if line != want:
+            bad += 1
+            print(f"case {case!r}:\n  qbc  {line!r}\n  anki {want!r}")
+    print(f"{len(cases)} cases, {bad} mismatches")
+    sys.exit(1 if bad else 0)
+
+
 def main():
+    if sys.argv[1] == "--strip":
+        strip_cases(sys.argv[2], sys.argv[3])
     db = sqlite3.connect(sys.argv[1])
     import json
     models = json.loads(db.execute("select models from col").fetchone()[0])

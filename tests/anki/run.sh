@@ -27,6 +27,14 @@ if ! cc -std=c11 -O1 -o "$DUMP" "$ROOT/tests/tools/apkgdump.c" \
 	exit 1
 fi
 
+STRIP=$T/anki_strip
+if ! (cd "$ROOT" && cc -std=c11 -D_DEFAULT_SOURCE -O1 -Icompiler -o "$STRIP" tests/tools/anki_strip.c \
+	compiler/anki_db.c compiler/buf.c compiler/alloc.c compiler/hash.c compiler/diag.c \
+	$(pkg-config --cflags --libs sqlite3 jansson nettle libxml-2.0)) 2>"$T/cc.err"; then
+	fail "build tests/tools/anki_strip.c"
+	cat "$T/cc.err"
+fi
+
 # q PKG SQL...: query the package's collection.
 q() { pkg=$1; shift; "$DUMP" "$pkg" sql "$@"; }
 # eq NAME EXPECTED ACTUAL
@@ -138,6 +146,12 @@ while v:
 print(s)' "qbank:data-parallelism:replica-per-gpu:sw")
 eq "GUID derivation" "$want" "$(q "$P" "select guid from notes where flds like 'data-parallelism:replica-per-gpu:sw%'")"
 eq "note type mod = epoch" "$SOURCE_DATE_EPOCH" "$(q "$P" "select json_extract(m.value,'\$.mod') from col, json_each(col.models) m")"
+
+# Anki's stripHTMLMedia and fieldChecksum on crafted texts (entities,
+# comments, <style>/<script>, odd <img> tags), against Anki's own code.
+"$STRIP" <"$HERE/strip-cases.txt" >"$T/strip.out" 2>&1
+check "stripHTMLMedia/fieldChecksum as Anki on tricky HTML" \
+	sh -c "python3 '$HERE/anki_fields.py' --strip '$HERE/strip-cases.txt' '$T/strip.out' >'$T/strip.log' || { cat '$T/strip.log'; exit 1; }"
 
 # Static media: "_" names that follow the content (§A5).
 "$DUMP" "$P" cat media >"$T/media.json"

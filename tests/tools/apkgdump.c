@@ -5,9 +5,6 @@
  *   apkgdump PKG members          name, size, method (store/deflate), mtime
  *   apkgdump PKG cat MEMBER       the member's bytes on stdout
  *   apkgdump PKG sql QUERY...     each query's rows, columns joined by '|'
- *   apkgdump PKG extract DIR      every member into DIR (media under their
- *                                 real names from the media map is left to
- *                                 the caller)
  *
  * Exit status: 0 ok, 1 a query or member failed, 2 usage. */
 #include <sqlite3.h>
@@ -18,7 +15,7 @@
 
 static int usage(void)
 {
-	fputs("usage: apkgdump PKG members|cat MEMBER|sql QUERY...|extract DIR\n", stderr);
+	fputs("usage: apkgdump PKG members|cat MEMBER|sql QUERY...\n", stderr);
 	return 2;
 }
 
@@ -106,30 +103,6 @@ done:
 	return rc;
 }
 
-static int extract(zip_t *z, const char *dir)
-{
-	zip_int64_t n = zip_get_num_entries(z, 0);
-	for (zip_int64_t i = 0; i < n; i++) {
-		const char *name = zip_get_name(z, (zip_uint64_t)i, 0);
-		size_t len = 0;
-		unsigned char *data = name ? read_member(z, name, &len) : NULL;
-		if (!data || strchr(name, '/'))
-			return 1;
-		size_t plen = strlen(dir) + strlen(name) + 2;
-		char *path = malloc(plen);
-		snprintf(path, plen, "%s/%s", dir, name);
-		FILE *f = fopen(path, "wb");
-		int bad = !f || fwrite(data, 1, len, f) != len;
-		if (f && fclose(f) != 0)
-			bad = 1;
-		free(path);
-		free(data);
-		if (bad)
-			return 1;
-	}
-	return 0;
-}
-
 int main(int argc, char **argv)
 {
 	if (argc < 3)
@@ -150,8 +123,6 @@ int main(int argc, char **argv)
 		free(d);
 	} else if (strcmp(argv[2], "sql") == 0 && argc >= 4)
 		rc = sql(z, argc - 3, argv + 3);
-	else if (strcmp(argv[2], "extract") == 0 && argc == 4)
-		rc = extract(z, argv[3]);
 	else
 		rc = usage();
 	zip_discard(z);
