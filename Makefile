@@ -112,12 +112,14 @@ $(BUILD)/asan/unit/%: tests/unit/%.c $(SAN_LIB_OBJS)
 # --- the banks --------------------------------------------------------------
 # One stamp per bank: a bank is rebuilt only when its source, its revision
 # record, the templates or the compiler changed.
+# With nothing changed, make has nothing to do and says so ("Nothing to
+# be done for 'all'").
 STAMPS := $(BANKS:input/%.qb=$(BUILD)/stamps/%.stamp)
 
 banks: $(STAMPS)
-	@[ -n "$(BANKS)" ] || echo "make: no banks in input/"
 
-$(BUILD)/stamps/%.stamp: input/%.qb $(BUILD)/qbc $(TEMPLATES) $(wildcard input/%.lock)
+.SECONDEXPANSION:
+$(BUILD)/stamps/%.stamp: input/%.qb $(BUILD)/qbc $(TEMPLATES) $$(wildcard input/$$*.lock)
 	@mkdir -p $(@D) output
 	$(BUILD)/qbc build -o output $<
 	@touch $@

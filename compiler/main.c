@@ -6,13 +6,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/file.h>
+#include <sys/inotify.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "alloc.h"
 #include "buf.h"
 #include "diag.h"
 #include "fsutil.h"
 #include "read.h"
+#include "revision.h"
 #include "template.h"
 #include "validate.h"
 #include "write.h"
@@ -25,7 +31,7 @@ typedef struct option_spec {
 	const char *help;
 } option_spec;
 
-enum { OPT_WERROR = 256, OPT_JSON, OPT_FORMAT, OPT_LANG, OPT_HELP, OPT_COLOR };
+enum { OPT_WERROR = 256, OPT_JSON, OPT_FORMAT, OPT_LANG, OPT_HELP, OPT_DRY_RUN, OPT_QUESTION };
 
 static const option_spec check_opts[] = {
 	{OPT_WERROR, "werror", NULL, "treat warnings as errors"},
@@ -45,6 +51,23 @@ static const option_spec build_opts[] = {
 	{OPT_FORMAT, "format", "LIST", "formats to write, e.g. anki,scorm12 (see below)"},
 	{OPT_LANG, "lang", "LANGS", "only these languages, e.g. en,sw (default: all)"},
 	{OPT_WERROR, "werror", NULL, "treat warnings as errors"},
+	{OPT_DRY_RUN, "dry-run", NULL, "print the change report; write nothing"},
+	{OPT_HELP, "help", NULL, "show this help"},
+	{0, NULL, NULL, NULL},
+};
+
+static const option_spec review_opts[] = {
+	{OPT_QUESTION, "question", "ID", "only this question (may be repeated)"},
+	{OPT_LANG, "lang", "LANG", "only the texts in this language"},
+	{OPT_HELP, "help", NULL, "show this help"},
+	{0, NULL, NULL, NULL},
+};
+
+static const option_spec watch_opts[] = {
+	{'o', "output", "DIR", "write the packages into DIR (default: output)"},
+	{OPT_FORMAT, "format", "LIST", "formats to write (as for build)"},
+	{OPT_LANG, "lang", "LANGS", "only these languages"},
+	{OPT_WERROR, "werror", NULL, "treat warnings as errors"},
 	{OPT_HELP, "help", NULL, "show this help"},
 	{0, NULL, NULL, NULL},
 };
@@ -54,6 +77,9 @@ typedef struct args {
 	const char *formats;
 	const char *langs;
 	bool werror;
+	bool dry_run;
+	const char *questions[64]; /* --question, for review */
+	size_t nquestions;
 	char **banks;
 	int nbanks;
 } args;
@@ -72,14 +98,22 @@ typedef struct command {
 static int cmd_check(const args *a);
 static int cmd_dump(const args *a);
 static int cmd_build(const args *a);
+static int cmd_review(const args *a);
+static int cmd_watch(const args *a);
 
 static const command commands[] = {
 	{"check", "qbc check [--werror] BANK...", "read and check banks; write nothing",
 	 check_opts, cmd_check, 1, 0},
 	{"dump", "qbc dump --json [--lang LANGS] BANK", "print a bank's model as JSON", dump_opts,
 	 cmd_dump, 1, 1},
-	{"build", "qbc build [-o DIR] [--format LIST] [--lang LANGS] BANK...",
-	 "check banks and write their packages", build_opts, cmd_build, 1, 0},
+	{"build", "qbc build [-o DIR] [--format LIST] [--lang LANGS] [--dry-run] BANK...",
+	 "check banks, write their packages and update their revision records", build_opts,
+	 cmd_build, 1, 0},
+	{"review", "qbc review [--question ID]... [--lang LANG] BANK...",
+	 "mark translations as reviewed, which clears 'may be stale' warnings", review_opts,
+	 cmd_review, 1, 0},
+	{"watch", "qbc watch [-o DIR] [--format LIST] [--lang LANGS] BANK...",
+	 "build, then rebuild each bank whenever it is saved", watch_opts, cmd_watch, 1, 0},
 	{NULL, NULL, NULL, NULL, NULL, 0, 0},
 };
 
@@ -118,7 +152,7 @@ static void command_help(const command *c)
 {
 	printf("Usage: %s\n\n%s.\n\nOptions:\n", c->usage, c->desc);
 	print_options(c->opts);
-	if (c->run == cmd_build) {
+	if (c->run == cmd_build || c->run == cmd_watch) {
 		printf("\nFormats (default: the ones marked *):\n");
 		for (const qb_writer *w = qb_writers; w->name; w++)
 			printf("  %c %-12s %s, written as DIR/<bank-id>%s\n", w->by_default ? '*' : ' ',
@@ -220,15 +254,40 @@ static int select_langs(const qb_bank *bank, const char *list, const char **out,
 
 /* ---- commands ---- */
 
+/* Reads the bank's revision record (an empty one when there is none).
+ * Returns NULL after a diagnostic; *rc says why. */
+static qb_revisions *load_record(const qb_bank *bank, char **path, int *rc)
+{
+	bool exists, io;
+	*path = qb_rev_path(bank->path);
+	qb_revisions *rev = qb_rev_load(*path, &exists, &io);
+	if (!rev)
+		*rc = worst(*rc, io ? QB_EXIT_IO : QB_EXIT_ERRORS);
+	return rev;
+}
+
 static int cmd_check(const args *a)
 {
 	int rc = QB_EXIT_OK;
 	for (int i = 0; i < a->nbanks; i++) {
 		bool errors = false;
 		qb_bank *bank = load(a->banks[i], &errors);
-		if (!bank)
+		if (!bank) {
 			rc = worst(rc, QB_EXIT_IO);
-		else if (errors)
+			continue;
+		}
+		if (!errors) {
+			/* The record is only read: stale translations. */
+			char *rpath = NULL;
+			unsigned before = qb_diag_errors();
+			qb_revisions *rev = load_record(bank, &rpath, &rc);
+			if (rev)
+				qb_rev_check_stale(rev, bank);
+			errors = qb_diag_errors() > before;
+			qb_rev_free(rev);
+			free(rpath);
+		}
+		if (errors)
 			rc = worst(rc, QB_EXIT_ERRORS);
 		qb_bank_free(bank);
 	}
@@ -259,7 +318,8 @@ static int cmd_dump(const args *a)
 	return rc;
 }
 
-static time_t bank_epoch(const char *path)
+/* The time given to new revisions: SOURCE_DATE_EPOCH, else the clock. */
+static time_t revision_now(void)
 {
 	const char *sde = getenv("SOURCE_DATE_EPOCH");
 	if (sde && *sde) {
@@ -271,49 +331,128 @@ static time_t bank_epoch(const char *path)
 		qb_diag_warning((qb_loc){0}, "SOURCE_DATE_EPOCH='%s' is not a number of seconds; "
 		                             "ignored", sde);
 	}
-	struct stat st;
-	return stat(path, &st) == 0 ? st.st_mtime : 0;
+	return time(NULL);
+}
+
+/* The writers selected by --format (or the default ones). */
+static int select_writers(const args *a, const qb_writer **sel, size_t max, size_t *nsel)
+{
+	*nsel = 0;
+	if (!a->formats) {
+		for (const qb_writer *w = qb_writers; w->name && *nsel < max; w++)
+			if (w->by_default)
+				sel[(*nsel)++] = w;
+		return 0;
+	}
+	size_t n;
+	char **names = split_list(a->formats, &n);
+	int rc = 0;
+	for (size_t i = 0; i < n; i++) {
+		const qb_writer *w = qb_writer_find(names[i]);
+		if (!w)
+			rc = usage_error("build", "unknown format '%s'", names[i]);
+		else if (*nsel < max) {
+			bool dup = false;
+			for (size_t k = 0; k < *nsel; k++)
+				dup |= sel[k] == w;
+			if (!dup)
+				sel[(*nsel)++] = w;
+		}
+	}
+	free_list(names);
+	if (!rc && !*nsel)
+		rc = usage_error("build", "--format: no format given");
+	return rc;
+}
+
+/* Builds one bank: check, lock, update the revision record in memory,
+ * report, write every output, then save the record. */
+static int build_bank(const args *a, const char *path, const qb_writer *const *sel, size_t nsel,
+                      const char *outdir, const char *tdir)
+{
+	bool errors = false;
+	qb_bank *bank = load(path, &errors);
+	if (!bank)
+		return QB_EXIT_IO;
+	if (errors) {
+		qb_bank_free(bank);
+		return QB_EXIT_ERRORS;
+	}
+	int rc = QB_EXIT_OK;
+	/* Builds of the same bank take turns: the record is read, updated
+	 * and written under an exclusive lock on the bank file. */
+	int lockfd = open(path, O_RDONLY | O_CLOEXEC);
+	if (lockfd < 0 || flock(lockfd, LOCK_EX) != 0) {
+		qb_diag_fatal("cannot lock '%s': %s", path, strerror(errno));
+		if (lockfd >= 0)
+			close(lockfd);
+		qb_bank_free(bank);
+		return QB_EXIT_IO;
+	}
+	char *rpath = NULL;
+	const char **langs = NULL;
+	qb_rev_report report = {0};
+	unsigned before = qb_diag_errors();
+	qb_revisions *rev = load_record(bank, &rpath, &rc);
+	if (!rev)
+		goto done;
+	qb_rev_check_stale(rev, bank);
+	if (qb_diag_errors() > before) { /* stale translations under --werror */
+		rc = QB_EXIT_ERRORS;
+		goto done;
+	}
+	bool changed = qb_rev_update(rev, bank, tdir, revision_now(), &report);
+	qb_rev_report_print(&report, bank->id, a->dry_run);
+	if (a->dry_run)
+		goto done;
+	langs = qb_xcalloc(bank->nlangs + 1, sizeof *langs);
+	qb_build_opts opts = {outdir, langs, 0, qb_rev_latest(rev), tdir, rev};
+	rc = select_langs(bank, a->langs, langs, &opts.nlangs);
+	for (size_t k = 0; k < nsel && !rc; k++) {
+		int wrc = sel[k]->write(bank, &opts);
+		if (wrc == QB_EXIT_OK) {
+			char *out = qb_writer_output_path(sel[k], bank, &opts);
+			printf("  wrote %s\n", out);
+			free(out);
+		}
+		rc = worst(rc, wrc);
+	}
+	/* The record is saved only after every output was written, so a
+	 * failed build leaves both as they were. */
+	if (!rc && changed && qb_rev_save(rev, rpath, bank->path) != 0)
+		rc = QB_EXIT_IO;
+done:
+	qb_rev_report_dispose(&report);
+	qb_rev_free(rev);
+	free(rpath);
+	free(langs);
+	close(lockfd); /* releases the lock */
+	qb_bank_free(bank);
+	return rc;
 }
 
 static int cmd_build(const args *a)
 {
-	/* The writers to run. */
 	const qb_writer *sel[32];
-	size_t nsel = 0;
-	if (a->formats) {
-		size_t n;
-		char **names = split_list(a->formats, &n);
-		int rc = 0;
-		for (size_t i = 0; i < n; i++) {
-			const qb_writer *w = qb_writer_find(names[i]);
-			if (!w)
-				rc = usage_error("build", "unknown format '%s'", names[i]);
-			else if (nsel < QB_NELEM(sel)) {
-				bool dup = false;
-				for (size_t k = 0; k < nsel; k++)
-					dup |= sel[k] == w;
-				if (!dup)
-					sel[nsel++] = w;
-			}
-		}
-		free_list(names);
-		if (rc)
-			return rc;
-		if (!nsel)
-			return usage_error("build", "--format: no format given");
-	} else {
-		for (const qb_writer *w = qb_writers; w->name && nsel < QB_NELEM(sel); w++)
-			if (w->by_default)
-				sel[nsel++] = w;
-	}
+	size_t nsel;
+	int rc = select_writers(a, sel, QB_NELEM(sel), &nsel);
+	if (rc)
+		return rc;
 	const char *outdir = a->outdir ? a->outdir : "output";
-	char *tdir = qb_template_dir(argv0);
-	int rc = QB_EXIT_OK;
-	if (qb_fs_mkdirs(outdir) != 0) {
+	if (!a->dry_run && qb_fs_mkdirs(outdir) != 0) {
 		qb_diag_fatal("cannot create output folder '%s': %s", outdir, strerror(errno));
-		free(tdir);
 		return QB_EXIT_IO;
 	}
+	char *tdir = qb_template_dir(argv0);
+	for (int i = 0; i < a->nbanks; i++)
+		rc = worst(rc, build_bank(a, a->banks[i], sel, nsel, outdir, tdir));
+	free(tdir);
+	return rc;
+}
+
+static int cmd_review(const args *a)
+{
+	int rc = QB_EXIT_OK;
 	for (int i = 0; i < a->nbanks; i++) {
 		bool errors = false;
 		qb_bank *bank = load(a->banks[i], &errors);
@@ -321,30 +460,113 @@ static int cmd_build(const args *a)
 			rc = worst(rc, QB_EXIT_IO);
 			continue;
 		}
-		if (errors) {
+		char *rpath = NULL;
+		qb_revisions *rev = NULL;
+		if (errors)
 			rc = worst(rc, QB_EXIT_ERRORS);
-			qb_bank_free(bank);
-			continue;
-		}
-		const char **langs = qb_xcalloc(bank->nlangs + 1, sizeof *langs);
-		qb_build_opts opts = {outdir, langs, 0, bank_epoch(a->banks[i]), tdir};
-		int lrc = select_langs(bank, a->langs, langs, &opts.nlangs);
-		if (lrc)
-			rc = worst(rc, lrc);
-		else
-			for (size_t k = 0; k < nsel; k++) {
-				int wrc = sel[k]->write(bank, &opts);
-				if (wrc == QB_EXIT_OK) {
-					char *path = qb_writer_output_path(sel[k], bank, &opts);
-					printf("wrote %s\n", path);
-					free(path);
-				}
-				rc = worst(rc, wrc);
+		else if ((rev = load_record(bank, &rpath, &rc)) != NULL) {
+			if (qb_rev_number(rev) == 0) {
+				qb_diag_fatal("%s has no revision record yet; run 'qbc build' first",
+				              bank->path);
+				rc = worst(rc, QB_EXIT_ERRORS);
+			} else {
+				size_t n = qb_rev_review(rev, bank, a->questions, a->nquestions, a->langs);
+				printf("%s: %zu translation%s marked as reviewed\n", bank->id, n,
+				       n == 1 ? "" : "s");
+				if (n && qb_rev_save(rev, rpath, bank->path) != 0)
+					rc = worst(rc, QB_EXIT_IO);
 			}
-		free(langs);
+		}
+		qb_rev_free(rev);
+		free(rpath);
 		qb_bank_free(bank);
 	}
+	return rc;
+}
+
+/* Marks the banks named by the inotify events in ev[0..n). */
+static void mark_dirty(const args *a, const int *wd, const char *ev, ssize_t n, bool *dirty)
+{
+	for (const char *p = ev; p < ev + n;) {
+		const struct inotify_event *e = (const struct inotify_event *)(const void *)p;
+		for (int i = 0; i < a->nbanks; i++) {
+			const char *base = strrchr(a->banks[i], '/');
+			base = base ? base + 1 : a->banks[i];
+			if (e->wd == wd[i] && e->len && strcmp(e->name, base) == 0)
+				dirty[i] = true;
+		}
+		p += sizeof *e + e->len;
+	}
+}
+
+/* Rebuilds each bank when it is saved.  Editors save in place (close
+ * after write) or by renaming a new file over the old one, so the
+ * folders are watched, not the files. */
+static int cmd_watch(const args *a)
+{
+	const qb_writer *sel[32];
+	size_t nsel;
+	int rc = select_writers(a, sel, QB_NELEM(sel), &nsel);
+	if (rc)
+		return rc;
+	const char *outdir = a->outdir ? a->outdir : "output";
+	if (qb_fs_mkdirs(outdir) != 0) {
+		qb_diag_fatal("cannot create output folder '%s': %s", outdir, strerror(errno));
+		return QB_EXIT_IO;
+	}
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	int fd = inotify_init1(IN_CLOEXEC);
+	if (fd < 0) {
+		qb_diag_fatal("cannot watch files: %s", strerror(errno));
+		return QB_EXIT_IO;
+	}
+	int *wd = qb_xcalloc((size_t)a->nbanks, sizeof *wd);
+	char *tdir = qb_template_dir(argv0);
+	for (int i = 0; i < a->nbanks; i++) {
+		char *dir = qb_xstrdup(a->banks[i]);
+		char *slash = strrchr(dir, '/');
+		if (slash)
+			*(slash == dir ? slash + 1 : slash) = '\0';
+		wd[i] = inotify_add_watch(fd, slash ? dir : ".",
+		                          IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE);
+		if (wd[i] < 0) {
+			qb_diag_fatal("cannot watch '%s': %s", a->banks[i], strerror(errno));
+			rc = QB_EXIT_IO;
+		}
+		free(dir);
+	}
+	for (int i = 0; i < a->nbanks && !rc; i++)
+		build_bank(a, a->banks[i], sel, nsel, outdir, tdir);
+	qb_diag_summary();
+	if (!rc)
+		printf("watching %d bank%s; press Ctrl-C to stop\n", a->nbanks,
+		       a->nbanks == 1 ? "" : "s");
+	_Alignas(struct inotify_event) char ev[sizeof(struct inotify_event) + 4096];
+	while (!rc) {
+		ssize_t n = read(fd, ev, sizeof ev);
+		if (n <= 0) {
+			if (n < 0 && errno == EINTR)
+				continue;
+			rc = QB_EXIT_IO;
+			break;
+		}
+		bool *dirty = qb_xcalloc((size_t)a->nbanks, sizeof *dirty);
+		mark_dirty(a, wd, ev, n, dirty);
+		/* Let an editor finish writing (several events per save). */
+		struct pollfd pfd = {fd, POLLIN, 0};
+		while (poll(&pfd, 1, 150) > 0 && (n = read(fd, ev, sizeof ev)) > 0)
+			mark_dirty(a, wd, ev, n, dirty);
+		for (int i = 0; i < a->nbanks; i++)
+			if (dirty[i]) {
+				qb_diag_reset_counts();
+				build_bank(a, a->banks[i], sel, nsel, outdir, tdir);
+				qb_diag_summary();
+			}
+		free(dirty);
+	}
 	free(tdir);
+	free(wd);
+	close(fd);
 	return rc;
 }
 
@@ -375,6 +597,12 @@ static int parse(const command *c, int argc, char **argv, args *a)
 		case OPT_FORMAT: a->formats = optarg; break;
 		case OPT_LANG: a->langs = optarg; break;
 		case OPT_WERROR: a->werror = true; break;
+		case OPT_DRY_RUN: a->dry_run = true; break;
+		case OPT_QUESTION:
+			if (a->nquestions == QB_NELEM(a->questions))
+				return usage_error(c->name, "too many --question options");
+			a->questions[a->nquestions++] = optarg;
+			break;
 		case OPT_JSON: break;
 		case OPT_HELP: command_help(c); return -1;
 		case ':':

@@ -17,9 +17,12 @@ typedef struct qb_build_opts {
 	const char *outdir;        /* existing folder for the outputs          */
 	const char *const *langs;  /* languages to write, in bank order        */
 	size_t nlangs;
-	time_t epoch;              /* time for new content: SOURCE_DATE_EPOCH,
-	                              else the bank file's modification time   */
+	time_t epoch;              /* the latest time in the revision record:
+	                              for zip members and whole-package times  */
 	const char *templates_dir; /* the templates/ folder; NULL if not found  */
+	const struct qb_revisions *rev; /* the bank's revision record: every
+	                              time a writer stamps comes from it
+	                              (NULL: use epoch everywhere)             */
 } qb_build_opts;
 
 typedef int (*qb_write_fn)(const qb_bank *bank, const qb_build_opts *opts);

@@ -1,0 +1,770 @@
+/* revision.c - see revision.h.  The record is a line-oriented text file
+ * that diffs well in git:
+ *
+ *   qbc-revisions 1
+ *   revision 3
+ *   template anki <hash> <time>
+ *   question <id> <lang> <hash> <time>
+ *   text <id> <element> <lang> <hash> <basis>
+ *
+ * hash: the first 16 hex digits of the SHA-256 of the content; time: UTC,
+ * ISO 8601; element: prompt, option-N, feedback-N, explanation (or title,
+ * description with id "-"); basis: the hash of the element's texts in the
+ * other languages when this language's text was last written or reviewed. */
+#include "revision.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "alloc.h"
+#include "buf.h"
+#include "diag.h"
+#include "fsutil.h"
+#include "hash.h"
+
+#define HEX 17 /* 16 hex digits and a NUL */
+#define FORMAT 1
+
+typedef struct qent {
+	char *qid, *lang;
+	char hash[HEX];
+	time_t time;
+} qent;
+
+typedef struct tent {
+	char *qid, *elem, *lang;
+	char hash[HEX], basis[HEX];
+} tent;
+
+typedef struct pent {
+	char *name;
+	char hash[HEX];
+	time_t time;
+} pent;
+
+struct qb_revisions {
+	unsigned revision;
+	pent *tpl;
+	size_t ntpl;
+	qent *q;
+	size_t nq;
+	tent *t;
+	size_t nt;
+};
+
+static const char *const template_dirs[] = {"anki", "scorm"};
+
+/* ---- small helpers ---- */
+
+static void hex_of(char out[HEX], const qb_buf *b)
+{
+	qb_hash_sha256_hex(out, 8, b->ptr ? b->ptr : "", b->len);
+}
+
+static void text_hash(char out[HEX], const char *s)
+{
+	qb_hash_sha256_hex(out, 8, s, strlen(s));
+}
+
+static void fmt_time(char out[32], time_t t)
+{
+	struct tm tm;
+	gmtime_r(&t, &tm);
+	strftime(out, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+static bool parse_time(const char *s, time_t *out)
+{
+	struct tm tm = {0};
+	int used = 0;
+	if (sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2dZ%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
+	           &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &used) != 6 || s[used] != '\0')
+		return false;
+	tm.tm_year -= 1900;
+	tm.tm_mon -= 1;
+	*out = timegm(&tm);
+	return true;
+}
+
+static time_t bump(time_t old, time_t now)
+{
+	return now > old ? now : old + 1;
+}
+
+char *qb_rev_path(const char *bank_path)
+{
+	size_t n = strlen(bank_path);
+	if (n > 3 && strcmp(bank_path + n - 3, ".qb") == 0)
+		return qb_xasprintf("%.*s.lock", (int)(n - 3), bank_path);
+	return qb_xasprintf("%s.lock", bank_path);
+}
+
+void qb_rev_free(qb_revisions *rev)
+{
+	if (!rev)
+		return;
+	for (size_t i = 0; i < rev->ntpl; i++)
+		free(rev->tpl[i].name);
+	for (size_t i = 0; i < rev->nq; i++) {
+		free(rev->q[i].qid);
+		free(rev->q[i].lang);
+	}
+	for (size_t i = 0; i < rev->nt; i++) {
+		free(rev->t[i].qid);
+		free(rev->t[i].elem);
+		free(rev->t[i].lang);
+	}
+	free(rev->tpl);
+	free(rev->q);
+	free(rev->t);
+	free(rev);
+}
+
+/* ---- lookups ---- */
+
+static qent *find_q(const qb_revisions *rev, const char *qid, const char *lang)
+{
+	for (size_t i = 0; i < rev->nq; i++)
+		if (strcmp(rev->q[i].qid, qid) == 0 && strcmp(rev->q[i].lang, lang) == 0)
+			return &rev->q[i];
+	return NULL;
+}
+
+static bool has_qid(const qb_revisions *rev, const char *qid)
+{
+	for (size_t i = 0; i < rev->nq; i++)
+		if (strcmp(rev->q[i].qid, qid) == 0)
+			return true;
+	return false;
+}
+
+static tent *find_t(const qb_revisions *rev, const char *qid, const char *elem, const char *lang)
+{
+	for (size_t i = 0; i < rev->nt; i++)
+		if (strcmp(rev->t[i].qid, qid) == 0 && strcmp(rev->t[i].elem, elem) == 0 &&
+		    strcmp(rev->t[i].lang, lang) == 0)
+			return &rev->t[i];
+	return NULL;
+}
+
+static pent *find_p(const qb_revisions *rev, const char *name)
+{
+	for (size_t i = 0; i < rev->ntpl; i++)
+		if (strcmp(rev->tpl[i].name, name) == 0)
+			return &rev->tpl[i];
+	return NULL;
+}
+
+time_t qb_rev_question_time(const qb_revisions *rev, const char *qid, const char *lang)
+{
+	const qent *e = rev ? find_q(rev, qid, lang) : NULL;
+	return e ? e->time : 0;
+}
+
+time_t qb_rev_template_time(const qb_revisions *rev, const char *name)
+{
+	const pent *p = rev ? find_p(rev, name) : NULL;
+	return p ? p->time : 0;
+}
+
+time_t qb_rev_latest(const qb_revisions *rev)
+{
+	time_t t = 0;
+	for (size_t i = 0; rev && i < rev->ntpl; i++)
+		if (rev->tpl[i].time > t)
+			t = rev->tpl[i].time;
+	for (size_t i = 0; rev && i < rev->nq; i++)
+		if (rev->q[i].time > t)
+			t = rev->q[i].time;
+	return t;
+}
+
+unsigned qb_rev_number(const qb_revisions *rev)
+{
+	return rev ? rev->revision : 0;
+}
+
+/* ---- reading ---- */
+
+static int split(char *line, char **tok, int max)
+{
+	int n = 0;
+	char *save = NULL;
+	for (char *t = strtok_r(line, " \t", &save); t && n < max; t = strtok_r(NULL, " \t", &save))
+		tok[n++] = t;
+	return n;
+}
+
+static bool is_hex16(const char *s)
+{
+	if (strlen(s) != 16)
+		return false;
+	for (; *s; s++)
+		if (!((*s >= '0' && *s <= '9') || (*s >= 'a' && *s <= 'f')))
+			return false;
+	return true;
+}
+
+qb_revisions *qb_rev_load(const char *path, bool *exists, bool *io)
+{
+	*exists = false;
+	*io = false;
+	qb_revisions *rev = qb_xcalloc(1, sizeof *rev);
+	char *data = NULL;
+	size_t len = 0;
+	if (qb_fs_read(path, &data, &len) != 0) {
+		if (errno == ENOENT)
+			return rev;
+		qb_diag_fatal("cannot read revision record '%s': %s", path, strerror(errno));
+		*io = true;
+		qb_rev_free(rev);
+		return NULL;
+	}
+	*exists = true;
+	qb_diag_add_source(path, data, len);
+	bool ok = true, header = false;
+	size_t cap_q = 0, cap_t = 0, cap_p = 0;
+	char *save = NULL;
+	int lineno = 0;
+	/* Lines are split by hand so that numbering counts empty lines. */
+	for (char *p = data; p && *p; p = save) {
+		char *nl = strchr(p, '\n');
+		save = nl ? nl + 1 : NULL;
+		if (nl)
+			*nl = '\0';
+		lineno++;
+		if (*p == '#' || *p == '\0')
+			continue;
+		char *tok[8];
+		int n = split(p, tok, 8);
+		qb_loc l = {path, lineno, 1};
+		bool good = false;
+		if (!header) {
+			good = n == 2 && strcmp(tok[0], "qbc-revisions") == 0 && atoi(tok[1]) == FORMAT;
+			header = good;
+			if (!good) {
+				qb_diag_error(l, "not a qbc revision record of format %d; move it away to "
+				                 "start a new one", FORMAT);
+				ok = false;
+				break;
+			}
+			continue;
+		}
+		if (n == 2 && strcmp(tok[0], "revision") == 0) {
+			rev->revision = (unsigned)strtoul(tok[1], NULL, 10);
+			good = true;
+		} else if (n == 4 && strcmp(tok[0], "template") == 0 && is_hex16(tok[2])) {
+			time_t t;
+			if ((good = parse_time(tok[3], &t))) {
+				if (rev->ntpl == cap_p)
+					rev->tpl = qb_xrealloc(rev->tpl, (cap_p = cap_p * 2 + 4) * sizeof *rev->tpl);
+				pent *e = &rev->tpl[rev->ntpl++];
+				e->name = qb_xstrdup(tok[1]);
+				memcpy(e->hash, tok[2], HEX);
+				e->time = t;
+			}
+		} else if (n == 5 && strcmp(tok[0], "question") == 0 && is_hex16(tok[3])) {
+			time_t t;
+			if ((good = parse_time(tok[4], &t))) {
+				if (rev->nq == cap_q)
+					rev->q = qb_xrealloc(rev->q, (cap_q = cap_q * 2 + 16) * sizeof *rev->q);
+				qent *e = &rev->q[rev->nq++];
+				e->qid = qb_xstrdup(tok[1]);
+				e->lang = qb_xstrdup(tok[2]);
+				memcpy(e->hash, tok[3], HEX);
+				e->time = t;
+			}
+		} else if (n == 6 && strcmp(tok[0], "text") == 0 && is_hex16(tok[4]) &&
+		           is_hex16(tok[5])) {
+			if (rev->nt == cap_t)
+				rev->t = qb_xrealloc(rev->t, (cap_t = cap_t * 2 + 64) * sizeof *rev->t);
+			tent *e = &rev->t[rev->nt++];
+			e->qid = qb_xstrdup(tok[1]);
+			e->elem = qb_xstrdup(tok[2]);
+			e->lang = qb_xstrdup(tok[3]);
+			memcpy(e->hash, tok[4], HEX);
+			memcpy(e->basis, tok[5], HEX);
+			good = true;
+		}
+		if (!good) {
+			qb_diag_error(l, "malformed line in the revision record; restore it from git, "
+			                 "or move the file away to start a new record");
+			ok = false;
+		}
+	}
+	if (ok && !header) {
+		qb_diag_error((qb_loc){path, 1, 1}, "empty revision record; move it away to start a "
+		                                    "new one");
+		ok = false;
+	}
+	free(data);
+	if (!ok) {
+		qb_rev_free(rev);
+		return NULL;
+	}
+	return rev;
+}
+
+/* ---- hashing the bank ---- */
+
+static void append_text(qb_buf *b, const qb_text *t, const char *lang)
+{
+	const char *s = t->present ? qb_text_get(t, lang) : NULL;
+	qb_buf_puts(b, s ? s : "");
+	qb_buf_putc(b, '\x1e');
+}
+
+/* Everything of question q that a learner sees in lang. */
+static void question_hash(char out[HEX], const qb_question *q, const char *lang)
+{
+	qb_buf b = QB_BUF_INIT;
+	qb_buf_appendf(&b, "%s\x1e", qb_qtype_name(q->type));
+	for (size_t i = 0; i < q->ntags; i++)
+		qb_buf_appendf(&b, "%s ", q->tags[i].name);
+	qb_buf_putc(&b, '\x1e');
+	append_text(&b, &q->prompt, lang);
+	for (size_t i = 0; i < q->nchoices; i++) {
+		qb_buf_putc(&b, q->choices[i].correct ? '*' : '-');
+		append_text(&b, &q->choices[i].text, lang);
+		append_text(&b, &q->choices[i].feedback, lang);
+	}
+	append_text(&b, &q->explanation, lang);
+	hex_of(out, &b);
+	qb_buf_dispose(&b);
+}
+
+/* The hash of t's texts in every language of bank but skip. */
+static void basis_hash(char out[HEX], const qb_bank *bank, const qb_text *t, const char *skip)
+{
+	qb_buf b = QB_BUF_INIT;
+	for (size_t i = 0; i < bank->nlangs; i++) {
+		const char *lang = bank->langs[i].code;
+		if (strcmp(lang, skip) == 0)
+			continue;
+		const char *s = qb_text_get(t, lang);
+		qb_buf_appendf(&b, "%s=%s\x1e", lang, s ? s : "");
+	}
+	hex_of(out, &b);
+	qb_buf_dispose(&b);
+}
+
+/* Calls fn for every text element of the bank, in source order. */
+typedef void (*elem_fn)(void *payload, const char *qid, const char *elem, const qb_text *t,
+                        const char *what);
+
+static void each_element(const qb_bank *bank, elem_fn fn, void *payload)
+{
+	fn(payload, "-", "title", &bank->title, "the bank's title");
+	if (bank->description.present)
+		fn(payload, "-", "description", &bank->description, "the bank's description");
+	char elem[32], what[128];
+	for (size_t i = 0; i < bank->nquestions; i++) {
+		const qb_question *q = &bank->questions[i];
+		if (!q->id)
+			continue;
+		snprintf(what, sizeof what, "question '%s' prompt", q->id);
+		fn(payload, q->id, "prompt", &q->prompt, what);
+		for (size_t c = 0; c < q->nchoices; c++) {
+			snprintf(elem, sizeof elem, "option-%zu", c + 1);
+			snprintf(what, sizeof what, "question '%s' option %zu", q->id, c + 1);
+			fn(payload, q->id, elem, &q->choices[c].text, what);
+			if (q->choices[c].feedback.present) {
+				snprintf(elem, sizeof elem, "feedback-%zu", c + 1);
+				snprintf(what, sizeof what, "question '%s' feedback %zu", q->id, c + 1);
+				fn(payload, q->id, elem, &q->choices[c].feedback, what);
+			}
+		}
+		snprintf(what, sizeof what, "question '%s' explanation", q->id);
+		fn(payload, q->id, "explanation", &q->explanation, what);
+	}
+}
+
+/* ---- stale translations ---- */
+
+typedef struct stale_ctx {
+	const qb_revisions *rev;
+	const qb_bank *bank;
+	size_t nstale;
+} stale_ctx;
+
+/* The languages whose text of the element changed since the record. */
+static void changed_langs(qb_buf *out, const qb_revisions *rev, const qb_bank *bank,
+                          const char *qid, const char *elem, const qb_text *t, const char *skip)
+{
+	for (size_t k = 0; k < bank->nlangs; k++) {
+		const char *lang = bank->langs[k].code;
+		if (strcmp(lang, skip) == 0)
+			continue;
+		const tent *o = find_t(rev, qid, elem, lang);
+		const char *s = qb_text_get(t, lang);
+		char h[HEX];
+		text_hash(h, s ? s : "");
+		if (!o || strcmp(o->hash, h) != 0)
+			qb_buf_appendf(out, "%s'%s'", out->len ? ", " : "", lang);
+	}
+}
+
+static void stale_elem(void *payload, const char *qid, const char *elem, const qb_text *t,
+                       const char *what)
+{
+	stale_ctx *c = payload;
+	for (size_t i = 0; i < t->ntr; i++) {
+		const qb_tr *tr = &t->tr[i];
+		const tent *e = find_t(c->rev, qid, elem, tr->lang);
+		if (!e)
+			continue;
+		char h[HEX], basis[HEX];
+		text_hash(h, tr->text);
+		basis_hash(basis, c->bank, t, tr->lang);
+		if (strcmp(h, e->hash) != 0 || strcmp(basis, e->basis) == 0)
+			continue;
+		qb_buf who = QB_BUF_INIT;
+		changed_langs(&who, c->rev, c->bank, qid, elem, t, tr->lang);
+		if (!who.len) {
+			/* Already recorded as changed by an earlier build: name
+			 * the languages this text is translated from. */
+			for (size_t k = 0; k < t->ntr; k++)
+				if (strcmp(t->tr[k].lang, tr->lang) != 0)
+					qb_buf_appendf(&who, "%s'%s'", who.len ? " or " : "", t->tr[k].lang);
+		}
+		qb_diag_warning(tr->loc, "'%s' text of %s may be stale: %s changed", tr->lang, what,
+		                qb_buf_cstr(&who));
+		qb_buf_dispose(&who);
+		c->nstale++;
+	}
+}
+
+void qb_rev_check_stale(const qb_revisions *rev, const qb_bank *bank)
+{
+	stale_ctx c = {rev, bank, 0};
+	each_element(bank, stale_elem, &c);
+	if (c.nstale)
+		qb_diag_note((qb_loc){bank->path, 0, 0},
+		             "after checking the translation%s, run 'qbc review %s' to mark %s reviewed",
+		             c.nstale == 1 ? "" : "s", bank->path, c.nstale == 1 ? "it" : "them");
+}
+
+/* ---- updating ---- */
+
+typedef struct upd_ctx {
+	const qb_revisions *old;
+	const qb_bank *bank;
+	tent *t;
+	size_t nt, cap;
+	bool changed;
+} upd_ctx;
+
+static void upd_elem(void *payload, const char *qid, const char *elem, const qb_text *t,
+                     const char *what)
+{
+	QB_UNUSED(what);
+	upd_ctx *c = payload;
+	for (size_t k = 0; k < c->bank->nlangs; k++) {
+		const char *lang = c->bank->langs[k].code;
+		const char *s = qb_text_get(t, lang);
+		if (!s)
+			continue;
+		char h[HEX], basis[HEX];
+		text_hash(h, s);
+		basis_hash(basis, c->bank, t, lang);
+		const tent *o = find_t(c->old, qid, elem, lang);
+		if (c->nt == c->cap)
+			c->t = qb_xrealloc(c->t, (c->cap = c->cap * 2 + 64) * sizeof *c->t);
+		tent *e = &c->t[c->nt++];
+		e->qid = qb_xstrdup(qid);
+		e->elem = qb_xstrdup(elem);
+		e->lang = qb_xstrdup(lang);
+		memcpy(e->hash, h, HEX);
+		/* A text written now is written against the current others;
+		 * an unchanged text keeps its basis, so staleness persists. */
+		memcpy(e->basis, o && strcmp(o->hash, h) == 0 ? o->basis : basis, HEX);
+		if (!o || strcmp(o->hash, e->hash) != 0 || strcmp(o->basis, e->basis) != 0)
+			c->changed = true;
+	}
+}
+
+static void push_id(char ***v, size_t *n, const char *id)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (strcmp((*v)[i], id) == 0)
+			return;
+	*v = qb_xrealloc(*v, (*n + 1) * sizeof **v);
+	(*v)[(*n)++] = qb_xstrdup(id);
+}
+
+/* Hash of the files of one template folder, by sorted name. */
+static int dir_hash(char out[HEX], const char *dir)
+{
+	struct dirent **names = NULL;
+	int n = scandir(dir, &names, NULL, alphasort);
+	if (n < 0)
+		return -1;
+	qb_buf b = QB_BUF_INIT;
+	for (int i = 0; i < n; i++) {
+		const char *name = names[i]->d_name;
+		char *path = qb_fs_join(dir, name);
+		struct stat st;
+		if (name[0] != '.' && stat(path, &st) == 0) {
+			if (S_ISDIR(st.st_mode)) {
+				char sub[HEX];
+				if (dir_hash(sub, path) == 0)
+					qb_buf_appendf(&b, "%s/%s\x1e", name, sub);
+			} else {
+				char *data = NULL;
+				size_t len = 0;
+				if (qb_fs_read(path, &data, &len) == 0) {
+					char h[HEX];
+					qb_hash_sha256_hex(h, 8, data, len);
+					qb_buf_appendf(&b, "%s=%s\x1e", name, h);
+					free(data);
+				}
+			}
+		}
+		free(path);
+		free(names[i]);
+	}
+	free(names);
+	hex_of(out, &b);
+	qb_buf_dispose(&b);
+	return 0;
+}
+
+bool qb_rev_update(qb_revisions *rev, const qb_bank *bank, const char *templates_dir,
+                   time_t now, qb_rev_report *report)
+{
+	memset(report, 0, sizeof *report);
+	report->created = rev->revision == 0;
+	bool changed = report->created;
+
+	/* Templates. */
+	for (size_t i = 0; templates_dir && i < QB_NELEM(template_dirs); i++) {
+		char *dir = qb_fs_join(templates_dir, template_dirs[i]);
+		char h[HEX];
+		if (dir_hash(h, dir) == 0) {
+			pent *p = find_p(rev, template_dirs[i]);
+			if (!p) {
+				rev->tpl = qb_xrealloc(rev->tpl, (rev->ntpl + 1) * sizeof *rev->tpl);
+				p = &rev->tpl[rev->ntpl++];
+				p->name = qb_xstrdup(template_dirs[i]);
+				p->hash[0] = '\0';
+				p->time = 0;
+			}
+			if (strcmp(p->hash, h) != 0) {
+				memcpy(p->hash, h, HEX);
+				p->time = bump(p->time, now);
+				changed = true;
+				report->templates_changed = !report->created;
+			}
+		}
+		free(dir);
+	}
+
+	/* Questions, in source order; what is not in the bank is removed. */
+	qent *q = NULL;
+	size_t nq = 0, capq = 0;
+	for (size_t i = 0; i < bank->nquestions; i++) {
+		const qb_question *qq = &bank->questions[i];
+		bool known = has_qid(rev, qq->id);
+		for (size_t k = 0; k < bank->nlangs; k++) {
+			const char *lang = bank->langs[k].code;
+			char h[HEX];
+			question_hash(h, qq, lang);
+			const qent *o = find_q(rev, qq->id, lang);
+			if (nq == capq)
+				q = qb_xrealloc(q, (capq = capq * 2 + 16) * sizeof *q);
+			qent *e = &q[nq++];
+			e->qid = qb_xstrdup(qq->id);
+			e->lang = qb_xstrdup(lang);
+			memcpy(e->hash, h, HEX);
+			if (o && strcmp(o->hash, h) == 0)
+				e->time = o->time;
+			else {
+				e->time = bump(o ? o->time : 0, now);
+				changed = true;
+				if (known)
+					push_id(&report->changed, &report->nchanged, qq->id);
+			}
+		}
+		if (!known)
+			push_id(&report->added, &report->nadded, qq->id);
+	}
+	for (size_t i = 0; i < rev->nq; i++) {
+		bool present = false;
+		for (size_t k = 0; k < bank->nquestions && !present; k++)
+			present = strcmp(bank->questions[k].id, rev->q[i].qid) == 0;
+		if (!present) {
+			push_id(&report->removed, &report->nremoved, rev->q[i].qid);
+			changed = true;
+		}
+	}
+	if (nq != rev->nq)
+		changed = true;
+
+	/* Texts. */
+	upd_ctx c = {rev, bank, NULL, 0, 0, false};
+	each_element(bank, upd_elem, &c);
+	if (c.nt != rev->nt)
+		c.changed = true;
+
+	/* Swap in the new tables. */
+	for (size_t i = 0; i < rev->nq; i++) {
+		free(rev->q[i].qid);
+		free(rev->q[i].lang);
+	}
+	free(rev->q);
+	rev->q = q;
+	rev->nq = nq;
+	for (size_t i = 0; i < rev->nt; i++) {
+		free(rev->t[i].qid);
+		free(rev->t[i].elem);
+		free(rev->t[i].lang);
+	}
+	free(rev->t);
+	rev->t = c.t;
+	rev->nt = c.nt;
+	changed |= c.changed;
+	if (changed)
+		rev->revision++;
+	return changed;
+}
+
+size_t qb_rev_review(qb_revisions *rev, const qb_bank *bank, const char *const *ids,
+                     size_t nids, const char *lang)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < rev->nt; i++) {
+		tent *e = &rev->t[i];
+		if (lang && strcmp(e->lang, lang) != 0)
+			continue;
+		bool wanted = nids == 0;
+		for (size_t k = 0; k < nids && !wanted; k++)
+			wanted = strcmp(ids[k], e->qid) == 0;
+		if (!wanted)
+			continue;
+		/* Find the element's current text in the bank. */
+		const qb_text *t = NULL;
+		if (strcmp(e->qid, "-") == 0)
+			t = strcmp(e->elem, "title") == 0 ? &bank->title : &bank->description;
+		for (size_t k = 0; k < bank->nquestions && !t; k++) {
+			const qb_question *q = &bank->questions[k];
+			if (strcmp(q->id, e->qid) != 0)
+				continue;
+			unsigned idx;
+			if (strcmp(e->elem, "prompt") == 0)
+				t = &q->prompt;
+			else if (strcmp(e->elem, "explanation") == 0)
+				t = &q->explanation;
+			else if (sscanf(e->elem, "option-%u", &idx) == 1 && idx >= 1 && idx <= q->nchoices)
+				t = &q->choices[idx - 1].text;
+			else if (sscanf(e->elem, "feedback-%u", &idx) == 1 && idx >= 1 &&
+			         idx <= q->nchoices)
+				t = &q->choices[idx - 1].feedback;
+		}
+		if (!t)
+			continue;
+		char basis[HEX];
+		basis_hash(basis, bank, t, e->lang);
+		if (strcmp(basis, e->basis) != 0) {
+			memcpy(e->basis, basis, HEX);
+			n++;
+		}
+	}
+	return n;
+}
+
+/* ---- writing ---- */
+
+int qb_rev_save(const qb_revisions *rev, const char *path, const char *bank_name)
+{
+	qb_buf b = QB_BUF_INIT;
+	char tm[32];
+	qb_buf_appendf(&b, "# qbc revision record of %s: commit it together with the bank.\n"
+	                   "# 'qbc build' updates it and 'qbc review' marks translations as "
+	                   "reviewed; do not edit it by hand.\n",
+	               bank_name);
+	qb_buf_appendf(&b, "qbc-revisions %d\nrevision %u\n", FORMAT, rev->revision);
+	for (size_t i = 0; i < rev->ntpl; i++) {
+		fmt_time(tm, rev->tpl[i].time);
+		qb_buf_appendf(&b, "template %s %s %s\n", rev->tpl[i].name, rev->tpl[i].hash, tm);
+	}
+	/* Texts are stored in source order: the bank's own ("-") first, then
+	 * each question's, in the same order as the question lines. */
+	size_t ti = 0;
+	for (; ti < rev->nt && strcmp(rev->t[ti].qid, "-") == 0; ti++)
+		qb_buf_appendf(&b, "text - %s %s %s %s\n", rev->t[ti].elem, rev->t[ti].lang,
+		               rev->t[ti].hash, rev->t[ti].basis);
+	for (size_t i = 0; i < rev->nq;) {
+		const char *qid = rev->q[i].qid;
+		qb_buf_putc(&b, '\n');
+		for (; i < rev->nq && strcmp(rev->q[i].qid, qid) == 0; i++) {
+			fmt_time(tm, rev->q[i].time);
+			qb_buf_appendf(&b, "question %s %s %s %s\n", qid, rev->q[i].lang,
+			               rev->q[i].hash, tm);
+		}
+		for (; ti < rev->nt && strcmp(rev->t[ti].qid, qid) == 0; ti++)
+			qb_buf_appendf(&b, "text %s %s %s %s %s\n", qid, rev->t[ti].elem,
+			               rev->t[ti].lang, rev->t[ti].hash, rev->t[ti].basis);
+	}
+	int rc = 0;
+	if (qb_fs_write_atomic(path, b.ptr, b.len) != 0) {
+		qb_diag_fatal("cannot write revision record '%s': %s", path, strerror(errno));
+		rc = -1;
+	}
+	qb_buf_dispose(&b);
+	return rc;
+}
+
+/* ---- the change report ---- */
+
+static void print_ids(char *const *ids, size_t n)
+{
+	if (!n)
+		return;
+	fputs(" (", stdout);
+	for (size_t i = 0; i < n; i++)
+		printf("%s%s", i ? ", " : "", ids[i]);
+	fputc(')', stdout);
+}
+
+void qb_rev_report_print(const qb_rev_report *r, const char *bank_id, bool dry_run)
+{
+	printf("%s: %zu added", bank_id, r->nadded);
+	if (!r->created)
+		print_ids(r->added, r->nadded);
+	printf(", %zu changed", r->nchanged);
+	print_ids(r->changed, r->nchanged);
+	printf(", %zu removed", r->nremoved);
+	print_ids(r->removed, r->nremoved);
+	if (r->templates_changed)
+		fputs("; templates changed", stdout);
+	if (r->created)
+		fputs(" (new revision record)", stdout);
+	if (dry_run)
+		fputs(" [dry run: nothing written]", stdout);
+	fputc('\n', stdout);
+	if (r->nremoved)
+		printf("  removed questions stay in learners' Anki collections (a package cannot "
+		       "delete notes), and Moodle keeps the attempts already made on them\n");
+	/* A removed and an added id in one build is most likely a rename. */
+	if (r->nremoved && r->nadded)
+		qb_diag_warning((qb_loc){0}, "%s: question ids were removed and added in one build; "
+		                             "if an id was renamed, learners' progress on the old id "
+		                             "does not carry over to the new one",
+		                bank_id);
+}
+
+void qb_rev_report_dispose(qb_rev_report *r)
+{
+	char **lists[] = {r->added, r->changed, r->removed};
+	size_t counts[] = {r->nadded, r->nchanged, r->nremoved};
+	for (size_t k = 0; k < 3; k++) {
+		for (size_t i = 0; i < counts[k]; i++)
+			free(lists[k][i]);
+		free(lists[k]);
+	}
+	memset(r, 0, sizeof *r);
+}

@@ -1,0 +1,78 @@
+/* revision.h - the revision record kept next to a bank (input/x.lock).
+ *
+ * For each question and language it holds a content hash and the time
+ * that content last changed; for each text element and language, the
+ * hash of the text and of the other languages' texts it was last written
+ * or reviewed against (a gettext-style "fuzzy" marker); and the same hash
+ * and time for each template folder.  Writers take every time they stamp
+ * from it, so the same bank, record and templates give byte-identical
+ * outputs, and a note's time moves only when its content changed.
+ *
+ * `qbc build` creates and updates the record, `qbc check` only reads it,
+ * `qbc review` marks translations as reviewed. */
+#ifndef QB_REVISION_H
+#define QB_REVISION_H
+
+#include <time.h>
+
+#include "model.h"
+
+typedef struct qb_revisions qb_revisions;
+
+/* What an update changed, for the change report.  Arrays of ids in
+ * source order (removed: in the record's order); owned by the report. */
+typedef struct qb_rev_report {
+	char **added, **changed, **removed;
+	size_t nadded, nchanged, nremoved;
+	bool templates_changed; /* a template folder's content changed     */
+	bool created;           /* there was no record before              */
+} qb_rev_report;
+
+/* The record's path for a bank: the bank path with ".qb" replaced by
+ * ".lock" (or ".lock" appended).  A heap string. */
+char *qb_rev_path(const char *bank_path);
+
+/* Reads the record at path.  A missing file gives an empty record
+ * (*exists false).  Returns NULL after diagnostics when the file exists
+ * but cannot be read (io true) or is malformed (io false). */
+qb_revisions *qb_rev_load(const char *path, bool *exists, bool *io);
+void qb_rev_free(qb_revisions *rev);
+
+/* Warns about stale translations: an element whose text changed in one
+ * language since the record while its text in another did not. */
+void qb_rev_check_stale(const qb_revisions *rev, const qb_bank *bank);
+
+/* Brings rev up to date with bank and the templates under templates_dir
+ * (folders "anki" and "scorm"; missing ones are skipped).  Changed and
+ * new content gets the time now, or one second after its previous time
+ * if that is not earlier.  Fills report (qb_rev_report_dispose() it).
+ * Returns true when anything in the record changed. */
+bool qb_rev_update(qb_revisions *rev, const qb_bank *bank, const char *templates_dir,
+                   time_t now, qb_rev_report *report);
+
+/* Marks the translations of bank as reviewed: for every element (of the
+ * questions named in ids, or all when nids is 0) in lang (or every
+ * language when lang is NULL), the other languages' current texts become
+ * the basis.  Returns the number of texts that were stale. */
+size_t qb_rev_review(qb_revisions *rev, const qb_bank *bank, const char *const *ids,
+                     size_t nids, const char *lang);
+
+/* Writes the record atomically.  Returns 0, or -1 after a diagnostic. */
+int qb_rev_save(const qb_revisions *rev, const char *path, const char *bank_name);
+
+/* The time the content of question qid in lang last changed, or 0. */
+time_t qb_rev_question_time(const qb_revisions *rev, const char *qid, const char *lang);
+/* The time the template folder name ("anki", "scorm") last changed, or 0. */
+time_t qb_rev_template_time(const qb_revisions *rev, const char *name);
+/* The latest time in the record (0 when empty). */
+time_t qb_rev_latest(const qb_revisions *rev);
+/* The record's revision number: 1 for a new bank, +1 for each update
+ * that changed anything.  Increases with content (SCORM manifest version). */
+unsigned qb_rev_number(const qb_revisions *rev);
+
+/* Prints "bank: N added, M changed (a, b), K removed" and what removals
+ * mean, to stdout. */
+void qb_rev_report_print(const qb_rev_report *report, const char *bank_id, bool dry_run);
+void qb_rev_report_dispose(qb_rev_report *report);
+
+#endif

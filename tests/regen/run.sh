@@ -1,0 +1,206 @@
+#!/bin/sh
+# tests/regen/run.sh - regenerating after edits: the revision record, the
+# change report, stale translations and review, dry runs, failed and
+# concurrent builds, SIGKILL mid-write, watch mode and incremental make.
+# Format-specific checks (Anki mod, SCORM version) live in tests/anki and
+# tests/scorm; this suite uses the JSON writer, which needs no templates.
+. "$(dirname "$0")/../lib.sh"
+T=$(tmpdir)
+W="$T/w"
+mkdir "$W"
+cp "$ROOT/input/data-parallelism.qb" "$W/dp.qb"
+cd "$W" || exit 2
+B="$QBC build --format json -o out"
+run() { "$@" >"$T/out" 2>"$T/err"; echo $? >"$T/rc"; }
+rc() { test "$(cat "$T/rc")" = "$1"; }
+out_has() { grep -qF -- "$1" "$T/out"; }
+err_has() { grep -qF -- "$1" "$T/err"; }
+qtime() { grep "^question $1 $2 " dp.lock | awk '{print $5}'; }
+
+export SOURCE_DATE_EPOCH=1764680000
+run $B dp.qb
+check "first build succeeds" rc 0
+check "first build: all added, new record" out_has "data-parallelism: 8 added, 0 changed, 0 removed (new revision record)"
+check "record created next to the bank" test -f dp.lock
+check "record starts with its format line" sh -c "grep -v '^#' dp.lock | head -n 1 | grep -qx 'qbc-revisions 1'"
+cp dp.lock "$T/lock1"
+cp out/data-parallelism.json "$T/json1"
+
+# Nothing changed: same record, same output, even with a later clock.
+export SOURCE_DATE_EPOCH=1764690000
+run $B dp.qb
+check "rebuild reports nothing" out_has "data-parallelism: 0 added, 0 changed, 0 removed"
+check "rebuild keeps the record byte-identical" cmp -s dp.lock "$T/lock1"
+check "rebuild keeps the output byte-identical" cmp -s out/data-parallelism.json "$T/json1"
+
+# check and dry runs write nothing.
+sed -i 's/Which communication operation keeps the model replicas synchronized at every step?/Which communication operation keeps the replicas in sync at every step?/' dp.qb
+run $QBC check dp.qb
+check "check never writes the record" cmp -s dp.lock "$T/lock1"
+run $B --dry-run dp.qb
+check "dry run: the report" out_has "data-parallelism: 0 added, 1 changed (gradient-allreduce), 0 removed [dry run: nothing written]"
+check "dry run: record untouched" cmp -s dp.lock "$T/lock1"
+check "dry run: output untouched" cmp -s out/data-parallelism.json "$T/json1"
+
+# An English edit: one question changes, its Kiswahili may be stale.
+run $B dp.qb
+check "edit: the report names the question" out_has "data-parallelism: 0 added, 1 changed (gradient-allreduce), 0 removed"
+check "edit: English time moves to the new epoch" test "$(qtime gradient-allreduce en)" = "2025-12-02T15:40:00Z"
+check "edit: Kiswahili time stays" test "$(qtime gradient-allreduce sw)" = "2025-12-02T12:53:20Z"
+check "edit: other questions keep their time" test "$(qtime replica-per-gpu en)" = "2025-12-02T12:53:20Z"
+check "edit: stale warning" err_has "warning: 'sw' text of question 'gradient-allreduce' prompt may be stale: 'en' changed"
+run $QBC check dp.qb
+check "stale warning persists in check" err_has "'sw' text of question 'gradient-allreduce' prompt may be stale"
+check "check with a stale warning exits 0" rc 0
+run $QBC check --werror dp.qb
+check "--werror makes it an error" rc 1
+cp dp.lock "$T/lock2"
+run $QBC review --lang en dp.qb
+check "review of another language clears nothing" out_has "data-parallelism: 0 translations marked as reviewed"
+run $QBC review --question gradient-allreduce dp.qb
+check "review marks one translation" out_has "data-parallelism: 1 translation marked as reviewed"
+run $QBC check dp.qb
+check "review clears the warning" test ! -s "$T/err"
+run $B dp.qb
+check "review changes no question time" test "$(qtime gradient-allreduce sw)" = "2025-12-02T12:53:20Z"
+
+# Same second again: a second edit must still get a strictly newer time.
+sed -i 's/keeps the replicas in sync at every step?/keeps the replicas in sync after every step?/' dp.qb
+run $B dp.qb
+check "second edit at the same epoch gets +1 s" test "$(qtime gradient-allreduce en)" = "2025-12-02T15:40:01Z"
+
+# Add, remove, rename.
+cat >>dp.qb <<'EOQ'
+
+9. new-question
+   en: Is this new?
+   sw: Je, hili ni jipya?
+   * en: Yes
+     sw: Ndiyo
+   - en: No
+     sw: Hapana
+   explanation:
+     en: It was added last.
+     sw: Liliongezwa mwisho.
+EOQ
+run $B dp.qb
+check "add: reported" out_has "data-parallelism: 1 added (new-question), 0 changed, 0 removed"
+python3 - dp.qb <<'EOP'
+import re, sys
+p = sys.argv[1]
+s = open(p, encoding='utf-8').read()
+start = s.index('3. memory-limit')
+end = s.index('4. nccl-algorithm')
+open(p, 'w', encoding='utf-8').write(s[:start] + s[end:])
+EOP
+run $B dp.qb
+check "remove: reported" out_has "data-parallelism: 0 added, 0 changed, 1 removed (memory-limit)"
+check "remove: says what it means" out_has "removed questions stay in learners' Anki collections"
+check "remove: record forgets the question" sh -c "! grep -q ' memory-limit ' dp.lock"
+sed -i 's/^9\. new-question$/9. brand-new-question/' dp.qb
+run $B dp.qb
+check "rename: reported as remove plus add" out_has "data-parallelism: 1 added (brand-new-question), 0 changed, 1 removed (new-question)"
+check "rename: warns that progress does not carry over" err_has "progress on the old id does not carry over"
+
+# A broken bank or a broken record: nothing written, exit 1.
+cp dp.lock "$T/lock3"
+cp out/data-parallelism.json "$T/json3"
+cp dp.qb "$T/good.qb"
+sed -i 's/^   \* en: Yes$/   - en: Yes/' dp.qb
+run $B dp.qb
+check "broken bank: exit 1" rc 1
+check "broken bank: record untouched" cmp -s dp.lock "$T/lock3"
+check "broken bank: output untouched" cmp -s out/data-parallelism.json "$T/json3"
+cp "$T/good.qb" dp.qb
+printf 'qbc-revisions 1\nrevision x y\n' >"$T/bad.lock"
+cp "$T/bad.lock" dp.lock
+run $B dp.qb
+check "malformed record: exit 1" rc 1
+check "malformed record: file:line diagnostic" err_has "dp.lock:2:1: error: malformed line in the revision record"
+cp "$T/lock3" dp.lock
+
+# A full disk (simulated with a file-size limit): exit 3, nothing broken.
+sed -i 's/Is this new?/Is this really new?/' dp.qb
+sh -c "trap '' XFSZ; ulimit -f 1; exec $B dp.qb" >"$T/out" 2>"$T/err"
+check "full disk: exit 3" test $? = 3
+check "full disk: clear error" err_has "cannot write"
+check "full disk: record untouched" cmp -s dp.lock "$T/lock3"
+check "full disk: output untouched" cmp -s out/data-parallelism.json "$T/json3"
+check "full disk: no temporary files left" sh -c "! ls -a out | grep -q tmp"
+cp "$T/good.qb" dp.qb
+
+# Parallel builds of the same bank: valid record and output, no leftovers.
+sed -i 's/Is this new?/Is this new, really?/' dp.qb
+pids=""
+for i in 1 2 3 4 5 6; do
+	$B dp.qb >"$T/par.$i" 2>&1 &
+	pids="$pids $!"
+done
+okp=0
+for p in $pids; do wait "$p" && okp=$((okp + 1)); done
+check "parallel builds all succeed" test "$okp" = 6
+check "parallel: exactly one reports the change" test "$(cat "$T"/par.* | grep -c '1 changed (brand-new-question)')" = 1
+check "parallel: output is valid JSON" python3 -c "import json; json.load(open('out/data-parallelism.json'))"
+run $QBC check dp.qb
+check "parallel: record is valid" rc 0
+check "parallel: no temporary files left" sh -c "! ls -a . out | grep -q '\.tmp$'"
+
+# SIGKILL mid-write: the previous output and record stay valid.
+python3 - "$T/big.qb" <<'EOP'
+import sys
+with open(sys.argv[1], 'w') as f:
+    f.write('bank: big\nlanguages: en sw\ntitle:\n  en: Big\n  sw: Kubwa\n')
+    for i in range(3000):
+        f.write(f'{i+1}. q{i}\n   en: Question {i} ' + 'text ' * 40 + f'\n   sw: Swali {i}\n'
+                f'   * en: Right {i}\n     sw: Sahihi {i}\n   - en: Wrong {i}\n     sw: Kosa {i}\n'
+                f'   explanation:\n     en: Because {i}.\n     sw: Kwa sababu {i}.\n')
+EOP
+cp "$T/big.qb" big.qb
+$B big.qb >/dev/null 2>&1
+cp big.lock "$T/biglock"
+cp out/big.json "$T/bigjson"
+killed=0
+for delay in 0.02 0.05 0.1 0.2 0.3; do
+	sed -i "s/^\(   en: Question 1 \)/\1x/" big.qb
+	$B big.qb >/dev/null 2>&1 &
+	p=$!
+	sleep "$delay"
+	kill -KILL "$p" 2>/dev/null && killed=$((killed + 1))
+	wait "$p" 2>/dev/null
+	python3 -c "import json; json.load(open('out/big.json'))" || { fail "SIGKILL after ${delay}s: output invalid"; continue; }
+	"$QBC" check big.qb >/dev/null 2>&1 || { fail "SIGKILL after ${delay}s: record invalid"; continue; }
+	pass "SIGKILL after ${delay}s leaves valid files"
+done
+check "at least one build was killed mid-way" test "$killed" -gt 0
+
+# Watch mode: a save triggers a rebuild and a report.
+cp "$T/good.qb" watch.qb
+$QBC watch --format json -o wout watch.qb >"$T/watch" 2>&1 &
+wp=$!
+i=0
+while ! grep -q "watching 1 bank" "$T/watch" && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+check "watch: starts with a build" grep -q "8 added" "$T/watch"
+sed -i 's/Is this new?/Is this new at all?/' watch.qb
+i=0
+while ! grep -q "1 changed (brand-new-question)" "$T/watch" && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+check "watch: rebuilds on save" grep -q "1 changed (brand-new-question)" "$T/watch"
+check "watch: output written" test -f wout/data-parallelism.json
+kill "$wp" 2>/dev/null
+wait "$wp" 2>/dev/null
+
+# Incremental make: a second make does no work and says so.
+M="$T/repo"
+mkdir -p "$M/input" "$M/output"
+cp -R "$ROOT/Makefile" "$ROOT/compiler" "$ROOT/templates" "$M/" 2>/dev/null
+cp "$ROOT/input/data-parallelism.qb" "$M/input/"
+mkdir -p "$M/build" && cp -R "$ROOT/build/obj" "$ROOT/build/qbc" "$ROOT/build/.deps-ok" "$M/build/" 2>/dev/null
+touch "$M/build/obj"/* "$M/build/qbc"
+make -C "$M" >"$T/make1" 2>&1
+check "make: first run builds the bank" grep -q "qbc build -o output input/data-parallelism.qb" "$T/make1"
+make -C "$M" >"$T/make2" 2>&1
+check "make: second run has nothing to do" grep -q "Nothing to be done" "$T/make2"
+check "make: second run builds nothing" sh -c "! grep -q 'qbc build' '$T/make2'"
+touch "$M/input/data-parallelism.qb"
+make -C "$M" >"$T/make3" 2>&1
+check "make: a touched bank is rebuilt" grep -q "qbc build -o output input/data-parallelism.qb" "$T/make3"
+finish
