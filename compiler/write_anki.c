@@ -11,7 +11,8 @@
  *     constants below (a test fails if they change);
  *   - deck names are fixed: "<bank id>::<language's own name>";
  *   - a note's mod comes from note_mod(), the note type's from
- *     notetype_mod(): the one place to refine (issue #5);
+ *     notetype_mod(): the revision record's times (revision.h), so a
+ *     note's time moves exactly when what it shows changed;
  *   - the card CSS and JS are static "_" media named by content hash.
  *
  * Nothing from a bank becomes markup, script or template syntax: texts go
@@ -35,6 +36,7 @@
 #include "hash.h"
 #include "lang.h"
 #include "markup.h"
+#include "revision.h"
 #include "template.h"
 #include "zipw.h"
 
@@ -122,24 +124,34 @@ typedef struct anki {
 
 /* The modification time of the note for (q, lang), in seconds.  A changed
  * note must get a strictly newer value than any earlier build, or Anki
- * skips the edit (§B2).  For now: the build epoch (SOURCE_DATE_EPOCH or
- * the bank's mtime); issue #5 gives each (question, language) its own
- * revision time. */
-static time_t note_mod(const qb_bank *bank, const qb_question *q, const char *lang,
-                       const qb_build_opts *opts)
+ * skips the edit (§B2); an unchanged note keeps its value, so a re-import
+ * leaves it alone.  The note shows q in lang and, in its Translation
+ * field, in every other written language, and its labels come from
+ * templates/anki/: so its time is the latest of those revision times
+ * (revision.h).  Without a record: the build epoch. */
+static time_t note_mod(const qb_bank *bank, const qb_question *q, const char *const *langs,
+                       size_t nlangs, const qb_build_opts *opts)
 {
 	QB_UNUSED(bank);
-	QB_UNUSED(q);
-	QB_UNUSED(lang);
-	return opts->epoch;
+	if (!opts->rev)
+		return opts->epoch;
+	time_t t = qb_rev_template_time(opts->rev, "anki");
+	for (size_t i = 0; i < nlangs; i++) {
+		time_t tl = qb_rev_question_time(opts->rev, q->id, langs[i]);
+		if (tl > t)
+			t = tl;
+	}
+	return t ? t : opts->epoch;
 }
 
 /* The modification time of the note type, in seconds.  Anki copies new
- * templates and CSS only when this is newer than its copy (§B3). */
+ * templates and CSS only when this is newer than its copy (§B3): the
+ * revision time of templates/anki/, else the build epoch. */
 static time_t notetype_mod(const qb_bank *bank, const qb_build_opts *opts)
 {
 	QB_UNUSED(bank);
-	return opts->epoch;
+	time_t t = opts->rev ? qb_rev_template_time(opts->rev, "anki") : 0;
+	return t ? t : opts->epoch;
 }
 
 /* Base for millisecond ids: the epoch, but never in the future (§A4.3). */
@@ -894,7 +906,7 @@ static int add_notes(anki *a, qb_anki_db *db, int64_t base_ms)
 				return -1;
 			char *guid = note_guid(bank->id, q->id, lang);
 			char *tags = note_tags(bank, q, lang);
-			time_t mod = note_mod(bank, q, lang, a->opts);
+			time_t mod = note_mod(bank, q, a->langs, a->nlangs, a->opts);
 			/* Ids below the base, so none is in the future (§A4.3). */
 			int64_t nid = base_ms - (int64_t)nnotes + (int64_t)k;
 			int64_t cid = base_ms - 2 * (int64_t)nnotes + (int64_t)k;

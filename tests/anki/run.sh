@@ -7,8 +7,6 @@
 # type) are checked across rebuilds and edits.
 . "$(dirname "$0")/../lib.sh"
 HERE=$ROOT/tests/anki
-BANK=$ROOT/input/data-parallelism.qb
-ESC=$HERE/escape.qb
 
 # The frozen contract of the note type (write_anki.c).  Changing any of
 # these makes Anki treat the package as a new note type and stop updating
@@ -18,6 +16,13 @@ FROZEN_TEMPLATES="Multiple choice"
 FROZEN_NTID=1881580147
 
 T=$(tmpdir)
+# Banks are built from copies: a build writes its revision record (.lock)
+# next to the bank.
+mkdir -p "$T/src" "$T/esc"
+cp "$ROOT/input/data-parallelism.qb" "$T/src/"
+cp -R "$HERE/escape.qb" "$HERE/media" "$T/esc/"
+BANK=$T/src/data-parallelism.qb
+ESC=$T/esc/escape.qb
 DUMP=$T/apkgdump
 if ! cc -std=c11 -O1 -o "$DUMP" "$ROOT/tests/tools/apkgdump.c" \
 	$(pkg-config --cflags --libs libzip sqlite3) 2>"$T/cc.err"; then
@@ -186,26 +191,54 @@ eq "--lang en: 8 notes, 3 decks" "8|3" "$(q "$L/data-parallelism.apkg" "select (
 eq "--lang en: no Kiswahili, no translation" "0" \
 	"$(q "$L/data-parallelism.apkg" "select count(*) from notes where tags like '%lang::sw%' or flds like '%qb-translation%'")"
 
-# ---- an edit: GUIDs stay, mod moves forward ----------------------------
+# ---- edits: GUIDs stay; mod moves for changed notes only ---------------
+# Times come from the revision record (revision.h): a note's mod is the
+# latest revision time of what it shows (its question in every written
+# language, and templates/anki/).
 E=$T/edit
-mkdir -p "$E/out1" "$E/out2"
+mkdir -p "$E/out1" "$E/out2" "$E/out3" "$E/out4" "$E/out5"
 cp "$BANK" "$E/bank.qb"
-(unset SOURCE_DATE_EPOCH; touch -d @1700000000 "$E/bank.qb" && build "$E/out1" "$E/bank.qb")
+SOURCE_DATE_EPOCH=1700000000 build "$E/out1" "$E/bank.qb"
+SOURCE_DATE_EPOCH=1700000050 build "$E/out2" "$E/bank.qb"
+check "nothing changed, later clock: byte-identical" cmp -s "$E/out1/data-parallelism.apkg" "$E/out2/data-parallelism.apkg"
 sed -i 's/what does each GPU hold?/what does every single GPU hold?/' "$E/bank.qb"
-(unset SOURCE_DATE_EPOCH; touch -d @1700000100 "$E/bank.qb" && build "$E/out2" "$E/bank.qb")
+SOURCE_DATE_EPOCH=1700000100 build "$E/out3" "$E/bank.qb"
 P1=$E/out1/data-parallelism.apkg
-P2=$E/out2/data-parallelism.apkg
-check "edited text reached the note" sh -c "'$DUMP' '$P2' sql 'select flds from notes' | grep -q 'every single GPU'"
-g1=$(q "$P1" "select guid from notes order by id")
-g2=$(q "$P2" "select guid from notes order by id")
+P3=$E/out3/data-parallelism.apkg
+check "edited text reached the note" sh -c "'$DUMP' '$P3' sql 'select flds from notes' | grep -q 'every single GPU'"
 g0=$(q "$P" "select guid from notes order by id")
+g1=$(q "$P1" "select guid from notes order by id")
+g3=$(q "$P3" "select guid from notes order by id")
 check "GUIDs stable across builds (other epoch)" test "$g1" = "$g0"
-check "GUIDs stable across an edit of the question text" test "$g1" = "$g2"
-eq "mod from the bank's mtime without SOURCE_DATE_EPOCH" "1700000000" "$(q "$P1" "select distinct mod from notes")"
-m1=$(q "$P1" "select mod from notes where flds like 'data-parallelism:replica-per-gpu:en%'")
-m2=$(q "$P2" "select mod from notes where flds like 'data-parallelism:replica-per-gpu:en%'")
-check "mod strictly newer after the edit ($m1 -> $m2)" test "$m2" -gt "$m1"
-eq "note type id unchanged by the edit" "$FROZEN_NTID" "$(q "$P2" "select distinct mid from notes")"
+check "GUIDs stable across an edit of the question text" test "$g1" = "$g3"
+modof() { q "$1" "select mod from notes where flds like 'data-parallelism:$2:$3%'"; }
+eq "first build: every note at the first time" "1700000000" "$(q "$P1" "select distinct mod from notes")"
+eq "edited note: mod strictly newer" "1700000100" "$(modof "$P3" replica-per-gpu en)"
+eq "its other language shows the edit too (Translation): newer" "1700000100" "$(modof "$P3" replica-per-gpu sw)"
+eq "unchanged notes keep their mod" "1700000000|14" \
+	"$(q "$P3" "select distinct mod, count(*) from notes where flds not like 'data-parallelism:replica-per-gpu:%'")"
+eq "unchanged notes are byte-identical rows" "" \
+	"$(q "$P1" "select guid||flds||mod from notes where flds not like 'data-parallelism:replica-per-gpu:%' order by guid" >"$E/r1"
+	   q "$P3" "select guid||flds||mod from notes where flds not like 'data-parallelism:replica-per-gpu:%' order by guid" >"$E/r3"
+	   cmp "$E/r1" "$E/r3")"
+eq "note type mod unchanged by a bank edit" "1700000000" "$(q "$P3" "select json_extract(m.value,'\$.mod') from col, json_each(col.models) m")"
+eq "note type id unchanged by the edit" "$FROZEN_NTID" "$(q "$P3" "select distinct mid from notes")"
+sed -i 's/what does every single GPU hold?/what does each single GPU hold?/' "$E/bank.qb"
+SOURCE_DATE_EPOCH=1700000100 build "$E/out4" "$E/bank.qb"
+eq "second edit in the same second: still strictly newer" "1700000101" "$(modof "$E/out4/data-parallelism.apkg" replica-per-gpu en)"
+# A template change: new static names, newer note type (and notes, whose
+# labels come from templates/anki/).
+mkdir -p "$E/tpl"
+cp -R "$ROOT/templates/anki" "$E/tpl/"
+printf '\n.qb-question { letter-spacing: .01em; }\n' >>"$E/tpl/anki/card.css"
+QBC_TEMPLATES=$E/tpl SOURCE_DATE_EPOCH=1700000200 build "$E/out5" "$E/bank.qb"
+P5=$E/out5/data-parallelism.apkg
+eq "template change: note type mod newer" "1700000200" "$(q "$P5" "select json_extract(m.value,'\$.mod') from col, json_each(col.models) m")"
+css5=$("$DUMP" "$P5" cat media | python3 -c "import json,sys; print(json.load(sys.stdin)['0'])")
+css4=$("$DUMP" "$E/out4/data-parallelism.apkg" cat media | python3 -c "import json,sys; print(json.load(sys.stdin)['0'])")
+check "template change: the static CSS gets a new name ($css4 -> $css5)" test "$css4" != "$css5"
+eq "template change: the note type imports the new name" "1" "$(q "$P5" "select instr(json_extract(m.value,'\$.css'), '$css5') > 0 from col, json_each(col.models) m")"
+eq "template change: GUIDs unchanged" "$g1" "$(q "$P5" "select guid from notes order by id")"
 
 # ---- hostile text: nothing becomes script, tags or template syntax -----
 X=$T/x
@@ -244,9 +277,10 @@ eq "multiple: Data lists both correct options" "1" \
 	"$(q "$XP" "select count(*) from notes where flds like '%&quot;type&quot;:&quot;multiple&quot;,&quot;options&quot;:3,&quot;correct&quot;:[0,1]%' and tags like '%lang::en%'")"
 
 # ---- labels: a regional tag uses its language's labels, others English --
-G=$ROOT/tests/golden/three-languages/input.qb
-if [ -f "$G" ]; then
+if [ -f "$ROOT/tests/golden/three-languages/input.qb" ]; then
 	mkdir -p "$T/three"
+	G=$T/three/three-languages.qb
+	cp "$ROOT/tests/golden/three-languages/input.qb" "$G"
 	check "build three-languages" build "$T/three" "$G"
 	TP=$T/three/three-languages.apkg
 	eq "sw-KE card: Kiswahili labels" "1" "$(q "$TP" "select count(*) from notes where tags like '% lang::sw-KE %' and flds like '%>Jibu sahihi<%' and flds like '%Onyesha kwa Kiingereza%'")"

@@ -13,7 +13,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readFileSync, existsSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, readFileSync, existsSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { ROOT, TESTS, qbc, tempDir, unzip, launch } from './lib.mjs';
@@ -28,7 +28,10 @@ const pages = new Map(); // url path -> html (full card documents)
 function loadPackage(bankPath, id) {
   const out = path.join(tmp.dir, id);
   mkdirSync(out, { recursive: true });
-  const r = qbc(['build', '-o', out, '--format', 'anki', bankPath]);
+  // Build from a copy: a build writes its revision record next to the bank.
+  const src = path.join(out, 'src');
+  cpSync(path.dirname(bankPath), src, { recursive: true, filter: (f) => !f.endsWith('.lock') });
+  const r = qbc(['build', '-o', out, '--format', 'anki', path.join(src, path.basename(bankPath))]);
   assert.equal(r.status, 0, r.stderr);
   const raw = path.join(out, 'raw');
   unzip(path.join(out, `${id}.apkg`), raw);
