@@ -101,6 +101,7 @@ static const char *const label_keys[] = {
 
 typedef struct media {
 	char *name;          /* member name in the collection's media folder  */
+	char *src;           /* the picture's path as read; NULL if static    */
 	unsigned char *data;
 	size_t len;
 	bool compress;
@@ -309,13 +310,15 @@ static int show_in_label(const anki *a, qb_buf *out, const char *lang, const cha
 
 /* ==== Media ============================================================== */
 
-static void add_media(anki *a, char *name, unsigned char *data, size_t len, bool compress)
+/* Takes ownership of name, src and data. */
+static void add_media(anki *a, char *name, char *src, unsigned char *data, size_t len,
+                      bool compress)
 {
 	if (a->nmedia == a->capmedia) {
 		a->capmedia = a->capmedia ? 2 * a->capmedia : 8;
 		a->media = qb_xrealloc(a->media, a->capmedia * sizeof *a->media);
 	}
-	a->media[a->nmedia++] = (media){name, data, len, compress};
+	a->media[a->nmedia++] = (media){name, src, data, len, compress};
 }
 
 /* Already-compressed formats are stored, the rest deflated. */
@@ -378,6 +381,12 @@ static const char *image_src(void *payload, const char *src)
 	if (strchr(src, ':') || src[0] == '\0')
 		return NULL;
 	char *path = src[0] == '/' ? qb_xstrdup(src) : qb_fs_join(a->bank->dir, src);
+	/* Each picture is read once, however many notes show it. */
+	for (size_t i = 0; i < a->nmedia; i++)
+		if (a->media[i].src && strcmp(a->media[i].src, path) == 0) {
+			free(path);
+			return a->media[i].name;
+		}
 	char *data = NULL;
 	size_t len = 0;
 	if (qb_fs_read(path, &data, &len) != 0) {
@@ -386,15 +395,15 @@ static const char *image_src(void *payload, const char *src)
 		free(path);
 		return NULL;
 	}
-	free(path);
 	char *name = media_name(src, (unsigned char *)data, len);
 	for (size_t i = 0; i < a->nmedia; i++)
-		if (strcmp(a->media[i].name, name) == 0) {
+		if (strcmp(a->media[i].name, name) == 0) { /* same picture, other path */
 			free(name);
 			free(data);
+			free(path);
 			return a->media[i].name;
 		}
-	add_media(a, name, (unsigned char *)data, len, worth_compressing(name));
+	add_media(a, name, path, (unsigned char *)data, len, worth_compressing(name));
 	return name;
 }
 
@@ -409,7 +418,7 @@ static char *add_static(anki *a, const char *rel, const char *stem, const char *
 	char hex[2 * 5 + 1];
 	qb_hash_sha256_hex(hex, 5, data, len);
 	char *name = qb_xasprintf("_qbc-%s-%s.%s", stem, hex, ext);
-	add_media(a, name, (unsigned char *)data, len, true);
+	add_media(a, name, NULL, (unsigned char *)data, len, true);
 	return name;
 }
 
@@ -1011,6 +1020,10 @@ int qb_write_anki(const qb_bank *bank, const qb_build_opts *opts)
 		rc = QB_EXIT_ERRORS;
 		goto done;
 	}
+	if (!opts->templates_dir) {
+		qb_diag_fatal("cannot find the templates folder (set QBC_TEMPLATES)");
+		goto done;
+	}
 	if (a.nlangs == 0) { /* no language selection: every declared one */
 		all_langs = qb_xcalloc(bank->nlangs + 1, sizeof *all_langs);
 		for (size_t i = 0; i < bank->nlangs; i++)
@@ -1040,6 +1053,7 @@ done:
 	json_decref(a.decks);
 	for (size_t i = 0; i < a.nmedia; i++) {
 		free(a.media[i].name);
+		free(a.media[i].src);
 		free(a.media[i].data);
 	}
 	free(a.media);
