@@ -276,6 +276,37 @@ check "escape.qb: sfld and csum as Anki" fields_ok "$T/x.db"
 eq "multiple: Data lists both correct options" "1" \
 	"$(q "$XP" "select count(*) from notes where flds like '%&quot;type&quot;:&quot;multiple&quot;,&quot;options&quot;:3,&quot;correct&quot;:[0,1]%' and tags like '%lang::en%'")"
 
+# ---- golden: the whole normalised content of escape.qb's package --------
+# Reviewed once; UPDATE=1 rewrites tests/anki/escape.expected after a
+# deliberate change (then read the diff).
+normalise() { # PKG: members, media map, note type, decks, notes and cards
+	pkg=$1
+	echo "## members"
+	"$DUMP" "$pkg" members | cut -f1,3
+	echo "## media"
+	"$DUMP" "$pkg" cat media
+	echo
+	echo "## note type"
+	q "$pkg" "select m.key, json_extract(m.value,'\$.name'), json_extract(m.value,'\$.sortf'), json_extract(m.value,'\$.req') from col, json_each(col.models) m"
+	echo "## decks"
+	q "$pkg" "select json_extract(value,'\$.name'), json_extract(value,'\$.desc'), json_extract(value,'\$.conf') from col, json_each(col.decks)"
+	echo "## notes"
+	q "$pkg" "select 'guid='||guid||' mod='||mod||' tags=['||tags||'] csum='||csum||char(10)||'sfld='||sfld||char(10)||flds from notes order by id" |
+		awk -v names="$FROZEN_FIELDS" 'BEGIN { n = split(names, F, ",") }
+			/^guid=/ { print; next } /^sfld=/ { print; next }
+			{ k = split($0, v, "\037"); for (i = 1; i <= k; i++) print "  " F[i] ": " v[i] }'
+	echo "## cards"
+	q "$pkg" "select c.due, c.ord, c.type, c.queue, json_extract(d.value,'\$.name'), n.guid from cards c join notes n on n.id = c.nid, col, json_each(col.decks) d where json_extract(d.value,'\$.id') = c.did order by c.due"
+}
+normalise "$XP" >"$T/escape.actual" 2>&1
+[ -n "${UPDATE:-}" ] && cp "$T/escape.actual" "$HERE/escape.expected"
+if diff -u "$HERE/escape.expected" "$T/escape.actual" >"$T/escape.diff" 2>&1; then
+	pass "golden escape.expected"
+else
+	fail "golden escape.expected differs (UPDATE=1 rewrites it)"
+	head -n 60 "$T/escape.diff"
+fi
+
 # ---- labels: a regional tag uses its language's labels, others English --
 if [ -f "$ROOT/tests/golden/three-languages/input.qb" ]; then
 	mkdir -p "$T/three"
