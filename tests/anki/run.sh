@@ -183,6 +183,12 @@ mkdir -p "$C"
 TZ=Asia/Tokyo build "$C" "$BANK"
 check "byte-identical in another time zone" cmp -s "$P" "$C/data-parallelism.apkg"
 
+# Without --format, 'qbc build' writes the package (as 'make' does).
+D=$T/default
+mkdir -p "$D"
+"$QBC" build -o "$D" "$BANK" >"$D.log" 2>&1
+check "anki is a default format" test -s "$D/data-parallelism.apkg"
+
 # --lang en: one language, no translation.
 L=$T/l
 mkdir -p "$L"
