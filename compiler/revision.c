@@ -126,28 +126,46 @@ void qb_rev_free(qb_revisions *rev)
 
 /* ---- lookups ---- */
 
+/* Lookups start where the previous one matched and wrap around: the
+ * record is in the bank's order, so a build's lookups in source order
+ * find each entry at once instead of scanning the whole record. */
 static qent *find_q(const qb_revisions *rev, const char *qid, const char *lang)
 {
-	for (size_t i = 0; i < rev->nq; i++)
-		if (strcmp(rev->q[i].qid, qid) == 0 && strcmp(rev->q[i].lang, lang) == 0)
+	static size_t cur;
+	for (size_t k = 0; k < rev->nq; k++) {
+		size_t i = (cur + k) % rev->nq;
+		if (strcmp(rev->q[i].qid, qid) == 0 && strcmp(rev->q[i].lang, lang) == 0) {
+			cur = i + 1;
 			return &rev->q[i];
+		}
+	}
 	return NULL;
 }
 
 static bool has_qid(const qb_revisions *rev, const char *qid)
 {
-	for (size_t i = 0; i < rev->nq; i++)
-		if (strcmp(rev->q[i].qid, qid) == 0)
+	static size_t cur;
+	for (size_t k = 0; k < rev->nq; k++) {
+		size_t i = (cur + k) % rev->nq;
+		if (strcmp(rev->q[i].qid, qid) == 0) {
+			cur = i + 1;
 			return true;
+		}
+	}
 	return false;
 }
 
 static tent *find_t(const qb_revisions *rev, const char *qid, const char *elem, const char *lang)
 {
-	for (size_t i = 0; i < rev->nt; i++)
+	static size_t cur;
+	for (size_t k = 0; k < rev->nt; k++) {
+		size_t i = (cur + k) % rev->nt;
 		if (strcmp(rev->t[i].qid, qid) == 0 && strcmp(rev->t[i].elem, elem) == 0 &&
-		    strcmp(rev->t[i].lang, lang) == 0)
+		    strcmp(rev->t[i].lang, lang) == 0) {
+			cur = i + 1;
 			return &rev->t[i];
+		}
+	}
 	return NULL;
 }
 
@@ -592,10 +610,15 @@ bool qb_rev_update(qb_revisions *rev, const qb_bank *bank, const char *templates
 		if (!known)
 			push_id(&report->added, &report->nadded, qq->id);
 	}
-	for (size_t i = 0; i < rev->nq; i++) {
+	for (size_t i = 0, cur = 0; i < rev->nq; i++) {
 		bool present = false;
-		for (size_t k = 0; k < bank->nquestions && !present; k++)
-			present = strcmp(bank->questions[k].id, rev->q[i].qid) == 0;
+		for (size_t k = 0; k < bank->nquestions && !present; k++) {
+			size_t j = (cur + k) % bank->nquestions;
+			if (strcmp(bank->questions[j].id, rev->q[i].qid) == 0) {
+				present = true;
+				cur = j;
+			}
+		}
 		if (!present) {
 			push_id(&report->removed, &report->nremoved, rev->q[i].qid);
 			changed = true;
