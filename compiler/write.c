@@ -8,6 +8,7 @@
 #include "fsutil.h"
 
 const qb_writer qb_writers[] = {
+	{"anki", ".apkg", "Anki deck package", true, qb_write_anki},
 	{"json", ".json", "the model as JSON, as 'qbc dump --json' prints it", false, qb_write_json},
 	{NULL, NULL, NULL, false, NULL},
 };

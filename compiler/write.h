@@ -46,5 +46,6 @@ char *qb_writer_output_path(const qb_writer *w, const qb_bank *bank, const qb_bu
 
 /* ---- the writers (one file each) ---- */
 int qb_write_json(const qb_bank *bank, const qb_build_opts *opts);
+int qb_write_anki(const qb_bank *bank, const qb_build_opts *opts);
 
 #endif
