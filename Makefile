@@ -64,11 +64,11 @@ $(BUILD)/.deps-ok:
 	@touch $@
 
 print-debs:
-	@echo $(DEBS) $(TEST_DEBS) $$(command -v npm >/dev/null 2>&1 || echo $(NODE_DEBS))
+	@echo $(DEBS) $(TEST_DEBS) $$(command -v node >/dev/null 2>&1 || echo $(NODE_DEBS))
 
 deps: $(BUILD)/.deps-ok
 	@missing=""; for p in $(TEST_DEBS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
-	command -v npm >/dev/null 2>&1 || missing="$$missing $(NODE_DEBS)"; \
+	command -v node >/dev/null 2>&1 || missing="$$missing $(NODE_DEBS)"; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then \
 	    echo "make: installing test dependencies:$$missing"; \
@@ -131,7 +131,7 @@ test: deps $(BUILD)/qbc $(BUILD)/asan/qbc $(UNITS) $(SAN_UNITS)
 	  sh tests/run.sh
 
 bench: $(BUILD)/qbc
-	@sh tests/bench/run.sh $(CURDIR)/$(BUILD)/qbc
+	@sh tests/bench/bench.sh $(CURDIR)/$(BUILD)/qbc
 
 lint:
 	@! grep -nE '\b(malloc|calloc|realloc|strdup|strndup|sprintf|strtok|atoi)\(' \

@@ -46,6 +46,7 @@ char *qb_writer_output_path(const qb_writer *w, const qb_bank *bank, const qb_bu
 
 /* ---- the writers (one file each) ---- */
 int qb_write_json(const qb_bank *bank, const qb_build_opts *opts);
+int qb_write_anki(const qb_bank *bank, const qb_build_opts *opts);
 /* SCORM 1.2 and SCORM 2004 4th Edition zips for Moodle (write_scorm.c). */
 int qb_write_scorm12(const qb_bank *bank, const qb_build_opts *opts);
 int qb_write_scorm2004(const qb_bank *bank, const qb_build_opts *opts);

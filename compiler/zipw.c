@@ -44,6 +44,20 @@ qb_zipw *qb_zipw_open(const char *path, time_t mtime)
 	return z;
 }
 
+/* zip_file_set_mtime() converts through localtime(), so the bytes would
+ * depend on the builder's time zone.  Write the MS-DOS date and time of
+ * mtime in UTC instead (clamped to 1980, the format's first year). */
+static int set_dostime(zip_t *zip, zip_uint64_t idx, time_t mtime)
+{
+	struct tm tm;
+	if (mtime < 315532800 || !gmtime_r(&mtime, &tm)) /* 1980-01-01 */
+		tm = (struct tm){.tm_year = 80, .tm_mday = 1};
+	zip_uint16_t dtime = (zip_uint16_t)((tm.tm_hour << 11) | (tm.tm_min << 5) | (tm.tm_sec / 2));
+	zip_uint16_t ddate = (zip_uint16_t)(((tm.tm_year - 80) << 9) | ((tm.tm_mon + 1) << 5) |
+	                                    tm.tm_mday);
+	return zip_file_set_dostime(zip, idx, dtime, ddate, 0);
+}
+
 int qb_zipw_add(qb_zipw *z, const char *name, const void *data, size_t len, bool compress)
 {
 	void *copy = qb_xmalloc(len);
@@ -62,7 +76,7 @@ int qb_zipw_add(qb_zipw *z, const char *name, const void *data, size_t len, bool
 	if (zip_set_file_compression(z->zip, (zip_uint64_t)idx,
 	                             compress ? ZIP_CM_DEFLATE : ZIP_CM_STORE,
 	                             compress ? 9 : 0) != 0 ||
-	    zip_file_set_mtime(z->zip, (zip_uint64_t)idx, z->mtime, 0) != 0 ||
+	    set_dostime(z->zip, (zip_uint64_t)idx, z->mtime) != 0 ||
 	    zip_file_set_external_attributes(z->zip, (zip_uint64_t)idx, 0, ZIP_OPSYS_UNIX,
 	                                     (zip_uint32_t)0100644 << 16) != 0)
 		goto fail;

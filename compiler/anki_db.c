@@ -1,0 +1,422 @@
+/* anki_db.c - see anki_db.h.  The schema and the column rules are from
+ * anki-format.md §A2 (rslib/src/storage/schema11.sql:1-78) and §A4. */
+#include "anki_db.h"
+
+#include <ctype.h>
+#include <libxml/HTMLparser.h>
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "alloc.h"
+#include "diag.h"
+#include "hash.h"
+
+struct qb_anki_db {
+	sqlite3 *db;
+	sqlite3_stmt *ins_col;
+	sqlite3_stmt *ins_note;
+	sqlite3_stmt *ins_card;
+	bool in_tx;   /* BEGIN done, COMMIT not yet                            */
+};
+
+/* The schema of collection.anki2 at version 11, as Anki writes it. */
+static const char schema_sql[] =
+	"CREATE TABLE col (id integer PRIMARY KEY, crt integer NOT NULL, mod integer NOT NULL,"
+	" scm integer NOT NULL, ver integer NOT NULL, dty integer NOT NULL, usn integer NOT NULL,"
+	" ls integer NOT NULL, conf text NOT NULL, models text NOT NULL, decks text NOT NULL,"
+	" dconf text NOT NULL, tags text NOT NULL);"
+	"CREATE TABLE notes (id integer PRIMARY KEY, guid text NOT NULL, mid integer NOT NULL,"
+	" mod integer NOT NULL, usn integer NOT NULL, tags text NOT NULL, flds text NOT NULL,"
+	" sfld integer NOT NULL, csum integer NOT NULL, flags integer NOT NULL,"
+	" data text NOT NULL);"
+	"CREATE TABLE cards (id integer PRIMARY KEY, nid integer NOT NULL, did integer NOT NULL,"
+	" ord integer NOT NULL, mod integer NOT NULL, usn integer NOT NULL, type integer NOT NULL,"
+	" queue integer NOT NULL, due integer NOT NULL, ivl integer NOT NULL,"
+	" factor integer NOT NULL, reps integer NOT NULL, lapses integer NOT NULL,"
+	" left integer NOT NULL, odue integer NOT NULL, odid integer NOT NULL,"
+	" flags integer NOT NULL, data text NOT NULL);"
+	"CREATE TABLE revlog (id integer PRIMARY KEY, cid integer NOT NULL, usn integer NOT NULL,"
+	" ease integer NOT NULL, ivl integer NOT NULL, lastIvl integer NOT NULL,"
+	" factor integer NOT NULL, time integer NOT NULL, type integer NOT NULL);"
+	"CREATE TABLE graves (usn integer NOT NULL, oid integer NOT NULL, type integer NOT NULL);"
+	"CREATE INDEX ix_notes_usn ON notes (usn);"
+	"CREATE INDEX ix_cards_usn ON cards (usn);"
+	"CREATE INDEX ix_revlog_usn ON revlog (usn);"
+	"CREATE INDEX ix_cards_nid ON cards (nid);"
+	"CREATE INDEX ix_cards_sched ON cards (did, queue, due);"
+	"CREATE INDEX ix_revlog_cid ON revlog (cid);"
+	"CREATE INDEX ix_notes_csum ON notes (csum);";
+
+/* ver 11, dty/usn/ls 0 (§A3.1); tags "{}". */
+static const char ins_col_sql[] =
+	"INSERT INTO col (id, crt, mod, scm, ver, dty, usn, ls, conf, models, decks, dconf, tags)"
+	" VALUES (1, ?1, ?2, ?2, 11, 0, 0, 0, ?3, ?4, ?5, ?6, '{}')";
+/* usn -1, flags 0, data "" (§A4.1). */
+static const char ins_note_sql[] =
+	"INSERT INTO notes (id, guid, mid, mod, usn, tags, flds, sfld, csum, flags, data)"
+	" VALUES (?1, ?2, ?3, ?4, -1, ?5, ?6, ?7, ?8, 0, '')";
+/* A new card: type 0, queue 0, scheduling zero (§A4.2). */
+static const char ins_card_sql[] =
+	"INSERT INTO cards (id, nid, did, ord, mod, usn, type, queue, due, ivl, factor, reps,"
+	" lapses, left, odue, odid, flags, data)"
+	" VALUES (?1, ?2, ?3, ?4, ?5, -1, 0, 0, ?6, 0, 0, 0, 0, 0, 0, 0, 0, '')";
+
+/* Anki's field separator in notes.flds (anki/utils.py joinFields). */
+#define FIELD_SEP '\x1f'
+
+static int db_fail(qb_anki_db *db, const char *what)
+{
+	qb_diag_fatal("anki collection: %s: %s", what, sqlite3_errmsg(db->db));
+	return -1;
+}
+
+qb_anki_db *qb_anki_db_new(void)
+{
+	qb_anki_db *db = qb_xcalloc(1, sizeof *db);
+	if (sqlite3_open_v2(":memory:", &db->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
+	                    NULL) != SQLITE_OK) {
+		qb_diag_fatal("anki collection: cannot open an in-memory database");
+		goto fail;
+	}
+	/* Anki's files use 4096-byte pages (§A2). */
+	if (sqlite3_exec(db->db, "PRAGMA page_size = 4096; PRAGMA encoding = 'UTF-8';", NULL,
+	                 NULL, NULL) != SQLITE_OK ||
+	    sqlite3_exec(db->db, schema_sql, NULL, NULL, NULL) != SQLITE_OK) {
+		db_fail(db, "creating the schema");
+		goto fail;
+	}
+	if (sqlite3_prepare_v2(db->db, ins_col_sql, -1, &db->ins_col, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(db->db, ins_note_sql, -1, &db->ins_note, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(db->db, ins_card_sql, -1, &db->ins_card, NULL) != SQLITE_OK) {
+		db_fail(db, "preparing statements");
+		goto fail;
+	}
+	if (sqlite3_exec(db->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK) {
+		db_fail(db, "BEGIN");
+		goto fail;
+	}
+	db->in_tx = true;
+	return db;
+fail:
+	qb_anki_db_free(db);
+	return NULL;
+}
+
+/* Steps a fully bound insert and resets it for the next row. */
+static int step(qb_anki_db *db, sqlite3_stmt *st, const char *what)
+{
+	int rc = sqlite3_step(st);
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	if (rc != SQLITE_DONE)
+		return db_fail(db, what);
+	return 0;
+}
+
+/* Binds a compact JSON dump of v (insertion order, so deterministic). */
+static int bind_json(sqlite3_stmt *st, int i, const json_t *v)
+{
+	char *s = json_dumps(v, JSON_COMPACT | JSON_ENSURE_ASCII);
+	if (!s)
+		return SQLITE_NOMEM;
+	return sqlite3_bind_text(st, i, s, -1, free);
+}
+
+int qb_anki_db_set_col(qb_anki_db *db, const qb_anki_col *col)
+{
+	sqlite3_stmt *st = db->ins_col;
+	if (sqlite3_bind_int64(st, 1, col->crt) != SQLITE_OK ||
+	    sqlite3_bind_int64(st, 2, col->mod_ms) != SQLITE_OK ||
+	    bind_json(st, 3, col->conf) != SQLITE_OK || bind_json(st, 4, col->models) != SQLITE_OK ||
+	    bind_json(st, 5, col->decks) != SQLITE_OK || bind_json(st, 6, col->dconf) != SQLITE_OK)
+		return db_fail(db, "binding the col row");
+	return step(db, st, "inserting the col row");
+}
+
+int qb_anki_db_add_note(qb_anki_db *db, const qb_anki_note *note)
+{
+	qb_buf flds = QB_BUF_INIT, sfld = QB_BUF_INIT;
+	int rc = -1;
+	for (size_t i = 0; i < note->nfields; i++) {
+		if (i)
+			qb_buf_putc(&flds, FIELD_SEP);
+		qb_buf_puts(&flds, note->fields[i]);
+	}
+	qb_anki_strip_html_media(&sfld, note->sortf < note->nfields ? note->fields[note->sortf] : "");
+	int64_t csum = qb_anki_field_checksum(note->nfields ? note->fields[0] : "");
+
+	sqlite3_stmt *st = db->ins_note;
+	if (sqlite3_bind_int64(st, 1, note->id) != SQLITE_OK ||
+	    sqlite3_bind_text(st, 2, note->guid, -1, SQLITE_STATIC) != SQLITE_OK ||
+	    sqlite3_bind_int64(st, 3, note->mid) != SQLITE_OK ||
+	    sqlite3_bind_int64(st, 4, note->mod) != SQLITE_OK ||
+	    sqlite3_bind_text(st, 5, note->tags, -1, SQLITE_STATIC) != SQLITE_OK ||
+	    sqlite3_bind_text(st, 6, qb_buf_cstr(&flds), (int)flds.len, SQLITE_STATIC) != SQLITE_OK ||
+	    sqlite3_bind_text(st, 7, qb_buf_cstr(&sfld), (int)sfld.len, SQLITE_STATIC) != SQLITE_OK ||
+	    sqlite3_bind_int64(st, 8, csum) != SQLITE_OK) {
+		db_fail(db, "binding a note");
+		goto done;
+	}
+	rc = step(db, st, "inserting a note");
+done:
+	qb_buf_dispose(&flds);
+	qb_buf_dispose(&sfld);
+	return rc;
+}
+
+int qb_anki_db_add_card(qb_anki_db *db, const qb_anki_card *card)
+{
+	sqlite3_stmt *st = db->ins_card;
+	if (sqlite3_bind_int64(st, 1, card->id) != SQLITE_OK ||
+	    sqlite3_bind_int64(st, 2, card->nid) != SQLITE_OK ||
+	    sqlite3_bind_int64(st, 3, card->did) != SQLITE_OK ||
+	    sqlite3_bind_int(st, 4, card->ord) != SQLITE_OK ||
+	    sqlite3_bind_int64(st, 5, card->mod) != SQLITE_OK ||
+	    sqlite3_bind_int64(st, 6, card->due) != SQLITE_OK)
+		return db_fail(db, "binding a card");
+	return step(db, st, "inserting a card");
+}
+
+int qb_anki_db_finish(qb_anki_db *db, unsigned char **data, size_t *len)
+{
+	*data = NULL;
+	*len = 0;
+	if (sqlite3_exec(db->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
+		return db_fail(db, "COMMIT");
+	db->in_tx = false;
+	sqlite3_int64 size = 0;
+	unsigned char *bytes = sqlite3_serialize(db->db, "main", &size, 0);
+	if (!bytes || size <= 0) {
+		sqlite3_free(bytes);
+		return db_fail(db, "serialising the database");
+	}
+	/* Hand the caller memory that plain free() releases. */
+	*data = qb_xmalloc((size_t)size);
+	memcpy(*data, bytes, (size_t)size);
+	*len = (size_t)size;
+	sqlite3_free(bytes);
+	return 0;
+}
+
+void qb_anki_db_free(qb_anki_db *db)
+{
+	if (!db)
+		return;
+	sqlite3_finalize(db->ins_col);
+	sqlite3_finalize(db->ins_note);
+	sqlite3_finalize(db->ins_card);
+	if (db->db) {
+		if (db->in_tx)
+			sqlite3_exec(db->db, "ROLLBACK", NULL, NULL, NULL);
+		sqlite3_close(db->db);
+	}
+	free(db);
+}
+
+/* ---- Anki's text rules ---- */
+
+/* Case-insensitive prefix test. */
+static bool starts_ci(const char *s, const char *prefix)
+{
+	return strncasecmp(s, prefix, strlen(prefix)) == 0;
+}
+
+/* Finds needle case-insensitively in s, or NULL. */
+static const char *find_ci(const char *s, const char *needle)
+{
+	for (; *s; s++)
+		if (starts_ci(s, needle))
+			return s;
+	return NULL;
+}
+
+/* reMedia = (?i)<img[^>]+src=["']?([^"'>]+)["']?[^>]*>   at p (which
+ * starts with "<img").  On a match appends " X " and returns the end of
+ * the match; otherwise returns NULL. */
+static const char *strip_img(qb_buf *out, const char *p)
+{
+	const char *gt = strchr(p + 4, '>');
+	if (!gt)
+		return NULL;
+	/* [^>]+ is greedy: take the last "src=" that leaves at least one
+	 * character after "<img". */
+	const char *src = NULL;
+	for (const char *s = p + 5; s + 4 <= gt; s++)
+		if (starts_ci(s, "src="))
+			src = s;
+	while (src) {
+		const char *v = src + 4;
+		if (*v == '"' || *v == '\'')
+			v++;
+		size_t n = strcspn(v, "\"'>");
+		if (n > 0) {
+			/* ["']?[^>]*> always matches up to the first '>' after v. */
+			const char *end = strchr(v + n, '>');
+			qb_buf_putc(out, ' ');
+			qb_buf_append(out, v, n);
+			qb_buf_putc(out, ' ');
+			return end + 1;
+		}
+		/* Backtrack: an earlier "src=". */
+		const char *prev = NULL;
+		for (const char *s = p + 5; s < src; s++)
+			if (starts_ci(s, "src="))
+				prev = s;
+		src = prev;
+	}
+	return NULL;
+}
+
+/* Removes the blocks that start with open (case-insensitive prefix of the
+ * opening tag, up to its '>') and end with close. */
+static char *drop_blocks(const char *s, const char *open, const char *close, bool tag)
+{
+	qb_buf b = QB_BUF_INIT;
+	for (;;) {
+		const char *o = find_ci(s, open);
+		if (!o)
+			break;
+		const char *body = o + strlen(open);
+		if (tag) {
+			body = strchr(body, '>');
+			if (!body)
+				break;
+			body++;
+		}
+		const char *c = find_ci(body, close);
+		if (!c)
+			break;
+		qb_buf_append(&b, s, (size_t)(o - s));
+		s = c + strlen(close);
+	}
+	qb_buf_puts(&b, s);
+	return qb_buf_detach(&b);
+}
+
+static void put_utf8(qb_buf *out, unsigned long cp)
+{
+	char u[4];
+	if (cp < 0x80) {
+		qb_buf_putc(out, (char)cp);
+		return;
+	}
+	if (cp < 0x800) {
+		u[0] = (char)(0xC0 | (cp >> 6));
+		u[1] = (char)(0x80 | (cp & 0x3F));
+		qb_buf_append(out, u, 2);
+	} else if (cp < 0x10000) {
+		u[0] = (char)(0xE0 | (cp >> 12));
+		u[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+		u[2] = (char)(0x80 | (cp & 0x3F));
+		qb_buf_append(out, u, 3);
+	} else {
+		u[0] = (char)(0xF0 | (cp >> 18));
+		u[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+		u[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
+		u[3] = (char)(0x80 | (cp & 0x3F));
+		qb_buf_append(out, u, 4);
+	}
+}
+
+/* entsToTxt (anki@2.1.16:anki/utils.py:157-177): "&nbsp;" -> " ", then
+ * every match of &#?\w+; that names a character is decoded: "&#x" + hex
+ * (lower-case x only), "&#" + decimal, or an HTML 4 entity name (Python's
+ * html.entities.name2codepoint, which is libxml2's HTML 4 table without
+ * "apos").  Anything else is left as written. */
+static void decode_entities(qb_buf *out, const char *s)
+{
+	while (*s) {
+		if (*s != '&') {
+			qb_buf_putc(out, *s++);
+			continue;
+		}
+		if (strncmp(s, "&nbsp;", 6) == 0) {
+			qb_buf_putc(out, ' ');
+			s += 6;
+			continue;
+		}
+		const char *semi = strchr(s, ';');
+		size_t n = semi ? (size_t)(semi - s) : 0;
+		bool done = false;
+		if (n >= 3 && s[1] == '#') {
+			bool hex = s[2] == 'x';
+			const char *d = s + (hex ? 3 : 2);
+			char *end = NULL;
+			unsigned long cp = 0;
+			if (hex ? isxdigit((unsigned char)*d) : isdigit((unsigned char)*d))
+				cp = strtoul(d, &end, hex ? 16 : 10);
+			if (end == semi && cp > 0 && cp <= 0x10FFFF) {
+				put_utf8(out, cp);
+				done = true;
+			}
+		} else if (n >= 2) {
+			char *name = qb_xstrndup(s + 1, n - 1);
+			const htmlEntityDesc *e = strcmp(name, "apos") == 0
+			                              ? NULL
+			                              : htmlEntityLookup((const xmlChar *)name);
+			free(name);
+			if (e) {
+				put_utf8(out, e->value);
+				done = true;
+			}
+		}
+		if (done)
+			s = semi + 1;
+		else
+			qb_buf_putc(out, *s++);
+	}
+}
+
+void qb_anki_strip_html_media(qb_buf *out, const char *html)
+{
+	/* 1. media: <img ... src=X ...> -> " X " */
+	qb_buf m = QB_BUF_INIT;
+	const char *p = html;
+	for (;;) {
+		const char *img = find_ci(p, "<img");
+		if (!img)
+			break;
+		qb_buf_append(&m, p, (size_t)(img - p));
+		const char *after = strip_img(&m, img);
+		if (after)
+			p = after;
+		else {
+			qb_buf_append(&m, img, 4);
+			p = img + 4;
+		}
+	}
+	qb_buf_puts(&m, p);
+	/* 2. comments, <style> and <script> blocks */
+	char *a = drop_blocks(qb_buf_cstr(&m), "<!--", "-->", false);
+	char *b = drop_blocks(a, "<style", "</style>", true);
+	char *c = drop_blocks(b, "<script", "</script>", true);
+	/* 3. every tag: <.*?> */
+	qb_buf t = QB_BUF_INIT;
+	for (const char *s = c; *s;) {
+		const char *gt = *s == '<' ? strchr(s, '>') : NULL;
+		if (gt)
+			s = gt + 1;
+		else
+			qb_buf_putc(&t, *s++);
+	}
+	/* 4. character references */
+	decode_entities(out, qb_buf_cstr(&t));
+	qb_buf_dispose(&t);
+	free(c);
+	free(b);
+	free(a);
+	qb_buf_dispose(&m);
+}
+
+int64_t qb_anki_field_checksum(const char *html)
+{
+	qb_buf s = QB_BUF_INIT;
+	qb_anki_strip_html_media(&s, html);
+	uint8_t d[QB_SHA1_SIZE];
+	qb_hash_sha1(d, qb_buf_cstr(&s), s.len);
+	qb_buf_dispose(&s);
+	return (int64_t)(((uint32_t)d[0] << 24) | ((uint32_t)d[1] << 16) | ((uint32_t)d[2] << 8) |
+	                 (uint32_t)d[3]);
+}

@@ -1,0 +1,1062 @@
+/* write_anki.c - the Anki deck package writer (.apkg, issue #3).
+ *
+ * Writes the legacy package that every Anki imports (anki-format.md, short
+ * version): a zip with collection.anki2 (schema 11, built by anki_db.c),
+ * the JSON `media` map and numbered media members, nothing else.
+ *
+ * One note per (question, language), one card per note.  What keeps a
+ * re-import updating the learner's existing notes (§B8):
+ *   - the GUID is a hash of the bank id, the question id and the language;
+ *   - the note type id, its ordered field names and its template names are
+ *     constants below (a test fails if they change);
+ *   - deck names are fixed: "<bank id>::<language's own name>";
+ *   - a note's mod comes from note_mod(), the note type's from
+ *     notetype_mod(): the revision record's times (revision.h), so a
+ *     note's time moves exactly when what it shows changed;
+ *   - the card CSS and JS are static "_" media named by content hash.
+ *
+ * Nothing from a bank becomes markup, script or template syntax: texts go
+ * through md4c with raw HTML off (markup.h), then qb_escape_mustache() and
+ * a guard for Anki's [sound:]/[latex] syntax; the data the card script
+ * reads is JSON placed as HTML text. */
+#include "write.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "alloc.h"
+#include "anki_db.h"
+#include "diag.h"
+#include "escape.h"
+#include "fsutil.h"
+#include "hash.h"
+#include "lang.h"
+#include "markup.h"
+#include "revision.h"
+#include "template.h"
+#include "zipw.h"
+
+/* ==== The frozen contract (anki-format.md §B3) ===========================
+ * Changing the note type key, the field names or their order, or the
+ * template names makes every Anki treat the package as a different note
+ * type: existing notes stop updating.  tests/anki/run.sh fails when they
+ * change.  Template HTML and CSS (templates/anki/) may change freely. */
+
+/* The note type id is derived from this key (never from time). */
+#define NOTETYPE_KEY "qbc-mcq-v1"
+#define NOTETYPE_NAME "qbc multiple choice"
+
+enum {
+	F_ID,          /* "<bank>:<question>:<lang>": the first field (csum)   */
+	F_LANG,        /* the note's language code                            */
+	F_QUESTION,    /* the prompt (the sort field)                         */
+	F_OPTIONS,     /* the options as a list, without correctness          */
+	F_ANSWER,      /* the correct option(s), for the back without JS      */
+	F_EXPLANATION, /* the explanation                                     */
+	F_FEEDBACK,    /* every option with its mark and feedback             */
+	F_TRANSLATION, /* the other languages, behind collapsed toggles       */
+	F_DATA,        /* JSON for the card script; versioned ("v"), so new
+	                  structured features need no new field              */
+	F_EXTRA,       /* HTML shown at the end of the back; empty for now,
+	                  room for later content (sources, notes)            */
+	F_COUNT
+};
+
+static const char *const field_names[F_COUNT] = {
+	"ID", "Lang", "Question", "Options", "Answer", "Explanation",
+	"Feedback", "Translation", "Data", "Extra",
+};
+
+#define SORT_FIELD F_QUESTION
+#define TEMPLATE_NAME "Multiple choice"
+
+/* Version of the Data field's JSON. */
+#define DATA_VERSION 1
+
+/* Ids chosen from hashes fall in genanki's range [2^30, 2^31)
+ * (§A4.3): positive, far from Anki's millisecond ids, safe in JS. */
+#define HASH_ID_BASE ((int64_t)1 << 30)
+
+/* Longest media name Anki syncs is 120 bytes (§A5); ours stay well below. */
+#define MEDIA_STEM_MAX 40
+#define MEDIA_EXT_MAX 8
+
+/* Anki's base91 alphabet for GUIDs, in digit order (§A4.4). */
+static const char base91[] =
+	"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+	"!#$%&()*+,-./:;<=>?@[]^_`{|}~";
+
+/* Labels every language must have (templates/anki/labels.json). */
+static const char *const label_keys[] = {
+	"correct", "incorrect", "correct_answer", "correct_answers", "explanation",
+	"feedback", "your_answer", "no_answer", "hint_single", "hint_multiple",
+	"show_in_other",
+};
+
+/* ==== State ============================================================== */
+
+typedef struct media {
+	char *name;          /* member name in the collection's media folder  */
+	char *src;           /* the picture's path as read; NULL if static    */
+	unsigned char *data;
+	size_t len;
+	bool compress;
+} media;
+
+typedef struct anki {
+	const qb_bank *bank;
+	const qb_build_opts *opts;
+	const char *const *langs;  /* languages written, in bank order          */
+	size_t nlangs;
+	json_t *labels;            /* templates/anki/labels.json                 */
+	media *media;              /* static files first, then images            */
+	size_t nmedia, capmedia;
+	char *css_name, *js_name;  /* static media names (owned by media)        */
+	json_t *decks;             /* col.decks                                 */
+	int64_t *dids;             /* deck id of each written language          */
+	int err;                   /* set by callbacks that cannot return one   */
+} anki;
+
+/* ==== Times and ids ====================================================== */
+
+/* The modification time of the note for (q, lang), in seconds.  A changed
+ * note must get a strictly newer value than any earlier build, or Anki
+ * skips the edit (§B2); an unchanged note keeps its value, so a re-import
+ * leaves it alone.  The note shows q in lang and, in its Translation
+ * field, in every other written language, and its labels come from
+ * templates/anki/: so its time is the latest of those revision times
+ * (revision.h).  Without a record: the build epoch. */
+static time_t note_mod(const qb_bank *bank, const qb_question *q, const char *const *langs,
+                       size_t nlangs, const qb_build_opts *opts)
+{
+	QB_UNUSED(bank);
+	if (!opts->rev)
+		return opts->epoch;
+	time_t t = qb_rev_template_time(opts->rev, "anki");
+	for (size_t i = 0; i < nlangs; i++) {
+		time_t tl = qb_rev_question_time(opts->rev, q->id, langs[i]);
+		if (tl > t)
+			t = tl;
+	}
+	return t ? t : opts->epoch;
+}
+
+/* The modification time of the note type, in seconds.  Anki copies new
+ * templates and CSS only when this is newer than its copy (§B3): the
+ * revision time of templates/anki/, else the build epoch. */
+static time_t notetype_mod(const qb_bank *bank, const qb_build_opts *opts)
+{
+	QB_UNUSED(bank);
+	time_t t = opts->rev ? qb_rev_template_time(opts->rev, "anki") : 0;
+	return t ? t : opts->epoch;
+}
+
+/* Base for millisecond ids: the epoch, but never in the future (§A4.3). */
+static int64_t id_base_ms(const qb_build_opts *opts)
+{
+	time_t now = time(NULL);
+	time_t t = opts->epoch < now ? opts->epoch : now;
+	return (int64_t)t * 1000;
+}
+
+static int64_t hash_id(const char *key)
+{
+	uint8_t d[QB_SHA256_SIZE];
+	qb_hash_sha256(d, key, strlen(key));
+	return HASH_ID_BASE + (int64_t)(qb_hash_u64(d) % (uint64_t)HASH_ID_BASE);
+}
+
+static int64_t notetype_id(void)
+{
+	return hash_id(NOTETYPE_KEY);
+}
+
+/* Decks are matched by name (§B5); the id only has to be unique. */
+static int64_t deck_id(const char *name)
+{
+	char *key = qb_xasprintf("qbc-deck:%s", name);
+	int64_t id = hash_id(key);
+	free(key);
+	return id;
+}
+
+/* base91 of the first 8 bytes of sha256("qbank:<bank>:<question>:<lang>")
+ * (§A4.4, genanki's guid_for digits). */
+static char *note_guid(const char *bank_id, const char *qid, const char *lang)
+{
+	char *key = qb_xasprintf("qbank:%s:%s:%s", bank_id, qid, lang);
+	uint8_t d[QB_SHA256_SIZE];
+	qb_hash_sha256(d, key, strlen(key));
+	free(key);
+	uint64_t v = qb_hash_u64(d);
+	char rev[16];
+	size_t n = 0;
+	do {
+		rev[n++] = base91[v % 91];
+		v /= 91;
+	} while (v);
+	char *out = qb_xmalloc(n + 1);
+	for (size_t i = 0; i < n; i++)
+		out[i] = rev[n - 1 - i];
+	out[n] = '\0';
+	return out;
+}
+
+/* The parent deck: the bank id, the most stable name a bank has (the
+ * GUIDs derive from it too).  A title can be reworded; a deck name cannot
+ * (§B5), so the title goes into the deck description instead. */
+static char *parent_deck_name(const qb_bank *bank)
+{
+	return qb_xstrdup(bank->id);
+}
+
+/* "<parent>::<the language's name in itself>" ("English", "Kiswahili"). */
+static char *lang_deck_name(const qb_bank *bank, const char *lang)
+{
+	const char *native = qb_lang_native_name(lang);
+	char *parent = parent_deck_name(bank);
+	char *name = qb_xasprintf("%s::%s", parent, native ? native : lang);
+	free(parent);
+	return name;
+}
+
+/* ==== Labels ============================================================= */
+
+/* The entry of labels.json for a language tag: the tag itself ("sw-KE"),
+ * else its language ("sw"), case-insensitively; NULL if neither. */
+static json_t *labels_for(const anki *a, const char *lang)
+{
+	size_t primary = strcspn(lang, "-");
+	const char *key;
+	json_t *v, *best = NULL;
+	json_object_foreach(a->labels, key, v) {
+		if (strcasecmp(key, lang) == 0)
+			return v;
+		if (!best && strlen(key) == primary && strncasecmp(key, lang, primary) == 0)
+			best = v;
+	}
+	return best;
+}
+
+/* A label in the card's language, falling back to English. */
+static const char *label(const anki *a, const char *lang, const char *key)
+{
+	const char *s = json_string_value(json_object_get(labels_for(a, lang), key));
+	if (!s)
+		s = json_string_value(json_object_get(json_object_get(a->labels, "en"), key));
+	return s ? s : "";
+}
+
+static int load_labels(anki *a)
+{
+	char *text = qb_template_load(a->opts->templates_dir, "anki/labels.json", NULL);
+	if (!text)
+		return -1;
+	json_error_t jerr;
+	a->labels = json_loads(text, 0, &jerr);
+	free(text);
+	if (!json_is_object(a->labels)) {
+		qb_diag_fatal("templates/anki/labels.json:%d:%d: %s", jerr.line, jerr.column,
+		              json_is_null(a->labels) ? jerr.text : "not a JSON object");
+		return -1;
+	}
+	json_t *en = json_object_get(a->labels, "en");
+	for (size_t i = 0; i < QB_NELEM(label_keys); i++)
+		if (!json_is_string(json_object_get(en, label_keys[i]))) {
+			qb_diag_fatal("templates/anki/labels.json: \"en\" has no label '%s'",
+			              label_keys[i]);
+			return -1;
+		}
+	return 0;
+}
+
+typedef struct lang_lookup {
+	const char *name;
+} lang_lookup;
+
+static const char *lookup_lang(void *payload, const char *name)
+{
+	return strcmp(name, "lang") == 0 ? ((lang_lookup *)payload)->name : NULL;
+}
+
+/* "Show in Kiswahili", in the card's language: labels[lang].show_in[other],
+ * else show_in_other with %%lang%% = the other language's own name. */
+static int show_in_label(const anki *a, qb_buf *out, const char *lang, const char *other)
+{
+	json_t *show_in = json_object_get(labels_for(a, lang), "show_in");
+	const char *s = json_string_value(json_object_get(show_in, other));
+	if (!s) { /* "sw-KE": the entry for "sw" */
+		char *primary = qb_xstrndup(other, strcspn(other, "-"));
+		s = json_string_value(json_object_get(show_in, primary));
+		free(primary);
+	}
+	if (s) {
+		qb_escape_html(out, s);
+		return 0;
+	}
+	const char *native = qb_lang_native_name(other);
+	lang_lookup l = {native ? native : other};
+	qb_buf tmp = QB_BUF_INIT;
+	int rc = qb_template_expand(&tmp, "anki/labels.json", label(a, lang, "show_in_other"),
+	                            lookup_lang, &l);
+	qb_escape_html(out, qb_buf_cstr(&tmp));
+	qb_buf_dispose(&tmp);
+	return rc;
+}
+
+/* ==== Media ============================================================== */
+
+/* Takes ownership of name, src and data. */
+static void add_media(anki *a, char *name, char *src, unsigned char *data, size_t len,
+                      bool compress)
+{
+	if (a->nmedia == a->capmedia) {
+		a->capmedia = a->capmedia ? 2 * a->capmedia : 8;
+		a->media = qb_xrealloc(a->media, a->capmedia * sizeof *a->media);
+	}
+	a->media[a->nmedia++] = (media){name, src, data, len, compress};
+}
+
+/* Already-compressed formats are stored, the rest deflated. */
+static bool worth_compressing(const char *name)
+{
+	static const char *const packed[] = {".png", ".jpg", ".jpeg", ".gif", ".webp",
+	                                     ".mp3", ".ogg", ".mp4", ".webm", ".woff2"};
+	size_t n = strlen(name);
+	for (size_t i = 0; i < QB_NELEM(packed); i++) {
+		size_t k = strlen(packed[i]);
+		if (n >= k && strcasecmp(name + n - k, packed[i]) == 0)
+			return false;
+	}
+	return true;
+}
+
+static bool safe_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       c == '-' || c == '_';
+}
+
+/* "<stem>-<8 hex of sha256>.<ext>" from the source path: one path
+ * component of [A-Za-z0-9_.-], never starting with '_' (that would make
+ * it a static file) or '.', at most ~60 bytes (§A5).  A changed picture
+ * gets a new name, so the field changes and Anki copies the new file. */
+static char *media_name(const char *src, const unsigned char *data, size_t len)
+{
+	const char *base = strrchr(src, '/');
+	base = base ? base + 1 : src;
+	const char *dot = strrchr(base, '.');
+	size_t stem_len = dot && dot != base ? (size_t)(dot - base) : strlen(base);
+	if (stem_len > MEDIA_STEM_MAX)
+		stem_len = MEDIA_STEM_MAX;
+	qb_buf out = QB_BUF_INIT;
+	if (stem_len == 0 || !safe_char(base[0]) || base[0] == '_' || base[0] == '-')
+		qb_buf_putc(&out, 'm');
+	for (size_t i = 0; i < stem_len; i++)
+		qb_buf_putc(&out, safe_char(base[i]) ? base[i] : '-');
+	char hex[2 * 4 + 1];
+	qb_hash_sha256_hex(hex, 4, data, len);
+	qb_buf_appendf(&out, "-%s", hex);
+	if (dot && dot != base && dot[1]) {
+		qb_buf_putc(&out, '.');
+		for (size_t i = 1; dot[i] && i <= MEDIA_EXT_MAX; i++) {
+			char c = dot[i];
+			if (c >= 'A' && c <= 'Z')
+				c = (char)(c - 'A' + 'a');
+			qb_buf_putc(&out, safe_char(c) ? c : '-');
+		}
+	}
+	return qb_buf_detach(&out);
+}
+
+/* markup.h image callback: copy the picture into the package and use its
+ * media name as the src.  URLs with a scheme stay as written. */
+static const char *image_src(void *payload, const char *src)
+{
+	anki *a = payload;
+	if (strchr(src, ':') || src[0] == '\0')
+		return NULL;
+	char *path = src[0] == '/' ? qb_xstrdup(src) : qb_fs_join(a->bank->dir, src);
+	/* Each picture is read once, however many notes show it. */
+	for (size_t i = 0; i < a->nmedia; i++)
+		if (a->media[i].src && strcmp(a->media[i].src, path) == 0) {
+			free(path);
+			return a->media[i].name;
+		}
+	char *data = NULL;
+	size_t len = 0;
+	if (qb_fs_read(path, &data, &len) != 0) {
+		qb_diag_fatal("cannot read image '%s': %s", path, strerror(errno));
+		a->err = -1;
+		free(path);
+		return NULL;
+	}
+	char *name = media_name(src, (unsigned char *)data, len);
+	for (size_t i = 0; i < a->nmedia; i++)
+		if (strcmp(a->media[i].name, name) == 0) { /* same picture, other path */
+			free(name);
+			free(data);
+			free(path);
+			return a->media[i].name;
+		}
+	add_media(a, name, path, (unsigned char *)data, len, worth_compressing(name));
+	return name;
+}
+
+/* Loads a static file from templates/anki/ as "_qbc-<stem>-<hash>.<ext>".
+ * Anki never overwrites a "_" file (§A5), so the name follows the content. */
+static char *add_static(anki *a, const char *rel, const char *stem, const char *ext)
+{
+	size_t len = 0;
+	char *data = qb_template_load(a->opts->templates_dir, rel, &len);
+	if (!data)
+		return NULL;
+	char hex[2 * 5 + 1];
+	qb_hash_sha256_hex(hex, 5, data, len);
+	char *name = qb_xasprintf("_qbc-%s-%s.%s", stem, hex, ext);
+	add_media(a, name, NULL, (unsigned char *)data, len, true);
+	return name;
+}
+
+/* ==== Field HTML ========================================================= */
+
+/* Inline Markdown -> HTML, images rewritten to package media. */
+static int md(anki *a, qb_buf *out, const char *text)
+{
+	if (qb_markup_html(out, text ? text : "", QB_MARKUP_INLINE, image_src, a) != 0) {
+		qb_diag_fatal("cannot render Markdown (out of memory)");
+		return -1;
+	}
+	return a->err;
+}
+
+/* The last step for every field: no Anki template syntax ({{...}}) and no
+ * media/LaTeX tags ([sound:...], [latex], [$], [$$], [anki:...]) can come
+ * from a bank.  s is HTML; "[" becomes the reference "&#91;". */
+static char *finish_field(const qb_buf *html)
+{
+	static const char *const tags[] = {"sound:", "latex]", "$]", "$$]", "anki:", "/latex]",
+	                                   "/$]", "/$$]"};
+	qb_buf m = QB_BUF_INIT, out = QB_BUF_INIT;
+	qb_escape_mustache(&m, qb_buf_cstr(html));
+	for (const char *s = qb_buf_cstr(&m); *s; s++) {
+		if (*s == '[') {
+			size_t k;
+			for (k = 0; k < QB_NELEM(tags); k++)
+				if (strncasecmp(s + 1, tags[k], strlen(tags[k])) == 0)
+					break;
+			if (k < QB_NELEM(tags)) {
+				qb_buf_puts(&out, "&#91;");
+				continue;
+			}
+		}
+		qb_buf_putc(&out, *s);
+	}
+	qb_buf_dispose(&m);
+	return qb_buf_detach(&out);
+}
+
+static const char *tr_text(const qb_text *t, const char *lang)
+{
+	const char *s = qb_text_get(t, lang);
+	return s ? s : "";
+}
+
+/* "<span class=qb-num>2</span>" : options are numbered 1..n like the keys. */
+static void num(qb_buf *out, size_t i)
+{
+	qb_buf_appendf(out, "<span class=\"qb-num\">%zu</span>", i + 1);
+}
+
+/* A mark and a word: never colour alone. */
+static void mark(const anki *a, qb_buf *out, const char *lang, bool correct)
+{
+	qb_buf_appendf(out, "<span class=\"qb-mark\" aria-hidden=\"true\">%s</span> ",
+	               correct ? "\xE2\x9C\x93" : "\xE2\x9C\x97");
+	qb_buf_puts(out, "<span class=\"qb-word\">");
+	qb_escape_html(out, label(a, lang, correct ? "correct" : "incorrect"));
+	qb_buf_puts(out, "</span>");
+}
+
+static void heading(const anki *a, qb_buf *out, const char *lang, const char *key)
+{
+	qb_buf_puts(out, "<h3 class=\"qb-h\">");
+	qb_escape_html(out, label(a, lang, key));
+	qb_buf_puts(out, "</h3>");
+}
+
+static int field_options(anki *a, qb_buf *out, const qb_question *q, const char *lang)
+{
+	bool multi = q->type == QB_QTYPE_MULTIPLE;
+	qb_buf_puts(out, "<p class=\"qb-hint\">");
+	qb_escape_html(out, label(a, lang, multi ? "hint_multiple" : "hint_single"));
+	qb_buf_appendf(out, "</p><ol class=\"qb-options\" data-type=\"%s\">",
+	               qb_qtype_name(q->type));
+	for (size_t i = 0; i < q->nchoices; i++) {
+		qb_buf_appendf(out, "<li class=\"qb-option\" data-i=\"%zu\">", i);
+		num(out, i);
+		qb_buf_puts(out, " <span class=\"qb-text\">");
+		if (md(a, out, tr_text(&q->choices[i].text, lang)) != 0)
+			return -1;
+		qb_buf_puts(out, "</span></li>");
+	}
+	qb_buf_puts(out, "</ol>");
+	return 0;
+}
+
+static int field_answer(anki *a, qb_buf *out, const qb_question *q, const char *lang)
+{
+	qb_buf_puts(out, "<section class=\"qb-answer\">");
+	heading(a, out, lang, qb_question_ncorrect(q) > 1 ? "correct_answers" : "correct_answer");
+	qb_buf_puts(out, "<ul class=\"qb-answer-list\">");
+	for (size_t i = 0; i < q->nchoices; i++) {
+		if (!q->choices[i].correct)
+			continue;
+		qb_buf_puts(out, "<li><span class=\"qb-mark\" aria-hidden=\"true\">\xE2\x9C\x93</span> ");
+		num(out, i);
+		qb_buf_puts(out, " <span class=\"qb-text\">");
+		if (md(a, out, tr_text(&q->choices[i].text, lang)) != 0)
+			return -1;
+		qb_buf_puts(out, "</span></li>");
+	}
+	qb_buf_puts(out, "</ul></section>");
+	return 0;
+}
+
+static int field_explanation(anki *a, qb_buf *out, const qb_question *q, const char *lang)
+{
+	const char *text = qb_text_get(&q->explanation, lang);
+	if (!text || !*text)
+		return 0;
+	qb_buf_puts(out, "<section class=\"qb-explanation\">");
+	heading(a, out, lang, "explanation");
+	qb_buf_puts(out, "<div class=\"qb-body\">");
+	if (md(a, out, text) != 0)
+		return -1;
+	qb_buf_puts(out, "</div></section>");
+	return 0;
+}
+
+/* Every option with its mark, its word and its feedback; data-i lets the
+ * script point at the learner's pick. */
+static int feedback_list(anki *a, qb_buf *out, const qb_question *q, const char *lang)
+{
+	qb_buf_puts(out, "<ol class=\"qb-fb-list\">");
+	for (size_t i = 0; i < q->nchoices; i++) {
+		const qb_choice *c = &q->choices[i];
+		qb_buf_appendf(out, "<li class=\"qb-fb %s\" data-i=\"%zu\">",
+		               c->correct ? "qb-fb-correct" : "qb-fb-wrong", i);
+		mark(a, out, lang, c->correct);
+		qb_buf_puts(out, " ");
+		num(out, i);
+		qb_buf_puts(out, " <span class=\"qb-text\">");
+		if (md(a, out, tr_text(&c->text, lang)) != 0)
+			return -1;
+		qb_buf_puts(out, "</span>");
+		const char *fb = qb_text_get(&c->feedback, lang);
+		if (c->feedback.present && fb && *fb) {
+			qb_buf_puts(out, "<div class=\"qb-fb-text\">");
+			if (md(a, out, fb) != 0)
+				return -1;
+			qb_buf_puts(out, "</div>");
+		}
+		qb_buf_puts(out, "</li>");
+	}
+	qb_buf_puts(out, "</ol>");
+	return 0;
+}
+
+static int field_feedback(anki *a, qb_buf *out, const qb_question *q, const char *lang)
+{
+	qb_buf_puts(out, "<section class=\"qb-feedback\">");
+	heading(a, out, lang, "feedback");
+	if (feedback_list(a, out, q, lang) != 0)
+		return -1;
+	qb_buf_puts(out, "</section>");
+	return 0;
+}
+
+/* The other written languages, each in a collapsed <details> whose
+ * summary is in the card's language and whose content is in its own. */
+static int field_translation(anki *a, qb_buf *out, const qb_question *q, const char *lang)
+{
+	for (size_t k = 0; k < a->nlangs; k++) {
+		const char *other = a->langs[k];
+		if (strcmp(other, lang) == 0)
+			continue;
+		qb_buf_puts(out, "<details class=\"qb-translation\" lang=\"");
+		qb_escape_html(out, other);
+		qb_buf_puts(out, "\"><summary>");
+		if (show_in_label(a, out, lang, other) != 0)
+			return -1;
+		qb_buf_puts(out, "</summary><div class=\"qb-tr-question\">");
+		if (md(a, out, tr_text(&q->prompt, other)) != 0)
+			return -1;
+		qb_buf_puts(out, "</div>");
+		if (feedback_list(a, out, q, other) != 0 || field_explanation(a, out, q, other) != 0)
+			return -1;
+		qb_buf_puts(out, "</details>");
+	}
+	return 0;
+}
+
+/* JSON for the card script, as HTML text (the script reads textContent).
+ * jansson writes it; qb_escape_html makes it inert text. */
+static void field_data(const anki *a, qb_buf *out, const qb_question *q, const char *lang)
+{
+	json_t *correct = json_array();
+	for (size_t i = 0; i < q->nchoices; i++)
+		if (q->choices[i].correct)
+			json_array_append_new(correct, json_integer((json_int_t)i));
+	json_t *labels = json_object();
+	static const char *const script_labels[] = {"correct", "incorrect", "correct_answer",
+	                                            "your_answer", "no_answer"};
+	for (size_t i = 0; i < QB_NELEM(script_labels); i++)
+		json_object_set_new(labels, script_labels[i],
+		                    json_string(label(a, lang, script_labels[i])));
+	json_t *d = json_pack("{s:i, s:s, s:s, s:i, s:o, s:o}", "v", DATA_VERSION, "lang", lang,
+	                      "type", qb_qtype_name(q->type), "options", (int)q->nchoices,
+	                      "correct", correct, "labels", labels);
+	char *s = json_dumps(d, JSON_COMPACT | JSON_ENSURE_ASCII);
+	qb_escape_html(out, s ? s : "{}");
+	free(s);
+	json_decref(d);
+}
+
+/* " <bank> lang::<code> <question tags> " (§A4.1): no spaces inside a tag,
+ * each tag once. */
+static char *note_tags(const qb_bank *bank, const qb_question *q, const char *lang)
+{
+	size_t n = 2 + q->ntags;
+	char **tags = qb_xcalloc(n, sizeof *tags);
+	tags[0] = qb_xstrdup(bank->id);
+	tags[1] = qb_xasprintf("lang::%s", lang);
+	for (size_t i = 0; i < q->ntags; i++)
+		tags[2 + i] = qb_xstrdup(q->tags[i].name);
+	qb_buf out = QB_BUF_INIT;
+	qb_buf_putc(&out, ' ');
+	for (size_t i = 0; i < n; i++) {
+		for (char *c = tags[i]; *c; c++)
+			if (*c == ' ' || *c == '\t' || *c == '\n' || *c == '\r' || *c == '\x1f')
+				*c = '_';
+		bool dup = tags[i][0] == '\0';
+		for (size_t j = 0; j < i && !dup; j++)
+			dup = strcmp(tags[i], tags[j]) == 0;
+		if (!dup) {
+			qb_buf_puts(&out, tags[i]);
+			qb_buf_putc(&out, ' ');
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		free(tags[i]);
+	free(tags);
+	return qb_buf_detach(&out);
+}
+
+/* ==== The note type, decks and options =================================== */
+
+/* req (§A3.2): for a front that uses fields without conditionals, Anki's
+ * rule gives "any" of the fields the front shows. */
+static json_t *template_req(const char *qfmt)
+{
+	json_t *fields = json_array();
+	for (size_t i = 0; i < F_COUNT; i++) {
+		char *plain = qb_xasprintf("{{%s}}", field_names[i]);
+		char *filtered = qb_xasprintf(":%s}}", field_names[i]);
+		if (strstr(qfmt, plain) || strstr(qfmt, filtered))
+			json_array_append_new(fields, json_integer((json_int_t)i));
+		free(plain);
+		free(filtered);
+	}
+	return json_pack("[[i, s, o]]", 0, "any", fields);
+}
+
+typedef struct static_lookup {
+	const anki *a;
+} static_lookup;
+
+static const char *lookup_static(void *payload, const char *name)
+{
+	const anki *a = ((static_lookup *)payload)->a;
+	if (strcmp(name, "js") == 0)
+		return a->js_name;
+	if (strcmp(name, "css") == 0)
+		return a->css_name;
+	return NULL;
+}
+
+/* Expands templates/anki/<rel> into a heap string, or NULL. */
+static char *expand(const anki *a, const char *rel)
+{
+	char *tmpl = qb_template_load(a->opts->templates_dir, rel, NULL);
+	if (!tmpl)
+		return NULL;
+	qb_buf out = QB_BUF_INIT;
+	static_lookup l = {a};
+	int rc = qb_template_expand(&out, rel, tmpl, lookup_static, &l);
+	free(tmpl);
+	if (rc != 0) {
+		qb_buf_dispose(&out);
+		return NULL;
+	}
+	return qb_buf_detach(&out);
+}
+
+static json_t *notetype_json(const anki *a, int64_t default_did)
+{
+	json_t *nt = NULL;
+	char *qfmt = expand(a, "anki/front.html");
+	char *afmt = expand(a, "anki/back.html");
+	char *css = expand(a, "anki/notetype.css");
+	if (!qfmt || !afmt || !css)
+		goto done;
+	json_t *flds = json_array();
+	for (size_t i = 0; i < F_COUNT; i++)
+		json_array_append_new(
+			flds, json_pack("{s:s, s:i, s:b, s:b, s:s, s:i, s:[]}", "name", field_names[i],
+			                "ord", (int)i, "sticky", 0, "rtl", 0, "font", "Arial", "size",
+			                20, "media"));
+	json_t *tmpls = json_pack("[{s:s, s:i, s:s, s:s, s:s, s:s, s:n, s:s, s:i}]", "name",
+	                          TEMPLATE_NAME, "ord", 0, "qfmt", qfmt, "afmt", afmt, "bqfmt", "",
+	                          "bafmt", "", "did", "bfont", "", "bsize", 0);
+	nt = json_object();
+	json_object_set_new(nt, "id", json_integer(notetype_id()));
+	json_object_set_new(nt, "name", json_string(NOTETYPE_NAME));
+	json_object_set_new(nt, "type", json_integer(0));
+	json_object_set_new(nt, "mod", json_integer((json_int_t)notetype_mod(a->bank, a->opts)));
+	json_object_set_new(nt, "usn", json_integer(-1));
+	json_object_set_new(nt, "sortf", json_integer(SORT_FIELD));
+	json_object_set_new(nt, "did", json_integer(default_did));
+	json_object_set_new(nt, "tmpls", tmpls);
+	json_object_set_new(nt, "flds", flds);
+	json_object_set_new(nt, "css", json_string(css));
+	json_object_set_new(nt, "latexPre",
+	                    json_string("\\documentclass[12pt]{article}\n\\special{papersize=3in,5in}\n"
+	                                "\\usepackage[utf8]{inputenc}\n\\usepackage{amssymb,amsmath}\n"
+	                                "\\pagestyle{empty}\n\\setlength{\\parindent}{0in}\n"
+	                                "\\begin{document}\n"));
+	json_object_set_new(nt, "latexPost", json_string("\\end{document}"));
+	json_object_set_new(nt, "latexsvg", json_false());
+	json_object_set_new(nt, "req", template_req(qfmt));
+	json_object_set_new(nt, "tags", json_array());
+	json_object_set_new(nt, "vers", json_array());
+done:
+	free(qfmt);
+	free(afmt);
+	free(css);
+	return nt;
+}
+
+/* A normal deck (§A3.4). */
+static json_t *deck_json(int64_t id, const char *name, const char *desc, time_t mod)
+{
+	return json_pack("{s:I, s:s, s:I, s:i, s:s, s:i, s:i, s:b, s:b, s:i, s:i,"
+	                 " s:[i,i], s:[i,i], s:[i,i], s:[i,i]}",
+	                 "id", (json_int_t)id, "name", name, "mod", (json_int_t)mod, "usn", -1,
+	                 "desc", desc, "dyn", 0, "conf", 1, "collapsed", 0, "browserCollapsed", 0,
+	                 "extendNew", 0, "extendRev", 0, "lrnToday", 0, 0, "revToday", 0, 0,
+	                 "newToday", 0, 0, "timeToday", 0, 0);
+}
+
+static void set_id_key(json_t *obj, int64_t id, json_t *value)
+{
+	char key[32];
+	snprintf(key, sizeof key, "%lld", (long long)id);
+	json_object_set_new(obj, key, value);
+}
+
+/* Anki's default options group "1" (§A3.5). */
+static json_t *dconf_json(void)
+{
+	json_t *g = json_pack(
+		"{s:i, s:s, s:i, s:i, s:i, s:i, s:b, s:b,"
+		" s:{s:[i,i], s:[i,i,i], s:i, s:b, s:i, s:i, s:b},"
+		" s:{s:[i], s:i, s:i, s:i, s:i},"
+		" s:{s:i, s:f, s:f, s:i, s:i, s:i, s:b, s:f}}",
+		"id", 1, "name", "Default", "mod", 0, "usn", -1, "maxTaken", 60, "timer", 0,
+		"autoplay", 1, "replayq", 1,
+		"new", "delays", 1, 10, "ints", 1, 4, 7, "initialFactor", 2500, "separate", 1,
+		"order", 1, "perDay", 20, "bury", 0,
+		"lapse", "delays", 10, "mult", 0, "minInt", 1, "leechFails", 8, "leechAction", 0,
+		"rev", "perDay", 200, "ease4", 1.3, "fuzz", 0.05, "minSpace", 1, "ivlFct", 1,
+		"maxIvl", 36500, "bury", 0, "hardFactor", 1.2);
+	return json_pack("{s:o}", "1", g);
+}
+
+/* The collection config (§A3.6). */
+static json_t *conf_json(int64_t ntid, size_t ncards)
+{
+	char mid[32];
+	snprintf(mid, sizeof mid, "%lld", (long long)ntid);
+	return json_pack("{s:[i], s:i, s:i, s:i, s:i, s:b, s:b, s:s, s:I, s:s, s:b, s:b}",
+	                 "activeDecks", 1, "curDeck", 1, "newSpread", 0, "collapseTime", 1200,
+	                 "timeLim", 0, "estTimes", 1, "dueCounts", 1, "curModel", mid, "nextPos",
+	                 (json_int_t)ncards + 1, "sortType", "noteFld", "sortBackwards", 0,
+	                 "addToCur", 1);
+}
+
+/* A deck description (Anki shows it as HTML): the plain text of a bank
+ * text in lang, HTML-escaped; "" if absent. */
+static char *deck_desc(const qb_text *t, const char *lang)
+{
+	qb_buf p = QB_BUF_INIT, h = QB_BUF_INIT;
+	const char *s = qb_text_get(t, lang);
+	if (s)
+		qb_markup_plain(&p, s);
+	qb_escape_html(&h, qb_buf_cstr(&p));
+	qb_buf_dispose(&p);
+	char *out = finish_field(&h);
+	qb_buf_dispose(&h);
+	return out;
+}
+
+/* ==== The writer ========================================================= */
+
+/* Builds the fields of the note for (q, lang) into fields[F_COUNT]. */
+static int build_fields(anki *a, char *fields[F_COUNT], const qb_question *q, const char *lang)
+{
+	int rc = -1;
+	qb_buf b[F_COUNT];
+	for (size_t i = 0; i < F_COUNT; i++)
+		b[i] = (qb_buf)QB_BUF_INIT;
+	qb_escape_html(&b[F_ID], a->bank->id);
+	qb_buf_putc(&b[F_ID], ':');
+	qb_escape_html(&b[F_ID], q->id);
+	qb_buf_putc(&b[F_ID], ':');
+	qb_escape_html(&b[F_ID], lang);
+	qb_escape_html(&b[F_LANG], lang);
+	if (md(a, &b[F_QUESTION], tr_text(&q->prompt, lang)) != 0 ||
+	    field_options(a, &b[F_OPTIONS], q, lang) != 0 ||
+	    field_answer(a, &b[F_ANSWER], q, lang) != 0 ||
+	    field_explanation(a, &b[F_EXPLANATION], q, lang) != 0 ||
+	    field_feedback(a, &b[F_FEEDBACK], q, lang) != 0 ||
+	    field_translation(a, &b[F_TRANSLATION], q, lang) != 0)
+		goto done;
+	field_data(a, &b[F_DATA], q, lang);
+	for (size_t i = 0; i < F_COUNT; i++)
+		fields[i] = finish_field(&b[i]);
+	rc = 0;
+done:
+	for (size_t i = 0; i < F_COUNT; i++)
+		qb_buf_dispose(&b[i]);
+	return rc;
+}
+
+/* The bank parts a package cannot do without; the checks normally catch
+ * these first. */
+static int check_ids(const qb_bank *bank)
+{
+	int rc = 0;
+	if (!bank->id || !*bank->id) {
+		qb_diag_error(bank->id_loc, "the bank has no id; Anki notes need a stable one");
+		rc = -1;
+	}
+	for (size_t i = 0; i < bank->nquestions; i++)
+		if (!bank->questions[i].id || !*bank->questions[i].id) {
+			qb_diag_error(bank->questions[i].loc,
+			              "question %d has no id; Anki notes need a stable one",
+			              bank->questions[i].number);
+			rc = -1;
+		}
+	return rc;
+}
+
+/* Decks: Default, the parent, one per written language (§A3.4), into
+ * a->decks; a->dids[k] is the deck of a->langs[k]. */
+static int build_decks(anki *a)
+{
+	const qb_bank *bank = a->bank;
+	time_t epoch = a->opts->epoch;
+	const char *dlang = qb_bank_default_lang(bank);
+	char *parent = parent_deck_name(bank);
+	char *desc = deck_desc(&bank->title, dlang ? dlang : "");
+	int64_t parent_id = deck_id(parent);
+	a->decks = json_object();
+	set_id_key(a->decks, 1, deck_json(1, "Default", "", epoch));
+	set_id_key(a->decks, parent_id, deck_json(parent_id, parent, desc, epoch));
+	free(parent);
+	free(desc);
+	a->dids = qb_xcalloc(a->nlangs, sizeof *a->dids);
+	for (size_t k = 0; k < a->nlangs; k++) {
+		char *name = lang_deck_name(bank, a->langs[k]);
+		char key[32];
+		a->dids[k] = deck_id(name);
+		snprintf(key, sizeof key, "%lld", (long long)a->dids[k]);
+		if (a->dids[k] == parent_id || json_object_get(a->decks, key)) {
+			/* Two 30-bit hashes of different names: never in practice. */
+			qb_diag_fatal("deck id collision for '%s'", name);
+			free(name);
+			return -1;
+		}
+		char *d = deck_desc(&bank->description, a->langs[k]);
+		set_id_key(a->decks, a->dids[k], deck_json(a->dids[k], name, d, epoch));
+		free(name);
+		free(d);
+	}
+	return 0;
+}
+
+/* One note and one new card per (question, language), in bank order,
+ * languages interleaved: that order is also the cards' due position. */
+static int add_notes(anki *a, qb_anki_db *db, int64_t base_ms)
+{
+	const qb_bank *bank = a->bank;
+	size_t nnotes = bank->nquestions * a->nlangs, k = 0;
+	for (size_t qi = 0; qi < bank->nquestions; qi++) {
+		const qb_question *q = &bank->questions[qi];
+		for (size_t li = 0; li < a->nlangs; li++, k++) {
+			const char *lang = a->langs[li];
+			char *fields[F_COUNT] = {0};
+			if (build_fields(a, fields, q, lang) != 0)
+				return -1;
+			char *guid = note_guid(bank->id, q->id, lang);
+			char *tags = note_tags(bank, q, lang);
+			time_t mod = note_mod(bank, q, a->langs, a->nlangs, a->opts);
+			/* Ids below the base, so none is in the future (§A4.3). */
+			int64_t nid = base_ms - (int64_t)nnotes + (int64_t)k;
+			int64_t cid = base_ms - 2 * (int64_t)nnotes + (int64_t)k;
+			qb_anki_note note = {nid, guid, notetype_id(), (int64_t)mod, tags,
+			                     (const char *const *)fields, F_COUNT, SORT_FIELD};
+			qb_anki_card card = {cid, nid, a->dids[li], 0, (int64_t)mod, (int64_t)k + 1};
+			int rc = qb_anki_db_add_note(db, &note);
+			if (rc == 0)
+				rc = qb_anki_db_add_card(db, &card);
+			for (size_t i = 0; i < F_COUNT; i++)
+				free(fields[i]);
+			free(guid);
+			free(tags);
+			if (rc != 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+/* The whole collection.anki2 (anki_db.c) into *col. */
+static int build_collection(anki *a, unsigned char **col, size_t *len)
+{
+	int rc = -1;
+	qb_anki_db *db = NULL;
+	json_t *models = NULL, *dconf = NULL, *conf = NULL;
+	int64_t base_ms = id_base_ms(a->opts);
+
+	db = qb_anki_db_new();
+	if (!db || add_notes(a, db, base_ms) != 0)
+		goto done;
+	json_t *nt = notetype_json(a, a->nlangs ? a->dids[0] : 1);
+	if (!nt)
+		goto done;
+	models = json_object();
+	set_id_key(models, notetype_id(), nt);
+	dconf = dconf_json();
+	conf = conf_json(notetype_id(), a->bank->nquestions * a->nlangs);
+	/* crt: the start of the UTC day of the ids' base, in seconds. */
+	qb_anki_col c = {base_ms / 1000 / 86400 * 86400, base_ms, conf, models, a->decks, dconf};
+	if (qb_anki_db_set_col(db, &c) != 0 || qb_anki_db_finish(db, col, len) != 0)
+		goto done;
+	rc = 0;
+done:
+	qb_anki_db_free(db);
+	json_decref(models);
+	json_decref(dconf);
+	json_decref(conf);
+	return rc;
+}
+
+/* The package (§A1): collection.anki2, the media map, then the media as
+ * 0, 1, 2, ... in map order; every member with the epoch as its time. */
+static int write_package(const anki *a, const char *path, const unsigned char *col, size_t len)
+{
+	int rc = -1;
+	json_t *map = json_object();
+	char *map_text = NULL;
+	qb_zipw *zip = NULL;
+	char key[32];
+
+	for (size_t i = 0; i < a->nmedia; i++) {
+		snprintf(key, sizeof key, "%zu", i);
+		json_object_set_new(map, key, json_string(a->media[i].name));
+	}
+	map_text = json_dumps(map, JSON_COMPACT | JSON_ENSURE_ASCII);
+	if (!map_text) {
+		qb_diag_fatal("cannot write the media map of '%s'", path);
+		goto done;
+	}
+	zip = qb_zipw_open(path, a->opts->epoch);
+	if (!zip || qb_zipw_add(zip, "collection.anki2", col, len, true) != 0 ||
+	    qb_zipw_add(zip, "media", map_text, strlen(map_text), true) != 0)
+		goto done;
+	for (size_t i = 0; i < a->nmedia; i++) {
+		snprintf(key, sizeof key, "%zu", i);
+		if (qb_zipw_add(zip, key, a->media[i].data, a->media[i].len, a->media[i].compress) != 0)
+			goto done;
+	}
+	qb_zipw *z = zip;
+	zip = NULL; /* commit frees it, whatever happens */
+	if (qb_zipw_commit(z) != 0)
+		goto done;
+	rc = 0;
+done:
+	qb_zipw_discard(zip);
+	free(map_text);
+	json_decref(map);
+	return rc;
+}
+
+int qb_write_anki(const qb_bank *bank, const qb_build_opts *opts)
+{
+	int rc = QB_EXIT_IO;
+	anki a = {.bank = bank, .opts = opts, .langs = opts->langs, .nlangs = opts->nlangs};
+	const char **all_langs = NULL;
+	unsigned char *col = NULL;
+	size_t col_len = 0;
+	char *path = NULL;
+
+	if (check_ids(bank) != 0) {
+		rc = QB_EXIT_ERRORS;
+		goto done;
+	}
+	if (!opts->templates_dir) {
+		qb_diag_fatal("cannot find the templates folder (set QBC_TEMPLATES)");
+		goto done;
+	}
+	if (a.nlangs == 0) { /* no language selection: every declared one */
+		all_langs = qb_xcalloc(bank->nlangs + 1, sizeof *all_langs);
+		for (size_t i = 0; i < bank->nlangs; i++)
+			all_langs[i] = bank->langs[i].code;
+		a.langs = all_langs;
+		a.nlangs = bank->nlangs;
+	}
+	if (load_labels(&a) != 0)
+		goto done;
+	/* Static files first: the note type refers to their names. */
+	a.css_name = add_static(&a, "anki/card.css", "card", "css");
+	a.js_name = add_static(&a, "anki/card.js", "card", "js");
+	if (!a.css_name || !a.js_name || build_decks(&a) != 0 ||
+	    build_collection(&a, &col, &col_len) != 0)
+		goto done;
+	const qb_writer *w = qb_writer_find("anki");
+	path = w ? qb_writer_output_path(w, bank, opts)
+	         : qb_xasprintf("%s/%s.apkg", opts->outdir, bank->id);
+	if (write_package(&a, path, col, col_len) != 0)
+		goto done;
+	rc = QB_EXIT_OK;
+done:
+	free(col);
+	free(path);
+	free(all_langs);
+	json_decref(a.labels);
+	json_decref(a.decks);
+	for (size_t i = 0; i < a.nmedia; i++) {
+		free(a.media[i].name);
+		free(a.media[i].src);
+		free(a.media[i].data);
+	}
+	free(a.media);
+	free(a.dids);
+	return rc;
+}

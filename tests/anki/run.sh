@@ -1,0 +1,340 @@
+#!/bin/sh
+# tests/anki/run.sh - the Anki package writer (issue #3), checked from the
+# outside: the package is opened with libzip and sqlite3 (tests/tools/
+# apkgdump.c), Anki's sfld/csum rules are recomputed in Python with Anki's
+# own regular expressions, and the re-import rules of
+# /work/shared/docs/anki-format.md (stable GUIDs, newer mod, frozen note
+# type) are checked across rebuilds and edits.
+. "$(dirname "$0")/../lib.sh"
+HERE=$ROOT/tests/anki
+
+# The frozen contract of the note type (write_anki.c).  Changing any of
+# these makes Anki treat the package as a new note type and stop updating
+# learners' notes: do not "fix" this test, ship a new note type instead.
+FROZEN_FIELDS="ID,Lang,Question,Options,Answer,Explanation,Feedback,Translation,Data,Extra"
+FROZEN_TEMPLATES="Multiple choice"
+FROZEN_NTID=1881580147
+
+T=$(tmpdir)
+# Banks are built from copies: a build writes its revision record (.lock)
+# next to the bank.
+mkdir -p "$T/src" "$T/esc"
+cp "$ROOT/input/data-parallelism.qb" "$T/src/"
+cp -R "$HERE/escape.qb" "$HERE/media" "$T/esc/"
+BANK=$T/src/data-parallelism.qb
+ESC=$T/esc/escape.qb
+DUMP=$T/apkgdump
+if ! cc -std=c11 -O1 -o "$DUMP" "$ROOT/tests/tools/apkgdump.c" \
+	$(pkg-config --cflags --libs libzip sqlite3) 2>"$T/cc.err"; then
+	fail "build tests/tools/apkgdump.c"
+	cat "$T/cc.err"
+	finish
+	exit 1
+fi
+
+STRIP=$T/anki_strip
+if ! (cd "$ROOT" && cc -std=c11 -D_DEFAULT_SOURCE -O1 -Icompiler -o "$STRIP" tests/tools/anki_strip.c \
+	compiler/anki_db.c compiler/buf.c compiler/alloc.c compiler/hash.c compiler/diag.c \
+	$(pkg-config --cflags --libs sqlite3 jansson nettle libxml-2.0)) 2>"$T/cc.err"; then
+	fail "build tests/tools/anki_strip.c"
+	cat "$T/cc.err"
+fi
+
+# q PKG SQL...: query the package's collection.
+q() { pkg=$1; shift; "$DUMP" "$pkg" sql "$@"; }
+# eq NAME EXPECTED ACTUAL
+eq() {
+	if [ "$2" = "$3" ]; then pass "$1"; else fail "$1: expected '$2', got '$3'"; fi
+}
+# fields_ok DB: Anki's sfld/csum recomputed; the details only on failure.
+fields_ok() { python3 "$HERE/anki_fields.py" "$1" >"$1.log" 2>&1 || { cat "$1.log"; return 1; }; }
+# build OUTDIR BANK [qbc build args...]
+build() { out=$1; bank=$2; shift 2; "$QBC" build -o "$out" --format anki "$@" "$bank" >"$out.log" 2>&1; }
+
+# ---- the real bank -----------------------------------------------------
+A=$T/a
+mkdir -p "$A"
+check "build data-parallelism" build "$A" "$BANK"
+P=$A/data-parallelism.apkg
+check "package exists" test -s "$P"
+
+# Members: fixed order, fixed time, nothing else (§A1).
+members=$("$DUMP" "$P" members)
+eq "member names" "collection.anki2 media 0 1" "$(echo "$members" | cut -f1 | tr '\n' ' ' | sed 's/ $//')"
+eq "member times are the epoch" "$SOURCE_DATE_EPOCH" "$(echo "$members" | cut -f4 | sort -u)"
+
+# Schema 11, integrity, counts.
+eq "col.ver = 11, one col row" "11|1" "$(q "$P" "select ver, count(*) from col")"
+eq "integrity_check" "ok" "$(q "$P" "PRAGMA integrity_check")"
+eq "tables" "cards col graves notes revlog" \
+	"$(q "$P" "select name from sqlite_master where type='table' order by name" | tr '\n' ' ' | sed 's/ $//')"
+eq "indices" "7" "$(q "$P" "select count(*) from sqlite_master where type='index' and name like 'ix_%'")"
+eq "16 notes" "16" "$(q "$P" "select count(*) from notes")"
+eq "16 cards" "16" "$(q "$P" "select count(*) from cards")"
+eq "one card per note" "16" "$(q "$P" "select count(distinct nid) from cards")"
+eq "deck names" "Default|data-parallelism|data-parallelism::English|data-parallelism::Kiswahili" \
+	"$(q "$P" "select json_extract(value,'\$.name') from col, json_each(col.decks)" | tr '\n' '|' | sed 's/|$//')"
+eq "8 cards per language deck" "data-parallelism::English|en|8 data-parallelism::Kiswahili|sw|8" \
+	"$(q "$P" "select json_extract(d.value,'\$.name'), substr(n.tags, instr(n.tags,'lang::')+6, 2), count(*)
+	   from cards c join notes n on n.id=c.nid, col, json_each(col.decks) d
+	   where json_extract(d.value,'\$.id') = c.did group by c.did order by 1" | tr '\n' ' ' | sed 's/ $//')"
+
+# Required JSON keys (§A3.2): for the Rust importer and for old clients.
+missing() { # JSON-PATH-ROOT KEYS...: prints the keys missing under every element
+	root=$1; shift
+	for k in "$@"; do
+		n=$(q "$P" "select count(*) from col, json_each(col.$root) e where json_type(e.value, '\$.$k') is null")
+		[ "$n" = 0 ] || printf '%s ' "$root.$k"
+	done
+}
+eq "notetype keys" "" "$(missing models id name type mod usn sortf did tmpls flds css latexPre latexPost req tags vers)"
+eq "deck keys" "" "$(missing decks id name usn lrnToday revToday newToday timeToday collapsed dyn conf mod desc)"
+eq "dconf keys" "" "$(missing dconf id mod name usn maxTaken autoplay timer new rev lapse)"
+fkeys=""
+for k in name ord sticky rtl font size; do
+	n=$(q "$P" "select count(*) from col, json_each(col.models) m, json_each(m.value,'\$.flds') f where json_type(f.value,'\$.$k') is null")
+	[ "$n" = 0 ] || fkeys="$fkeys $k"
+done
+eq "field keys" "" "$fkeys"
+tkeys=""
+for k in name ord qfmt afmt bqfmt bafmt did bfont bsize; do
+	n=$(q "$P" "select count(*) from col, json_each(col.models) m, json_each(m.value,'\$.tmpls') t where json_type(t.value,'\$.$k') is null")
+	[ "$n" = 0 ] || tkeys="$tkeys $k"
+done
+eq "template keys" "" "$tkeys"
+eq "conf keys" "1|1|1" "$(q "$P" "select json_extract(conf,'\$.curDeck'), json_type(conf,'\$.activeDecks')='array', json_extract(conf,'\$.nextPos')=17 from col")"
+eq "col.tags" "{}" "$(q "$P" "select tags from col")"
+eq "ords are indices" "0" "$(q "$P" "select count(*) from col, json_each(col.models) m, json_each(m.value,'\$.flds') f where json_extract(f.value,'\$.ord') != f.key")"
+eq "sortf < field count" "1" "$(q "$P" "select json_extract(m.value,'\$.sortf') < json_array_length(m.value,'\$.flds') from col, json_each(col.models) m")"
+eq "req" '[[0,"any",[0,1,2,3]]]' "$(q "$P" "select json_extract(m.value,'\$.req') from col, json_each(col.models) m")"
+
+# The frozen note type.
+eq "FROZEN field names" "$FROZEN_FIELDS" \
+	"$(q "$P" "select group_concat(json_extract(f.value,'\$.name'), ',') from col, json_each(col.models) m, json_each(m.value,'\$.flds') f")"
+eq "FROZEN template names" "$FROZEN_TEMPLATES" \
+	"$(q "$P" "select group_concat(json_extract(t.value,'\$.name'), ',') from col, json_each(col.models) m, json_each(m.value,'\$.tmpls') t")"
+eq "FROZEN note type id" "$FROZEN_NTID|$FROZEN_NTID|$FROZEN_NTID" \
+	"$(q "$P" "select m.key, json_extract(m.value,'\$.id'), (select distinct mid from notes) from col, json_each(col.models) m")"
+
+# Rows (§A4).
+eq "field count = note type's" "0" \
+	"$(q "$P" "select count(*) from notes, col, json_each(col.models) m where length(flds)-length(replace(flds,char(31),''))+1 != json_array_length(m.value,'\$.flds')")"
+eq "usn -1 everywhere" "0|0|0|0" \
+	"$(q "$P" "select (select count(*) from notes where usn!=-1), (select count(*) from cards where usn!=-1),
+	   (select count(*) from col, json_each(col.models) m where json_extract(m.value,'\$.usn')!=-1),
+	   (select count(*) from col, json_each(col.decks) d where json_extract(d.value,'\$.usn')!=-1)")"
+now_ms=$(($(date +%s) * 1000 + 1000))
+eq "ids in ms, not in the future" "0" \
+	"$(q "$P" "select count(*) from (select id from notes union all select id from cards) where id < 1000000000000 or id > $now_ms")"
+eq "note mod = epoch" "$SOURCE_DATE_EPOCH" "$(q "$P" "select distinct mod from notes")"
+eq "new cards" "0|0|0" "$(q "$P" "select distinct type, queue, ivl from cards")"
+eq "due follows bank order" "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16" \
+	"$(q "$P" "select due from cards c join notes n on n.id=c.nid order by n.id" | tr '\n' ' ' | sed 's/ $//')"
+bank_order=$(sed -nE 's/^[0-9]+\. ([a-z0-9-]+).*/\1/p' "$BANK" | tr '\n' ' ' | sed 's/ $//')
+eq "notes by due = bank question order" "$bank_order" \
+	"$(q "$P" "select substr(flds, 1, instr(flds, char(31))-1) from cards c join notes n on n.id=c.nid where n.tags like '% lang::en %' order by due" |
+	   sed 's/^data-parallelism:\(.*\):en$/\1/' | tr '\n' ' ' | sed 's/ $//')"
+eq "tags" " data-parallelism lang::en basics memory " "$(q "$P" "select tags from notes order by id limit 1")"
+"$DUMP" "$P" cat collection.anki2 >"$T/a.db"
+check "sfld and csum computed as Anki does" fields_ok "$T/a.db"
+eq "unique guids" "16" "$(q "$P" "select count(distinct guid) from notes")"
+# GUID = base91 of the first 8 bytes of sha256("qbank:<bank>:<question>:<lang>")
+# (anki-format.md §A4.4), recomputed independently.
+want=$(python3 -c '
+import hashlib, sys
+T = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!#$%&()*+,-./:;<=>?@[]^_`{|}~"
+v = int.from_bytes(hashlib.sha256(sys.argv[1].encode()).digest()[:8], "big")
+s = ""
+while v:
+    s = T[v % 91] + s
+    v //= 91
+print(s)' "qbank:data-parallelism:replica-per-gpu:sw")
+eq "GUID derivation" "$want" "$(q "$P" "select guid from notes where flds like 'data-parallelism:replica-per-gpu:sw%'")"
+eq "note type mod = epoch" "$SOURCE_DATE_EPOCH" "$(q "$P" "select json_extract(m.value,'\$.mod') from col, json_each(col.models) m")"
+
+# Anki's stripHTMLMedia and fieldChecksum on crafted texts (entities,
+# comments, <style>/<script>, odd <img> tags), against Anki's own code.
+"$STRIP" <"$HERE/strip-cases.txt" >"$T/strip.out" 2>&1
+check "stripHTMLMedia/fieldChecksum as Anki on tricky HTML" \
+	sh -c "python3 '$HERE/anki_fields.py' --strip '$HERE/strip-cases.txt' '$T/strip.out' >'$T/strip.log' || { cat '$T/strip.log'; exit 1; }"
+
+# Static media: "_" names that follow the content (§A5).
+"$DUMP" "$P" cat media >"$T/media.json"
+for i in 0 1; do
+	name=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])" "$T/media.json" $i)
+	hash=$("$DUMP" "$P" cat $i | sha256sum | cut -c1-10)
+	case "$name" in
+	_qbc-card-$hash.css | _qbc-card-$hash.js) pass "static media $name named by content hash" ;;
+	*) fail "static media $name does not carry hash $hash" ;;
+	esac
+done
+css=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['0'])" "$T/media.json")
+js=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['1'])" "$T/media.json")
+eq "note type CSS imports the static CSS" "1" "$(q "$P" "select instr(json_extract(m.value,'\$.css'), '$css') > 0 from col, json_each(col.models) m")"
+eq "front template loads the static JS" "1" "$(q "$P" "select instr(json_extract(m.value,'\$.tmpls[0].qfmt'), '$js') > 0 from col, json_each(col.models) m")"
+
+# Byte-identical rebuild, with the same epoch.
+B=$T/b
+mkdir -p "$B"
+build "$B" "$BANK"
+check "byte-identical rebuild" cmp -s "$P" "$B/data-parallelism.apkg"
+C=$T/c
+mkdir -p "$C"
+TZ=Asia/Tokyo build "$C" "$BANK"
+check "byte-identical in another time zone" cmp -s "$P" "$C/data-parallelism.apkg"
+
+# Without --format, 'qbc build' writes the package (as 'make' does).
+D=$T/default
+mkdir -p "$D"
+"$QBC" build -o "$D" "$BANK" >"$D.log" 2>&1
+check "anki is a default format" test -s "$D/data-parallelism.apkg"
+
+# --lang en: one language, no translation.
+L=$T/l
+mkdir -p "$L"
+check "build --lang en" build "$L" "$BANK" --lang en
+eq "--lang en: 8 notes, 3 decks" "8|3" "$(q "$L/data-parallelism.apkg" "select (select count(*) from notes), (select count(*) from col, json_each(col.decks))")"
+eq "--lang en: no Kiswahili, no translation" "0" \
+	"$(q "$L/data-parallelism.apkg" "select count(*) from notes where tags like '%lang::sw%' or flds like '%qb-translation%'")"
+
+# ---- edits: GUIDs stay; mod moves for changed notes only ---------------
+# Times come from the revision record (revision.h): a note's mod is the
+# latest revision time of what it shows (its question in every written
+# language, and templates/anki/).
+E=$T/edit
+mkdir -p "$E/out1" "$E/out2" "$E/out3" "$E/out4" "$E/out5"
+cp "$BANK" "$E/bank.qb"
+SOURCE_DATE_EPOCH=1700000000 build "$E/out1" "$E/bank.qb"
+SOURCE_DATE_EPOCH=1700000050 build "$E/out2" "$E/bank.qb"
+check "nothing changed, later clock: byte-identical" cmp -s "$E/out1/data-parallelism.apkg" "$E/out2/data-parallelism.apkg"
+sed -i 's/what does each GPU hold?/what does every single GPU hold?/' "$E/bank.qb"
+SOURCE_DATE_EPOCH=1700000100 build "$E/out3" "$E/bank.qb"
+P1=$E/out1/data-parallelism.apkg
+P3=$E/out3/data-parallelism.apkg
+check "edited text reached the note" sh -c "'$DUMP' '$P3' sql 'select flds from notes' | grep -q 'every single GPU'"
+g0=$(q "$P" "select guid from notes order by id")
+g1=$(q "$P1" "select guid from notes order by id")
+g3=$(q "$P3" "select guid from notes order by id")
+check "GUIDs stable across builds (other epoch)" test "$g1" = "$g0"
+check "GUIDs stable across an edit of the question text" test "$g1" = "$g3"
+modof() { q "$1" "select mod from notes where flds like 'data-parallelism:$2:$3%'"; }
+eq "first build: every note at the first time" "1700000000" "$(q "$P1" "select distinct mod from notes")"
+eq "edited note: mod strictly newer" "1700000100" "$(modof "$P3" replica-per-gpu en)"
+eq "its other language shows the edit too (Translation): newer" "1700000100" "$(modof "$P3" replica-per-gpu sw)"
+eq "unchanged notes keep their mod" "1700000000|14" \
+	"$(q "$P3" "select distinct mod, count(*) from notes where flds not like 'data-parallelism:replica-per-gpu:%'")"
+eq "unchanged notes are byte-identical rows" "" \
+	"$(q "$P1" "select guid||flds||mod from notes where flds not like 'data-parallelism:replica-per-gpu:%' order by guid" >"$E/r1"
+	   q "$P3" "select guid||flds||mod from notes where flds not like 'data-parallelism:replica-per-gpu:%' order by guid" >"$E/r3"
+	   cmp "$E/r1" "$E/r3")"
+eq "note type mod unchanged by a bank edit" "1700000000" "$(q "$P3" "select json_extract(m.value,'\$.mod') from col, json_each(col.models) m")"
+eq "note type id unchanged by the edit" "$FROZEN_NTID" "$(q "$P3" "select distinct mid from notes")"
+sed -i 's/what does every single GPU hold?/what does each single GPU hold?/' "$E/bank.qb"
+SOURCE_DATE_EPOCH=1700000100 build "$E/out4" "$E/bank.qb"
+eq "second edit in the same second: still strictly newer" "1700000101" "$(modof "$E/out4/data-parallelism.apkg" replica-per-gpu en)"
+# A template change: new static names, newer note type (and notes, whose
+# labels come from templates/anki/).
+mkdir -p "$E/tpl"
+cp -R "$ROOT/templates/anki" "$E/tpl/"
+printf '\n.qb-question { letter-spacing: .01em; }\n' >>"$E/tpl/anki/card.css"
+QBC_TEMPLATES=$E/tpl SOURCE_DATE_EPOCH=1700000200 build "$E/out5" "$E/bank.qb"
+P5=$E/out5/data-parallelism.apkg
+eq "template change: note type mod newer" "1700000200" "$(q "$P5" "select json_extract(m.value,'\$.mod') from col, json_each(col.models) m")"
+css5=$("$DUMP" "$P5" cat media | python3 -c "import json,sys; print(json.load(sys.stdin)['0'])")
+css4=$("$DUMP" "$E/out4/data-parallelism.apkg" cat media | python3 -c "import json,sys; print(json.load(sys.stdin)['0'])")
+check "template change: the static CSS gets a new name ($css4 -> $css5)" test "$css4" != "$css5"
+eq "template change: the note type imports the new name" "1" "$(q "$P5" "select instr(json_extract(m.value,'\$.css'), '$css5') > 0 from col, json_each(col.models) m")"
+eq "template change: GUIDs unchanged" "$g1" "$(q "$P5" "select guid from notes order by id")"
+
+# ---- hostile text: nothing becomes script, tags or template syntax -----
+X=$T/x
+mkdir -p "$X"
+check "build escape.qb" build "$X" "$ESC"
+XP=$X/escape-test.apkg
+flds=$(q "$XP" "select flds from notes")
+echo "$flds" >"$T/x.flds"
+check "no <script> in fields" sh -c "! grep -qi '<script' '$T/x.flds'"
+check "no <style> or onerror tag in fields" sh -c "! grep -qiE '<style|<img src=x' '$T/x.flds'"
+check "no {{ or }} in fields" sh -c "! grep -qE '\\{\\{|\\}\\}' '$T/x.flds'"
+check "no [sound: or [latex] in fields" sh -c "! grep -qiE '\\[sound:|\\[latex\\]' '$T/x.flds'"
+check "script shown as text" grep -q '&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;' "$T/x.flds"
+check "template syntax shown as text" grep -q '&#123;{Front&#125;}' "$T/x.flds"
+check "ampersand and quotes escaped" grep -q 'text &amp; &quot;quoted&quot;' "$T/x.flds"
+check "deck description escaped" sh -c "'$DUMP' '$XP' sql 'select decks from col' | grep -q 'Escaping &lt;b&gt;test&lt;/b&gt; &amp; &#123;{Title&#125;}'"
+"$DUMP" "$XP" cat media >"$T/xmedia.json"
+img=$(python3 -c "import json,sys; m=json.load(open(sys.argv[1])); print(' '.join(k+'='+v for k,v in m.items() if not v.startswith('_')))" "$T/xmedia.json")
+case "$img" in
+2=gpu_diagram-*.png) pass "picture is package media ($img)" ;;
+*) fail "picture is package media: got '$img'" ;;
+esac
+iname=${img#2=}
+check "picture referenced from the fields" grep -q "<img src=\"$iname\"" "$T/x.flds"
+check "picture bytes copied" sh -c "'$DUMP' '$XP' cat 2 | cmp -s - '$HERE/media/gpu_diagram.png'"
+check "picture stored, not deflated" sh -c "'$DUMP' '$XP' members | grep -q '^2	.*	store	'"
+bad=$(python3 -c "
+import json, re, sys
+m = json.load(open(sys.argv[1]))
+ok = re.compile(r'^[A-Za-z0-9_][A-Za-z0-9._-]{0,119}\$')
+print(' '.join(v for v in m.values() if not ok.match(v) or '..' in v))" "$T/xmedia.json")
+eq "media names are one safe path component" "" "$bad"
+"$DUMP" "$XP" cat collection.anki2 >"$T/x.db"
+check "escape.qb: sfld and csum as Anki" fields_ok "$T/x.db"
+eq "multiple: Data lists both correct options" "1" \
+	"$(q "$XP" "select count(*) from notes where flds like '%&quot;type&quot;:&quot;multiple&quot;,&quot;options&quot;:3,&quot;correct&quot;:[0,1]%' and tags like '%lang::en%'")"
+
+# ---- golden: the whole normalised content of escape.qb's package --------
+# Reviewed once; UPDATE=1 rewrites tests/anki/escape.expected after a
+# deliberate change (then read the diff).
+normalise() { # PKG: members, media map, note type, decks, notes and cards
+	pkg=$1
+	echo "## members"
+	"$DUMP" "$pkg" members | cut -f1,3
+	echo "## media"
+	"$DUMP" "$pkg" cat media
+	echo
+	echo "## note type"
+	q "$pkg" "select m.key, json_extract(m.value,'\$.name'), json_extract(m.value,'\$.sortf'), json_extract(m.value,'\$.req') from col, json_each(col.models) m"
+	echo "## decks"
+	q "$pkg" "select json_extract(value,'\$.name'), json_extract(value,'\$.desc'), json_extract(value,'\$.conf') from col, json_each(col.decks)"
+	echo "## notes"
+	q "$pkg" "select 'guid='||guid||' mod='||mod||' tags=['||tags||'] csum='||csum||char(10)||'sfld='||sfld||char(10)||flds from notes order by id" |
+		awk -v names="$FROZEN_FIELDS" 'BEGIN { n = split(names, F, ",") }
+			/^guid=/ { print; next } /^sfld=/ { print; next }
+			{ k = split($0, v, "\037"); for (i = 1; i <= k; i++) print "  " F[i] ": " v[i] }'
+	echo "## cards"
+	q "$pkg" "select c.due, c.ord, c.type, c.queue, json_extract(d.value,'\$.name'), n.guid from cards c join notes n on n.id = c.nid, col, json_each(col.decks) d where json_extract(d.value,'\$.id') = c.did order by c.due"
+}
+normalise "$XP" >"$T/escape.actual" 2>&1
+[ -n "${UPDATE:-}" ] && cp "$T/escape.actual" "$HERE/escape.expected"
+if diff -u "$HERE/escape.expected" "$T/escape.actual" >"$T/escape.diff" 2>&1; then
+	pass "golden escape.expected"
+else
+	fail "golden escape.expected differs (UPDATE=1 rewrites it)"
+	head -n 60 "$T/escape.diff"
+fi
+
+# ---- labels: a regional tag uses its language's labels, others English --
+if [ -f "$ROOT/tests/golden/three-languages/input.qb" ]; then
+	mkdir -p "$T/three"
+	G=$T/three/three-languages.qb
+	cp "$ROOT/tests/golden/three-languages/input.qb" "$G"
+	check "build three-languages" build "$T/three" "$G"
+	TP=$T/three/three-languages.apkg
+	eq "sw-KE card: Kiswahili labels" "1" "$(q "$TP" "select count(*) from notes where tags like '% lang::sw-KE %' and flds like '%>Jibu sahihi<%' and flds like '%Onyesha kwa Kiingereza%'")"
+	eq "fr card: English labels" "1" "$(q "$TP" "select count(*) from notes where tags like '% lang::fr %' and flds like '%>Correct answer<%'")"
+	eq "deck per language, in its own name" "three-languages::English three-languages::Kiswahili three-languages::Français" \
+		"$(q "$TP" "select json_extract(value,'\$.name') from col, json_each(col.decks) where json_extract(value,'\$.name') like '%::%'" | tr '\n' ' ' | sed 's/ $//')"
+fi
+
+# ---- a failed build leaves nothing behind -------------------------------
+F=$T/fail
+mkdir -p "$F/tpl/anki"
+cp "$ROOT"/templates/anki/* "$F/tpl/anki/"
+printf '%s\n' '<div>%%nope%%</div>' >"$F/tpl/anki/front.html"
+QBC_TEMPLATES=$F/tpl "$QBC" build -o "$F" --format anki "$BANK" >"$F/log" 2>&1
+rc=$?
+eq "unknown placeholder in a template: exit 3" "3" "$rc"
+check "unknown placeholder reported" grep -q "unknown placeholder '%%nope%%'" "$F/log"
+eq "no output, no temporary files" "" "$(ls "$F" | grep -v -e '^tpl$' -e '^log$')"
+
+finish

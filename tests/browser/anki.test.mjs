@@ -1,0 +1,350 @@
+// tests/browser/anki.test.mjs - the Anki card templates in headless Chromium.
+//
+// qbc writes a package; the test unpacks it, reads the note type and the
+// notes from collection.anki2 (sqlite3 -json), fills the templates the way
+// Anki does ({{Field}}, {{#Field}}..{{/Field}}, {{FrontSide}}) and shows
+// the cards in a page served over HTTP from the package's media folder,
+// with the note type CSS in a <style> and the card in <div id="qa"> on a
+// <body class="card">.  Two ways of showing the back are exercised:
+//   - desktop/AnkiMobile: one page; the back replaces #qa's HTML and its
+//     scripts are re-created (as Anki's reviewer does), globals survive;
+//   - AnkiDroid: the back is a new page load; only sessionStorage survives.
+// Run: cd tests && QBC=$PWD/../build/qbc node --test browser/anki.test.mjs
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, cpSync, mkdirSync, readFileSync, existsSync } from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { ROOT, TESTS, qbc, tempDir, unzip, launch } from './lib.mjs';
+
+const SHOT = path.join(TESTS, 'screenshots', 'anki-card.png');
+
+let tmp, browser, server, base;
+const pkgs = {}; // bank id -> { css, qfmt, afmt, fieldNames, notes: [{fields, tags}] }
+const pages = new Map(); // url path -> html (full card documents)
+
+/** Builds bank into a package and loads what the templates need. */
+function loadPackage(bankPath, id) {
+  const out = path.join(tmp.dir, id);
+  mkdirSync(out, { recursive: true });
+  // Build from a copy: a build writes its revision record next to the bank.
+  const src = path.join(out, 'src');
+  cpSync(path.dirname(bankPath), src, { recursive: true, filter: (f) => !f.endsWith('.lock') });
+  const r = qbc(['build', '-o', out, '--format', 'anki', path.join(src, path.basename(bankPath))]);
+  assert.equal(r.status, 0, r.stderr);
+  const raw = path.join(out, 'raw');
+  unzip(path.join(out, `${id}.apkg`), raw);
+  // Media under their real names, as Anki's media folder has them.
+  const media = JSON.parse(readFileSync(path.join(raw, 'media'), 'utf8'));
+  const folder = path.join(tmp.dir, 'media');
+  mkdirSync(folder, { recursive: true });
+  for (const [num, name] of Object.entries(media)) copyFileSync(path.join(raw, num), path.join(folder, name));
+  const sql = (q) => JSON.parse(execFileSync('sqlite3', ['-json', path.join(raw, 'collection.anki2'), q], { encoding: 'utf8' }) || '[]');
+  const [{ models }] = sql('select models from col');
+  const nt = Object.values(JSON.parse(models))[0];
+  const fieldNames = nt.flds.map((f) => f.name);
+  const notes = sql('select flds, tags from notes order by id').map((n) => {
+    const vals = n.flds.split('\x1f');
+    return { fields: Object.fromEntries(fieldNames.map((f, i) => [f, vals[i]])), tags: n.tags };
+  });
+  pkgs[id] = { css: nt.css, qfmt: nt.tmpls[0].qfmt, afmt: nt.tmpls[0].afmt, fieldNames, notes, media };
+}
+
+/** Anki's template substitution, for the syntax the qbc templates use.
+ * Field values are inserted as they are (they are HTML); an unknown field
+ * is an error, as in Anki. */
+function render(tmpl, fields) {
+  const has = (f) => {
+    if (!(f in fields)) throw new Error(`unknown field ${f}`);
+    return fields[f].trim() !== '';
+  };
+  let s = tmpl.replace(/\{\{([#^])([^}]+)\}\}([\s\S]*?)\{\{\/\2\}\}/g,
+    (_, kind, f, body) => ((kind === '#') === has(f) ? body : ''));
+  s = s.replace(/\{\{([^#^/}][^}]*)\}\}/g, (_, f) => {
+    if (!(f in fields)) throw new Error(`unknown field ${f}`);
+    return fields[f];
+  });
+  return s;
+}
+
+function note(id, qid, lang) {
+  const n = pkgs[id].notes.find((x) => x.fields.ID === `${id}:${qid}:${lang}`);
+  assert.ok(n, `note ${id}:${qid}:${lang}`);
+  return n;
+}
+
+function front(id, n) { return render(pkgs[id].qfmt, n.fields); }
+function back(id, n) { return render(pkgs[id].afmt, { ...n.fields, FrontSide: front(id, n) }); }
+
+function shell(id, body) {
+  return `<!doctype html><html><head><meta charset="utf-8"><style>${pkgs[id].css}</style></head>` +
+    `<body class="card"><div id="qa">${body}</div></body></html>`;
+}
+
+before(async () => {
+  tmp = tempDir('qbc-anki-');
+  loadPackage(path.join(ROOT, 'input', 'data-parallelism.qb'), 'data-parallelism');
+  loadPackage(path.join(TESTS, 'anki', 'escape.qb'), 'escape-test');
+  const folder = path.join(tmp.dir, 'media');
+  server = http.createServer((req, res) => {
+    const url = decodeURIComponent(req.url.split('?')[0]);
+    if (pages.has(url)) {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(pages.get(url));
+      return;
+    }
+    const file = path.join(folder, path.basename(url));
+    if (url.startsWith('/') && existsSync(file)) {
+      const type = file.endsWith('.js') ? 'text/javascript' : file.endsWith('.css') ? 'text/css'
+        : file.endsWith('.png') ? 'image/png' : 'application/octet-stream';
+      res.writeHead(200, { 'content-type': type });
+      res.end(readFileSync(file));
+      return;
+    }
+    res.writeHead(404);
+    res.end();
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  base = `http://127.0.0.1:${server.address().port}`;
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  server?.close();
+  tmp?.cleanup();
+});
+
+/** A page in the desktop style: an empty reviewer, then show(html). */
+async function reviewer(id, { js = true } = {}) {
+  const ctx = await browser.newContext({ javaScriptEnabled: js, viewport: { width: 560, height: 900 } });
+  const page = await ctx.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('dialog', (d) => { errors.push(`dialog: ${d.message()}`); d.dismiss(); });
+  pages.set(`/${id}/reviewer.html`, shell(id, ''));
+  await page.goto(`${base}/${id}/reviewer.html`);
+  return { ctx, page, errors };
+}
+
+/** Anki desktop's way of showing a side: set #qa's HTML, re-create each
+ * script so it runs, wait for external ones (reviewer.ts setInnerHTML). */
+async function show(page, html) {
+  await page.evaluate(async (h) => {
+    const qa = document.getElementById('qa');
+    qa.innerHTML = h;
+    for (const old of Array.from(qa.querySelectorAll('script'))) {
+      const s = document.createElement('script');
+      for (const a of Array.from(old.attributes)) s.setAttribute(a.name, a.value);
+      s.text = old.text;
+      const loaded = old.src ? new Promise((res, rej) => { s.onload = res; s.onerror = rej; }) : null;
+      old.replaceWith(s);
+      if (loaded) await loaded;
+    }
+  }, html);
+}
+
+const optionState = (page) => page.$$eval('.qb-front .qb-option', (els) => els.map((e) => ({
+  cls: e.className, checked: e.getAttribute('aria-checked'), badge: e.querySelector('.qb-badge')?.textContent ?? null,
+})));
+// checkVisibility() also sees content hidden in a closed <details>.
+const visible = (page, sel) => page.$eval(sel, (e) => e.checkVisibility({ visibilityProperty: true }));
+
+test('front: the question and its options, pick by click; back marks the right option and the pick', async () => {
+  const id = 'data-parallelism';
+  const n = note(id, 'replica-per-gpu', 'en');
+  const { ctx, page, errors } = await reviewer(id);
+  await show(page, front(id, n));
+  assert.match(await page.textContent('.qb-question'), /what does each GPU hold/);
+  assert.equal((await optionState(page)).length, 4);
+  assert.ok(await visible(page, '.qb-hint'), 'hint shown when JS runs');
+  await page.click('.qb-front .qb-option[data-i="1"]');
+  let st = await optionState(page);
+  assert.deepEqual(st.map((o) => o.checked), ['false', 'true', 'false', 'false']);
+  assert.match(st[1].cls, /qb-selected/);
+
+  await show(page, back(id, n));
+  st = await optionState(page);
+  assert.match(st[0].cls, /qb-is-correct/);
+  assert.equal(st[0].badge, '✓ Correct answer');
+  assert.match(st[1].cls, /qb-is-wrong/);
+  assert.match(st[1].cls, /qb-picked/);
+  assert.equal(st[1].badge, '✗ Incorrect · Your answer');
+  assert.equal(st[2].badge, null);
+  assert.equal(await page.textContent('.qb-result'), '✗ Incorrect');
+  assert.ok(await visible(page, '.qb-explanation'));
+  assert.match(await page.textContent('.qb-back .qb-explanation'), /^Explanation\s*In standard data parallelism/);
+  assert.ok(await visible(page, '.qb-feedback'));
+  assert.match(await page.textContent('.qb-feedback .qb-fb.qb-picked'), /Your answer/);
+  assert.match(await page.textContent('.qb-feedback .qb-fb.qb-picked .qb-fb-text'), /pipeline/);
+  // The other language, behind a collapsed toggle in the card's language.
+  const det = page.locator('.qb-back details.qb-translation');
+  assert.equal(await det.getAttribute('lang'), 'sw');
+  assert.equal(await det.evaluate((d) => d.open), false);
+  assert.equal(await page.textContent('.qb-translation > summary'), 'Show in Kiswahili');
+  assert.equal(await visible(page, '.qb-tr-question'), false);
+  await page.click('.qb-translation > summary');
+  assert.equal(await det.evaluate((d) => d.open), true);
+  assert.match(await page.textContent('.qb-tr-question'), /kila GPU inashikilia nini/);
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
+test('a right pick is confirmed with a mark and a word', async () => {
+  const id = 'data-parallelism';
+  const n = note(id, 'gradient-allreduce', 'en');
+  const { ctx, page, errors } = await reviewer(id);
+  await show(page, front(id, n));
+  await page.click('.qb-front .qb-option[data-i="1"]');
+  await show(page, back(id, n));
+  assert.equal(await page.textContent('.qb-result'), '✓ Correct');
+  const st = await optionState(page);
+  assert.equal(st[1].badge, '✓ Correct · Your answer');
+  assert.deepEqual(st.filter((o) => o.badge).length, 1);
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
+test('keys 1-9 pick an option on the front and leave the back to Anki', async () => {
+  const id = 'data-parallelism';
+  const n = note(id, 'memory-limit', 'en');
+  const { ctx, page, errors } = await reviewer(id);
+  await show(page, front(id, n));
+  await page.keyboard.press('3');
+  assert.deepEqual((await optionState(page)).map((o) => o.checked), ['false', 'false', 'true', 'false']);
+  await page.keyboard.press('9'); // no option 9: nothing changes
+  await page.keyboard.press('1');
+  assert.deepEqual((await optionState(page)).map((o) => o.checked), ['true', 'false', 'false', 'false']);
+  await page.keyboard.press('3');
+  await show(page, back(id, n));
+  const st = await optionState(page);
+  assert.match(st[2].cls, /qb-picked/);
+  // On the back the digits belong to Anki's answer buttons.
+  const prevented = await page.evaluate(() => {
+    const e = new KeyboardEvent('keydown', { key: '1', cancelable: true, bubbles: true });
+    document.dispatchEvent(e);
+    return e.defaultPrevented;
+  });
+  assert.equal(prevented, false);
+  // Another note type's card on the same page: digits are not taken.
+  await show(page, front(id, n));
+  await show(page, '<input id="typeans">');
+  await page.focus('#typeans');
+  await page.keyboard.press('2');
+  assert.equal(await page.inputValue('#typeans'), '2');
+  await page.evaluate(() => document.body.focus());
+  const taken = await page.evaluate(() => {
+    const e = new KeyboardEvent('keydown', { key: '2', cancelable: true, bubbles: true });
+    document.dispatchEvent(e);
+    return e.defaultPrevented;
+  });
+  assert.equal(taken, false);
+  // The front is rendered again for the next review: a fresh attempt.
+  await show(page, front(id, n));
+  assert.deepEqual((await optionState(page)).map((o) => o.checked), ['false', 'false', 'false', 'false']);
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
+test('Kiswahili card: labels in Kiswahili, toggle to English', async () => {
+  const id = 'data-parallelism';
+  const n = note(id, 'replica-per-gpu', 'sw');
+  const { ctx, page, errors } = await reviewer(id);
+  await show(page, front(id, n));
+  assert.match(await page.textContent('.qb-hint'), /^Chagua jibu moja/);
+  await page.keyboard.press('2');
+  await show(page, back(id, n));
+  assert.equal(await page.textContent('.qb-result'), '✗ Si sahihi');
+  assert.equal((await optionState(page))[0].badge, '✓ Jibu sahihi');
+  assert.equal(await page.textContent('.qb-translation > summary'), 'Onyesha kwa Kiingereza');
+  assert.match(await page.textContent('.qb-back .qb-explanation .qb-h'), /^Maelezo$/);
+  assert.equal(await page.getAttribute('.qb-back', 'lang'), 'sw');
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
+test('AnkiDroid: the back is a new page; the pick survives in sessionStorage', async () => {
+  const id = 'data-parallelism';
+  const n = note(id, 'nccl-algorithm', 'en');
+  pages.set(`/${id}/droid-front.html`, shell(id, front(id, n)));
+  pages.set(`/${id}/droid-back.html`, shell(id, back(id, n)));
+  const ctx = await browser.newContext();
+  const page = await ctx.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(`${base}/${id}/droid-front.html`);
+  await page.click('.qb-front .qb-option[data-i="2"]');
+  await page.goto(`${base}/${id}/droid-back.html`);
+  const st = await optionState(page);
+  assert.match(st[2].cls, /qb-picked/);
+  assert.match(await page.textContent('.qb-result'), /Your answer|Correct|Incorrect/);
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
+test('without JavaScript the back still shows the correct option and the explanation', async () => {
+  const id = 'data-parallelism';
+  const n = note(id, 'replica-per-gpu', 'en');
+  pages.set(`/${id}/nojs-back.html`, shell(id, back(id, n)));
+  const ctx = await browser.newContext({ javaScriptEnabled: false });
+  const page = await ctx.newPage();
+  await page.goto(`${base}/${id}/nojs-back.html`);
+  assert.ok(await visible(page, '.qb-answer'));
+  const answer = await page.textContent('.qb-answer');
+  assert.match(answer, /Correct answer/);
+  assert.match(answer, /✓\s*1\s*A full copy of the model/);
+  assert.ok(await visible(page, '.qb-back .qb-explanation'));
+  assert.match(await page.textContent('.qb-back .qb-explanation'), /complete replica/);
+  assert.equal(await visible(page, '.qb-hint'), false, 'no click hint without JS');
+  assert.match(await page.textContent('.qb-feedback .qb-fb-correct'), /✓\s*Correct/);
+  await ctx.close();
+});
+
+test('multiple answers: every correct option must be picked', async () => {
+  const id = 'escape-test';
+  const n = note(id, 'several', 'en');
+  for (const [keys, want] of [[['1', '2'], '✓ Correct'], [['1'], '✗ Incorrect'], [['1', '2', '3'], '✗ Incorrect'], [[], 'You did not pick an option.']]) {
+    const { ctx, page, errors } = await reviewer(id);
+    await show(page, front(id, n));
+    for (const k of keys) await page.keyboard.press(k);
+    assert.deepEqual((await optionState(page)).map((o) => o.checked === 'true'), [0, 1, 2].map((i) => keys.includes(String(i + 1))));
+    await show(page, back(id, n));
+    assert.equal(await page.textContent('.qb-result'), want, `picks ${keys}`);
+    assert.deepEqual(errors, []);
+    await ctx.close();
+  }
+});
+
+test('script, HTML and template syntax from a bank stay text on the card', async () => {
+  const id = 'escape-test';
+  const n = note(id, 'script-tags', 'en');
+  const { ctx, page, errors } = await reviewer(id);
+  await show(page, front(id, n));
+  assert.equal(await page.textContent('.qb-question'), 'Does <script>alert("x")</script> run? And {{Front}} or {{#Back}}x{{/Back}}?');
+  await page.click('.qb-front .qb-option[data-i="0"]');
+  await show(page, back(id, n));
+  assert.match(await page.textContent('.qb-feedback'), /<\/script><img src=x onerror=alert\(1\)> is text too\./);
+  assert.match(await page.textContent('.qb-feedback'), /\[sound:boom\.mp3\]/);
+  assert.equal(await page.$$eval('#qa script', (s) => s.filter((e) => !e.src).length), 0);
+  assert.equal(await page.$$eval('#qa img', (i) => i.filter((e) => !e.src.includes('gpu_diagram-')).length), 0);
+  const img = page.locator('.qb-back .qb-explanation img').first();
+  assert.ok(await img.evaluate((e) => e.complete && e.naturalWidth > 0), 'picture loads from media');
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
+test('picture for the README', async () => {
+  const id = 'data-parallelism';
+  const n = note(id, 'gradient-allreduce', 'en');
+  const { ctx, page } = await reviewer(id);
+  await show(page, front(id, n));
+  await page.keyboard.press('1');
+  await show(page, back(id, n));
+  // The committed copy is rewritten only with UPDATE=1 (or when missing).
+  const out = process.env.UPDATE || !existsSync(SHOT) ? SHOT : path.join(tmp.dir, 'anki-card.png');
+  mkdirSync(path.dirname(out), { recursive: true });
+  await page.screenshot({ path: out, fullPage: true });
+  assert.ok(existsSync(out));
+  await ctx.close();
+});
