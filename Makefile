@@ -121,7 +121,7 @@ banks: $(STAMPS)
 .SECONDEXPANSION:
 $(BUILD)/stamps/%.stamp: input/%.qb $(BUILD)/qbc $(TEMPLATES) $$(wildcard input/$$*.lock)
 	@mkdir -p $(@D) output
-	$(BUILD)/qbc build -o output $<
+	$(BUILD)/qbc build -o output --format anki,scorm12,scorm2004 $<
 	@touch $@
 
 # --- tests ------------------------------------------------------------------

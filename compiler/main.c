@@ -408,7 +408,9 @@ static int build_bank(const args *a, const char *path, const qb_writer *const *s
 	langs = qb_xcalloc(bank->nlangs + 1, sizeof *langs);
 	qb_build_opts opts = {outdir, langs, 0, qb_rev_latest(rev), tdir, rev};
 	rc = select_langs(bank, a->langs, langs, &opts.nlangs);
-	for (size_t k = 0; k < nsel && !rc; k++) {
+	/* Every format is attempted, so one run reports every problem; a
+	 * format that fails leaves its earlier output in place. */
+	for (size_t k = 0; k < nsel && rc != QB_EXIT_USAGE; k++) {
 		int wrc = sel[k]->write(bank, &opts);
 		if (wrc == QB_EXIT_OK) {
 			char *out = qb_writer_output_path(sel[k], bank, &opts);

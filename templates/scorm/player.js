@@ -287,6 +287,12 @@
       return vars && vars[k] !== undefined ? String(vars[k]) : m;
     });
   }
+  // The name of language l in the active language ("Kiingereza" in
+  // Kiswahili), else its own name.
+  function langIn(l) {
+    var names = D.labels[S.lang] && D.labels[S.lang].languageNames;
+    return (names && names[l]) || D.langNames[l] || l;
+  }
   function tx(map, lang) {
     if (!map) return '';
     var l = lang || S.lang;
@@ -487,7 +493,7 @@
       var id = 'other-' + q.key + '-' + l;
       box.appendChild(el('button', {
         type: 'button', 'class': 'btn link other-btn', 'aria-expanded': String(open), 'aria-controls': id,
-        lang: S.lang, text: L(open ? 'hideIn' : 'showIn', { lang: D.langNames[l] || l }),
+        lang: S.lang, text: L(open ? 'hideIn' : 'showIn', { lang: langIn(l) }),
         onclick: function () { S.other[k] = !open; render(false); var b = document.querySelector('[aria-controls="' + id + '"]'); if (b) b.focus(); }
       }));
       var other = html('div', 'expl-other', q.explanation, l);

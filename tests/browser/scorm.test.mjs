@@ -12,6 +12,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cpSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ROOT, TESTS, launch, qbc, tempDir, unzip } from './lib.mjs';
@@ -94,6 +95,18 @@ before(async () => {
     mkdirSync(pkg['nopass' + v]);
     unzip(path.join(nopass, 'out', `demo.scorm${v}.zip`), pkg['nopass' + v]);
   }
+  // Version 2 of the demo bank: the same bank and revision record with
+  // question 2 removed, as an author would regenerate it.
+  const b2 = readFileSync(path.join(bank, 'demo.qb'), 'utf8');
+  const cut = b2.replace(/^2\. gradient-sync\n[\s\S]*?(?=^3\. )/m, '');
+  assert.notEqual(cut, b2, 'question 2 removed from the demo bank');
+  writeFileSync(path.join(bank, 'demo.qb'), cut);
+  const r2 = qbc(['build', '-o', path.join(tmp.dir, 'out2'), '--format', 'scorm12', path.join(bank, 'demo.qb')]);
+  assert.equal(r2.status, 0, r2.stderr);
+  assert.match(r2.stdout, /1 removed \(gradient-sync\)/);
+  pkg.v2 = path.join(tmp.dir, 'pkgv2');
+  mkdirSync(pkg.v2);
+  unzip(path.join(tmp.dir, 'out2', 'demo.scorm12.zip'), pkg.v2);
   // The real bank, for the README pictures.
   if (existsSync(REAL)) {
     cpSync(REAL, path.join(bank, 'data-parallelism.qb'));
@@ -418,6 +431,39 @@ test('1.2: saved state from another build is migrated or ignored, never a crash'
   }
 });
 
+test('regeneration: the saved state of version 1 loads in version 2 after a question was removed', async () => {
+  // Version 1: answer questions 1-3 (the second one is removed in v2).
+  let { page, frame } = await openLms('1.2');
+  await frame.locator('#start').click();
+  await answer(frame, RIGHT[0]);
+  await answer(frame, RIGHT[1]);
+  await answer(frame, 'b'); // question 3, wrong
+  const { last } = await lms(page);
+  const saved = last['cmi.suspend_data'];
+  assert.ok(saved && saved.startsWith('1|'), 'v1 saved a state: ' + saved);
+  await page.done();
+  // Version 2, resumed with v1's state: the surviving answers come back,
+  // the removed question's answer is dropped, nothing crashes.
+  ({ page, frame } = await openLms('1.2', { pkg: 'v2', init: { suspend_data: saved, core: { entry: 'resume' } } }));
+  const f = await scoFrame(page);
+  const data = await f.evaluate(() => window.QB_DATA.questions.map((q) => q.id));
+  assert.deepEqual(data, [IDS[0], IDS[2], IDS[3], IDS[4]]);
+  const st = await f.evaluate(() => window.qbPlayer.state());
+  const keys = await f.evaluate(() => window.QB_DATA.questions.map((q) => q.key));
+  const answers = st.split('|')[3].split(',').filter(Boolean).map((x) => x.split('.'));
+  assert.deepEqual(answers.map((a) => a[0]), [keys[0], keys[1]], 'answers of questions 1 and 3 restored: ' + st);
+  assert.deepEqual(answers.map((a) => a[2]), ['a', 'b']);
+  assert.match(await frame.locator('.qnum').textContent(), /Question 3 of 4/);
+  // The learner finishes v2: two more answers, the score counts 4 questions.
+  await answer(frame, RIGHT[3]);
+  await answer(frame, RIGHT[4], false);
+  await frame.locator('#next').click();
+  const end = (await lms(page)).last;
+  assert.equal(end['cmi.core.score.raw'], '75');
+  assert.equal(end['cmi.core.lesson_status'], 'failed');
+  await page.done();
+});
+
 test('1.2: API errors show a notice, keep the answers and retry the commit', async () => {
   // Commits fail at launch, on "start" and after the first answer.
   const { page, frame } = await openLms('1.2', { failCommits: true });
@@ -684,7 +730,10 @@ test('screenshots of the player in each language', async () => {
     if (lang === 'sw') await frame.locator('button[data-lang="sw"]').click();
     await frame.locator('#start').click();
     await answer(frame, 'b', false);
-    const file = path.join(SHOTS, `scorm-player-${lang}.png`);
+    // The committed copies are rewritten only with UPDATE=1 (or when missing).
+    const committed = path.join(SHOTS, `scorm-player-${lang}.png`);
+    const file = process.env.UPDATE || !existsSync(committed) ? committed
+      : path.join(tmpdir(), `qbc-scorm-player-${lang}-${process.pid}.png`);
     await page.locator('#sco').screenshot({ path: file, animations: 'disabled' });
     assert.ok(statSync(file).size > 1000);
     await page.done();
