@@ -431,6 +431,18 @@ static const char *suggest(const char *w, size_t n)
 	return best;
 }
 
+/* The next item of a list separated by spaces or commas in val[0..vlen),
+ * from *i on: its start in *start, its end in *i.  False at the end. */
+static bool next_item(const char *val, size_t vlen, size_t *i, size_t *start)
+{
+	while (*i < vlen && (is_space(val[*i]) || val[*i] == ','))
+		(*i)++;
+	*start = *i;
+	while (*i < vlen && !is_space(val[*i]) && val[*i] != ',')
+		(*i)++;
+	return *i > *start;
+}
+
 static bool key_is(const reader *r, const qb_line *ln, const char *k)
 {
 	return ln->wordlen == strlen(k) && strncmp(r->line + ln->word, k, ln->wordlen) == 0;
@@ -471,15 +483,8 @@ static void header_key(reader *r, const qb_line *ln)
 		}
 		b->langs_loc = kloc;
 		r->langs.size = sizeof(qb_lang);
-		size_t i = 0;
-		while (i < vlen) {
-			while (i < vlen && (is_space(val[i]) || val[i] == ','))
-				i++;
-			size_t s = i;
-			while (i < vlen && !is_space(val[i]) && val[i] != ',')
-				i++;
-			if (i == s)
-				break;
+		size_t i = 0, s;
+		while (next_item(val, vlen, &i, &s)) {
 			qb_loc l = loc_at(r, ln->rest + s);
 			if (!qb_lang_valid(val + s, i - s)) {
 				qb_diag_error(l, "'%.*s' is not a language tag; use a BCP 47 tag such as "
@@ -566,15 +571,8 @@ static void question_key(reader *r, const qb_line *ln)
 			              (int)vlen, val);
 		q->type_loc = kloc;
 	} else if (key_is(r, ln, "tags")) {
-		size_t i = 0;
-		while (i < vlen) {
-			while (i < vlen && (is_space(val[i]) || val[i] == ','))
-				i++;
-			size_t s = i;
-			while (i < vlen && !is_space(val[i]) && val[i] != ',')
-				i++;
-			if (i == s)
-				break;
+		size_t i = 0, s;
+		while (next_item(val, vlen, &i, &s)) {
 			qb_tag *t = vec_push(&r->tags);
 			t->name = text_dup(r, val + s, i - s);
 			t->loc = loc_at(r, ln->rest + s);
