@@ -551,6 +551,21 @@ static int dir_hash(char out[HEX], const char *dir)
 	return 0;
 }
 
+/* A template folder's hash, and the version of the compiler that fills
+ * the templates: a new qbc may render fields differently, so it counts
+ * as a template change (every note gets a newer time once). */
+static int dir_hash_versioned(char out[HEX], const char *dir)
+{
+	char h[HEX];
+	if (dir_hash(h, dir) != 0)
+		return -1;
+	qb_buf b = QB_BUF_INIT;
+	qb_buf_appendf(&b, "qbc %s\x1e%s", QB_VERSION, h);
+	hex_of(out, &b);
+	qb_buf_dispose(&b);
+	return 0;
+}
+
 bool qb_rev_update(qb_revisions *rev, const qb_bank *bank, const char *templates_dir,
                    time_t now, qb_rev_report *report)
 {
@@ -562,7 +577,7 @@ bool qb_rev_update(qb_revisions *rev, const qb_bank *bank, const char *templates
 	for (size_t i = 0; templates_dir && i < QB_NELEM(template_dirs); i++) {
 		char *dir = qb_fs_join(templates_dir, template_dirs[i]);
 		char h[HEX];
-		if (dir_hash(h, dir) == 0) {
+		if (dir_hash_versioned(h, dir) == 0) {
 			pent *p = find_p(rev, template_dirs[i]);
 			if (!p) {
 				rev->tpl = qb_xrealloc(rev->tpl, (rev->ntpl + 1) * sizeof *rev->tpl);
