@@ -448,13 +448,21 @@ static bool key_is(const reader *r, const qb_line *ln, const char *k)
 	return ln->wordlen == strlen(k) && strncmp(r->line + ln->word, k, ln->wordlen) == 0;
 }
 
+/* The value after a keyword, without trailing white space. */
+static size_t key_value(const reader *r, const qb_line *ln, const char **val)
+{
+	*val = r->line + ln->rest;
+	size_t vlen = r->len > ln->rest ? r->len - ln->rest : 0;
+	while (vlen && is_space((*val)[vlen - 1]))
+		vlen--;
+	return vlen;
+}
+
 static void header_key(reader *r, const qb_line *ln)
 {
 	qb_bank *b = r->bank;
-	const char *val = r->line + ln->rest;
-	size_t vlen = r->len > ln->rest ? r->len - ln->rest : 0;
-	while (vlen && is_space(val[vlen - 1]))
-		vlen--;
+	const char *val;
+	size_t vlen = key_value(r, ln, &val);
 	qb_loc kloc = loc_at(r, ln->word), vloc = loc_at(r, ln->rest);
 	close_text(r);
 	if (!r->header_seen) {
@@ -553,10 +561,8 @@ static void header_key(reader *r, const qb_line *ln)
 static void question_key(reader *r, const qb_line *ln)
 {
 	qb_question *q = r->q;
-	const char *val = r->line + ln->rest;
-	size_t vlen = r->len > ln->rest ? r->len - ln->rest : 0;
-	while (vlen && is_space(val[vlen - 1]))
-		vlen--;
+	const char *val;
+	size_t vlen = key_value(r, ln, &val);
 	qb_loc kloc = loc_at(r, ln->word), vloc = loc_at(r, ln->rest);
 	if (key_is(r, ln, "type")) {
 		if (q->type_loc.line)
