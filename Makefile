@@ -125,7 +125,7 @@ $(BUILD)/stamps/%.stamp: input/%.qb $(BUILD)/qbc $(TEMPLATES) $$(wildcard input/
 	@touch $@
 
 # --- tests ------------------------------------------------------------------
-test: deps $(BUILD)/qbc $(BUILD)/asan/qbc $(UNITS) $(SAN_UNITS)
+test: deps lint $(BUILD)/qbc $(BUILD)/asan/qbc $(UNITS) $(SAN_UNITS)
 	@QBC=$(CURDIR)/$(BUILD)/qbc QBC_ASAN=$(CURDIR)/$(BUILD)/asan/qbc \
 	  UNIT_DIR=$(CURDIR)/$(BUILD)/unit ASAN_UNIT_DIR=$(CURDIR)/$(BUILD)/asan/unit \
 	  sh tests/run.sh

@@ -141,9 +141,9 @@ static void main_help(void)
 	printf("Compiles bilingual question banks (input/*.qb) into Anki deck packages and\n"
 	       "SCORM packages for Moodle.\n\nUsage:\n");
 	for (const command *c = commands; c->name; c++)
-		printf("  %-58s %s\n", c->usage, c->desc);
-	printf("  %-58s %s\n", "qbc COMMAND --help", "help on one command");
-	printf("  %-58s %s\n", "qbc --version", "print the version");
+		printf("  %s\n      %s\n", c->usage, c->desc);
+	printf("  qbc COMMAND --help\n      help on one command\n");
+	printf("  qbc --version\n      print the version\n");
 	printf("\nExit status: 0 ok, 1 the bank has errors, 2 usage, 3 I/O or library failure.\n"
 	       "The bank format is documented in input/README.md.\n");
 }

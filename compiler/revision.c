@@ -262,7 +262,8 @@ qb_revisions *qb_rev_load(const char *path, bool *exists, bool *io)
 		qb_loc l = {path, lineno, 1};
 		bool good = false;
 		if (!header) {
-			good = n == 2 && strcmp(tok[0], "qbc-revisions") == 0 && atoi(tok[1]) == FORMAT;
+			good = n == 2 && strcmp(tok[0], "qbc-revisions") == 0 &&
+			       strtol(tok[1], NULL, 10) == FORMAT;
 			header = good;
 			if (!good) {
 				qb_diag_error(l, "not a qbc revision record of format %d; move it away to "
