@@ -2,6 +2,7 @@
  * that diffs well in git:
  *
  *   qbc-revisions 1
+ *   bank <bank id>
  *   revision 3
  *   template anki <hash> <time>
  *   question <id> <lang> <hash> <time>
@@ -48,6 +49,7 @@ typedef struct pent {
 
 struct qb_revisions {
 	unsigned revision;
+	char *bank;       /* the bank id the record was written for        */
 	pent *tpl;
 	size_t ntpl;
 	qent *q;
@@ -107,6 +109,7 @@ void qb_rev_free(qb_revisions *rev)
 {
 	if (!rev)
 		return;
+	free(rev->bank);
 	for (size_t i = 0; i < rev->ntpl; i++)
 		free(rev->tpl[i].name);
 	for (size_t i = 0; i < rev->nq; i++) {
@@ -273,7 +276,10 @@ qb_revisions *qb_rev_load(const char *path, bool *exists, bool *io)
 			}
 			continue;
 		}
-		if (n == 2 && strcmp(tok[0], "revision") == 0) {
+		if (n == 2 && strcmp(tok[0], "bank") == 0 && !rev->bank) {
+			rev->bank = qb_xstrdup(tok[1]);
+			good = true;
+		} else if (n == 2 && strcmp(tok[0], "revision") == 0) {
 			rev->revision = (unsigned)strtoul(tok[1], NULL, 10);
 			good = true;
 		} else if (n == 4 && strcmp(tok[0], "template") == 0 && is_hex16(tok[2])) {
@@ -573,6 +579,19 @@ bool qb_rev_update(qb_revisions *rev, const qb_bank *bank, const char *templates
 	memset(report, 0, sizeof *report);
 	report->created = rev->revision == 0;
 	bool changed = report->created;
+	/* The bank id is part of every Anki GUID and SCORM identifier. */
+	if (rev->bank && strcmp(rev->bank, bank->id) != 0) {
+		qb_diag_warning(bank->id_loc, "the bank id changed from '%s' to '%s': Anki sees new "
+		                              "notes and Moodle a new activity, so learners' progress "
+		                              "does not carry over",
+		                rev->bank, bank->id);
+		changed = true;
+	}
+	if (!rev->bank || strcmp(rev->bank, bank->id) != 0) {
+		free(rev->bank);
+		rev->bank = qb_xstrdup(bank->id);
+		changed = true;
+	}
 
 	/* Templates. */
 	for (size_t i = 0; templates_dir && i < QB_NELEM(template_dirs); i++) {
@@ -720,12 +739,19 @@ size_t qb_rev_review(qb_revisions *rev, const qb_bank *bank, const char *const *
 int qb_rev_save(const qb_revisions *rev, const char *path, const char *bank_name)
 {
 	qb_buf b = QB_BUF_INIT;
+	/* The file name only: the record must not depend on the folder the
+	 * build was started from. */
+	const char *slash = strrchr(bank_name, '/');
+	bank_name = slash ? slash + 1 : bank_name;
 	char tm[32];
 	qb_buf_appendf(&b, "# qbc revision record of %s: commit it together with the bank.\n"
 	                   "# 'qbc build' updates it and 'qbc review' marks translations as "
 	                   "reviewed; do not edit it by hand.\n",
 	               bank_name);
-	qb_buf_appendf(&b, "qbc-revisions %d\nrevision %u\n", FORMAT, rev->revision);
+	qb_buf_appendf(&b, "qbc-revisions %d\n", FORMAT);
+	if (rev->bank)
+		qb_buf_appendf(&b, "bank %s\n", rev->bank);
+	qb_buf_appendf(&b, "revision %u\n", rev->revision);
 	for (size_t i = 0; i < rev->ntpl; i++) {
 		fmt_time(tm, rev->tpl[i].time);
 		qb_buf_appendf(&b, "template %s %s %s\n", rev->tpl[i].name, rev->tpl[i].hash, tm);

@@ -102,6 +102,15 @@ run $B dp.qb
 check "rename: reported as remove plus add" out_has "data-parallelism: 1 added (brand-new-question), 0 changed, 1 removed (new-question)"
 check "rename: warns that progress does not carry over" err_has "progress on the old id does not carry over"
 
+# A changed bank id changes every GUID and identifier: warn.
+sed -i 's/^bank: data-parallelism$/bank: data-parallelism-2/' dp.qb
+run $B dp.qb
+check "bank id change: warning" err_has "the bank id changed from 'data-parallelism' to 'data-parallelism-2'"
+check "bank id change: recorded" grep -qx "bank data-parallelism-2" dp.lock
+sed -i 's/^bank: data-parallelism-2$/bank: data-parallelism/' dp.qb
+run $B dp.qb
+rm -f out/data-parallelism-2.json
+
 # A broken bank or a broken record: nothing written, exit 1.
 cp dp.lock "$T/lock3"
 cp out/data-parallelism.json "$T/json3"
