@@ -2,7 +2,6 @@
 #include "arena.h"
 
 #include <stdalign.h>
-#include <stdint.h>
 #include <string.h>
 
 #include <stdlib.h>
@@ -42,15 +41,6 @@ void *qb_arena_alloc(qb_arena *a, size_t n)
 	b->used += n;
 	return p;
 #endif
-}
-
-void *qb_arena_calloc(qb_arena *a, size_t count, size_t size)
-{
-	if (size && count > SIZE_MAX / size)
-		return qb_xmalloc(SIZE_MAX); /* aborts with a message */
-	void *p = qb_arena_alloc(a, count * size);
-	memset(p, 0, count * size);
-	return p;
 }
 
 char *qb_arena_strndup(qb_arena *a, const char *s, size_t n)

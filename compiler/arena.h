@@ -17,8 +17,6 @@ typedef struct qb_arena {
 
 /* Memory aligned for any type; never NULL (aborts on out-of-memory). */
 void *qb_arena_alloc(qb_arena *a, size_t n);
-/* Zeroed memory for count objects of size bytes. */
-void *qb_arena_calloc(qb_arena *a, size_t count, size_t size);
 char *qb_arena_strndup(qb_arena *a, const char *s, size_t n);
 char *qb_arena_strdup(qb_arena *a, const char *s);
 /* Frees every allocation of the arena; the arena can be used again. */

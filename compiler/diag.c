@@ -46,7 +46,6 @@ void qb_diag_dispose(void)
 void qb_diag_set_werror(bool on) { werror = on; }
 void qb_diag_set_color(int on) { color = on; }
 unsigned qb_diag_errors(void) { return nerrors; }
-unsigned qb_diag_warnings(void) { return nwarnings; }
 void qb_diag_reset_counts(void) { nerrors = nwarnings = 0; }
 
 static bool use_color(void)
@@ -155,14 +154,6 @@ static void vdiag(qb_diag_level level, qb_loc loc, const char *fmt, va_list ap)
 	fputc('\n', f);
 	if (loc.file && loc.line > 0)
 		quote(f, loc, c);
-}
-
-void qb_diag(qb_diag_level level, qb_loc loc, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vdiag(level, loc, fmt, ap);
-	va_end(ap);
 }
 
 #define DEFINE_DIAG(name, level)                                             \

@@ -24,7 +24,6 @@ typedef enum qb_diag_level {
  * qb_loc values of that file. */
 void qb_diag_add_source(const char *file, const char *text, size_t len);
 
-void qb_diag(qb_diag_level level, qb_loc loc, const char *fmt, ...) QB_PRINTF(3, 4);
 void qb_diag_error(qb_loc loc, const char *fmt, ...) QB_PRINTF(2, 3);
 void qb_diag_warning(qb_loc loc, const char *fmt, ...) QB_PRINTF(2, 3);
 void qb_diag_note(qb_loc loc, const char *fmt, ...) QB_PRINTF(2, 3);
@@ -38,7 +37,6 @@ void qb_diag_set_werror(bool on);
 void qb_diag_set_color(int on);
 
 unsigned qb_diag_errors(void);
-unsigned qb_diag_warnings(void);
 /* Resets the counters (not the sources). */
 void qb_diag_reset_counts(void);
 /* Prints "N errors, M warnings generated." when there was anything. */

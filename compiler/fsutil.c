@@ -67,12 +67,6 @@ char *qb_fs_join(const char *dir, const char *name)
 	return qb_xasprintf("%s/%s", dir, name);
 }
 
-bool qb_fs_is_file(const char *path)
-{
-	struct stat st;
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
-}
-
 /* mkstemp next to path: "<dir>/.<name>.XXXXXX.tmp" is hidden, and the
  * suffix keeps the destination's extension out of the way of globs. */
 static int make_tmp(const char *path, char **tmp)

@@ -18,8 +18,6 @@ int qb_fs_read(const char *path, char **data, size_t *len);
 int qb_fs_mkdirs(const char *dir);
 /* dir + "/" + name in a fresh heap string. */
 char *qb_fs_join(const char *dir, const char *name);
-/* True when path names an existing regular file. */
-bool qb_fs_is_file(const char *path);
 
 /* An output file under construction. */
 typedef struct qb_atomic {
