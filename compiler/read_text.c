@@ -727,10 +727,13 @@ static void read_line(reader *r, const qb_line *ln)
 	}
 }
 
-/* Reports invalid UTF-8, NUL and control characters; true if all is well. */
-static bool check_encoding(const char *file, const char *data, size_t len)
+/* Reports invalid UTF-8, NUL and control characters.  Returns NULL when
+ * there are none; otherwise a copy of data with every rejected byte
+ * replaced by U+FFFD (one character for one, so lines and columns stay
+ * true), so that reading can go on and report everything else. */
+static char *check_encoding(const char *file, const char *data, size_t len, size_t *outlen)
 {
-	bool ok = true;
+	qb_buf clean = QB_BUF_INIT;
 	int line = 1, col = 1, reported = 0;
 	for (size_t i = 0; i < len;) {
 		utf8proc_int32_t cp;
@@ -738,7 +741,6 @@ static bool check_encoding(const char *file, const char *data, size_t len)
 		                                      (utf8proc_ssize_t)(len - i), &cp);
 		if (n < 0 || cp == 0 || (cp < 0x20 && cp != '\t' && cp != '\n' && cp != '\r') ||
 		    cp == 0x7F) {
-			ok = false;
 			if (reported++ < 20) {
 				qb_loc l = {file, line, col};
 				if (n < 0)
@@ -748,8 +750,15 @@ static bool check_encoding(const char *file, const char *data, size_t len)
 					qb_diag_error(l, "control character U+%04X in the text",
 					              (unsigned)cp);
 			}
-			n = 1;
+			if (!clean.ptr) /* the first bad byte: copy what came before */
+				qb_buf_append(&clean, data, i);
+			qb_buf_puts(&clean, "\xEF\xBF\xBD");
+			col++;
+			i++;
+			continue;
 		}
+		if (clean.ptr)
+			qb_buf_append(&clean, data + i, (size_t)n);
 		if (cp == '\n' || (cp == '\r' && !(i + 1 < len && data[i + 1] == '\n'))) {
 			line++;
 			col = 1;
@@ -759,29 +768,10 @@ static bool check_encoding(const char *file, const char *data, size_t len)
 	}
 	if (reported > 20)
 		qb_diag_note((qb_loc){file, 0, 0}, "%d more encoding errors not shown", reported - 20);
-	return ok;
-}
-
-/* A copy of data with each byte that check_encoding() rejects replaced
- * by U+FFFD. */
-static char *sanitize(const char *data, size_t len, size_t *outlen)
-{
-	qb_buf b = QB_BUF_INIT;
-	for (size_t i = 0; i < len;) {
-		utf8proc_int32_t cp;
-		utf8proc_ssize_t n = utf8proc_iterate((const utf8proc_uint8_t *)data + i,
-		                                      (utf8proc_ssize_t)(len - i), &cp);
-		if (n < 0 || cp == 0 || (cp < 0x20 && cp != '\t' && cp != '\n' && cp != '\r') ||
-		    cp == 0x7F) {
-			qb_buf_puts(&b, "\xEF\xBF\xBD");
-			i++;
-			continue;
-		}
-		qb_buf_append(&b, data + i, (size_t)n);
-		i += (size_t)n;
-	}
-	*outlen = b.len;
-	return qb_buf_detach(&b);
+	if (!clean.ptr)
+		return NULL;
+	*outlen = clean.len;
+	return qb_buf_detach(&clean);
 }
 
 qb_bank *qb_read_text(const char *path, const char *data, size_t len)
@@ -794,14 +784,9 @@ qb_bank *qb_read_text(const char *path, const char *data, size_t len)
 	qb_diag_add_source(r.file, data, len);
 	/* A UTF-8 byte-order mark is allowed and skipped. */
 	size_t start = len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
-	/* After encoding errors, read on with every bad byte replaced by
-	 * U+FFFD (one character for one, so columns stay true) to report
-	 * everything else in the same run. */
-	char *clean = NULL;
-	if (!check_encoding(r.file, data, len)) {
-		clean = sanitize(data, len, &len);
+	char *clean = check_encoding(r.file, data, len, &len);
+	if (clean)
 		data = clean;
-	}
 
 	/* Split into lines: \n, \r\n or \r. */
 	vec lines = {NULL, 0, 0, sizeof(const char *)}, lens = {NULL, 0, 0, sizeof(size_t)};
