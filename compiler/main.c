@@ -258,15 +258,21 @@ static int select_langs(const qb_bank *bank, const char *list, const char **out,
  * Returns NULL after a diagnostic; *rc says why. */
 static qb_revisions *load_record(const qb_bank *bank, char **path, int *rc)
 {
-	bool exists, io;
+	bool io;
 	*path = qb_rev_path(bank->path);
-	qb_revisions *rev = qb_rev_load(*path, &exists, &io);
+	qb_revisions *rev = qb_rev_load(*path, &io);
 	if (!rev)
 		*rc = worst(*rc, io ? QB_EXIT_IO : QB_EXIT_ERRORS);
 	return rev;
 }
 
-static int cmd_check(const args *a)
+/* What check and review do with one error-free bank and its record;
+ * returns an exit code. */
+typedef int (*bank_fn)(const args *a, const qb_bank *bank, qb_revisions *rev, const char *rpath);
+
+/* Reads and checks each bank, reads its record, and calls fn on the
+ * banks without errors.  Returns the worst exit code. */
+static int each_bank(const args *a, bank_fn fn)
 {
 	int rc = QB_EXIT_OK;
 	for (int i = 0; i < a->nbanks; i++) {
@@ -276,22 +282,32 @@ static int cmd_check(const args *a)
 			rc = worst(rc, QB_EXIT_IO);
 			continue;
 		}
-		if (!errors) {
-			/* The record is only read: stale translations. */
-			char *rpath = NULL;
-			unsigned before = qb_diag_errors();
-			qb_revisions *rev = load_record(bank, &rpath, &rc);
-			if (rev)
-				qb_rev_check_stale(rev, bank);
-			errors = qb_diag_errors() > before;
-			qb_rev_free(rev);
-			free(rpath);
-		}
+		char *rpath = NULL;
+		qb_revisions *rev = NULL;
 		if (errors)
 			rc = worst(rc, QB_EXIT_ERRORS);
+		else if ((rev = load_record(bank, &rpath, &rc)) != NULL)
+			rc = worst(rc, fn(a, bank, rev, rpath));
+		qb_rev_free(rev);
+		free(rpath);
 		qb_bank_free(bank);
 	}
 	return rc;
+}
+
+/* check only reads the record: stale translations. */
+static int check_bank(const args *a, const qb_bank *bank, qb_revisions *rev, const char *rpath)
+{
+	QB_UNUSED(a);
+	QB_UNUSED(rpath);
+	unsigned before = qb_diag_errors();
+	qb_rev_check_stale(rev, bank);
+	return qb_diag_errors() > before ? QB_EXIT_ERRORS : QB_EXIT_OK; /* --werror */
+}
+
+static int cmd_check(const args *a)
+{
+	return each_bank(a, check_bank);
 }
 
 static int cmd_dump(const args *a)
@@ -452,38 +468,20 @@ static int cmd_build(const args *a)
 	return rc;
 }
 
+static int review_bank(const args *a, const qb_bank *bank, qb_revisions *rev, const char *rpath)
+{
+	if (qb_rev_number(rev) == 0) {
+		qb_diag_fatal("%s has no revision record yet; run 'qbc build' first", bank->path);
+		return QB_EXIT_ERRORS;
+	}
+	size_t n = qb_rev_review(rev, bank, a->questions, a->nquestions, a->langs);
+	printf("%s: %zu translation%s marked as reviewed\n", bank->id, n, n == 1 ? "" : "s");
+	return n && qb_rev_save(rev, rpath, bank->path) != 0 ? QB_EXIT_IO : QB_EXIT_OK;
+}
+
 static int cmd_review(const args *a)
 {
-	int rc = QB_EXIT_OK;
-	for (int i = 0; i < a->nbanks; i++) {
-		bool errors = false;
-		qb_bank *bank = load(a->banks[i], &errors);
-		if (!bank) {
-			rc = worst(rc, QB_EXIT_IO);
-			continue;
-		}
-		char *rpath = NULL;
-		qb_revisions *rev = NULL;
-		if (errors)
-			rc = worst(rc, QB_EXIT_ERRORS);
-		else if ((rev = load_record(bank, &rpath, &rc)) != NULL) {
-			if (qb_rev_number(rev) == 0) {
-				qb_diag_fatal("%s has no revision record yet; run 'qbc build' first",
-				              bank->path);
-				rc = worst(rc, QB_EXIT_ERRORS);
-			} else {
-				size_t n = qb_rev_review(rev, bank, a->questions, a->nquestions, a->langs);
-				printf("%s: %zu translation%s marked as reviewed\n", bank->id, n,
-				       n == 1 ? "" : "s");
-				if (n && qb_rev_save(rev, rpath, bank->path) != 0)
-					rc = worst(rc, QB_EXIT_IO);
-			}
-		}
-		qb_rev_free(rev);
-		free(rpath);
-		qb_bank_free(bank);
-	}
-	return rc;
+	return each_bank(a, review_bank);
 }
 
 /* Marks the banks named by the inotify events in ev[0..n). */

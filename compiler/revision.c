@@ -230,9 +230,8 @@ static bool is_hex16(const char *s)
 	return true;
 }
 
-qb_revisions *qb_rev_load(const char *path, bool *exists, bool *io)
+qb_revisions *qb_rev_load(const char *path, bool *io)
 {
-	*exists = false;
 	*io = false;
 	qb_revisions *rev = qb_xcalloc(1, sizeof *rev);
 	char *data = NULL;
@@ -245,7 +244,6 @@ qb_revisions *qb_rev_load(const char *path, bool *exists, bool *io)
 		qb_rev_free(rev);
 		return NULL;
 	}
-	*exists = true;
 	qb_diag_add_source(path, data, len);
 	bool ok = true, header = false;
 	size_t cap_q = 0, cap_t = 0, cap_p = 0;

@@ -33,9 +33,9 @@ typedef struct qb_rev_report {
 char *qb_rev_path(const char *bank_path);
 
 /* Reads the record at path.  A missing file gives an empty record
- * (*exists false).  Returns NULL after diagnostics when the file exists
+ * (qb_rev_number() 0).  Returns NULL after diagnostics when the file exists
  * but cannot be read (io true) or is malformed (io false). */
-qb_revisions *qb_rev_load(const char *path, bool *exists, bool *io);
+qb_revisions *qb_rev_load(const char *path, bool *io);
 void qb_rev_free(qb_revisions *rev);
 
 /* Warns about stale translations: an element whose text changed in one
