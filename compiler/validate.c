@@ -147,12 +147,18 @@ static void check_link(void *payload, const char *url, size_t off)
 
 /* ---- texts ---- */
 
-static bool has_untagged(const qb_text *t)
+/* True when t has a line with a language tag (tagged) or without one. */
+static bool text_has(const qb_text *t, bool tagged)
 {
 	for (size_t i = 0; i < t->ntr; i++)
-		if (!*t->tr[i].lang)
+		if ((*t->tr[i].lang != '\0') == tagged)
 			return true;
 	return false;
+}
+
+static bool has_untagged(const qb_text *t)
+{
+	return text_has(t, false);
 }
 
 
@@ -212,30 +218,13 @@ static void check_text(ctx *c, const qb_text *t, const char *what, bool check_mi
 	}
 }
 
-static bool has_tagged(const qb_text *t)
+/* The same for any text of question q. */
+static bool question_has(const qb_question *q, bool tagged)
 {
-	for (size_t i = 0; i < t->ntr; i++)
-		if (*t->tr[i].lang)
-			return true;
-	return false;
-}
-
-static bool question_has_tagged(const qb_question *q)
-{
-	if (has_tagged(&q->prompt) || has_tagged(&q->explanation))
+	if (text_has(&q->prompt, tagged) || text_has(&q->explanation, tagged))
 		return true;
 	for (size_t i = 0; i < q->nchoices; i++)
-		if (has_tagged(&q->choices[i].text) || has_tagged(&q->choices[i].feedback))
-			return true;
-	return false;
-}
-
-static bool question_has_untagged(const qb_question *q)
-{
-	if (has_untagged(&q->prompt) || has_untagged(&q->explanation))
-		return true;
-	for (size_t i = 0; i < q->nchoices; i++)
-		if (has_untagged(&q->choices[i].text) || has_untagged(&q->choices[i].feedback))
+		if (text_has(&q->choices[i].text, tagged) || text_has(&q->choices[i].feedback, tagged))
 			return true;
 	return false;
 }
@@ -375,7 +364,7 @@ static void check_question(ctx *c, const qb_question *q)
 	qname(&nb, q);
 	const char *name = qb_buf_cstr(&nb);
 	size_t ncorrect = qb_question_ncorrect(q);
-	bool untagged = question_has_untagged(q);
+	bool untagged = question_has(q, false);
 
 	/* A question that lacks several parts (a printed quiz pasted in)
 	 * gets one line listing them, not a cascade. */
@@ -388,7 +377,7 @@ static void check_question(ctx *c, const qb_question *q)
 	if (!q->explanation.present)
 		lacks[nl++] = "an explanation";
 	if (untagged)
-		lacks[nl++] = question_has_tagged(q)
+		lacks[nl++] = question_has(q, true)
 		                  ? "language tags on some lines ('en:', 'sw:', ...)"
 		                  : "a second language (no line has a language tag such as 'en:')";
 	bool folded = nl >= 2;
