@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -94,7 +95,17 @@ char *qb_fs_tmpname(const char *path)
 	return tmp;
 }
 
-int qb_atomic_open(qb_atomic *a, const char *path)
+/* An output file under construction. */
+typedef struct atomic_file {
+	char *path; /* final destination                                     */
+	char *tmp;  /* temporary file next to it                             */
+	FILE *f;    /* open for writing while the file is under way          */
+} atomic_file;
+
+static void atomic_discard(atomic_file *a);
+
+/* Opens a temporary file next to path.  On failure nothing is left. */
+static int atomic_open(atomic_file *a, const char *path)
 {
 	memset(a, 0, sizeof *a);
 	int fd = make_tmp(path, &a->tmp);
@@ -133,7 +144,9 @@ int qb_fs_rename_durable(const char *tmp, const char *path)
 	return 0;
 }
 
-int qb_atomic_commit(qb_atomic *a)
+/* Flushes, fsyncs and renames the temporary file over the destination.
+ * On failure the temporary file is removed and the destination is intact. */
+static int atomic_commit(atomic_file *a)
 {
 	int rc = 0;
 	if (fflush(a->f) != 0 || fsync(fileno(a->f)) != 0)
@@ -150,12 +163,13 @@ int qb_atomic_commit(qb_atomic *a)
 		free(a->tmp); /* renamed, or removed on failure */
 		a->tmp = NULL;
 	}
-	qb_atomic_discard(a);
+	atomic_discard(a);
 	errno = err;
 	return rc;
 }
 
-void qb_atomic_discard(qb_atomic *a)
+/* Removes the temporary file; safe after a failed commit or twice. */
+static void atomic_discard(atomic_file *a)
 {
 	if (a->f)
 		fclose(a->f);
@@ -168,14 +182,14 @@ void qb_atomic_discard(qb_atomic *a)
 
 int qb_fs_write_atomic(const char *path, const void *data, size_t len)
 {
-	qb_atomic a;
-	if (qb_atomic_open(&a, path) != 0)
+	atomic_file a;
+	if (atomic_open(&a, path) != 0)
 		return -1;
 	if (len && fwrite(data, 1, len, a.f) != len) {
 		int err = errno;
-		qb_atomic_discard(&a);
+		atomic_discard(&a);
 		errno = err;
 		return -1;
 	}
-	return qb_atomic_commit(&a);
+	return atomic_commit(&a);
 }

@@ -8,8 +8,6 @@
 #ifndef QB_FSUTIL_H
 #define QB_FSUTIL_H
 
-#include <stdio.h>
-
 #include "qb.h"
 
 /* Reads the whole file; *data is NUL-terminated and owned by the caller. */
@@ -19,24 +17,11 @@ int qb_fs_mkdirs(const char *dir);
 /* dir + "/" + name in a fresh heap string. */
 char *qb_fs_join(const char *dir, const char *name);
 
-/* An output file under construction. */
-typedef struct qb_atomic {
-	char *path;    /* final destination                                 */
-	char *tmp;     /* temporary file next to it                         */
-	FILE *f;       /* open for writing while the file is under way      */
-} qb_atomic;
-
-/* Opens a temporary file next to path.  On failure nothing is left. */
-int qb_atomic_open(qb_atomic *a, const char *path);
 /* A temporary path next to path, for libraries that write files
  * themselves (sqlite3, libzip); the file is created empty. */
 char *qb_fs_tmpname(const char *path);
-/* Flushes, fsyncs and renames the temporary file over the destination.
- * On failure the temporary file is removed and the destination is intact. */
-int qb_atomic_commit(qb_atomic *a);
-/* Removes the temporary file; safe after a failed commit or twice. */
-void qb_atomic_discard(qb_atomic *a);
-/* Writes data to path atomically (open, write, commit). */
+/* Writes data to path atomically: a temporary file next to it, fsynced,
+ * then renamed over it.  On failure path is untouched and nothing is left. */
 int qb_fs_write_atomic(const char *path, const void *data, size_t len);
 /* fsyncs tmp and renames it to path; removes tmp on failure. */
 int qb_fs_rename_durable(const char *tmp, const char *path);
