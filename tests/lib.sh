@@ -16,6 +16,21 @@ check() { name=$1; shift; if "$@"; then pass "$name"; else fail "$name"; fi; }
 TMPROOT=$(mktemp -d "${TMPDIR:-/tmp}/qbc-test.XXXXXX")
 trap 'rm -rf "$TMPROOT"' EXIT
 tmpdir() { mktemp -d "$TMPROOT/t.XXXXXX"; }
+# golden NAME ACTUAL EXPECTED: passes when the file ACTUAL equals the
+# reviewed file EXPECTED, and prints the diff when not.  With UPDATE=1 the
+# expected file is rewritten from ACTUAL first (read the diff in git before
+# committing).  Every golden comparison of every suite goes through here.
+golden() {
+	if [ -n "${UPDATE:-}" ] && ! cmp -s "$2" "$3" 2>/dev/null; then
+		mkdir -p "$(dirname "$3")" && cp "$2" "$3" && echo "updated ${3#"$ROOT"/}"
+	fi
+	if diff -u "$3" "$2" >"$2.diff" 2>&1; then
+		pass "$1"
+	else
+		fail "$1: differs from ${3#"$ROOT"/} (UPDATE=1 rewrites it)"
+		sed 's/^/    /' "$2.diff" | head -n 60
+	fi
+}
 finish() {
 	echo "$SUITE: $npass passed, $nfail failed"
 	[ "$nfail" -eq 0 ]

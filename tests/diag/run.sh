@@ -17,17 +17,12 @@ for f in *.qb missing-file; do
 	# shellcheck disable=SC2086
 	"$QBC" check $args "$file" 2>"$out" >/dev/null
 	rc=$?
-	if [ -n "${UPDATE:-}" ]; then
-		cp "$out" "$name.stderr"
-	fi
-	if [ "$rc" != "$want_rc" ]; then
+	if [ "$rc" = "$want_rc" ]; then
+		pass "$name: exit $rc"
+	else
 		fail "$name: exit $rc, expected $want_rc"
 		sed 's/^/    /' "$out"
-	elif ! diff -u "$name.stderr" "$out" >"$out.diff"; then
-		fail "$name: stderr differs"
-		sed 's/^/    /' "$out.diff"
-	else
-		pass "$name"
 	fi
+	golden "$name" "$out" "$ROOT/tests/diag/$name.stderr"
 done
 finish
