@@ -19,9 +19,13 @@ T=$(tmpdir)
 # Banks are built from copies: a build writes its revision record (.lock)
 # next to the bank.
 mkdir -p "$T/src" "$T/esc"
-cp "$ROOT/input/data-parallelism.qb" "$T/src/"
+cp "$HERE/quiz.qb" "$T/src/"
 cp -R "$HERE/escape.qb" "$HERE/media" "$T/esc/"
-BANK=$T/src/data-parallelism.qb
+BANK=$T/src/quiz.qb
+# The counts follow the bank: its id, its questions, one note per language.
+ID=$(sed -n 's/^bank: //p' "$BANK")
+NQ=$(grep -cE '^[0-9]+\. ' "$BANK")
+N=$((NQ * 2))
 ESC=$T/esc/escape.qb
 DUMP=$T/apkgdump
 if ! cc -std=c11 -O1 -o "$DUMP" "$ROOT/tests/tools/apkgdump.c" \
@@ -51,11 +55,11 @@ fields_ok() { python3 "$HERE/anki_fields.py" "$1" >"$1.log" 2>&1 || { cat "$1.lo
 # build OUTDIR BANK [qbc build args...]
 build() { out=$1; bank=$2; shift 2; "$QBC" build -o "$out" --format anki "$@" "$bank" >"$out.log" 2>&1; }
 
-# ---- the real bank -----------------------------------------------------
+# ---- the quiz bank -----------------------------------------------------
 A=$T/a
 mkdir -p "$A"
-check "build data-parallelism" build "$A" "$BANK"
-P=$A/data-parallelism.apkg
+check "build $ID" build "$A" "$BANK"
+P=$A/$ID.apkg
 check "package exists" test -s "$P"
 
 # Members: fixed order, fixed time, nothing else (§A1).
@@ -69,12 +73,12 @@ eq "integrity_check" "ok" "$(q "$P" "PRAGMA integrity_check")"
 eq "tables" "cards col graves notes revlog" \
 	"$(q "$P" "select name from sqlite_master where type='table' order by name" | tr '\n' ' ' | sed 's/ $//')"
 eq "indices" "7" "$(q "$P" "select count(*) from sqlite_master where type='index' and name like 'ix_%'")"
-eq "16 notes" "16" "$(q "$P" "select count(*) from notes")"
-eq "16 cards" "16" "$(q "$P" "select count(*) from cards")"
-eq "one card per note" "16" "$(q "$P" "select count(distinct nid) from cards")"
-eq "deck names" "Default|data-parallelism|data-parallelism::English|data-parallelism::Kiswahili" \
+eq "$N notes" "$N" "$(q "$P" "select count(*) from notes")"
+eq "$N cards" "$N" "$(q "$P" "select count(*) from cards")"
+eq "one card per note" "$N" "$(q "$P" "select count(distinct nid) from cards")"
+eq "deck names" "Default|$ID|$ID::English|$ID::Kiswahili" \
 	"$(q "$P" "select json_extract(value,'\$.name') from col, json_each(col.decks)" | tr '\n' '|' | sed 's/|$//')"
-eq "8 cards per language deck" "data-parallelism::English|en|8 data-parallelism::Kiswahili|sw|8" \
+eq "$NQ cards per language deck" "$ID::English|en|$NQ $ID::Kiswahili|sw|$NQ" \
 	"$(q "$P" "select json_extract(d.value,'\$.name'), substr(n.tags, instr(n.tags,'lang::')+6, 2), count(*)
 	   from cards c join notes n on n.id=c.nid, col, json_each(col.decks) d
 	   where json_extract(d.value,'\$.id') = c.did group by c.did order by 1" | tr '\n' ' ' | sed 's/ $//')"
@@ -102,7 +106,7 @@ for k in name ord qfmt afmt bqfmt bafmt did bfont bsize; do
 	[ "$n" = 0 ] || tkeys="$tkeys $k"
 done
 eq "template keys" "" "$tkeys"
-eq "conf keys" "1|1|1" "$(q "$P" "select json_extract(conf,'\$.curDeck'), json_type(conf,'\$.activeDecks')='array', json_extract(conf,'\$.nextPos')=17 from col")"
+eq "conf keys" "1|1|1" "$(q "$P" "select json_extract(conf,'\$.curDeck'), json_type(conf,'\$.activeDecks')='array', json_extract(conf,'\$.nextPos')=$((N + 1)) from col")"
 eq "col.tags" "{}" "$(q "$P" "select tags from col")"
 eq "ords are indices" "0" "$(q "$P" "select count(*) from col, json_each(col.models) m, json_each(m.value,'\$.flds') f where json_extract(f.value,'\$.ord') != f.key")"
 eq "sortf < field count" "1" "$(q "$P" "select json_extract(m.value,'\$.sortf') < json_array_length(m.value,'\$.flds') from col, json_each(col.models) m")"
@@ -128,16 +132,16 @@ eq "ids in ms, not in the future" "0" \
 	"$(q "$P" "select count(*) from (select id from notes union all select id from cards) where id < 1000000000000 or id > $now_ms")"
 eq "note mod = epoch" "$SOURCE_DATE_EPOCH" "$(q "$P" "select distinct mod from notes")"
 eq "new cards" "0|0|0" "$(q "$P" "select distinct type, queue, ivl from cards")"
-eq "due follows bank order" "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16" \
+eq "due follows bank order" "$(seq -s ' ' 1 "$N")" \
 	"$(q "$P" "select due from cards c join notes n on n.id=c.nid order by n.id" | tr '\n' ' ' | sed 's/ $//')"
 bank_order=$(sed -nE 's/^[0-9]+\. ([a-z0-9-]+).*/\1/p' "$BANK" | tr '\n' ' ' | sed 's/ $//')
 eq "notes by due = bank question order" "$bank_order" \
 	"$(q "$P" "select substr(flds, 1, instr(flds, char(31))-1) from cards c join notes n on n.id=c.nid where n.tags like '% lang::en %' order by due" |
-	   sed 's/^data-parallelism:\(.*\):en$/\1/' | tr '\n' ' ' | sed 's/ $//')"
-eq "tags" " data-parallelism lang::en basics memory " "$(q "$P" "select tags from notes order by id limit 1")"
+	   sed "s/^$ID:\\(.*\\):en\$/\\1/" | tr '\n' ' ' | sed 's/ $//')"
+eq "tags" " $ID lang::en basics memory " "$(q "$P" "select tags from notes order by id limit 1")"
 "$DUMP" "$P" cat collection.anki2 >"$T/a.db"
 check "sfld and csum computed as Anki does" fields_ok "$T/a.db"
-eq "unique guids" "16" "$(q "$P" "select count(distinct guid) from notes")"
+eq "unique guids" "$N" "$(q "$P" "select count(distinct guid) from notes")"
 # GUID = base91 of the first 8 bytes of sha256("qbank:<bank>:<question>:<lang>")
 # (anki-format.md §A4.4), recomputed independently.
 want=$(python3 -c '
@@ -148,8 +152,8 @@ s = ""
 while v:
     s = T[v % 91] + s
     v //= 91
-print(s)' "qbank:data-parallelism:replica-per-gpu:sw")
-eq "GUID derivation" "$want" "$(q "$P" "select guid from notes where flds like 'data-parallelism:replica-per-gpu:sw%'")"
+print(s)' "qbank:$ID:replica-per-gpu:sw")
+eq "GUID derivation" "$want" "$(q "$P" "select guid from notes where flds like '$ID:replica-per-gpu:sw%'")"
 eq "note type mod = epoch" "$SOURCE_DATE_EPOCH" "$(q "$P" "select json_extract(m.value,'\$.mod') from col, json_each(col.models) m")"
 
 # Anki's stripHTMLMedia and fieldChecksum on crafted texts (entities,
@@ -177,25 +181,25 @@ eq "front template loads the static JS" "1" "$(q "$P" "select instr(json_extract
 B=$T/b
 mkdir -p "$B"
 build "$B" "$BANK"
-check "byte-identical rebuild" cmp -s "$P" "$B/data-parallelism.apkg"
+check "byte-identical rebuild" cmp -s "$P" "$B/$ID.apkg"
 C=$T/c
 mkdir -p "$C"
 TZ=Asia/Tokyo build "$C" "$BANK"
-check "byte-identical in another time zone" cmp -s "$P" "$C/data-parallelism.apkg"
+check "byte-identical in another time zone" cmp -s "$P" "$C/$ID.apkg"
 
 # Without --format, 'qbc build' writes the package (as 'make' does).
 D=$T/default
 mkdir -p "$D"
 "$QBC" build -o "$D" "$BANK" >"$D.log" 2>&1
-check "anki is a default format" test -s "$D/data-parallelism.apkg"
+check "anki is a default format" test -s "$D/$ID.apkg"
 
 # --lang en: one language, no translation.
 L=$T/l
 mkdir -p "$L"
 check "build --lang en" build "$L" "$BANK" --lang en
-eq "--lang en: 8 notes, 3 decks" "8|3" "$(q "$L/data-parallelism.apkg" "select (select count(*) from notes), (select count(*) from col, json_each(col.decks))")"
+eq "--lang en: $NQ notes, 3 decks" "$NQ|3" "$(q "$L/$ID.apkg" "select (select count(*) from notes), (select count(*) from col, json_each(col.decks))")"
 eq "--lang en: no Kiswahili, no translation" "0" \
-	"$(q "$L/data-parallelism.apkg" "select count(*) from notes where tags like '%lang::sw%' or flds like '%qb-translation%'")"
+	"$(q "$L/$ID.apkg" "select count(*) from notes where tags like '%lang::sw%' or flds like '%qb-translation%'")"
 
 # ---- edits: GUIDs stay; mod moves for changed notes only ---------------
 # Times come from the revision record (revision.h): a note's mod is the
@@ -206,42 +210,42 @@ mkdir -p "$E/out1" "$E/out2" "$E/out3" "$E/out4" "$E/out5"
 cp "$BANK" "$E/bank.qb"
 SOURCE_DATE_EPOCH=1700000000 build "$E/out1" "$E/bank.qb"
 SOURCE_DATE_EPOCH=1700000050 build "$E/out2" "$E/bank.qb"
-check "nothing changed, later clock: byte-identical" cmp -s "$E/out1/data-parallelism.apkg" "$E/out2/data-parallelism.apkg"
+check "nothing changed, later clock: byte-identical" cmp -s "$E/out1/$ID.apkg" "$E/out2/$ID.apkg"
 sed -i 's/what does each GPU hold?/what does every single GPU hold?/' "$E/bank.qb"
 SOURCE_DATE_EPOCH=1700000100 build "$E/out3" "$E/bank.qb"
-P1=$E/out1/data-parallelism.apkg
-P3=$E/out3/data-parallelism.apkg
+P1=$E/out1/$ID.apkg
+P3=$E/out3/$ID.apkg
 check "edited text reached the note" sh -c "'$DUMP' '$P3' sql 'select flds from notes' | grep -q 'every single GPU'"
 g0=$(q "$P" "select guid from notes order by id")
 g1=$(q "$P1" "select guid from notes order by id")
 g3=$(q "$P3" "select guid from notes order by id")
 check "GUIDs stable across builds (other epoch)" test "$g1" = "$g0"
 check "GUIDs stable across an edit of the question text" test "$g1" = "$g3"
-modof() { q "$1" "select mod from notes where flds like 'data-parallelism:$2:$3%'"; }
+modof() { q "$1" "select mod from notes where flds like '$ID:$2:$3%'"; }
 eq "first build: every note at the first time" "1700000000" "$(q "$P1" "select distinct mod from notes")"
 eq "edited note: mod strictly newer" "1700000100" "$(modof "$P3" replica-per-gpu en)"
 eq "its other language shows the edit too (Translation): newer" "1700000100" "$(modof "$P3" replica-per-gpu sw)"
-eq "unchanged notes keep their mod" "1700000000|14" \
-	"$(q "$P3" "select distinct mod, count(*) from notes where flds not like 'data-parallelism:replica-per-gpu:%'")"
+eq "unchanged notes keep their mod" "1700000000|$((N - 2))" \
+	"$(q "$P3" "select distinct mod, count(*) from notes where flds not like '$ID:replica-per-gpu:%'")"
 eq "unchanged notes are byte-identical rows" "" \
-	"$(q "$P1" "select guid||flds||mod from notes where flds not like 'data-parallelism:replica-per-gpu:%' order by guid" >"$E/r1"
-	   q "$P3" "select guid||flds||mod from notes where flds not like 'data-parallelism:replica-per-gpu:%' order by guid" >"$E/r3"
+	"$(q "$P1" "select guid||flds||mod from notes where flds not like '$ID:replica-per-gpu:%' order by guid" >"$E/r1"
+	   q "$P3" "select guid||flds||mod from notes where flds not like '$ID:replica-per-gpu:%' order by guid" >"$E/r3"
 	   cmp "$E/r1" "$E/r3")"
 eq "note type mod unchanged by a bank edit" "1700000000" "$(q "$P3" "select json_extract(m.value,'\$.mod') from col, json_each(col.models) m")"
 eq "note type id unchanged by the edit" "$FROZEN_NTID" "$(q "$P3" "select distinct mid from notes")"
 sed -i 's/what does every single GPU hold?/what does each single GPU hold?/' "$E/bank.qb"
 SOURCE_DATE_EPOCH=1700000100 build "$E/out4" "$E/bank.qb"
-eq "second edit in the same second: still strictly newer" "1700000101" "$(modof "$E/out4/data-parallelism.apkg" replica-per-gpu en)"
+eq "second edit in the same second: still strictly newer" "1700000101" "$(modof "$E/out4/$ID.apkg" replica-per-gpu en)"
 # A template change: new static names, newer note type (and notes, whose
 # labels come from templates/anki/).
 mkdir -p "$E/tpl"
 cp -R "$ROOT/templates/anki" "$E/tpl/"
 printf '\n.qb-question { letter-spacing: .01em; }\n' >>"$E/tpl/anki/card.css"
 QBC_TEMPLATES=$E/tpl SOURCE_DATE_EPOCH=1700000200 build "$E/out5" "$E/bank.qb"
-P5=$E/out5/data-parallelism.apkg
+P5=$E/out5/$ID.apkg
 eq "template change: note type mod newer" "1700000200" "$(q "$P5" "select json_extract(m.value,'\$.mod') from col, json_each(col.models) m")"
 css5=$("$DUMP" "$P5" cat media | python3 -c "import json,sys; print(json.load(sys.stdin)['0'])")
-css4=$("$DUMP" "$E/out4/data-parallelism.apkg" cat media | python3 -c "import json,sys; print(json.load(sys.stdin)['0'])")
+css4=$("$DUMP" "$E/out4/$ID.apkg" cat media | python3 -c "import json,sys; print(json.load(sys.stdin)['0'])")
 check "template change: the static CSS gets a new name ($css4 -> $css5)" test "$css4" != "$css5"
 eq "template change: the note type imports the new name" "1" "$(q "$P5" "select instr(json_extract(m.value,'\$.css'), '$css5') > 0 from col, json_each(col.models) m")"
 eq "template change: GUIDs unchanged" "$g1" "$(q "$P5" "select guid from notes order by id")"

@@ -16,9 +16,11 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, cpSync, mkdirSync, readFileSync, existsSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { ROOT, TESTS, qbc, tempDir, unzip, launch } from './lib.mjs';
+import { TESTS, qbc, tempDir, unzip, launch } from './lib.mjs';
 
 const SHOT = path.join(TESTS, 'screenshots', 'anki-card.png');
+// The bank id of tests/anki/quiz.qb, the suite's bilingual bank.
+const QUIZ = 'anki-quiz';
 
 let tmp, browser, server, base;
 const pkgs = {}; // bank id -> { css, qfmt, afmt, fieldNames, notes: [{fields, tags}] }
@@ -84,7 +86,7 @@ function shell(id, body) {
 
 before(async () => {
   tmp = tempDir('qbc-anki-');
-  loadPackage(path.join(ROOT, 'input', 'data-parallelism.qb'), 'data-parallelism');
+  loadPackage(path.join(TESTS, 'anki', 'quiz.qb'), QUIZ);
   loadPackage(path.join(TESTS, 'anki', 'escape.qb'), 'escape-test');
   const folder = path.join(tmp.dir, 'media');
   server = http.createServer((req, res) => {
@@ -152,7 +154,7 @@ const optionState = (page) => page.$$eval('.qb-front .qb-option', (els) => els.m
 const visible = (page, sel) => page.$eval(sel, (e) => e.checkVisibility({ visibilityProperty: true }));
 
 test('front: the question and its options, pick by click; back marks the right option and the pick', async () => {
-  const id = 'data-parallelism';
+  const id = QUIZ;
   const n = note(id, 'replica-per-gpu', 'en');
   const { ctx, page, errors } = await reviewer(id);
   await show(page, front(id, n));
@@ -192,7 +194,7 @@ test('front: the question and its options, pick by click; back marks the right o
 });
 
 test('a right pick is confirmed with a mark and a word', async () => {
-  const id = 'data-parallelism';
+  const id = QUIZ;
   const n = note(id, 'gradient-allreduce', 'en');
   const { ctx, page, errors } = await reviewer(id);
   await show(page, front(id, n));
@@ -207,7 +209,7 @@ test('a right pick is confirmed with a mark and a word', async () => {
 });
 
 test('keys 1-9 pick an option on the front and leave the back to Anki', async () => {
-  const id = 'data-parallelism';
+  const id = QUIZ;
   const n = note(id, 'memory-limit', 'en');
   const { ctx, page, errors } = await reviewer(id);
   await show(page, front(id, n));
@@ -248,7 +250,7 @@ test('keys 1-9 pick an option on the front and leave the back to Anki', async ()
 });
 
 test('Kiswahili card: labels in Kiswahili, toggle to English', async () => {
-  const id = 'data-parallelism';
+  const id = QUIZ;
   const n = note(id, 'replica-per-gpu', 'sw');
   const { ctx, page, errors } = await reviewer(id);
   await show(page, front(id, n));
@@ -265,7 +267,7 @@ test('Kiswahili card: labels in Kiswahili, toggle to English', async () => {
 });
 
 test('AnkiDroid: the back is a new page; the pick survives in sessionStorage', async () => {
-  const id = 'data-parallelism';
+  const id = QUIZ;
   const n = note(id, 'nccl-algorithm', 'en');
   pages.set(`/${id}/droid-front.html`, shell(id, front(id, n)));
   pages.set(`/${id}/droid-back.html`, shell(id, back(id, n)));
@@ -284,7 +286,7 @@ test('AnkiDroid: the back is a new page; the pick survives in sessionStorage', a
 });
 
 test('without JavaScript the back still shows the correct option and the explanation', async () => {
-  const id = 'data-parallelism';
+  const id = QUIZ;
   const n = note(id, 'replica-per-gpu', 'en');
   pages.set(`/${id}/nojs-back.html`, shell(id, back(id, n)));
   const ctx = await browser.newContext({ javaScriptEnabled: false });
@@ -335,7 +337,7 @@ test('script, HTML and template syntax from a bank stay text on the card', async
 });
 
 test('picture for the README', async () => {
-  const id = 'data-parallelism';
+  const id = QUIZ;
   const n = note(id, 'gradient-allreduce', 'en');
   const { ctx, page } = await reviewer(id);
   await show(page, front(id, n));

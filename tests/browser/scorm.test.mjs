@@ -15,10 +15,9 @@ import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ROOT, TESTS, launch, qbc, tempDir, unzip } from './lib.mjs';
+import { TESTS, launch, qbc, tempDir, unzip } from './lib.mjs';
 
 const BANKDIR = path.join(TESTS, 'scorm');
-const REAL = path.join(ROOT, 'input', 'data-parallelism.qb');
 const SHOTS = path.join(TESTS, 'screenshots');
 const AGAIN = path.join(TESTS, 'node_modules', 'scorm-again', 'dist');
 // The demo bank: question ids and the correct option ids, in order.
@@ -107,15 +106,6 @@ before(async () => {
   pkg.v2 = path.join(tmp.dir, 'pkgv2');
   mkdirSync(pkg.v2);
   unzip(path.join(tmp.dir, 'out2', 'demo.scorm12.zip'), pkg.v2);
-  // The real bank, for the README pictures.
-  if (existsSync(REAL)) {
-    cpSync(REAL, path.join(bank, 'data-parallelism.qb'));
-    const rr = qbc(['build', '-o', out, '--format', 'scorm12', path.join(bank, 'data-parallelism.qb')]);
-    assert.equal(rr.status, 0, rr.stderr);
-    pkg.real = path.join(tmp.dir, 'pkgreal');
-    mkdirSync(pkg.real);
-    unzip(path.join(out, 'data-parallelism.scorm12.zip'), pkg.real);
-  }
   server = http.createServer((req, res) => {
     const u = new URL(req.url, 'http://x');
     const p = decodeURIComponent(u.pathname);
@@ -726,7 +716,7 @@ test('standalone: file:// without an LMS works, keeps progress, and offers "try 
 test('screenshots of the player in each language', async () => {
   mkdirSync(SHOTS, { recursive: true });
   for (const lang of ['en', 'sw']) {
-    const { page, frame } = await openLms('1.2', { height: 1320, ...(pkg.real ? { pkg: 'real' } : {}) }, { viewport: { width: 800, height: 1320 } });
+    const { page, frame } = await openLms('1.2', { height: 1320 }, { viewport: { width: 800, height: 1320 } });
     if (lang === 'sw') await frame.locator('button[data-lang="sw"]').click();
     await frame.locator('#start').click();
     await answer(frame, 'b', false);

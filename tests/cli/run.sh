@@ -2,7 +2,10 @@
 # tests/cli/run.sh - command-line behaviour: help, version, usage errors,
 # exit codes, colour, --lang, and that failed builds leave outputs alone.
 . "$(dirname "$0")/../lib.sh"
-BANK="$ROOT/input/data-parallelism.qb"
+BANK="$ROOT/tests/cli/bank.qb"
+# What the assertions expect follows the bank: its id and its questions.
+ID=$(sed -n 's/^bank: //p' "$BANK")
+NQ=$(grep -cE '^[0-9]+\. ' "$BANK")
 T=$(tmpdir)
 
 # expect NAME WANT_RC COMMAND...: runs the command, keeps stdout/stderr.
@@ -51,7 +54,7 @@ check "check is silent on success" test ! -s "$T/err"
 # dump: valid, deterministic JSON; --lang limits the languages
 expect "dump --json" 0 "$QBC" dump --json "$BANK"
 cp "$T/out" "$T/dump1"
-check "dump is valid JSON with 8 questions" python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert len(d['questions'])==8" "$T/dump1"
+check "dump is valid JSON with $NQ questions" python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['id']==sys.argv[2] and len(d['questions'])==int(sys.argv[3])" "$T/dump1" "$ID" "$NQ"
 "$QBC" dump --json "$BANK" >"$T/dump2" 2>/dev/null
 check "dump is deterministic" cmp -s "$T/dump1" "$T/dump2"
 expect "dump --lang sw" 0 "$QBC" dump --json --lang sw "$BANK"
@@ -74,11 +77,11 @@ fi
 # a failed build leaves the earlier output untouched and writes nothing new
 mkdir "$T/b" && cp "$BANK" "$T/b/b.qb"
 expect "build json" 0 "$QBC" build -o "$T/b/out" --format json "$T/b/b.qb"
-cp "$T/b/out/data-parallelism.json" "$T/before.json"
+cp "$T/b/out/$ID.json" "$T/before.json"
 sed -i 's/^\(   \)\* en: A full copy/\1- en: A full copy/' "$T/b/b.qb"
 expect "build a broken bank" 1 "$QBC" build -o "$T/b/out" --format json "$T/b/b.qb"
-check "earlier output untouched" cmp -s "$T/b/out/data-parallelism.json" "$T/before.json"
-check "no temporary files left" test "$(ls -A "$T/b/out")" = "data-parallelism.json"
+check "earlier output untouched" cmp -s "$T/b/out/$ID.json" "$T/before.json"
+check "no temporary files left" test "$(ls -A "$T/b/out")" = "$ID.json"
 
 # an output folder that cannot be created: exit 3
 : >"$T/file"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/fuzz/run.sh - bad input never crashes.  Mutants of the real bank
+# tests/fuzz/run.sh - bad input never crashes.  Mutants of seed.qb
 # (bytes flipped, inserted and deleted; lines dropped, doubled, swapped and
 # re-indented; invalid UTF-8, NUL, CR) go through `qbc check` and
 # `qbc build`.  Every run must end with exit 0 or 1, print a diagnostic
@@ -8,7 +8,9 @@
 # reproduces; FUZZ_N sets the number of mutants (default 300).
 . "$(dirname "$0")/../lib.sh"
 T=$(tmpdir)
-python3 - "$ROOT/input/data-parallelism.qb" "$T" "${FUZZ_N:-300}" <<'EOP'
+# The mutants sit next to a copy of the seed's pictures, as a bank's do.
+cp -R "$ROOT/tests/fuzz/media" "$T/"
+python3 - "$ROOT/tests/fuzz/seed.qb" "$T" "${FUZZ_N:-300}" <<'EOP'
 import random, sys, os
 src, out, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
 data = open(src, 'rb').read()

@@ -1,18 +1,13 @@
 #!/bin/sh
 # tests/golden/run.sh - bank -> JSON dump, compared with expected.json.
-# A case folder holds input.qb (read from inside the folder) or a file
-# 'bank' naming a bank relative to the repository root.
+# A case folder holds input.qb (read from inside the folder, with its media).
 #   UPDATE=1 rewrites expected.json (review the diff!);  CASE=name runs one.
 . "$(dirname "$0")/../lib.sh"
 for dir in "$ROOT"/tests/golden/*/; do
 	name=$(basename "$dir")
 	[ -z "${CASE:-}" ] || [ "$CASE" = "$name" ] || continue
 	out="$TMPROOT/$name.json"
-	if [ -f "$dir/bank" ]; then
-		(cd "$ROOT" && "$QBC" dump --json "$(cat "$dir/bank")") >"$out" 2>"$out.err"
-	else
-		(cd "$dir" && "$QBC" dump --json input.qb) >"$out" 2>"$out.err"
-	fi
+	(cd "$dir" && "$QBC" dump --json input.qb) >"$out" 2>"$out.err"
 	rc=$?
 	if [ "$rc" != 0 ]; then
 		fail "$name: qbc dump exited $rc"

@@ -8,7 +8,10 @@
 T=$(tmpdir)
 W="$T/w"
 mkdir "$W"
-cp "$ROOT/input/data-parallelism.qb" "$W/dp.qb"
+cp "$ROOT/tests/regen/bank.qb" "$W/dp.qb"
+# The report names the bank and counts its questions: both from the file.
+ID=$(sed -n 's/^bank: //p' "$W/dp.qb")
+NQ=$(grep -cE '^[0-9]+\. ' "$W/dp.qb")
 cd "$W" || exit 2
 B="$QBC build --format json -o out"
 run() { "$@" >"$T/out" 2>"$T/err"; echo $? >"$T/rc"; }
@@ -20,31 +23,31 @@ qtime() { grep "^question $1 $2 " dp.lock | awk '{print $5}'; }
 export SOURCE_DATE_EPOCH=1764680000
 run $B dp.qb
 check "first build succeeds" rc 0
-check "first build: all added, new record" out_has "data-parallelism: 8 added, 0 changed, 0 removed (new revision record)"
+check "first build: all added, new record" out_has "$ID: $NQ added, 0 changed, 0 removed (new revision record)"
 check "record created next to the bank" test -f dp.lock
 check "record starts with its format line" sh -c "grep -v '^#' dp.lock | head -n 1 | grep -qx 'qbc-revisions 1'"
 cp dp.lock "$T/lock1"
-cp out/data-parallelism.json "$T/json1"
+cp "out/$ID.json" "$T/json1"
 
 # Nothing changed: same record, same output, even with a later clock.
 export SOURCE_DATE_EPOCH=1764690000
 run $B dp.qb
-check "rebuild reports nothing" out_has "data-parallelism: 0 added, 0 changed, 0 removed"
+check "rebuild reports nothing" out_has "$ID: 0 added, 0 changed, 0 removed"
 check "rebuild keeps the record byte-identical" cmp -s dp.lock "$T/lock1"
-check "rebuild keeps the output byte-identical" cmp -s out/data-parallelism.json "$T/json1"
+check "rebuild keeps the output byte-identical" cmp -s "out/$ID.json" "$T/json1"
 
 # check and dry runs write nothing.
 sed -i 's/Which communication operation keeps the model replicas synchronized at every step?/Which communication operation keeps the replicas in sync at every step?/' dp.qb
 run $QBC check dp.qb
 check "check never writes the record" cmp -s dp.lock "$T/lock1"
 run $B --dry-run dp.qb
-check "dry run: the report" out_has "data-parallelism: 0 added, 1 changed (gradient-allreduce), 0 removed [dry run: nothing written]"
+check "dry run: the report" out_has "$ID: 0 added, 1 changed (gradient-allreduce), 0 removed [dry run: nothing written]"
 check "dry run: record untouched" cmp -s dp.lock "$T/lock1"
-check "dry run: output untouched" cmp -s out/data-parallelism.json "$T/json1"
+check "dry run: output untouched" cmp -s "out/$ID.json" "$T/json1"
 
 # An English edit: one question changes, its Kiswahili may be stale.
 run $B dp.qb
-check "edit: the report names the question" out_has "data-parallelism: 0 added, 1 changed (gradient-allreduce), 0 removed"
+check "edit: the report names the question" out_has "$ID: 0 added, 1 changed (gradient-allreduce), 0 removed"
 check "edit: English time moves to the new epoch" test "$(qtime gradient-allreduce en)" = "2025-12-02T15:40:00Z"
 check "edit: Kiswahili time stays" test "$(qtime gradient-allreduce sw)" = "2025-12-02T12:53:20Z"
 check "edit: other questions keep their time" test "$(qtime replica-per-gpu en)" = "2025-12-02T12:53:20Z"
@@ -56,9 +59,9 @@ run $QBC check --werror dp.qb
 check "--werror makes it an error" rc 1
 cp dp.lock "$T/lock2"
 run $QBC review --lang en dp.qb
-check "review of another language clears nothing" out_has "data-parallelism: 0 translations marked as reviewed"
+check "review of another language clears nothing" out_has "$ID: 0 translations marked as reviewed"
 run $QBC review --question gradient-allreduce dp.qb
-check "review marks one translation" out_has "data-parallelism: 1 translation marked as reviewed"
+check "review marks one translation" out_has "$ID: 1 translation marked as reviewed"
 run $QBC check dp.qb
 check "review clears the warning" test ! -s "$T/err"
 run $B dp.qb
@@ -84,7 +87,7 @@ cat >>dp.qb <<'EOQ'
      sw: Liliongezwa mwisho.
 EOQ
 run $B dp.qb
-check "add: reported" out_has "data-parallelism: 1 added (new-question), 0 changed, 0 removed"
+check "add: reported" out_has "$ID: 1 added (new-question), 0 changed, 0 removed"
 python3 - dp.qb <<'EOP'
 import re, sys
 p = sys.argv[1]
@@ -94,32 +97,32 @@ end = s.index('4. nccl-algorithm')
 open(p, 'w', encoding='utf-8').write(s[:start] + s[end:])
 EOP
 run $B dp.qb
-check "remove: reported" out_has "data-parallelism: 0 added, 0 changed, 1 removed (memory-limit)"
+check "remove: reported" out_has "$ID: 0 added, 0 changed, 1 removed (memory-limit)"
 check "remove: says what it means" out_has "removed questions stay in learners' Anki collections"
 check "remove: record forgets the question" sh -c "! grep -q ' memory-limit ' dp.lock"
 sed -i 's/^9\. new-question$/9. brand-new-question/' dp.qb
 run $B dp.qb
-check "rename: reported as remove plus add" out_has "data-parallelism: 1 added (brand-new-question), 0 changed, 1 removed (new-question)"
+check "rename: reported as remove plus add" out_has "$ID: 1 added (brand-new-question), 0 changed, 1 removed (new-question)"
 check "rename: warns that progress does not carry over" err_has "progress on the old id does not carry over"
 
 # A changed bank id changes every GUID and identifier: warn.
-sed -i 's/^bank: data-parallelism$/bank: data-parallelism-2/' dp.qb
+sed -i "s/^bank: $ID\$/bank: $ID-2/" dp.qb
 run $B dp.qb
-check "bank id change: warning" err_has "the bank id changed from 'data-parallelism' to 'data-parallelism-2'"
-check "bank id change: recorded" grep -qx "bank data-parallelism-2" dp.lock
-sed -i 's/^bank: data-parallelism-2$/bank: data-parallelism/' dp.qb
+check "bank id change: warning" err_has "the bank id changed from '$ID' to '$ID-2'"
+check "bank id change: recorded" grep -qx "bank $ID-2" dp.lock
+sed -i "s/^bank: $ID-2\$/bank: $ID/" dp.qb
 run $B dp.qb
-rm -f out/data-parallelism-2.json
+rm -f "out/$ID-2.json"
 
 # A broken bank or a broken record: nothing written, exit 1.
 cp dp.lock "$T/lock3"
-cp out/data-parallelism.json "$T/json3"
+cp "out/$ID.json" "$T/json3"
 cp dp.qb "$T/good.qb"
 sed -i 's/^   \* en: Yes$/   - en: Yes/' dp.qb
 run $B dp.qb
 check "broken bank: exit 1" rc 1
 check "broken bank: record untouched" cmp -s dp.lock "$T/lock3"
-check "broken bank: output untouched" cmp -s out/data-parallelism.json "$T/json3"
+check "broken bank: output untouched" cmp -s "out/$ID.json" "$T/json3"
 cp "$T/good.qb" dp.qb
 printf 'qbc-revisions 1\nrevision x y\n' >"$T/bad.lock"
 cp "$T/bad.lock" dp.lock
@@ -134,7 +137,7 @@ sh -c "trap '' XFSZ; ulimit -f 1; exec $B dp.qb" >"$T/out" 2>"$T/err"
 check "full disk: exit 3" test $? = 3
 check "full disk: clear error" err_has "cannot write"
 check "full disk: record untouched" cmp -s dp.lock "$T/lock3"
-check "full disk: output untouched" cmp -s out/data-parallelism.json "$T/json3"
+check "full disk: output untouched" cmp -s "out/$ID.json" "$T/json3"
 check "full disk: no temporary files left" sh -c "! ls -a out | grep -q tmp"
 cp "$T/good.qb" dp.qb
 
@@ -149,7 +152,7 @@ okp=0
 for p in $pids; do wait "$p" && okp=$((okp + 1)); done
 check "parallel builds all succeed" test "$okp" = 6
 check "parallel: exactly one reports the change" test "$(cat "$T"/par.* | grep -c '1 changed (brand-new-question)')" = 1
-check "parallel: output is valid JSON" python3 -c "import json; json.load(open('out/data-parallelism.json'))"
+check "parallel: output is valid JSON" python3 -c "import json, sys; json.load(open(sys.argv[1]))" "out/$ID.json"
 run $QBC check dp.qb
 check "parallel: record is valid" rc 0
 check "parallel: no temporary files left" sh -c "! ls -a . out | grep -q '\.tmp$'"
@@ -189,7 +192,7 @@ cp "$T/good.qb" pk.qb
 SOURCE_DATE_EPOCH=1764700000 $ALL pk.qb >/dev/null 2>&1
 mkdir -p "$T/all1" && cp all/* "$T/all1/"
 SOURCE_DATE_EPOCH=1764800000 $ALL pk.qb >"$T/out" 2>&1
-for f in data-parallelism.apkg data-parallelism.scorm12.zip data-parallelism.scorm2004.zip; do
+for f in "$ID.apkg" "$ID.scorm12.zip" "$ID.scorm2004.zip"; do
 	check "byte-identical rebuild: $f" cmp -s "all/$f" "$T/all1/$f"
 done
 valid_pkgs() {
@@ -227,7 +230,7 @@ cp "$T/good.qb" nt.qb
 QBC_TEMPLATES="$T/no-templates" $QBC build --format anki -o nt nt.qb >"$T/out" 2>"$T/err"
 check "missing templates: exit 3" test $? = 3
 check "missing templates: clear error" err_has "cannot read template"
-check "missing templates: no package" test ! -e nt/data-parallelism.apkg
+check "missing templates: no package" test ! -e "nt/$ID.apkg"
 check "missing templates: no record" test ! -e nt.lock
 
 # Watch mode: a save triggers a rebuild and a report.
@@ -236,12 +239,12 @@ $QBC watch --format json -o wout watch.qb >"$T/watch" 2>&1 &
 wp=$!
 i=0
 while ! grep -q "watching 1 bank" "$T/watch" && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-check "watch: starts with a build" grep -q "8 added" "$T/watch"
+check "watch: starts with a build" grep -q "$NQ added" "$T/watch"
 sed -i 's/Is this new?/Is this new at all?/' watch.qb
 i=0
 while ! grep -q "1 changed (brand-new-question)" "$T/watch" && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 check "watch: rebuilds on save" grep -q "1 changed (brand-new-question)" "$T/watch"
-check "watch: output written" test -f wout/data-parallelism.json
+check "watch: output written" test -f "wout/$ID.json"
 kill "$wp" 2>/dev/null
 wait "$wp" 2>/dev/null
 
@@ -249,15 +252,15 @@ wait "$wp" 2>/dev/null
 M="$T/repo"
 mkdir -p "$M/input" "$M/output"
 cp -R "$ROOT/Makefile" "$ROOT/compiler" "$ROOT/templates" "$M/" 2>/dev/null
-cp "$ROOT/input/data-parallelism.qb" "$M/input/"
+cp "$ROOT/tests/regen/bank.qb" "$M/input/$ID.qb"
 mkdir -p "$M/build" && cp -R "$ROOT/build/obj" "$ROOT/build/qbc" "$ROOT/build/.deps-ok" "$M/build/" 2>/dev/null
 touch "$M/build/obj"/* "$M/build/qbc"
 make -C "$M" >"$T/make1" 2>&1
-check "make: first run builds the bank" grep -q "qbc build -o output .*input/data-parallelism.qb" "$T/make1"
+check "make: first run builds the bank" grep -q "qbc build -o output .*input/$ID.qb" "$T/make1"
 make -C "$M" >"$T/make2" 2>&1
 check "make: second run has nothing to do" grep -q "Nothing to be done" "$T/make2"
 check "make: second run builds nothing" sh -c "! grep -q 'qbc build' '$T/make2'"
-touch "$M/input/data-parallelism.qb"
+touch "$M/input/$ID.qb"
 make -C "$M" >"$T/make3" 2>&1
-check "make: a touched bank is rebuilt" grep -q "qbc build -o output .*input/data-parallelism.qb" "$T/make3"
+check "make: a touched bank is rebuilt" grep -q "qbc build -o output .*input/$ID.qb" "$T/make3"
 finish

@@ -104,20 +104,6 @@ if [ -x "$VALIDATE" ]; then
 	done
 fi
 
-# --- the real bank ------------------------------------------------------------
-if [ -f "$ROOT/input/data-parallelism.qb" ]; then
-	real=$(tmpdir)
-	cp "$ROOT/input/data-parallelism.qb" "$real/"
-	check "input/data-parallelism.qb builds both SCORM zips" \
-		build "$real" --format scorm12,scorm2004 "$real/data-parallelism.qb"
-	check "real bank 1.2 valid (XSD)" xsd "$XSD12" "$real/data-parallelism.scorm12.zip"
-	check "real bank 2004 valid (XSD)" xsd "$XSD2004" "$real/data-parallelism.scorm2004.zip"
-	if [ -x "$VALIDATE" ]; then
-		check "real bank: scorm-validate 1.2" sh -c '"$1" "$2" >/dev/null 2>&1' - "$VALIDATE" "$real/data-parallelism.scorm12.zip"
-		check "real bank: scorm-validate 2004" sh -c '"$1" "$2" >/dev/null 2>&1' - "$VALIDATE" "$real/data-parallelism.scorm2004.zip"
-	fi
-fi
-
 # --- default formats and --lang -------------------------------------------------
 def=$(tmpdir)
 check "scorm12 is a default format" sh -c '"$1" build -o "$2" "$3" >/dev/null 2>&1 && test -s "$2/demo.scorm12.zip"' - "$QBC" "$def" "$DEMO"

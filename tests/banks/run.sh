@@ -1,0 +1,67 @@
+#!/bin/sh
+# tests/banks/run.sh - the shipped banks (input/*.qb; today
+# input/data-parallelism.qb): the only suite that reads input/.  Every other
+# suite builds the small banks made for it under tests/, so an author can
+# add or edit questions without breaking them; this suite checks what an
+# author must keep true.  For every bank: `qbc check --werror` passes, and
+# `qbc build` writes every format (the SCORM manifests valid against the
+# official XSDs and ../shared/tools/scorm-validate when present, the Anki
+# collection intact).  The bank, its revision record and its media are
+# copied to a temporary folder first: nothing in input/ or output/ changes.
+. "$(dirname "$0")/../lib.sh"
+XSDS="$ROOT/tests/scorm"
+VALIDATE="$ROOT/../shared/tools/scorm-validate/scorm-validate"
+snapshot() { (cd "$ROOT" && find input output -type f -exec sha256sum {} + 2>/dev/null | sort); }
+before=$(snapshot)
+# xsd DRIVER ZIP: the package's manifest against the XSDs, no network.
+xsd() {
+	unzip -p "$2" imsmanifest.xml >"$2.xml" &&
+		xmllint --noout --nonet --schema "$1" "$2.xml" 2>"$2.err" ||
+		{ grep -v "Skipping import" "$2.err" 2>/dev/null | sed 's/^/    /' | head -n 20; return 1; }
+}
+# anki_ok APKG: the collection opens, passes its integrity check, has notes.
+anki_ok() {
+	python3 - "$1" <<'EOP'
+import sqlite3, sys, tempfile, zipfile
+with zipfile.ZipFile(sys.argv[1]) as z, tempfile.TemporaryDirectory() as t:
+    assert z.testzip() is None
+    c = sqlite3.connect(z.extract('collection.anki2', t))
+    assert c.execute('pragma integrity_check').fetchone()[0] == 'ok'
+    assert c.execute('select count(*) from notes').fetchone()[0] > 0
+EOP
+}
+n=0
+for bank in "$ROOT"/input/*.qb; do
+	[ -f "$bank" ] || continue
+	n=$((n + 1))
+	bn=$(basename "$bank" .qb)
+	W=$(tmpdir)
+	cp "$bank" "$W/"
+	[ -f "${bank%.qb}.lock" ] && cp "${bank%.qb}.lock" "$W/"
+	[ -d "$ROOT/input/media" ] && cp -R "$ROOT/input/media" "$W/"
+	if "$QBC" check --werror "$W/$bn.qb" >"$W/check.log" 2>&1; then
+		pass "$bn: qbc check --werror"
+	else
+		fail "$bn: qbc check --werror"
+		sed 's/^/    /' "$W/check.log" | head -n 40
+	fi
+	if "$QBC" build -o "$W/out" --format anki,scorm12,scorm2004,json "$W/$bn.qb" >"$W/build.log" 2>&1; then
+		pass "$bn: qbc build --format anki,scorm12,scorm2004,json"
+	else
+		fail "$bn: qbc build --format anki,scorm12,scorm2004,json"
+		sed 's/^/    /' "$W/build.log" | head -n 40
+	fi
+	id=$(python3 -c "import json, sys; print(json.load(open(sys.argv[1]))['id'])" "$W/out/"*.json 2>/dev/null)
+	check "$bn: the JSON dump is valid" test -n "$id"
+	check "$bn: the Anki package is intact" anki_ok "$W/out/$id.apkg"
+	check "$bn: SCORM 1.2 manifest valid (XSD)" xsd "$XSDS/scorm12-driver.xsd" "$W/out/$id.scorm12.zip"
+	check "$bn: SCORM 2004 manifest valid (XSD)" xsd "$XSDS/scorm2004-driver.xsd" "$W/out/$id.scorm2004.zip"
+	if [ -x "$VALIDATE" ]; then
+		for v in scorm12 scorm2004; do
+			check "$bn: scorm-validate $v" sh -c '"$1" "$2" >/dev/null 2>&1' - "$VALIDATE" "$W/out/$id.$v.zip"
+		done
+	fi
+done
+check "input/ holds at least one bank" test "$n" -gt 0
+check "input/ and output/ untouched" test "$(snapshot)" = "$before"
+finish
