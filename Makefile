@@ -1,8 +1,11 @@
 # qbc - the question bank compiler.
 #
 #   make            build build/qbc and compile every bank in input/ into output/
-#   make test       the whole suite: unit, golden, diagnostics, CLI, real clients,
-#                   then the same C-level suites again under ASan and UBSan
+#   make check      the fast everyday suites (under a minute): unit, diagnostics,
+#                   golden, CLI, with the normal build only
+#   make test       the whole suite: unit, golden, diagnostics, CLI, writers,
+#                   regeneration, fuzz, shipped banks, real clients, then the
+#                   C-level suites again under ASan and UBSan
 #   make bench      benchmarks (speed is measured here, never in tests)
 #   make install PREFIX=/usr/local,  make clean,  make deps,  make lint
 #
@@ -44,7 +47,7 @@ SAN_UNITS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/asan/unit/%)
 BANKS     := $(wildcard input/*.qb)
 TEMPLATES := $(shell find templates -type f 2>/dev/null)
 
-.PHONY: all banks deps print-debs test bench install clean lint
+.PHONY: all banks deps print-debs check test bench install clean lint
 .DEFAULT_GOAL := all
 
 all: $(BUILD)/qbc banks
@@ -125,6 +128,13 @@ $(BUILD)/stamps/%.stamp: input/%.qb $(BUILD)/qbc $(TEMPLATES) $$(wildcard input/
 	@touch $@
 
 # --- tests ------------------------------------------------------------------
+# The suite names after tests/run.sh are filters (see tests/README.md).
+CHECK_SUITES := unit diag golden cli
+
+check: lint $(BUILD)/qbc $(UNITS)
+	@QBC=$(CURDIR)/$(BUILD)/qbc UNIT_DIR=$(CURDIR)/$(BUILD)/unit \
+	  sh tests/run.sh $(CHECK_SUITES)
+
 test: deps lint $(BUILD)/qbc $(BUILD)/asan/qbc $(UNITS) $(SAN_UNITS)
 	@QBC=$(CURDIR)/$(BUILD)/qbc QBC_ASAN=$(CURDIR)/$(BUILD)/asan/qbc \
 	  UNIT_DIR=$(CURDIR)/$(BUILD)/unit ASAN_UNIT_DIR=$(CURDIR)/$(BUILD)/asan/unit \

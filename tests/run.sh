@@ -6,10 +6,11 @@
 #    binary and once with the sanitizer binary;
 # 3. the real-client suites in headless Chromium (tests/browser/*.test.mjs).
 #
-# A name filter runs only the matching suites:  sh tests/run.sh diag
+# Name filters run only the suites whose names contain one of them:
+#   sh tests/run.sh diag        sh tests/run.sh unit diag golden cli
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-filter=${1:-}
+filters="$*"
 total_pass=0
 total_fail=0
 failed=""
@@ -26,10 +27,18 @@ tally() { # NAME LOGFILE RC: add a suite's counts from its last "N passed, N fai
 	[ "$f" -eq 0 ] || failed="$failed $1"
 }
 
+selected() { # NAME: true when no filter is given or one of them matches
+	[ -z "$filters" ] && return 0
+	for f in $filters; do
+		case "$1" in *"$f"*) return 0 ;; esac
+	done
+	return 1
+}
+
 run_suite() { # NAME COMMAND...
 	name=$1
 	shift
-	case "$name" in *"$filter"*) ;; *) return ;; esac
+	selected "$name" || return
 	log=$(mktemp)
 	"$@" >"$log" 2>&1
 	rc=$?
@@ -72,19 +81,16 @@ for suite in "$here"/*/run.sh; do
 done
 
 # 3. real clients in headless Chromium
-if ls "$here"/browser/*.test.mjs >/dev/null 2>&1; then
-	case "browser" in *"$filter"*)
-		log=$(mktemp)
-		(cd "$here" && QBC="$QBC" node --test --test-concurrency=1 browser/) >"$log" 2>&1
-		rc=$?
-		grep -E '^not ok|^# (pass|fail)|Error|expected|actual' "$log" | sed 's|^|[browser] |' | head -n 200
-		p=$(sed -nE 's/^# pass ([0-9]+)$/\1/p' "$log" | tail -n 1)
-		f=$(sed -nE 's/^# fail ([0-9]+)$/\1/p' "$log" | tail -n 1)
-		echo "browser: ${p:-0} passed, ${f:-0} failed" >>"$log"
-		tally browser "$log" "$rc"
-		rm -f "$log"
-		;;
-	esac
+if ls "$here"/browser/*.test.mjs >/dev/null 2>&1 && selected browser; then
+	log=$(mktemp)
+	(cd "$here" && QBC="$QBC" node --test --test-concurrency=1 browser/) >"$log" 2>&1
+	rc=$?
+	grep -E '^not ok|^# (pass|fail)|Error|expected|actual' "$log" | sed 's|^|[browser] |' | head -n 200
+	p=$(sed -nE 's/^# pass ([0-9]+)$/\1/p' "$log" | tail -n 1)
+	f=$(sed -nE 's/^# fail ([0-9]+)$/\1/p' "$log" | tail -n 1)
+	echo "browser: ${p:-0} passed, ${f:-0} failed" >>"$log"
+	tally browser "$log" "$rc"
+	rm -f "$log"
 fi
 
 [ -z "$failed" ] || echo "failed suites:$failed"
