@@ -140,8 +140,23 @@ test: deps lint $(BUILD)/qbc $(BUILD)/asan/qbc $(UNITS) $(SAN_UNITS)
 	  UNIT_DIR=$(CURDIR)/$(BUILD)/unit ASAN_UNIT_DIR=$(CURDIR)/$(BUILD)/asan/unit \
 	  sh tests/run.sh
 
-bench: $(BUILD)/qbc
-	@sh tests/bench/bench.sh $(CURDIR)/$(BUILD)/qbc
+# The floor program (tests/bench/floor.c): SQLite and libzip alone on an
+# Anki package's own rows, the cost floor of the Anki writer.
+$(BUILD)/bench/floor: tests/bench/floor.c | $(BUILD)/.deps-ok
+	@mkdir -p $(@D)
+	@echo "  CC      $<"
+	@$(CC) $(ALL_CFLAGS) -o $@ $< $(PKG_LIBS)
+
+# genanki's Python dependencies, for the comparison (only if the peer tool is there).
+BENCH_DEBS := python3-cached-property python3-frozendict python3-yaml
+
+bench: $(BUILD)/qbc $(BUILD)/bench/floor
+	@missing=""; for p in $(BENCH_DEBS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ] && [ -d ../shared/tools/peer-genanki ]; then \
+	  if [ "$$(id -u)" = 0 ]; then apt-get install -y -qq $$missing >/dev/null || true; \
+	  else echo "make bench: for the genanki comparison run: sudo apt-get install -y$$missing"; fi; \
+	fi
+	@sh tests/bench/bench.sh $(CURDIR)/$(BUILD)/qbc $(CURDIR)/$(BUILD)/bench/floor
 
 lint:
 	@! grep -nE '\b(malloc|calloc|realloc|strdup|strndup|sprintf|strtok|atoi)\(' \

@@ -1,10 +1,25 @@
 #!/usr/bin/env python3
 """Benchmarks of qbc (make bench): wall time and peak memory of `qbc check`
-and `qbc build` on generated banks of growing size, so that throughput and
-linear memory growth are measured, never asserted in tests.
+and of `qbc build` for every format, on generated banks of growing size, with
+the growth ratio between sizes, and two references for the Anki writer:
 
-usage: bench.py QBC [SIZES...]
+- genanki writing exactly qbc's notes (../shared/tools/peer-genanki, when it
+  is there and Debian's python3-cached-property, python3-frozendict and
+  python3-yaml are installed);
+- the floor: SQLite inserting the package's own rows in one transaction and
+  libzip deflating them (tests/bench/floor.c), at qbc's deflate level.
+
+Speed is measured here, never asserted in tests.
+
+usage: bench.py QBC FLOOR [SIZES...]
+
+Two kinds of bank:
+- "real": the shipped bank's questions (input/data-parallelism.qb, through
+  `qbc dump --json`) repeated with numbered ids and prompts: real text
+  lengths, both languages, feedback on every option, explanations;
+- "synthetic": short generated texts (the old benchmark's bank).
 """
+import json
 import os
 import shutil
 import subprocess
@@ -12,8 +27,53 @@ import sys
 import tempfile
 import time
 
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+SHIPPED = os.path.join(ROOT, "input", "data-parallelism.qb")
+PEER = os.path.join(ROOT, "..", "shared", "tools", "peer-genanki", "peer-genanki")
+ENV = {**os.environ, "SOURCE_DATE_EPOCH": "1764680000", "NO_COLOR": "1"}
 
-def make_bank(path, n):
+
+def one_line(s):
+    return " ".join(s.split())
+
+
+def write_text(f, indent, mark, text, langs):
+    """One element: 'mark en: ...' then the other languages aligned."""
+    pad = " " * len(mark)
+    for k, lang in enumerate(langs):
+        lead = mark if k == 0 else pad
+        f.write(f"{indent}{lead}{lang}: {one_line(text.get(lang, ''))}\n")
+
+
+def make_real_bank(path, n, qbc):
+    dump = json.loads(subprocess.run([qbc, "dump", "--json", SHIPPED], check=True,
+                                     capture_output=True, text=True).stdout)
+    langs = dump["languages"]
+    qs = dump["questions"]
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(f"bank: bench\nlanguages: {' '.join(langs)}\npass-mark: 80%\n")
+        f.write("title:\n")
+        write_text(f, "  ", "", dump["title"], langs)
+        for i in range(n):
+            q = qs[i % len(qs)]
+            f.write(f"{i + 1}. {q['id']}-{i}\n")
+            if q.get("type", "single") != "single":
+                f.write(f"   type: {q['type']}\n")
+            if q.get("tags"):
+                f.write(f"   tags: {' '.join(q['tags'])}\n")
+            prompt = {l: f"({i + 1}) {t}" for l, t in q["prompt"].items()}
+            write_text(f, "   ", "", prompt, langs)
+            for c in q["choices"]:
+                write_text(f, "   ", "* " if c["correct"] else "- ", c["text"], langs)
+                if c.get("feedback"):
+                    write_text(f, "     ", "> ", c["feedback"], langs)
+            f.write("   explanation:\n")
+            write_text(f, "     ", "", q["explanation"], langs)
+
+
+def make_synthetic_bank(path, n, qbc):
+    del qbc
     with open(path, "w", encoding="utf-8") as f:
         f.write("bank: bench\nlanguages: en sw\npass-mark: 80%\n"
                 "title:\n  en: Benchmark\n  sw: Kipimo\n")
@@ -32,47 +92,95 @@ def make_bank(path, n):
                     f"     sw: Kwa sababu chaguo {i % 4} ni sahihi.\n")
 
 
-def run(cmd, cwd):
+def run(cmd, cwd, ok=(0,)):
+    """Wall seconds and the child's peak resident set in MiB."""
     t0 = time.perf_counter()
-    p = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                         env={**os.environ, "SOURCE_DATE_EPOCH": "1764680000", "NO_COLOR": "1"})
+    p = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=ENV)
+    out = p.stdout.read()
     _, status, usage = os.wait4(p.pid, 0)
     dt = time.perf_counter() - t0
-    p.returncode = os.waitstatus_to_exitcode(status)
-    if p.returncode != 0:
-        sys.exit(f"bench: {' '.join(cmd)} failed with exit {p.returncode}")
-    # This child's own peak resident set (KiB on Linux).
-    return dt, usage.ru_maxrss
+    rc = os.waitstatus_to_exitcode(status)
+    if rc not in ok:
+        sys.exit(f"bench: {' '.join(cmd)} failed with exit {rc}")
+    return dt, usage.ru_maxrss / 1024, out.decode(errors="replace")
+
+
+def best(cmd, cwd, runs, ok=(0,)):
+    results = [run(cmd, cwd, ok) for _ in range(runs)]
+    return min(r[0] for r in results), max(r[1] for r in results), results[-1][2]
+
+
+def formats(qbc):
+    text = subprocess.run([qbc, "build", "--help"], capture_output=True, text=True).stdout
+    found = []
+    for line in text.splitlines():
+        words = line.replace("*", " ").split()
+        if len(words) > 1 and "<bank-id>" in line and words[0] not in found:
+            found.append(words[0])
+    return found or ["anki", "scorm12", "scorm2004", "json"]
+
+
+def peer_ready():
+    if not os.path.exists(PEER):
+        return "absent"
+    probe = subprocess.run(["/usr/bin/python3", "-c", "import cached_property, frozendict, yaml"],
+                           capture_output=True)
+    return "ready" if probe.returncode == 0 else "needs python3-cached-property " \
+        "python3-frozendict python3-yaml"
 
 
 def main():
     qbc = os.path.abspath(sys.argv[1])
-    sizes = [int(s) for s in sys.argv[2:]] or [100, 1000, 5000]
-    formats = subprocess.run([qbc, "build", "--help"], capture_output=True, text=True).stdout
-    fmts = [f for f in ("anki", "scorm12", "scorm2004", "json") if f" {f} " in formats]
-    print(f"{'questions':>9} {'command':<32} {'seconds':>8} {'q/s':>9} {'max RSS MiB':>12}")
-    for n in sizes:
-        d = tempfile.mkdtemp(prefix="qbc-bench-")
-        try:
-            make_bank(os.path.join(d, "bench.qb"), n)
-            for name, cmd in [("check", [qbc, "check", "bench.qb"])] + [
-                    (f"build --format {f}", [qbc, "build", "--format", f, "-o", "out", "bench.qb"])
-                    for f in fmts]:
-                lock = os.path.join(d, "bench.lock")
-                if os.path.exists(lock) and name != "check":
-                    os.remove(lock)
-                # The first run of a build writes the revision record; the
-                # next ones are rebuilds with the record present.
-                first, rss = run(cmd, d)
-                rows = [(name, first, rss)]
-                if name != "check":
-                    again = [run(cmd, d) for _ in range(2)]
-                    rows = [(name + " (first)", first, rss),
-                            (name + " (again)", min(a[0] for a in again), again[-1][1])]
-                for label, dt, r in rows:
-                    print(f"{n:>9} {label:<32} {dt:>8.3f} {n / dt:>9.0f} {r / 1024:>12.1f}")
-        finally:
-            shutil.rmtree(d)
+    floor = os.path.abspath(sys.argv[2])
+    sizes = [int(s) for s in sys.argv[3:]] or [1000, 10000]
+    runs = int(os.environ.get("BENCH_RUNS", "3"))
+    fmts = formats(qbc)
+    peer = peer_ready()
+    print(f"qbc bench: {time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores, best of {runs} "
+          f"runs; genanki: {peer}")
+    print(f"{'bank':<10} {'questions':>9} {'step':<26} {'seconds':>8} {'MiB':>7} "
+          f"{'src MiB':>8} {'growth':>7}")
+    rows = []
+    for kind, make in (("real", make_real_bank), ("synthetic", make_synthetic_bank)):
+        prev = {}
+        for n in sizes:
+            d = tempfile.mkdtemp(prefix="qbc-bench-")
+            try:
+                bank = os.path.join(d, "bench.qb")
+                make(bank, n, qbc)
+                src_mib = os.path.getsize(bank) / 2**20
+                steps = [("check", [qbc, "check", "bench.qb"])]
+                # The record is written by a first build; timed builds are
+                # rebuilds with the record present, as an author's make is.
+                run([qbc, "build", "--format", ",".join(fmts), "-o", "out", "bench.qb"], d,
+                    ok=(0, 1))
+                for f in fmts:
+                    steps.append((f"build {f}",
+                                  [qbc, "build", "--format", f, "-o", "out", "bench.qb"]))
+                results = {}
+                for name, cmd in steps:
+                    dt, mib, _ = best(cmd, d, runs, ok=(0, 1))
+                    results[name] = dt
+                    growth = f"{dt / prev[name]:.2f}" if name in prev else ""
+                    print(f"{kind:<10} {n:>9} {name:<26} {dt:>8.3f} {mib:>7.1f} "
+                          f"{src_mib:>8.1f} {growth:>7}", flush=True)
+                    rows.append((kind, n, name, dt, mib))
+                apkg = os.path.join(d, "out", "bench.apkg")
+                if kind == "real" and os.path.exists(apkg) and os.path.exists(floor):
+                    for level in (9, 6, 1):
+                        secs = [float(run([floor, apkg, os.path.join(d, "floor.apkg"),
+                                           str(level)], d)[2]) for _ in range(runs)]
+                        print(f"{kind:<10} {n:>9} {'floor (sqlite+zip -' + str(level) + ')':<26} "
+                              f"{min(secs):>8.3f}", flush=True)
+                    if peer == "ready":
+                        dt, mib, _ = best([PEER, apkg, os.path.join(d, "peer.apkg")], d, runs)
+                        ratio = results.get("build anki", 0) / dt if dt else 0
+                        print(f"{kind:<10} {n:>9} {'genanki, same notes':<26} {dt:>8.3f} "
+                              f"{mib:>7.1f} {'':>8} {'':>7}  qbc/genanki {ratio:.2f}",
+                              flush=True)
+                prev = results
+            finally:
+                shutil.rmtree(d)
 
 
 if __name__ == "__main__":
