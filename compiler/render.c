@@ -233,7 +233,8 @@ static int read_catalogue(const char *dir, const char *code, bool report, json_t
 		qb_buf_putc(&primary, (char)(*p >= 'A' && *p <= 'Z' ? *p - 'A' + 'a' : *p));
 	const char *names[] = {code, qb_buf_cstr(&primary)};
 	int rc = 0;
-	for (size_t i = 0; i < QB_NELEM(names) && !*out && rc == 0; i++) {
+	size_t nnames = strcmp(code, names[1]) == 0 ? 1 : 2; /* "fr": once */
+	for (size_t i = 0; i < nnames && !*out && rc == 0; i++) {
 		char *file = qb_xasprintf("%s/%s.json", dir, names[i]);
 		char *text = NULL;
 		size_t len = 0;
