@@ -20,6 +20,18 @@
 #define NS_ADLCP2004 "http://www.adlnet.org/xsd/adlcp_v1p3"
 #define NS_IMSSS "http://www.imsglobal.org/xsd/imsss"
 #define NS_LOM "http://ltsc.ieee.org/xsd/LOM"
+#define NS_XSI "http://www.w3.org/2001/XMLSchema-instance"
+
+/* xsi:schemaLocation: every namespace the manifest uses, mapped to its
+ * control document at the package root (write_scorm.c ships them from
+ * templates/scorm/schemas/<version>/, with the files they import).  ADL's
+ * conformance suite requires both; the xml: namespace needs no mapping. */
+#define SCHEMAS12                                                             \
+	NS_CP12 " imscp_rootv1p1p2.xsd " NS_ADLCP12 " adlcp_rootv1p2.xsd " NS_IMSMD \
+	        " imsmd_rootv1p2p1.xsd"
+#define SCHEMAS2004                                                                 \
+	NS_CP2004 " imscp_v1p1.xsd " NS_ADLCP2004 " adlcp_v1p3.xsd " NS_IMSSS " imsss_v1p0.xsd " \
+	          NS_LOM " lom.xsd"
 
 void qb_scorm_manifest_ident(qb_buf *out, const char *prefix, const qb_bank *bank)
 {
@@ -137,6 +149,8 @@ int qb_scorm_manifest_write(qb_buf *out, const qb_render_ctx *r, const qb_bank *
 		X(xmlTextWriterWriteAttribute(w, xc("xmlns:imsss"), xc(NS_IMSSS)));
 		X(xmlTextWriterWriteAttribute(w, xc("xmlns:lom"), xc(NS_LOM)));
 	}
+	X(xmlTextWriterWriteAttribute(w, xc("xmlns:xsi"), xc(NS_XSI)));
+	X(xmlTextWriterWriteAttribute(w, xc("xsi:schemaLocation"), xc(v12 ? SCHEMAS12 : SCHEMAS2004)));
 	if (metadata(w, r, bank, m) != 0)
 		goto done;
 

@@ -32,13 +32,17 @@
  * are derived from the bank id (scorm_manifest.h). */
 #include "write.h"
 
+#include <dirent.h>
+#include <errno.h>
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "alloc.h"
 #include "diag.h"
 #include "escape.h"
+#include "fsutil.h"
 #include "hash.h"
 #include "render.h"
 #include "scorm_manifest.h"
@@ -363,6 +367,53 @@ done:
 
 /* ---- the package ---- */
 
+/* Adds every file under dir (templates/scorm/schemas/<version>/: the XML
+ * Schemas named by the manifest's xsi:schemaLocation and the files they
+ * import) to the zip as prefix + its relative path, subfolders kept, in
+ * name order.  ADL's conformance suite wants these control documents at
+ * the package root; they are not part of the SCO, so no <file> lists
+ * them.  Returns 0, or -1 after a diagnostic. */
+static int add_schemas(qb_zipw *z, const char *dir, const char *prefix)
+{
+	struct dirent **names = NULL;
+	int n = scandir(dir, &names, NULL, alphasort), rc = 0;
+	if (n < 0) {
+		qb_diag_fatal("cannot read the schema folder %s: %s", dir, strerror(errno));
+		return -1;
+	}
+	for (int i = 0; i < n; i++) {
+		const char *name = names[i]->d_name;
+		char *path = qb_fs_join(dir, name);
+		char *member = qb_xasprintf("%s%s", prefix, name);
+		struct stat st;
+		if (rc != 0 || name[0] == '.') {
+			/* skipped: an earlier failure, or . .. and hidden files */
+		} else if (stat(path, &st) != 0) {
+			qb_diag_fatal("cannot read %s: %s", path, strerror(errno));
+			rc = -1;
+		} else if (S_ISDIR(st.st_mode)) {
+			char *sub = qb_xasprintf("%s/", member);
+			rc = add_schemas(z, path, sub);
+			free(sub);
+		} else {
+			char *data = NULL;
+			size_t len = 0;
+			if (qb_fs_read(path, &data, &len) != 0) {
+				qb_diag_fatal("cannot read %s: %s", path, strerror(errno));
+				rc = -1;
+			} else {
+				rc = qb_zipw_add(z, member, data, len, true);
+			}
+			free(data);
+		}
+		free(member);
+		free(path);
+		free(names[i]);
+	}
+	free(names);
+	return rc;
+}
+
 static int write_scorm(const qb_render_ctx *r, const qb_bank *bank, qb_scorm_version version)
 {
 	int rc = -1;
@@ -420,6 +471,12 @@ static int write_scorm(const qb_render_ctx *r, const qb_bank *bank, qb_scorm_ver
 		if (qb_zipw_add(z, c.media.files[i].name, c.media.files[i].data, c.media.files[i].len,
 		                false) != 0)
 			goto done;
+	char *schemas = qb_xasprintf("%s/scorm/schemas/%s", r->templates_dir,
+	                             version == QB_SCORM_12 ? "scorm12" : "scorm2004");
+	int sr = add_schemas(z, schemas, "");
+	free(schemas);
+	if (sr != 0)
+		goto done;
 	int cr = qb_zipw_commit(z);
 	z = NULL;
 	if (cr != 0)

@@ -1,5 +1,6 @@
 /* qbc multiple-choice cards: pick an option on the front (click, tap or
- * keys 1-9); the back marks the right option(s) and the pick.
+ * the option's letter key); the back marks the right option(s) and the
+ * pick.
  *
  * Anki shows the front, then the back (which contains the front through
  * {{FrontSide}}).  Desktop and AnkiMobile keep one page, so a global
@@ -11,6 +12,15 @@
   'use strict';
   var PREFIX = 'qbc:pick:';
   var CHECK = '\u2713', CROSS = '\u2717';
+  /* The option keys, home row first: letters that Anki leaves to the card.
+   * Anki desktop handles its shortcuts before the card sees them: the
+   * reviewer's (qt/aqt/reviewer.py _shortcutKeys: 1-4 answer, 5-7 audio,
+   * e i m o r u v, Space, Enter, * = - ! @, Ctrl+...) and the main
+   * window's (qt/aqt/main.py setupKeys: a b d s t y); AnkiDroid takes z.
+   * tests/browser/anki.test.mjs keeps that list.  Without the script the
+   * options keep their numbers (write_anki.c), and the digits still pick
+   * where they reach the card. */
+  var KEYS = 'fghjklqwpxcn';
 
   function save(id, picks) {
     window.qbcPick = { id: id, picks: picks.slice() };
@@ -43,6 +53,23 @@
     if (handler) document.addEventListener('keydown', handler);
   }
 
+  /* Labels the options (and the answer and feedback lists) with their
+   * keys instead of the numbers write_anki.c puts in .qb-num. */
+  function relabel(root) {
+    var nums = root.querySelectorAll('.qb-num');
+    for (var i = 0; i < nums.length; i++) {
+      var n = /^[0-9]+$/.test(nums[i].textContent) ? parseInt(nums[i].textContent, 10) : 0;
+      if (n >= 1 && n <= KEYS.length) nums[i].textContent = KEYS.charAt(n - 1).toUpperCase();
+    }
+  }
+
+  /* The option index for a keydown, or -1. */
+  function keyIndex(e) {
+    if (e.ctrlKey || e.altKey || e.metaKey || !e.key || e.key.length !== 1) return -1;
+    var n = KEYS.indexOf(e.key.toLowerCase());
+    return n >= 0 ? n : /^[1-9]$/.test(e.key) ? parseInt(e.key, 10) - 1 : -1;
+  }
+
   function optionsOf(card) {
     var list = card.querySelector('.qb-options');
     return { list: list, items: list ? list.querySelectorAll('.qb-option') : [] };
@@ -56,6 +83,7 @@
     var picks = [];
     forget(id);
     card.className += ' qb-js';
+    relabel(card);
     o.list.setAttribute('role', multiple ? 'group' : 'radiogroup');
 
     function render() {
@@ -84,6 +112,7 @@
       (function (li, n) {
         li.setAttribute('role', multiple ? 'checkbox' : 'radio');
         li.setAttribute('tabindex', '0');
+        if (n < KEYS.length) li.setAttribute('aria-keyshortcuts', KEYS.charAt(n).toUpperCase());
         li.addEventListener('click', function () { pick(n); });
         li.addEventListener('keydown', function (e) {
           if (e.key === ' ' || e.key === 'Enter') {
@@ -99,9 +128,8 @@
       if (!document.body.contains(card)) { setKeys(null); return; }
       var t = e.target, tag = t && t.tagName;
       if (tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT' || (t && t.isContentEditable)) return;
-      if (e.ctrlKey || e.altKey || e.metaKey || !/^[1-9]$/.test(e.key)) return;
-      var n = parseInt(e.key, 10) - 1;
-      if (n < o.items.length) {
+      var n = keyIndex(e);
+      if (n >= 0 && n < o.items.length) {
         e.preventDefault();
         pick(n);
       }
@@ -127,6 +155,8 @@
     var picks = load(id);
     var o = optionsOf(front);
     front.className += ' qb-answered';
+    relabel(front);
+    relabel(back);
 
     var right = picks.length > 0 && picks.length === correct.length;
     for (var i = 0; i < o.items.length; i++) {

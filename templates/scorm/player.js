@@ -452,7 +452,7 @@
     if (!multi) fs.setAttribute('role', 'radiogroup');
 
     var card = el('section', { 'class': 'card' }, [
-      el('h2', { 'class': 'qnum', lang: S.lang, text: L('questionOf', { n: q.index + 1, total: D.questions.length }) }),
+      el('h1', { 'class': 'qnum', lang: S.lang, text: L('questionOf', { n: q.index + 1, total: D.questions.length }) }),
       fs
     ]);
 
@@ -483,7 +483,7 @@
 
   function explanation(q) {
     var box = el('div', { 'class': 'explanation' }, [
-      el('h3', { lang: S.lang, text: L('explanation') }),
+      el('h2', { lang: S.lang, text: L('explanation') }),
       html('div', 'expl-text', q.explanation)
     ]);
     D.langs.forEach(function (l) {

@@ -350,3 +350,60 @@ test('picture for the README', async () => {
   assert.ok(existsSync(out));
   await ctx.close();
 });
+
+// --- option keys that reach the card on Anki desktop ----------------------------
+// The keys Anki handles itself before the card's web view sees them, so a
+// card must never hint them.  Sources: Anki's qt/aqt/reviewer.py,
+// Reviewer._shortcutKeys (1-4 are the default answer keys; 2.1.16's
+// aqt/reviewer.py binds 1-4 too), and qt/aqt/main.py, AnkiQt.setupKeys
+// (window-wide, also while reviewing); AnkiDroid's keyboard shortcuts
+// (docs, "Reviewer") add z for undo.
+const ANKI_SHORTCUTS = [
+  // reviewer.py _shortcutKeys
+  'e', ' ', 'Enter', 'Return', 'm', 'r', 'F5', 'Ctrl+1', 'Ctrl+2', 'Ctrl+3', 'Ctrl+4', 'Ctrl+5',
+  'Ctrl+6', 'Ctrl+7', '*', '=', '-', '!', '@', 'Ctrl+Alt+N', 'Ctrl+Alt+E', 'Ctrl+Delete',
+  'Ctrl+Backspace', 'Ctrl+Shift+D', 'v', 'Shift+v', 'o', 'i', 'Ctrl+Alt+i', '1', '2', '3', '4',
+  'u', '5', '6', '7',
+  // main.py setupKeys
+  'Ctrl+:', 'd', 's', 'a', 'b', 't', 'Shift+t', 'y',
+  // AnkiDroid
+  'z',
+].map((k) => k.toLowerCase());
+
+test('option keys: every hinted key is one Anki leaves to the card, and it picks its option', async () => {
+  if (!pkgs.a11y) loadPackage(path.join(TESTS, 'browser', 'a11y', 'a11y.qb'), 'a11y');
+  const id = 'a11y';
+  for (const lang of ['en', 'sw']) {
+    const n = note(id, 'many-options', lang);
+    const { ctx, page, errors } = await reviewer(id);
+    await show(page, front(id, n));
+    const hint = await page.textContent('.qb-hint');
+    assert.doesNotMatch(hint, /[0-9]/, `${lang} hint names no digit: ${hint}`);
+    const labels = await page.$$eval('.qb-front .qb-option .qb-num', (els) => els.map((e) => e.textContent));
+    const keyed = labels.filter((l) => /^[A-Z]$/.test(l));
+    assert.ok(keyed.length >= 9, `at least 9 options get a letter key: ${labels}`);
+    assert.equal(new Set(keyed).size, keyed.length, 'keys are distinct');
+    for (const [i, label] of labels.entries()) {
+      if (!keyed.includes(label)) {
+        assert.equal(label, String(i + 1), 'an option without a key keeps its number');
+        continue;
+      }
+      const key = label.toLowerCase();
+      assert.ok(!ANKI_SHORTCUTS.includes(key) && !ANKI_SHORTCUTS.includes(`shift+${key}`),
+        `${label} is an Anki shortcut`);
+      assert.equal(await page.getAttribute(`.qb-front .qb-option[data-i="${i}"]`, 'aria-keyshortcuts'), label);
+      await page.keyboard.press(key);
+      const st = await optionState(page);
+      assert.equal(st[i].checked, 'true', `${label} picks option ${i + 1}`);
+      assert.equal(st.filter((o) => o.checked === 'true').length, 1);
+    }
+    // The back shows the same letters in the answer and the feedback.
+    await page.keyboard.press(labels[0].toLowerCase());
+    await show(page, back(id, n));
+    assert.equal(await page.textContent('.qb-result'), lang === 'en' ? '✓ Correct' : '✓ Sahihi');
+    assert.match(await page.textContent('.qb-back .qb-answer-list'), new RegExp(`\\b${labels[0]}\\b`));
+    assert.deepEqual(await page.$$eval('.qb-feedback .qb-num', (els) => els.map((e) => e.textContent)), labels);
+    assert.deepEqual(errors, []);
+    await ctx.close();
+  }
+});

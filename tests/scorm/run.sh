@@ -58,9 +58,11 @@ for z in "$z12" "$z04"; do
 	check "$v: one image under media/ with a safe name" sh -c 'test "$(echo "$1" | grep -cE "^media/[0-9a-f]{16}\.png$")" = 1' - "$names"
 	check "$v: only [A-Za-z0-9._/-] in file names" sh -c '! echo "$1" | grep -qv "^[A-Za-z0-9._/-]*$"' - "$names"
 	check "$v: no templates leak (labels.json)" sh -c '! echo "$1" | grep -q labels' - "$names"
-	# Every member but the manifest is listed in a <file href>.
+	# Every member but the manifest and the control documents (see the end)
+	# is listed in a <file href>.
 	listed=$(manifest "$z" | sed -n 's/.*<file href="\([^"]*\)".*/\1/p' | sort)
-	members=$(echo "$names" | grep -vx imsmanifest.xml | sort)
+	schemas=$(cd "$ROOT/templates/scorm/schemas/${v#demo.}" && find . -type f | sed 's|^\./||')
+	members=$(echo "$names" | grep -vx imsmanifest.xml | grep -vxF "$schemas" | sort)
 	check "$v: every file listed in the manifest" test "$listed" = "$members"
 done
 
@@ -200,5 +202,73 @@ check "bank without a pass mark builds" build "$np/out" --format scorm12,scorm20
 check "no pass mark: no adlcp:masteryscore" sh -c '! unzip -p "$1" imsmanifest.xml | grep -q masteryscore' - "$np/out/demo.scorm12.zip"
 check "no pass mark: no imsss objective" sh -c '! unzip -p "$1" imsmanifest.xml | grep -q imsss:sequencing' - "$np/out/demo.scorm2004.zip"
 check "no pass mark: XSD valid 2004" xsd "$XSD2004" "$np/out/demo.scorm2004.zip"
+
+# --- ADL control documents: the package carries its own schemas ---------------------
+# ADL's conformance suite wants every namespace of the manifest mapped by
+# xsi:schemaLocation to a control document at the package root, and the
+# files those import shipped too.  The manifest is then validated against
+# the schemas from the unzipped package itself (nothing from tests/).
+XMLNS="http://www.w3.org/XML/1998/namespace"
+XSINS="http://www.w3.org/2001/XMLSchema-instance"
+# used_ns MANIFEST: the namespaces of its elements and attributes, one a line.
+used_ns() {
+	xmllint --xpath '//namespace::*' "$1" | sed -n 's/.*="\([^"]*\)"$/\1/p' | sort -u |
+		while read -r ns; do
+			n=$(xmllint --xpath "count(//*[namespace-uri()='$ns'] | //@*[namespace-uri()='$ns'])" "$1")
+			[ "$n" = 0 ] || echo "$ns"
+		done
+}
+# schema_loc MANIFEST: its xsi:schemaLocation as "namespace location" lines.
+schema_loc() {
+	xmllint --xpath "string(/*/@*[local-name()='schemaLocation' and namespace-uri()='$XSINS'])" "$1" |
+		tr -s ' \t\n' '\n' | paste -d ' ' - -
+}
+# own_xsd DIR: validates DIR/imsmanifest.xml with a driver that imports each
+# namespace from the location its own xsi:schemaLocation gives, in DIR.
+own_xsd() {
+	{
+		echo '<xsd:schema xmlns:xsd="http://www.w3.org/2001/XMLSchema" targetNamespace="urn:local:qbc-own">'
+		schema_loc "$1/imsmanifest.xml" | while read -r ns loc; do
+			echo "  <xsd:import namespace=\"$ns\" schemaLocation=\"$loc\"/>"
+		done
+		echo '</xsd:schema>'
+	} >"$1/.driver.xsd"
+	xmllint --noout --nonet --schema "$1/.driver.xsd" "$1/${2:-imsmanifest.xml}" >"$1/.err" 2>&1 ||
+		{ grep -v 'namespace error\|^filename=\|^ *^\|Skipping import' "$1/.err" | sed 's/^/    /' | head -n 20; return 1; }
+}
+for z in "$z12" "$z04" "$three/out/three-languages.scorm2004.zip" "$np/out/demo.scorm2004.zip"; do
+	v=$(basename "$z" .zip)
+	pk=$(tmpdir)
+	unzip -q "$z" -d "$pk"
+	m="$pk/imsmanifest.xml"
+	used=$(used_ns "$m" | grep -vxF -e "$XMLNS" -e "$XSINS")
+	locs=$(schema_loc "$m")
+	check "$v: the manifest uses namespaces beyond CP (not vacuous)" test "$(echo "$used" | wc -l)" -ge 3
+	for ns in $used; do
+		check "$v: namespace $ns mapped by xsi:schemaLocation" sh -c 'echo "$1" | grep -q "^$2 [^ ]*$"' - "$locs" "$ns"
+	done
+	# (Loops read here-documents, not pipes, so that check counts.)
+	while read -r ns loc; do
+		check "$v: control document $loc at the package root" sh -c 'case "$1" in */*) exit 1;; esac; test -f "$2/$1"' - "$loc" "$pk"
+		check "$v: $loc declares $ns" sh -c 'test "$(xmllint --xpath "string(/*/@targetNamespace)" "$1")" = "$2"' - "$pk/$loc" "$ns"
+	done <<-EOF
+		$locs
+	EOF
+	# Every import and include of the shipped schemas resolves in the package.
+	for x in $(cd "$pk" && find . -name '*.xsd' | sed 's|^\./||'); do
+		refs=$(xmllint --xpath "//*[local-name()='import' or local-name()='include']/@schemaLocation" "$pk/$x" 2>/dev/null |
+			sed -n 's/.*="\([^"]*\)"$/\1/p' | grep -v '^[a-z]*:')
+		for ref in $refs; do
+			check "$v: $x imports $ref, which is shipped" test -f "$pk/$(dirname "$x")/$ref"
+		done
+	done
+	check "$v: manifest valid against the schemas in the package itself" own_xsd "$pk"
+	# The same check rejects a manifest with an element out of place.
+	sed 's|<resources>|<resources><bogus/>|' "$m" >"$pk/bad.xml"
+	check "$v: a broken manifest is rejected by the package's schemas" sh -c '! xmllint --noout --nonet --schema "$1/.driver.xsd" "$1/bad.xml" 2>/dev/null' - "$pk"
+	if [ -x "$VALIDATE" ]; then
+		check "$v: scorm-validate finds every control document" sh -c '"$1" "$2" | grep -q "^OK *adl.controldocs"' - "$VALIDATE" "$z"
+	fi
+done
 
 finish
