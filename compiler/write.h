@@ -32,10 +32,14 @@ typedef struct qb_writer {
 	const char *ext;     /* output file name: <bank-id><ext>              */
 	const char *desc;    /* one line for --help                           */
 	bool by_default;     /* built when --format is not given              */
+	bool make /* built by make for every bank in input/ */;
+	const char *templates /* its folder under templates/, or NULL */;
 	qb_write_fn write;
 } qb_writer;
 
-/* The registry, in the order outputs are built; terminated by a NULL name. */
+/* The registry, in the order outputs are built; terminated by a NULL name.
+ * It is the one list of outputs: `--format all` and `--format make`, the
+ * Makefile and the revision record's template folders all follow it. */
 extern const qb_writer qb_writers[];
 
 /* The writer called name, or NULL. */
