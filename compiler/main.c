@@ -136,8 +136,9 @@ static void command_help(const command *c)
 		for (const qb_writer *w = qb_writers; w->name; w++)
 			printf("  %c%c %-11s %s, written as DIR/<bank-id>%s\n", w->by_default ? '*' : ' ',
 			       w->make ? 'm' : ' ', w->name, w->desc, w->ext);
-		printf("  all          every format above\n"
-		       "  make         the formats marked m (what 'make' builds for input/)\n");
+		printf("     %-11s every format above\n"
+		       "     %-11s the formats marked m (what 'make' builds for input/)\n",
+		       "all", "make");
 	}
 }
 
