@@ -878,48 +878,44 @@ bool qb_rev_update(qb_revisions *rev, const qb_bank *bank, const char *templates
 	return changed;
 }
 
+typedef struct review_ctx {
+	const qb_revisions *rev;
+	const qb_bank *bank;
+	const char *const *ids;
+	size_t nids;
+	const char *lang;
+	size_t n;
+} review_ctx;
+
+static void review_elem(void *payload, const char *qid, const char *elem, const qb_text *t,
+                        const char *what)
+{
+	QB_UNUSED(what);
+	review_ctx *c = payload;
+	bool wanted = c->nids == 0;
+	for (size_t k = 0; k < c->nids && !wanted; k++)
+		wanted = strcmp(c->ids[k], qid) == 0;
+	for (size_t i = 0; wanted && i < t->ntr; i++) {
+		if (c->lang && strcmp(t->tr[i].lang, c->lang) != 0)
+			continue;
+		tent *e = find_t(c->rev, qid, elem, t->tr[i].lang);
+		if (!e)
+			continue;
+		char basis[HEX];
+		basis_hash(basis, c->bank, t, e->lang);
+		if (strcmp(basis, e->basis) != 0) {
+			memcpy(e->basis, basis, HEX);
+			c->n++;
+		}
+	}
+}
+
 size_t qb_rev_review(qb_revisions *rev, const qb_bank *bank, const char *const *ids,
                      size_t nids, const char *lang)
 {
-	size_t n = 0;
-	for (size_t i = 0; i < rev->nt; i++) {
-		tent *e = &rev->t[i];
-		if (lang && strcmp(e->lang, lang) != 0)
-			continue;
-		bool wanted = nids == 0;
-		for (size_t k = 0; k < nids && !wanted; k++)
-			wanted = strcmp(ids[k], e->qid) == 0;
-		if (!wanted)
-			continue;
-		/* Find the element's current text in the bank. */
-		const qb_text *t = NULL;
-		if (strcmp(e->qid, "-") == 0)
-			t = strcmp(e->elem, "title") == 0 ? &bank->title : &bank->description;
-		for (size_t k = 0; k < bank->nquestions && !t; k++) {
-			const qb_question *q = &bank->questions[k];
-			if (strcmp(q->id, e->qid) != 0)
-				continue;
-			unsigned idx;
-			if (strcmp(e->elem, "prompt") == 0)
-				t = &q->prompt;
-			else if (strcmp(e->elem, "explanation") == 0)
-				t = &q->explanation;
-			else if (sscanf(e->elem, "option-%u", &idx) == 1 && idx >= 1 && idx <= q->nchoices)
-				t = &q->choices[idx - 1].text;
-			else if (sscanf(e->elem, "feedback-%u", &idx) == 1 && idx >= 1 &&
-			         idx <= q->nchoices)
-				t = &q->choices[idx - 1].feedback;
-		}
-		if (!t)
-			continue;
-		char basis[HEX];
-		basis_hash(basis, bank, t, e->lang);
-		if (strcmp(basis, e->basis) != 0) {
-			memcpy(e->basis, basis, HEX);
-			n++;
-		}
-	}
-	return n;
+	review_ctx c = {rev, bank, ids, nids, lang, 0};
+	each_element(bank, review_elem, &c);
+	return c.n;
 }
 
 /* ---- writing ---- */
