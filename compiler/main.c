@@ -94,7 +94,8 @@ static const command commands[] = {
 	 "mark translations as reviewed, which clears 'may be stale' warnings", review_opts,
 	 qb_drv_review, 1, 0},
 	{"watch", "qbc watch [-o DIR] [--format LIST] [--lang LANGS] BANK...",
-	 "build, then rebuild each bank whenever it is saved", watch_opts, qb_drv_watch, 1, 0},
+	 "build, then rebuild each bank whenever it or a picture it shows is saved", watch_opts,
+	 qb_drv_watch, 1, 0},
 	{NULL, NULL, NULL, NULL, NULL, 0, 0},
 };
 
