@@ -1,6 +1,7 @@
 /* driver.c - see driver.h. */
 #include "driver.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -333,16 +334,33 @@ static qb_drv_status run_writer(const qb_writer *w, const qb_bank *bank,
 	return rc == QB_EXIT_OK ? QB_DRV_OK : rc == QB_EXIT_ERRORS ? QB_DRV_BANK_ERRORS : QB_DRV_IO;
 }
 
-/* Writes every selected output into a staging folder inside the output
- * folder, then, only when every format succeeded, renames them into
- * place: a build writes all its outputs or none.  The staging folder is
- * removed in both cases. */
+/* Removes the folder dir and the files in it (a staging folder). */
+static void remove_stage(const char *dir)
+{
+	DIR *d = opendir(dir);
+	for (struct dirent *e; d && (e = readdir(d)) != NULL;)
+		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) {
+			char *path = qb_fs_join(dir, e->d_name);
+			unlink(path);
+			free(path);
+		}
+	if (d)
+		closedir(d);
+	rmdir(dir);
+}
+
+/* Writes every selected output into the bank's staging folder inside the
+ * output folder, then, only when every format succeeded, renames them
+ * into place: a build writes all its outputs or none.  The staging folder
+ * is removed in both cases; one left by a killed build is removed by the
+ * next (builds of one bank take turns under the bank's lock). */
 static qb_drv_status write_all(const selection *sel, const qb_bank *bank, qb_build_opts *opts,
                                const char *outdir)
 {
-	char *stage = qb_xasprintf("%s/.qbc-staging-XXXXXX", outdir);
-	if (!mkdtemp(stage)) {
-		qb_diag_fatal("cannot create a folder in '%s': %s", outdir, strerror(errno));
+	char *stage = qb_xasprintf("%s/.qbc-staging-%s", outdir, bank->id);
+	remove_stage(stage);
+	if (mkdir(stage, 0777) != 0) {
+		qb_diag_fatal("cannot create folder '%s': %s", stage, strerror(errno));
 		free(stage);
 		return QB_DRV_IO;
 	}
@@ -383,7 +401,7 @@ static qb_drv_status write_all(const selection *sel, const qb_bank *bank, qb_bui
 		free(out);
 	}
 	opts->outdir = outdir;
-	rmdir(stage);
+	remove_stage(stage);
 	free(stage);
 	return rc;
 }

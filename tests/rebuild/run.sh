@@ -163,6 +163,10 @@ check "too big: no staging folder left" test -z "$(ls -A bout)"
 run $QBC build --format anki,scorm2004 -o bout big.qb
 check "without scorm12 the bank builds" sh -c "test \"\$(cat '$T/rc')\" = 0 && test -f bout/big.apkg && test -f bout/big.scorm2004.zip && test -f big.lock"
 check "after a success no staging folder is left" test "$(ls -A bout | wc -l)" = 2
+mkdir bout/.qbc-staging-big && echo half >bout/.qbc-staging-big/big.apkg.tmp
+run $QBC build --format anki -o bout big.qb
+check "a staging folder left by a killed build is removed by the next" \
+	sh -c "test \"\$(cat '$T/rc')\" = 0 && test ! -e bout/.qbc-staging-big"
 
 # ---- two banks with one id ----
 bank one.qb same-id
