@@ -47,7 +47,7 @@ SAN_UNITS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/asan/unit/%)
 BANKS     := $(wildcard input/*.qb)
 TEMPLATES := $(shell find templates -type f 2>/dev/null)
 
-.PHONY: all banks deps print-debs check test bench install clean lint
+.PHONY: all banks deps print-debs check test bench install clean lint units clang-build
 .DEFAULT_GOAL := all
 
 all: $(BUILD)/qbc banks
@@ -114,17 +114,20 @@ $(BUILD)/asan/unit/%: tests/unit/%.c $(SAN_LIB_OBJS)
 
 # --- the banks --------------------------------------------------------------
 # One stamp per bank: a bank is rebuilt only when its source, its revision
-# record, the templates or the compiler changed.
+# record, the media under input/ it may show, the templates or the
+# compiler changed.  The formats are the registry's (`--format make`,
+# see `qbc build --help`).
 # With nothing changed, make has nothing to do and says so ("Nothing to
 # be done for 'all'").
 STAMPS := $(BANKS:input/%.qb=$(BUILD)/stamps/%.stamp)
+MEDIA  := $(shell find input -type f ! -name '*.qb' ! -name '*.lock' ! -name '*.md' 2>/dev/null)
 
 banks: $(STAMPS)
 
 .SECONDEXPANSION:
-$(BUILD)/stamps/%.stamp: input/%.qb $(BUILD)/qbc $(TEMPLATES) $$(wildcard input/$$*.lock)
+$(BUILD)/stamps/%.stamp: input/%.qb $(BUILD)/qbc $(TEMPLATES) $(MEDIA) $$(wildcard input/$$*.lock)
 	@mkdir -p $(@D) output
-	$(BUILD)/qbc build -o output --format anki,scorm12,scorm2004 $<
+	$(BUILD)/qbc build -o output --format make $<
 	@touch $@
 
 # --- tests ------------------------------------------------------------------
@@ -135,10 +138,28 @@ check: lint $(BUILD)/qbc $(UNITS)
 	@QBC=$(CURDIR)/$(BUILD)/qbc UNIT_DIR=$(CURDIR)/$(BUILD)/unit \
 	  sh tests/run.sh $(CHECK_SUITES)
 
-test: deps lint $(BUILD)/qbc $(BUILD)/asan/qbc $(UNITS) $(SAN_UNITS)
+# When clang is installed (and CC is not clang already), `make test` also
+# builds the compiler and the unit tests with it, warning-free, into
+# build/clang/ and runs the unit tests and the C-level suites with that
+# binary too.
+CLANG ?= $(shell command -v clang 2>/dev/null)
+ifneq ($(CLANG),)
+ifeq ($(findstring clang,$(CC)),)
+CLANG_DIR  := $(BUILD)/clang
+CLANG_VARS := QBC_CLANG=$(CURDIR)/$(CLANG_DIR)/qbc CLANG_UNIT_DIR=$(CURDIR)/$(CLANG_DIR)/unit
+endif
+endif
+
+units: $(UNITS)
+
+clang-build:
+	@$(if $(CLANG_DIR),$(MAKE) --no-print-directory CC=$(CLANG) BUILD=$(CLANG_DIR) \
+	  $(CLANG_DIR)/qbc units)
+
+test: deps lint $(BUILD)/qbc $(BUILD)/asan/qbc $(UNITS) $(SAN_UNITS) clang-build
 	@QBC=$(CURDIR)/$(BUILD)/qbc QBC_ASAN=$(CURDIR)/$(BUILD)/asan/qbc \
 	  UNIT_DIR=$(CURDIR)/$(BUILD)/unit ASAN_UNIT_DIR=$(CURDIR)/$(BUILD)/asan/unit \
-	  sh tests/run.sh
+	  $(CLANG_VARS) sh tests/run.sh
 
 # The floor program (tests/bench/floor.c): SQLite and libzip alone on an
 # Anki package's own rows, the cost floor of the Anki writer.

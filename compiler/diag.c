@@ -18,7 +18,8 @@ typedef struct source {
 } source;
 
 static source *sources;
-static unsigned nerrors, nwarnings;
+/* Counts only grow; a summary prints what came since the previous one. */
+static unsigned long nerrors, nwarnings, summed_errors, summed_warnings;
 static bool werror;
 static int color = -1; /* -1: decide from the terminal */
 
@@ -45,8 +46,9 @@ void qb_diag_dispose(void)
 
 void qb_diag_set_werror(bool on) { werror = on; }
 void qb_diag_set_color(int on) { color = on; }
-unsigned qb_diag_errors(void) { return nerrors; }
-void qb_diag_reset_counts(void) { nerrors = nwarnings = 0; }
+unsigned long qb_diag_errors(void) { return nerrors; }
+qb_diag_mark qb_diag_mark_now(void) { return (qb_diag_mark){nerrors}; }
+unsigned long qb_diag_errors_since(qb_diag_mark m) { return nerrors - m.errors; }
 
 static bool use_color(void)
 {
@@ -87,6 +89,11 @@ static const char *find_line(const char *file, int line, size_t *len)
 	return NULL;
 }
 
+/* The quote shows at most QUOTE_WIDTH characters of a line: from the
+ * start when the caret is within the first QUOTE_CARET_AT, else a window
+ * with the caret at that place.  Where the line is cut, "..." shows it. */
+enum { QUOTE_WIDTH = 150, QUOTE_CARET_AT = 120 };
+
 /* Prints the quoted line and a caret under column col (in characters).
  * Bytes that are not printable (control characters, invalid UTF-8) are
  * shown as '?', so the quote never corrupts a terminal. */
@@ -98,6 +105,12 @@ static void quote(FILE *f, qb_loc loc, bool c)
 		return;
 	qb_buf text = QB_BUF_INIT, caret = QB_BUF_INIT;
 	int chars = 0;
+	int first = loc.col > QUOTE_CARET_AT ? loc.col - QUOTE_CARET_AT + 1 : 1;
+	int last = first + QUOTE_WIDTH - 1;
+	if (first > 1) {
+		qb_buf_puts(&text, "...");
+		qb_buf_puts(&caret, "   ");
+	}
 	for (size_t i = 0; i < len;) {
 		unsigned char b = (unsigned char)line[i];
 		size_t n = 1;
@@ -110,18 +123,21 @@ static void quote(FILE *f, qb_loc loc, bool c)
 					n = 1;
 		}
 		chars++;
+		i += n;
+		if (chars < first || chars > last)
+			continue;
 		if (n == 1 && (b < 0x20 || b >= 0x7F)) {
 			qb_buf_putc(&text, b == '\t' ? ' ' : '?');
 		} else {
-			qb_buf_append(&text, line + i, n);
+			qb_buf_append(&text, line + i - n, n);
 		}
 		if (chars < loc.col)
 			qb_buf_putc(&caret, ' ');
-		i += n;
 	}
-	if (loc.col > chars + 1)
-		for (int k = chars + 1; k < loc.col; k++)
-			qb_buf_putc(&caret, ' ');
+	if (chars > last)
+		qb_buf_puts(&text, "...");
+	for (int k = chars + 1 > first ? chars + 1 : first; k < loc.col; k++)
+		qb_buf_putc(&caret, ' ');
 	fprintf(f, "%5d | %s\n", loc.line, qb_buf_cstr(&text));
 	fprintf(f, "      | %s%s^%s\n", qb_buf_cstr(&caret), c ? "\033[1;32m" : "",
 	        c ? "\033[0m" : "");
@@ -129,6 +145,8 @@ static void quote(FILE *f, qb_loc loc, bool c)
 	qb_buf_dispose(&caret);
 }
 
+static void vdiag(qb_diag_level level, qb_loc loc, const char *fmt, va_list ap)
+	QB_PRINTF(3, 0);
 static void vdiag(qb_diag_level level, qb_loc loc, const char *fmt, va_list ap)
 {
 	static const char *const names[] = {"error", "warning", "note"};
@@ -178,14 +196,16 @@ void qb_diag_fatal(const char *fmt, ...)
 
 void qb_diag_summary(void)
 {
-	if (!nerrors && !nwarnings)
+	unsigned long ne = nerrors - summed_errors, nw = nwarnings - summed_warnings;
+	summed_errors = nerrors;
+	summed_warnings = nwarnings;
+	if (!ne && !nw)
 		return;
 	qb_buf b = QB_BUF_INIT;
-	if (nerrors)
-		qb_buf_appendf(&b, "%u error%s", nerrors, nerrors == 1 ? "" : "s");
-	if (nwarnings)
-		qb_buf_appendf(&b, "%s%u warning%s", nerrors ? " and " : "", nwarnings,
-		               nwarnings == 1 ? "" : "s");
+	if (ne)
+		qb_buf_appendf(&b, "%lu error%s", ne, ne == 1 ? "" : "s");
+	if (nw)
+		qb_buf_appendf(&b, "%s%lu warning%s", ne ? " and " : "", nw, nw == 1 ? "" : "s");
 	fprintf(stderr, "%s generated.\n", qb_buf_cstr(&b));
 	qb_buf_dispose(&b);
 }

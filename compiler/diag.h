@@ -7,7 +7,15 @@
  * The format follows the GNU Coding Standards ("Formatting Error
  * Messages").  Source lines are found through qb_diag_add_source(), which
  * readers call with the text they parsed.  Colour is used only when stderr
- * is a terminal and NO_COLOR is unset.  The counters decide the exit code. */
+ * is a terminal and NO_COLOR is unset.  A long source line is quoted as a
+ * window around the caret, with "..." where it is cut.
+ *
+ * Callers that need to know whether a step reported an error take a mark
+ * before it and ask for the errors since:
+ *
+ *   qb_diag_mark m = qb_diag_mark_now();
+ *   qb_validate(bank);
+ *   if (qb_diag_errors_since(m)) ...                                    */
 #ifndef QB_DIAG_H
 #define QB_DIAG_H
 
@@ -36,10 +44,17 @@ void qb_diag_set_werror(bool on);
 /* Overrides the colour decision (for tests); -1 restores auto. */
 void qb_diag_set_color(int on);
 
-unsigned qb_diag_errors(void);
-/* Resets the counters (not the sources). */
-void qb_diag_reset_counts(void);
-/* Prints "N errors, M warnings generated." when there was anything. */
+/* Every error reported so far (for unit tests; callers use a mark). */
+unsigned long qb_diag_errors(void);
+/* A point in the stream of diagnostics. */
+typedef struct qb_diag_mark {
+	unsigned long errors;
+} qb_diag_mark;
+qb_diag_mark qb_diag_mark_now(void);
+/* The number of errors (warnings under --werror included) reported since m. */
+unsigned long qb_diag_errors_since(qb_diag_mark m);
+/* Prints "N errors, M warnings generated." for what was reported since
+ * the last summary (or the start), when there was anything. */
 void qb_diag_summary(void);
 /* Frees the registered sources. */
 void qb_diag_dispose(void);

@@ -18,7 +18,6 @@
 
 /* The folder of the label catalogues under templates/ and next to a bank;
  * also the name under which the revision record may time them. */
-#define LABELS_DIR "labels"
 /* The catalogue every other falls back to, and whose keys are the full set. */
 #define REFERENCE_LANG "en"
 
@@ -310,8 +309,8 @@ static void overlay(lang_labels *l, json_t *cat)
 static int own_labels(const qb_bank *bank, const char *templates_dir, const char *code,
                       bool report, lang_labels *l, bool *found)
 {
-	char *tdir = qb_fs_join(templates_dir, LABELS_DIR);
-	char *bdir = qb_fs_join(bank->dir, LABELS_DIR);
+	char *tdir = qb_fs_join(templates_dir, QB_LABELS_DIR);
+	char *bdir = qb_fs_join(bank->dir, QB_LABELS_DIR);
 	json_t *t = NULL, *b = NULL;
 	int rc = read_catalogue(tdir, code, report, &t) | read_catalogue(bdir, code, report, &b);
 	*l = (lang_labels){code, json_object(), NULL, false};
@@ -352,7 +351,7 @@ static int resolve(const qb_bank *bank, const char *templates_dir, const char *c
 	if (rc == 0 && !ref_found) {
 		if (report)
 			qb_diag_fatal("cannot read template '%s/%s/%s.json': %s", templates_dir,
-			              LABELS_DIR, REFERENCE_LANG, strerror(ENOENT));
+			              QB_LABELS_DIR, REFERENCE_LANG, strerror(ENOENT));
 		rc = -1;
 	}
 	const char *dlang = qb_bank_default_lang(bank);
@@ -430,7 +429,7 @@ int qb_render_check_labels(const qb_bank *bank, const char *templates_dir)
 			                "no user-interface labels for %s (templates/%s/%s.json, or "
 			                "%s/%s.json next to the bank); it shows those of %s for all of "
 			                "them: %s",
-			                qb_buf_cstr(&who), LABELS_DIR, lang->code, LABELS_DIR, lang->code,
+			                qb_buf_cstr(&who), QB_LABELS_DIR, lang->code, QB_LABELS_DIR, lang->code,
 			                qb_buf_cstr(&fbw), qb_buf_cstr(&missing));
 		else if (rc == 0 && missing.len)
 			qb_diag_warning(lang->loc, "the user-interface labels for %s lack %s; it shows "
@@ -538,7 +537,7 @@ int qb_render_write(const qb_writer *w, const qb_bank *bank, const qb_build_opts
 			ctx.main_lang = def;
 	if (opts->rev) {
 		time_t t = w->templates ? qb_rev_template_time(opts->rev, w->templates) : 0;
-		time_t tl = qb_rev_template_time(opts->rev, LABELS_DIR);
+		time_t tl = qb_rev_template_time(opts->rev, QB_LABELS_DIR);
 		state.templates_raw = tl > t ? tl : t;
 	}
 	ctx.templates_time = state.templates_raw ? state.templates_raw : opts->epoch;

@@ -26,6 +26,8 @@
 #include "diag.h"
 #include "fsutil.h"
 #include "hash.h"
+#include "markup.h"
+#include "write.h"
 
 #define HEX 17 /* 16 hex digits and a NUL */
 #define FORMAT 1
@@ -47,6 +49,13 @@ typedef struct pent {
 	time_t time;
 } pent;
 
+/* A hashed index over one table of the record: open addressing, linear
+ * probing; a slot holds an entry's position + 1 (0: empty). */
+typedef struct keyindex {
+	size_t *slot;
+	size_t cap; /* a power of two, at least twice the entries */
+} keyindex;
+
 struct qb_revisions {
 	unsigned revision;
 	char *bank;       /* the bank id the record was written for        */
@@ -56,9 +65,10 @@ struct qb_revisions {
 	size_t nq;
 	tent *t;
 	size_t nt;
+	keyindex qx;       /* q by question id and language                 */
+	keyindex idx;      /* q by question id (its first entry)            */
+	keyindex tx;       /* t by question id, element and language        */
 };
-
-static const char *const template_dirs[] = {"anki", "scorm"};
 
 /* ---- small helpers ---- */
 
@@ -97,6 +107,89 @@ static time_t bump(time_t old, time_t now)
 	return now > old ? now : old + 1;
 }
 
+/* ---- the indexes ---- */
+
+/* FNV-1a over up to three strings, each ended by a NUL. */
+static size_t key_hash(const char *a, const char *b, const char *c)
+{
+	const char *k[3] = {a, b, c};
+	unsigned long long h = 1469598103934665603ULL;
+	for (int i = 0; i < 3 && k[i]; i++)
+		for (const unsigned char *p = (const unsigned char *)k[i];; p++) {
+			h = (h ^ *p) * 1099511628211ULL;
+			if (!*p)
+				break;
+		}
+	return (size_t)(h ^ (h >> 29));
+}
+
+static void index_init(keyindex *x, size_t n)
+{
+	free(x->slot);
+	x->cap = 16;
+	while (x->cap < 2 * n)
+		x->cap *= 2;
+	x->slot = qb_xcalloc(x->cap, sizeof *x->slot);
+}
+
+/* The slot for key (a, b, c): where it is, or the empty slot where it
+ * would go.  eq tells whether entry i of the table has that key. */
+typedef bool (*key_eq)(const void *tab, size_t i, const char *a, const char *b, const char *c);
+
+static size_t *index_slot(const void *tab, const keyindex *x, key_eq eq, const char *a,
+                          const char *b, const char *c)
+{
+	size_t m = x->cap - 1;
+	for (size_t h = key_hash(a, b, c) & m;; h = (h + 1) & m)
+		if (!x->slot[h] || eq(tab, x->slot[h] - 1, a, b, c))
+			return &x->slot[h];
+}
+
+static bool q_eq(const void *tab, size_t i, const char *a, const char *b, const char *c)
+{
+	const qb_revisions *rev = tab;
+	QB_UNUSED(c);
+	return strcmp(rev->q[i].qid, a) == 0 && strcmp(rev->q[i].lang, b) == 0;
+}
+
+static bool qid_eq(const void *tab, size_t i, const char *a, const char *b, const char *c)
+{
+	const qb_revisions *rev = tab;
+	QB_UNUSED(b);
+	QB_UNUSED(c);
+	return strcmp(rev->q[i].qid, a) == 0;
+}
+
+static bool t_eq(const void *tab, size_t i, const char *a, const char *b, const char *c)
+{
+	const qb_revisions *rev = tab;
+	return strcmp(rev->t[i].qid, a) == 0 && strcmp(rev->t[i].elem, b) == 0 &&
+	       strcmp(rev->t[i].lang, c) == 0;
+}
+
+/* Rebuilds every index after the tables changed.  The first entry of a
+ * duplicated key wins. */
+static void reindex(qb_revisions *rev)
+{
+	index_init(&rev->qx, rev->nq);
+	index_init(&rev->idx, rev->nq);
+	index_init(&rev->tx, rev->nt);
+	for (size_t i = 0; i < rev->nq; i++) {
+		size_t *s = index_slot(rev, &rev->qx, q_eq, rev->q[i].qid, rev->q[i].lang, NULL);
+		if (!*s)
+			*s = i + 1;
+		s = index_slot(rev, &rev->idx, qid_eq, rev->q[i].qid, NULL, NULL);
+		if (!*s)
+			*s = i + 1;
+	}
+	for (size_t i = 0; i < rev->nt; i++) {
+		const tent *e = &rev->t[i];
+		size_t *s = index_slot(rev, &rev->tx, t_eq, e->qid, e->elem, e->lang);
+		if (!*s)
+			*s = i + 1;
+	}
+}
+
 char *qb_rev_path(const char *bank_path)
 {
 	size_t n = strlen(bank_path);
@@ -124,52 +217,33 @@ void qb_rev_free(qb_revisions *rev)
 	free(rev->tpl);
 	free(rev->q);
 	free(rev->t);
+	free(rev->qx.slot);
+	free(rev->idx.slot);
+	free(rev->tx.slot);
 	free(rev);
 }
 
 /* ---- lookups ---- */
 
-/* Lookups start where the previous one matched and wrap around: the
- * record is in the bank's order, so a build's lookups in source order
- * find each entry at once instead of scanning the whole record. */
 static qent *find_q(const qb_revisions *rev, const char *qid, const char *lang)
 {
-	static size_t cur;
-	for (size_t k = 0; k < rev->nq; k++) {
-		size_t i = (cur + k) % rev->nq;
-		if (strcmp(rev->q[i].qid, qid) == 0 && strcmp(rev->q[i].lang, lang) == 0) {
-			cur = i + 1;
-			return &rev->q[i];
-		}
-	}
-	return NULL;
+	if (!rev->qx.cap)
+		return NULL;
+	size_t i = *index_slot(rev, &rev->qx, q_eq, qid, lang, NULL);
+	return i ? &rev->q[i - 1] : NULL;
 }
 
 static bool has_qid(const qb_revisions *rev, const char *qid)
 {
-	static size_t cur;
-	for (size_t k = 0; k < rev->nq; k++) {
-		size_t i = (cur + k) % rev->nq;
-		if (strcmp(rev->q[i].qid, qid) == 0) {
-			cur = i + 1;
-			return true;
-		}
-	}
-	return false;
+	return rev->idx.cap && *index_slot(rev, &rev->idx, qid_eq, qid, NULL, NULL) != 0;
 }
 
 static tent *find_t(const qb_revisions *rev, const char *qid, const char *elem, const char *lang)
 {
-	static size_t cur;
-	for (size_t k = 0; k < rev->nt; k++) {
-		size_t i = (cur + k) % rev->nt;
-		if (strcmp(rev->t[i].qid, qid) == 0 && strcmp(rev->t[i].elem, elem) == 0 &&
-		    strcmp(rev->t[i].lang, lang) == 0) {
-			cur = i + 1;
-			return &rev->t[i];
-		}
-	}
-	return NULL;
+	if (!rev->tx.cap)
+		return NULL;
+	size_t i = *index_slot(rev, &rev->tx, t_eq, qid, elem, lang);
+	return i ? &rev->t[i - 1] : NULL;
 }
 
 static pent *find_p(const qb_revisions *rev, const char *name)
@@ -329,33 +403,62 @@ qb_revisions *qb_rev_load(const char *path, bool *io)
 		qb_rev_free(rev);
 		return NULL;
 	}
+	reindex(rev);
 	return rev;
 }
 
 /* ---- hashing the bank ---- */
 
-static void append_text(qb_buf *b, const qb_text *t, const char *lang)
+/* The images a text shows count as its content: each adds its path and
+ * the hash of its bytes (nothing for a text without images, so records
+ * of such banks stay as they were). */
+typedef struct media_ctx {
+	qb_buf *b;
+	const char *dir;
+} media_ctx;
+
+static void hash_image(void *payload, const char *src, size_t offset)
+{
+	QB_UNUSED(offset);
+	const media_ctx *m = payload;
+	char *path = qb_fs_join(m->dir, src);
+	char *data = NULL;
+	size_t len = 0;
+	char h[HEX] = "missing";
+	if (qb_fs_read(path, &data, &len) == 0)
+		qb_hash_sha256_hex(h, 8, data, len);
+	qb_buf_appendf(m->b, "\x1dimage %s=%s", src, h);
+	free(data);
+	free(path);
+}
+
+static void append_text(qb_buf *b, const qb_text *t, const char *lang, const char *dir)
 {
 	const char *s = t->present ? qb_text_get(t, lang) : NULL;
 	qb_buf_puts(b, s ? s : "");
+	if (s) {
+		media_ctx m = {b, dir};
+		qb_markup_images(s, hash_image, &m);
+	}
 	qb_buf_putc(b, '\x1e');
 }
 
-/* Everything of question q that a learner sees in lang. */
-static void question_hash(char out[HEX], const qb_question *q, const char *lang)
+/* Everything of question q that a learner sees in lang, pictures included. */
+static void question_hash(char out[HEX], const qb_bank *bank, const qb_question *q,
+                          const char *lang)
 {
 	qb_buf b = QB_BUF_INIT;
 	qb_buf_appendf(&b, "%s\x1e", qb_qtype_name(q->type));
 	for (size_t i = 0; i < q->ntags; i++)
 		qb_buf_appendf(&b, "%s ", q->tags[i].name);
 	qb_buf_putc(&b, '\x1e');
-	append_text(&b, &q->prompt, lang);
+	append_text(&b, &q->prompt, lang, bank->dir);
 	for (size_t i = 0; i < q->nchoices; i++) {
 		qb_buf_putc(&b, q->choices[i].correct ? '*' : '-');
-		append_text(&b, &q->choices[i].text, lang);
-		append_text(&b, &q->choices[i].feedback, lang);
+		append_text(&b, &q->choices[i].text, lang, bank->dir);
+		append_text(&b, &q->choices[i].feedback, lang, bank->dir);
 	}
-	append_text(&b, &q->explanation, lang);
+	append_text(&b, &q->explanation, lang, bank->dir);
 	hex_of(out, &b);
 	qb_buf_dispose(&b);
 }
@@ -404,6 +507,81 @@ static void each_element(const qb_bank *bank, elem_fn fn, void *payload)
 		snprintf(what, sizeof what, "question '%s' explanation", q->id);
 		fn(payload, q->id, "explanation", &q->explanation, what);
 	}
+}
+
+/* ---- renames ---- */
+
+static bool bank_qid_eq(const void *tab, size_t i, const char *a, const char *b,
+                        const char *c)
+{
+	const qb_bank *bank = tab;
+	QB_UNUSED(b);
+	QB_UNUSED(c);
+	return strcmp(bank->questions[i].id, a) == 0;
+}
+
+void qb_rev_check_renames(const qb_revisions *rev, const qb_bank *bank)
+{
+	if (!rev->revision)
+		return;
+	keyindex ids = {NULL, 0};
+	index_init(&ids, bank->nquestions);
+	for (size_t i = 0; i < bank->nquestions; i++) {
+		size_t *s = index_slot(bank, &ids, bank_qid_eq, bank->questions[i].id, NULL, NULL);
+		if (!*s)
+			*s = i + 1;
+	}
+	qb_buf removed = QB_BUF_INIT;
+	size_t nremoved = 0;
+	for (size_t i = 0; i < rev->nq; i++)
+		if ((i == 0 || strcmp(rev->q[i - 1].qid, rev->q[i].qid) != 0) &&
+		    !*index_slot(bank, &ids, bank_qid_eq, rev->q[i].qid, NULL, NULL))
+			qb_buf_appendf(&removed, "%s'%s'", nremoved++ ? ", " : "", rev->q[i].qid);
+	const qb_question *added = NULL;
+	for (size_t i = 0; nremoved && i < bank->nquestions && !added; i++)
+		if (!has_qid(rev, bank->questions[i].id))
+			added = &bank->questions[i];
+	if (added)
+		qb_diag_warning(added->id_loc, "question id '%s' is new while %s %s removed since the "
+		                               "last build: if an id was renamed, learners' progress on "
+		                               "the old id does not carry over to the new one; keep the "
+		                               "old id to keep it",
+		                added->id, qb_buf_cstr(&removed), nremoved == 1 ? "was" : "were");
+	qb_buf_dispose(&removed);
+	free(ids.slot);
+}
+
+/* ---- media ---- */
+
+typedef struct each_media_ctx {
+	const qb_bank *bank;
+	qb_rev_media_fn fn;
+	void *payload;
+} each_media_ctx;
+
+static void media_visit(void *payload, const char *src, size_t offset)
+{
+	QB_UNUSED(offset);
+	const each_media_ctx *m = payload;
+	char *path = qb_fs_join(m->bank->dir, src);
+	m->fn(m->payload, path);
+	free(path);
+}
+
+static void media_elem(void *payload, const char *qid, const char *elem, const qb_text *t,
+                       const char *what)
+{
+	QB_UNUSED(qid);
+	QB_UNUSED(elem);
+	QB_UNUSED(what);
+	for (size_t i = 0; i < t->ntr; i++)
+		qb_markup_images(t->tr[i].text, media_visit, payload);
+}
+
+void qb_rev_each_media(const qb_bank *bank, qb_rev_media_fn fn, void *payload)
+{
+	each_media_ctx m = {bank, fn, payload};
+	each_element(bank, media_elem, &m);
 }
 
 /* ---- stale translations ---- */
@@ -510,11 +688,12 @@ static void upd_elem(void *payload, const char *qid, const char *elem, const qb_
 	}
 }
 
+/* Appends id unless it is the last one (a question's entries are
+ * consecutive, one per language). */
 static void push_id(char ***v, size_t *n, const char *id)
 {
-	for (size_t i = 0; i < *n; i++)
-		if (strcmp((*v)[i], id) == 0)
-			return;
+	if (*n && strcmp((*v)[*n - 1], id) == 0)
+		return;
 	*v = qb_xrealloc(*v, (*n + 1) * sizeof **v);
 	(*v)[(*n)++] = qb_xstrdup(id);
 }
@@ -571,6 +750,33 @@ static int dir_hash_versioned(char out[HEX], const char *dir)
 	return 0;
 }
 
+/* Brings the record of template folder name up to date; true when its
+ * content changed.  A missing folder is skipped. */
+static bool update_template(qb_revisions *rev, const char *templates_dir, const char *name,
+                            time_t now)
+{
+	char *dir = qb_fs_join(templates_dir, name);
+	char h[HEX];
+	bool changed = false;
+	if (dir_hash_versioned(h, dir) == 0) {
+		pent *p = find_p(rev, name);
+		if (!p) {
+			rev->tpl = qb_xrealloc(rev->tpl, (rev->ntpl + 1) * sizeof *rev->tpl);
+			p = &rev->tpl[rev->ntpl++];
+			p->name = qb_xstrdup(name);
+			p->hash[0] = '\0';
+			p->time = 0;
+		}
+		if (strcmp(p->hash, h) != 0) {
+			memcpy(p->hash, h, HEX);
+			p->time = bump(p->time, now);
+			changed = true;
+		}
+	}
+	free(dir);
+	return changed;
+}
+
 bool qb_rev_update(qb_revisions *rev, const qb_bank *bank, const char *templates_dir,
                    time_t now, qb_rev_report *report)
 {
@@ -591,27 +797,22 @@ bool qb_rev_update(qb_revisions *rev, const qb_bank *bank, const char *templates
 		changed = true;
 	}
 
-	/* Templates. */
-	for (size_t i = 0; templates_dir && i < QB_NELEM(template_dirs); i++) {
-		char *dir = qb_fs_join(templates_dir, template_dirs[i]);
-		char h[HEX];
-		if (dir_hash_versioned(h, dir) == 0) {
-			pent *p = find_p(rev, template_dirs[i]);
-			if (!p) {
-				rev->tpl = qb_xrealloc(rev->tpl, (rev->ntpl + 1) * sizeof *rev->tpl);
-				p = &rev->tpl[rev->ntpl++];
-				p->name = qb_xstrdup(template_dirs[i]);
-				p->hash[0] = '\0';
-				p->time = 0;
-			}
-			if (strcmp(p->hash, h) != 0) {
-				memcpy(p->hash, h, HEX);
-				p->time = bump(p->time, now);
-				changed = true;
-				report->templates_changed = !report->created;
-			}
+	/* Templates: the folders the registry names, each once, and the
+	 * label catalogues every writer shows. */
+	for (const qb_writer *w = qb_writers; templates_dir && w->name; w++) {
+		if (!w->templates)
+			continue;
+		bool seen = false;
+		for (const qb_writer *v = qb_writers; v != w; v++)
+			seen |= v->templates && strcmp(v->templates, w->templates) == 0;
+		if (!seen && update_template(rev, templates_dir, w->templates, now)) {
+			changed = true;
+			report->templates_changed = !report->created;
 		}
-		free(dir);
+	}
+	if (templates_dir && update_template(rev, templates_dir, QB_LABELS_DIR, now)) {
+		changed = true;
+		report->templates_changed = !report->created;
 	}
 
 	/* Questions, in source order; what is not in the bank is removed. */
@@ -623,7 +824,7 @@ bool qb_rev_update(qb_revisions *rev, const qb_bank *bank, const char *templates
 		for (size_t k = 0; k < bank->nlangs; k++) {
 			const char *lang = bank->langs[k].code;
 			char h[HEX];
-			question_hash(h, qq, lang);
+			question_hash(h, bank, qq, lang);
 			const qent *o = find_q(rev, qq->id, lang);
 			if (nq == capq)
 				q = qb_xrealloc(q, (capq = capq * 2 + 16) * sizeof *q);
@@ -643,20 +844,6 @@ bool qb_rev_update(qb_revisions *rev, const qb_bank *bank, const char *templates
 		if (!known)
 			push_id(&report->added, &report->nadded, qq->id);
 	}
-	for (size_t i = 0, cur = 0; i < rev->nq; i++) {
-		bool present = false;
-		for (size_t k = 0; k < bank->nquestions && !present; k++) {
-			size_t j = (cur + k) % bank->nquestions;
-			if (strcmp(bank->questions[j].id, rev->q[i].qid) == 0) {
-				present = true;
-				cur = j;
-			}
-		}
-		if (!present) {
-			push_id(&report->removed, &report->nremoved, rev->q[i].qid);
-			changed = true;
-		}
-	}
 	if (nq != rev->nq)
 		changed = true;
 
@@ -666,12 +853,10 @@ bool qb_rev_update(qb_revisions *rev, const qb_bank *bank, const char *templates
 	if (c.nt != rev->nt)
 		c.changed = true;
 
-	/* Swap in the new tables. */
-	for (size_t i = 0; i < rev->nq; i++) {
-		free(rev->q[i].qid);
-		free(rev->q[i].lang);
-	}
-	free(rev->q);
+	/* Swap in the new tables; what the old one has and the new one has
+	 * not was removed. */
+	qent *oldq = rev->q;
+	size_t oldnq = rev->nq;
 	rev->q = q;
 	rev->nq = nq;
 	for (size_t i = 0; i < rev->nt; i++) {
@@ -682,54 +867,60 @@ bool qb_rev_update(qb_revisions *rev, const qb_bank *bank, const char *templates
 	free(rev->t);
 	rev->t = c.t;
 	rev->nt = c.nt;
+	reindex(rev);
+	for (size_t i = 0; i < oldnq; i++) {
+		if (!has_qid(rev, oldq[i].qid)) {
+			push_id(&report->removed, &report->nremoved, oldq[i].qid);
+			changed = true;
+		}
+		free(oldq[i].qid);
+		free(oldq[i].lang);
+	}
+	free(oldq);
 	changed |= c.changed;
 	if (changed)
 		rev->revision++;
 	return changed;
 }
 
+typedef struct review_ctx {
+	const qb_revisions *rev;
+	const qb_bank *bank;
+	const char *const *ids;
+	size_t nids;
+	const char *lang;
+	size_t n;
+} review_ctx;
+
+static void review_elem(void *payload, const char *qid, const char *elem, const qb_text *t,
+                        const char *what)
+{
+	QB_UNUSED(what);
+	review_ctx *c = payload;
+	bool wanted = c->nids == 0;
+	for (size_t k = 0; k < c->nids && !wanted; k++)
+		wanted = strcmp(c->ids[k], qid) == 0;
+	for (size_t i = 0; wanted && i < t->ntr; i++) {
+		if (c->lang && strcmp(t->tr[i].lang, c->lang) != 0)
+			continue;
+		tent *e = find_t(c->rev, qid, elem, t->tr[i].lang);
+		if (!e)
+			continue;
+		char basis[HEX];
+		basis_hash(basis, c->bank, t, e->lang);
+		if (strcmp(basis, e->basis) != 0) {
+			memcpy(e->basis, basis, HEX);
+			c->n++;
+		}
+	}
+}
+
 size_t qb_rev_review(qb_revisions *rev, const qb_bank *bank, const char *const *ids,
                      size_t nids, const char *lang)
 {
-	size_t n = 0;
-	for (size_t i = 0; i < rev->nt; i++) {
-		tent *e = &rev->t[i];
-		if (lang && strcmp(e->lang, lang) != 0)
-			continue;
-		bool wanted = nids == 0;
-		for (size_t k = 0; k < nids && !wanted; k++)
-			wanted = strcmp(ids[k], e->qid) == 0;
-		if (!wanted)
-			continue;
-		/* Find the element's current text in the bank. */
-		const qb_text *t = NULL;
-		if (strcmp(e->qid, "-") == 0)
-			t = strcmp(e->elem, "title") == 0 ? &bank->title : &bank->description;
-		for (size_t k = 0; k < bank->nquestions && !t; k++) {
-			const qb_question *q = &bank->questions[k];
-			if (strcmp(q->id, e->qid) != 0)
-				continue;
-			unsigned idx;
-			if (strcmp(e->elem, "prompt") == 0)
-				t = &q->prompt;
-			else if (strcmp(e->elem, "explanation") == 0)
-				t = &q->explanation;
-			else if (sscanf(e->elem, "option-%u", &idx) == 1 && idx >= 1 && idx <= q->nchoices)
-				t = &q->choices[idx - 1].text;
-			else if (sscanf(e->elem, "feedback-%u", &idx) == 1 && idx >= 1 &&
-			         idx <= q->nchoices)
-				t = &q->choices[idx - 1].feedback;
-		}
-		if (!t)
-			continue;
-		char basis[HEX];
-		basis_hash(basis, bank, t, e->lang);
-		if (strcmp(basis, e->basis) != 0) {
-			memcpy(e->basis, basis, HEX);
-			n++;
-		}
-	}
-	return n;
+	review_ctx c = {rev, bank, ids, nids, lang, 0};
+	each_element(bank, review_elem, &c);
+	return c.n;
 }
 
 /* ---- writing ---- */
@@ -812,12 +1003,6 @@ void qb_rev_report_print(const qb_rev_report *r, const char *bank_id, bool dry_r
 	if (r->nremoved)
 		printf("  removed questions stay in learners' Anki collections (a package cannot "
 		       "delete notes), and Moodle keeps the attempts already made on them\n");
-	/* A removed and an added id in one build is most likely a rename. */
-	if (r->nremoved && r->nadded)
-		qb_diag_warning((qb_loc){0}, "%s: question ids were removed and added in one build; "
-		                             "if an id was renamed, learners' progress on the old id "
-		                             "does not carry over to the new one",
-		                bank_id);
 }
 
 void qb_rev_report_dispose(qb_rev_report *r)

@@ -1,7 +1,7 @@
 /* revision.h - the revision record kept next to a bank (input/x.lock).
  *
- * For each question and language it holds a content hash and the time
- * that content last changed; for each text element and language, the
+ * For each question and language it holds a content hash (its texts and
+ * the bytes of the images they show) and the time that content last changed; for each text element and language, the
  * hash of the text and of the other languages' texts it was last written
  * or reviewed against (a gettext-style "fuzzy" marker); and the same hash
  * and time for each template folder.  Writers take every time they stamp
@@ -42,8 +42,14 @@ void qb_rev_free(qb_revisions *rev);
  * language since the record while its text in another did not. */
 void qb_rev_check_stale(const qb_revisions *rev, const qb_bank *bank);
 
+/* Warns, at the first new id, when the bank has question ids the record
+ * does not know while the record has ids the bank lost: most likely a
+ * rename, which loses learners' progress.  check and build both call it
+ * before anything is written, so --werror stops the build. */
+void qb_rev_check_renames(const qb_revisions *rev, const qb_bank *bank);
+
 /* Brings rev up to date with bank and the templates under templates_dir
- * (folders "anki" and "scorm"; missing ones are skipped).  Changed and
+ * (the folders named in the writer registry; missing ones are skipped).  Changed and
  * new content gets the time now, or one second after its previous time
  * if that is not earlier.  Fills report (qb_rev_report_dispose() it).
  * Returns true when anything in the record changed. */
@@ -69,6 +75,12 @@ time_t qb_rev_latest(const qb_revisions *rev);
 /* The record's revision number: 1 for a new bank, +1 for each update
  * that changed anything.  Increases with content (SCORM manifest version). */
 unsigned qb_rev_number(const qb_revisions *rev);
+
+/* Calls fn with the path of every image the bank's texts show (the bank's
+ * folder joined with the src as written), in source order, repeats
+ * included: what a build reads, and what `watch` and `make` follow. */
+typedef void (*qb_rev_media_fn)(void *payload, const char *path);
+void qb_rev_each_media(const qb_bank *bank, qb_rev_media_fn fn, void *payload);
 
 /* Prints "bank: N added, M changed (a, b), K removed" and what removals
  * mean, to stdout. */

@@ -53,7 +53,13 @@ typedef struct qb_writer {
 	qb_write_fn write;
 } qb_writer;
 
-/* The registry, in the order outputs are built; terminated by a NULL name. */
+/* The folder under templates/ that every writer uses (the label
+ * catalogues, render.h); the revision record times it like a writer's. */
+#define QB_LABELS_DIR "labels"
+
+/* The registry, in the order outputs are built; terminated by a NULL name.
+ * It is the one list of outputs: `--format all` and `--format make`, the
+ * Makefile and the revision record's template folders all follow it. */
 extern const qb_writer qb_writers[];
 
 /* The writer called name, or NULL. */

@@ -1,9 +1,11 @@
 #!/bin/sh
 # tests/run.sh - the whole suite, as `make test` runs it.
 #
-# 1. unit tests (tests/unit), built normally and with ASan+UBSan;
+# 1. unit tests (tests/unit), built normally and with ASan+UBSan (and
+#    with clang when CLANG_UNIT_DIR is set);
 # 2. the C-level shell suites (tests/*/run.sh), once with the normal
-#    binary and once with the sanitizer binary;
+#    binary, once with the sanitizer binary and, when QBC_CLANG is set,
+#    once with the clang build (all but fuzz);
 # 3. the real-client suites in headless Chromium (tests/browser/*.test.mjs).
 #
 # Name filters run only the suites whose names contain one of them:
@@ -64,9 +66,10 @@ if [ ! -d "$here/node_modules/playwright-core" ] || [ ! -d "$here/node_modules/s
 fi
 
 # 1. unit tests
-for dir in "${UNIT_DIR:-}" "${ASAN_UNIT_DIR:-}"; do
+for dir in "${UNIT_DIR:-}" "${ASAN_UNIT_DIR:-}" "${CLANG_UNIT_DIR:-}"; do
 	[ -n "$dir" ] && [ -d "$dir" ] || continue
 	kind=unit; [ "$dir" = "${ASAN_UNIT_DIR:-}" ] && kind=unit-asan
+	[ "$dir" = "${CLANG_UNIT_DIR:-}" ] && kind=unit-clang
 	for t in "$dir"/test_*; do
 		[ -x "$t" ] || continue
 		run_suite "$kind/$(basename "$t")" "$t"
@@ -79,6 +82,9 @@ for suite in "$here"/*/run.sh; do
 	s=$(basename "$(dirname "$suite")")
 	run_suite "$s" env QBC="$QBC" sh "$suite"
 	[ -n "${QBC_ASAN:-}" ] && run_suite "$s-asan" env QBC="$QBC_ASAN" sh "$suite"
+	# The clang build must behave the same; the fuzz suite, which looks
+	# for crashes, runs under the sanitizers instead (keeps this cheap).
+	[ -n "${QBC_CLANG:-}" ] && [ "$s" != fuzz ] && run_suite "$s-clang" env QBC="$QBC_CLANG" sh "$suite"
 done
 
 # 3. real clients in headless Chromium

@@ -83,6 +83,28 @@ expect "build a broken bank" 1 "$QBC" build -o "$T/b/out" --format json "$T/b/b.
 check "earlier output untouched" cmp -s "$T/b/out/$ID.json" "$T/before.json"
 check "no temporary files left" test "$(ls -A "$T/b/out")" = "$ID.json"
 
+# --format all is every format in the registry; --format make the ones make builds
+expect "build --help" 0 "$QBC" build --help
+for f in anki scorm12 scorm2004 json all make; do
+	check "build --help lists format $f" grep -q "^  .. *$f " "$T/out"
+done
+mkdir "$T/f" && cp "$BANK" "$T/f/b.qb"
+id=$(sed -n 's/^bank: *//p' "$BANK")
+expect "build --format all" 0 "$QBC" build -o "$T/f/all" --format all "$T/f/b.qb"
+check "--format all writes every format" test "$(ls "$T/f/all" | sort | tr '\n' ' ')" = "$id.apkg $id.json $id.scorm12.zip $id.scorm2004.zip "
+expect "build --format make" 0 "$QBC" build -o "$T/f/make" --format make "$T/f/b.qb"
+check "--format make writes what make builds" test "$(ls "$T/f/make" | sort | tr '\n' ' ')" = "$id.apkg $id.scorm12.zip $id.scorm2004.zip "
+
+# a 10 MB line: the quote is a window around the caret, not the line
+python3 - "$T/long.qb" <<'EOP'
+import sys
+words = 'word ' * 2000000
+open(sys.argv[1], 'w').write('bank: long\nlanguages: en sw\ntitle:\n  en: ' + words + '![x](nope.png) ' + words + '\n  sw: Ndefu\n')
+EOP
+expect "a 10 MB line" 1 "$QBC" check "$T/long.qb"
+check "a 10 MB line gives little stderr" test "$(wc -c <"$T/err")" -lt 4000
+check "the cut is shown" grep -q '^    4 | \.\.\..*\.\.\.$' "$T/err"
+
 # an output folder that cannot be created: exit 3
 : >"$T/file"
 expect "unwritable output folder" 3 "$QBC" build -o "$T/file/sub" --format json "$BANK"

@@ -1,0 +1,674 @@
+/* driver.c - see driver.h. */
+#include "driver.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/inotify.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "alloc.h"
+#include "buf.h"
+#include "diag.h"
+#include "fsutil.h"
+#include "read.h"
+#include "render.h"
+#include "revision.h"
+#include "template.h"
+#include "validate.h"
+#include "write.h"
+#include "write_json.h"
+
+void qb_drv_usage(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	qb_drv_vusage(cmd, fmt, ap);
+	va_end(ap);
+}
+
+void qb_drv_vusage(const char *cmd, const char *fmt, va_list ap)
+{
+	fputs("qbc: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	if (cmd)
+		fprintf(stderr, "qbc: try 'qbc %s --help'\n", cmd);
+	else
+		fputs("qbc: try 'qbc --help'\n", stderr);
+}
+
+static qb_drv_status worst(qb_drv_status a, qb_drv_status b)
+{
+	return a > b ? a : b;
+}
+
+static const char *outdir_of(const qb_drv_opts *o)
+{
+	return o->outdir ? o->outdir : "output";
+}
+
+/* ---- the banks of one run ---- */
+
+/* The bank ids seen so far in this run, with their files: two banks with
+ * one id would overwrite each other's packages and share Anki GUIDs. */
+typedef struct seen_ids {
+	char **ids, **paths;
+	size_t n;
+} seen_ids;
+
+static void seen_dispose(seen_ids *s)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		free(s->ids[i]);
+		free(s->paths[i]);
+	}
+	free(s->ids);
+	free(s->paths);
+	memset(s, 0, sizeof *s);
+}
+
+/* Reports bank's id when an earlier bank of the run has it; else notes it. */
+static void check_unique_id(seen_ids *s, const qb_bank *bank)
+{
+	if (!s || !bank->id)
+		return;
+	for (size_t i = 0; i < s->n; i++)
+		if (strcmp(s->ids[i], bank->id) == 0) {
+			qb_diag_error(bank->id_loc, "bank id '%s' is also the id of '%s': two banks "
+			                            "with one id overwrite each other's packages and "
+			                            "share Anki note ids; give this bank its own id",
+			              bank->id, s->paths[i]);
+			return;
+		}
+	s->ids = qb_xrealloc(s->ids, (s->n + 1) * sizeof *s->ids);
+	s->paths = qb_xrealloc(s->paths, (s->n + 1) * sizeof *s->paths);
+	s->ids[s->n] = qb_xstrdup(bank->id);
+	s->paths[s->n++] = qb_xstrdup(bank->path);
+}
+
+/* Reads and checks one bank.  Returns NULL on I/O failure; *errors is set
+ * when the bank has errors (it is returned all the same). */
+static qb_bank *load(const char *path, seen_ids *seen, bool *errors)
+{
+	qb_diag_mark m = qb_diag_mark_now();
+	qb_bank *bank = qb_read(path);
+	if (!bank)
+		return NULL;
+	qb_validate(bank);
+	check_unique_id(seen, bank);
+	*errors = qb_diag_errors_since(m) > 0;
+	return bank;
+}
+
+/* Splits a comma list into a NULL-terminated heap array of heap strings. */
+static char **split_list(const char *s, size_t *n)
+{
+	char **v = qb_xcalloc(strlen(s) + 2, sizeof *v);
+	size_t k = 0;
+	const char *p = s;
+	while (*p) {
+		size_t len = strcspn(p, ", ");
+		if (len)
+			v[k++] = qb_xstrndup(p, len);
+		p += len;
+		p += strspn(p, ", ");
+	}
+	*n = k;
+	return v;
+}
+
+static void free_list(char **v)
+{
+	for (char **p = v; p && *p; p++)
+		free(*p);
+	free(v);
+}
+
+/* Fills out with the bank's languages, or those of --lang (checked
+ * against the bank), in the bank's order. */
+static qb_drv_status select_langs(const qb_bank *bank, const char *list, const char **out,
+                                  size_t *n)
+{
+	if (!list) {
+		for (size_t i = 0; i < bank->nlangs; i++)
+			out[i] = bank->langs[i].code;
+		*n = bank->nlangs;
+		return QB_DRV_OK;
+	}
+	size_t nreq;
+	char **req = split_list(list, &nreq);
+	qb_drv_status rc = QB_DRV_OK;
+	for (size_t i = 0; i < nreq; i++)
+		if (!qb_bank_has_lang(bank, req[i])) {
+			qb_drv_usage(NULL, "--lang: bank '%s' has no language '%s'", bank->id, req[i]);
+			rc = QB_DRV_USAGE;
+		}
+	*n = 0;
+	for (size_t i = 0; i < bank->nlangs && !rc; i++)
+		for (size_t k = 0; k < nreq; k++)
+			if (strcmp(req[k], bank->langs[i].code) == 0) {
+				out[(*n)++] = bank->langs[i].code;
+				break;
+			}
+	if (!rc && !*n) {
+		qb_drv_usage(NULL, "--lang: no language given");
+		rc = QB_DRV_USAGE;
+	}
+	free_list(req);
+	return rc;
+}
+
+/* Reads the bank's revision record (an empty one when there is none).
+ * Returns NULL after a diagnostic; *rc says why. */
+static qb_revisions *load_record(const qb_bank *bank, char **path, qb_drv_status *rc)
+{
+	bool io;
+	*path = qb_rev_path(bank->path);
+	qb_revisions *rev = qb_rev_load(*path, &io);
+	if (!rev)
+		*rc = worst(*rc, io ? QB_DRV_IO : QB_DRV_BANK_ERRORS);
+	return rev;
+}
+
+/* What check and review do with one error-free bank and its record. */
+typedef qb_drv_status (*bank_fn)(const qb_drv_opts *o, const qb_bank *bank, qb_revisions *rev,
+                                 const char *rpath);
+
+/* Reads and checks each bank, reads its record, and calls fn on the
+ * banks without errors.  Returns the worst status. */
+static qb_drv_status each_bank(const qb_drv_opts *o, bank_fn fn)
+{
+	qb_drv_status rc = QB_DRV_OK;
+	seen_ids seen = {0};
+	for (size_t i = 0; i < o->nbanks; i++) {
+		bool errors = false;
+		qb_bank *bank = load(o->banks[i], &seen, &errors);
+		if (!bank) {
+			rc = worst(rc, QB_DRV_IO);
+			continue;
+		}
+		char *rpath = NULL;
+		qb_revisions *rev = NULL;
+		if (errors)
+			rc = worst(rc, QB_DRV_BANK_ERRORS);
+		else if ((rev = load_record(bank, &rpath, &rc)) != NULL)
+			rc = worst(rc, fn(o, bank, rev, rpath));
+		qb_rev_free(rev);
+		free(rpath);
+		qb_bank_free(bank);
+	}
+	seen_dispose(&seen);
+	return rc;
+}
+
+/* The warnings that need the record: stale translations and renames.
+ * Under --werror they are errors and stop the bank. */
+static qb_drv_status record_warnings(const qb_revisions *rev, const qb_bank *bank)
+{
+	qb_diag_mark m = qb_diag_mark_now();
+	qb_rev_check_stale(rev, bank);
+	qb_rev_check_renames(rev, bank);
+	return qb_diag_errors_since(m) ? QB_DRV_BANK_ERRORS : QB_DRV_OK;
+}
+
+/* ---- check and dump ---- */
+
+static qb_drv_status check_bank(const qb_drv_opts *o, const qb_bank *bank, qb_revisions *rev,
+                                const char *rpath)
+{
+	QB_UNUSED(o);
+	QB_UNUSED(rpath);
+	return record_warnings(rev, bank);
+}
+
+qb_drv_status qb_drv_check(const qb_drv_opts *o)
+{
+	return each_bank(o, check_bank);
+}
+
+qb_drv_status qb_drv_dump(const qb_drv_opts *o)
+{
+	bool errors = false;
+	qb_bank *bank = load(o->banks[0], NULL, &errors);
+	if (!bank)
+		return QB_DRV_IO;
+	if (errors) {
+		qb_bank_free(bank);
+		return QB_DRV_BANK_ERRORS;
+	}
+	const char **langs = qb_xcalloc(bank->nlangs + 1, sizeof *langs);
+	qb_build_opts opts = {0};
+	qb_drv_status rc = select_langs(bank, o->langs, langs, &opts.nlangs);
+	if (!rc) {
+		opts.langs = langs;
+		char *s = qb_json_dump(bank, &opts);
+		puts(s);
+		free(s);
+	}
+	free(langs);
+	qb_bank_free(bank);
+	return rc;
+}
+
+/* ---- build ---- */
+
+/* The time given to new revisions: SOURCE_DATE_EPOCH, else the clock. */
+static time_t revision_now(void)
+{
+	const char *sde = getenv("SOURCE_DATE_EPOCH");
+	if (sde && *sde) {
+		char *end;
+		errno = 0;
+		long long v = strtoll(sde, &end, 10);
+		if (!*end && !errno && v >= 0)
+			return (time_t)v;
+		qb_diag_warning((qb_loc){0}, "SOURCE_DATE_EPOCH='%s' is not a number of seconds; "
+		                             "ignored", sde);
+	}
+	return time(NULL);
+}
+
+/* The writers of a build, in registry order. */
+typedef struct selection {
+	const qb_writer *w[32];
+	size_t n;
+} selection;
+
+static void select_add(selection *sel, const qb_writer *w)
+{
+	for (size_t k = 0; k < sel->n; k++)
+		if (sel->w[k] == w)
+			return;
+	if (sel->n < QB_NELEM(sel->w))
+		sel->w[sel->n++] = w;
+}
+
+/* The writers selected by --format: names, "all" (every format) or
+ * "make" (those the Makefile builds); without it, the default ones. */
+static qb_drv_status select_writers(const qb_drv_opts *o, selection *sel)
+{
+	sel->n = 0;
+	if (!o->formats) {
+		for (const qb_writer *w = qb_writers; w->name; w++)
+			if (w->by_default)
+				select_add(sel, w);
+		return QB_DRV_OK;
+	}
+	size_t n;
+	char **names = split_list(o->formats, &n);
+	qb_drv_status rc = QB_DRV_OK;
+	for (size_t i = 0; i < n; i++) {
+		bool all = strcmp(names[i], "all") == 0, make = strcmp(names[i], "make") == 0;
+		const qb_writer *w = qb_writer_find(names[i]);
+		if (all || make) {
+			for (const qb_writer *v = qb_writers; v->name; v++)
+				if (all || v->make)
+					select_add(sel, v);
+		} else if (w) {
+			select_add(sel, w);
+		} else {
+			qb_drv_usage(o->command, "unknown format '%s'", names[i]);
+			rc = QB_DRV_USAGE;
+		}
+	}
+	free_list(names);
+	if (!rc && !sel->n) {
+		qb_drv_usage(o->command, "--format: no format given");
+		rc = QB_DRV_USAGE;
+	}
+	return rc;
+}
+
+/* The one call into a writer. */
+static qb_drv_status run_writer(const qb_writer *w, const qb_bank *bank,
+                                const qb_build_opts *opts)
+{
+	qb_write_status ws = qb_render_write(w, bank, opts);
+	return ws == QB_WRITE_OK ? QB_DRV_OK : ws == QB_WRITE_EBANK ? QB_DRV_BANK_ERRORS : QB_DRV_IO;
+}
+
+/* Removes the folder dir and the files in it (a staging folder). */
+static void remove_stage(const char *dir)
+{
+	DIR *d = opendir(dir);
+	for (struct dirent *e; d && (e = readdir(d)) != NULL;)
+		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) {
+			char *path = qb_fs_join(dir, e->d_name);
+			unlink(path);
+			free(path);
+		}
+	if (d)
+		closedir(d);
+	rmdir(dir);
+}
+
+/* Writes every selected output into the bank's staging folder inside the
+ * output folder, then, only when every format succeeded, renames them
+ * into place: a build writes all its outputs or none.  The staging folder
+ * is removed in both cases; one left by a killed build is removed by the
+ * next (builds of one bank take turns under the bank's lock). */
+static qb_drv_status write_all(const selection *sel, const qb_bank *bank, qb_build_opts *opts,
+                               const char *outdir)
+{
+	char *stage = qb_xasprintf("%s/.qbc-staging-%s", outdir, bank->id);
+	remove_stage(stage);
+	if (mkdir(stage, 0777) != 0) {
+		qb_diag_fatal("cannot create folder '%s': %s", stage, strerror(errno));
+		free(stage);
+		return QB_DRV_IO;
+	}
+	opts->outdir = stage;
+	qb_drv_status rc = QB_DRV_OK;
+	const qb_writer *failed = NULL;
+	/* Every format is attempted, so one run reports every problem. */
+	for (size_t k = 0; k < sel->n; k++) {
+		qb_drv_status wrc = run_writer(sel->w[k], bank, opts);
+		if (wrc && !failed)
+			failed = sel->w[k];
+		rc = worst(rc, wrc);
+	}
+	if (failed && rc == QB_DRV_BANK_ERRORS)
+		qb_diag_note((qb_loc){bank->path, 0, 0},
+		             "nothing was written for bank '%s' because its %s output failed: make "
+		             "the bank smaller, or leave %s out of --format",
+		             bank->id, failed->name, failed->name);
+	else if (failed)
+		qb_diag_note((qb_loc){bank->path, 0, 0},
+		             "nothing was written for bank '%s' because its %s output failed",
+		             bank->id, failed->name);
+	for (size_t k = 0; k < sel->n; k++) {
+		opts->outdir = stage;
+		char *tmp = qb_writer_output_path(sel->w[k], bank, opts);
+		opts->outdir = outdir;
+		char *out = qb_writer_output_path(sel->w[k], bank, opts);
+		if (rc == QB_DRV_OK) {
+			if (qb_fs_rename_durable(tmp, out) != 0) {
+				qb_diag_fatal("cannot write '%s': %s", out, strerror(errno));
+				rc = QB_DRV_IO;
+			} else {
+				printf("  wrote %s\n", out);
+			}
+		}
+		unlink(tmp);
+		free(tmp);
+		free(out);
+	}
+	opts->outdir = outdir;
+	remove_stage(stage);
+	free(stage);
+	return rc;
+}
+
+typedef struct watch_state watch_state;
+static void watch_bank_media(watch_state *s, const qb_bank *bank, size_t i);
+
+/* Builds bank i: check, lock, update the revision record in memory,
+ * report, write every output, then save the record.  Under watch, ws
+ * learns the pictures the bank shows. */
+static qb_drv_status build_bank(const qb_drv_opts *o, size_t i, const selection *sel,
+                                const char *tdir, seen_ids *seen, watch_state *ws)
+{
+	const char *path = o->banks[i];
+	bool errors = false;
+	qb_bank *bank = load(path, seen, &errors);
+	if (!bank)
+		return QB_DRV_IO;
+	if (ws)
+		watch_bank_media(ws, bank, i);
+	if (errors) {
+		qb_bank_free(bank);
+		return QB_DRV_BANK_ERRORS;
+	}
+	qb_drv_status rc = QB_DRV_OK;
+	/* Builds of the same bank take turns: the record is read, updated
+	 * and written under an exclusive lock on the bank file. */
+	int lockfd = open(path, O_RDONLY | O_CLOEXEC);
+	if (lockfd < 0 || flock(lockfd, LOCK_EX) != 0) {
+		qb_diag_fatal("cannot lock '%s': %s", path, strerror(errno));
+		if (lockfd >= 0)
+			close(lockfd);
+		qb_bank_free(bank);
+		return QB_DRV_IO;
+	}
+	char *rpath = NULL;
+	const char **langs = NULL;
+	qb_rev_report report = {0};
+	qb_revisions *rev = load_record(bank, &rpath, &rc);
+	if (!rev)
+		goto done;
+	if ((rc = record_warnings(rev, bank)) != QB_DRV_OK)
+		goto done;
+	{
+		qb_diag_mark m = qb_diag_mark_now();
+		qb_render_check_labels(bank, tdir); /* once per bank, not per writer */
+		if (qb_diag_errors_since(m)) { /* --werror */
+			rc = QB_DRV_BANK_ERRORS;
+			goto done;
+		}
+	}
+	bool changed = qb_rev_update(rev, bank, tdir, revision_now(), &report);
+	qb_rev_report_print(&report, bank->id, o->dry_run);
+	if (o->dry_run)
+		goto done;
+	langs = qb_xcalloc(bank->nlangs + 1, sizeof *langs);
+	const char *outdir = outdir_of(o);
+	qb_build_opts opts = {outdir, langs, 0, qb_rev_latest(rev), tdir, rev};
+	if ((rc = select_langs(bank, o->langs, langs, &opts.nlangs)) != QB_DRV_OK)
+		goto done;
+	rc = write_all(sel, bank, &opts, outdir);
+	/* The record is saved only after every output was written, so a
+	 * failed build leaves both as they were. */
+	if (!rc && changed && qb_rev_save(rev, rpath, bank->path) != 0)
+		rc = QB_DRV_IO;
+done:
+	qb_rev_report_dispose(&report);
+	qb_rev_free(rev);
+	free(rpath);
+	free(langs);
+	close(lockfd); /* releases the lock */
+	qb_bank_free(bank);
+	return rc;
+}
+
+/* What build and watch share: the writers, the output folder, templates. */
+static qb_drv_status build_setup(const qb_drv_opts *o, selection *sel, char **tdir)
+{
+	qb_drv_status rc = select_writers(o, sel);
+	if (rc)
+		return rc;
+	const char *outdir = outdir_of(o);
+	if (!o->dry_run && qb_fs_mkdirs(outdir) != 0) {
+		qb_diag_fatal("cannot create output folder '%s': %s", outdir, strerror(errno));
+		return QB_DRV_IO;
+	}
+	*tdir = qb_template_dir(o->argv0);
+	return QB_DRV_OK;
+}
+
+qb_drv_status qb_drv_build(const qb_drv_opts *o)
+{
+	selection sel;
+	char *tdir = NULL;
+	qb_drv_status rc = build_setup(o, &sel, &tdir);
+	if (rc)
+		return rc;
+	seen_ids seen = {0};
+	for (size_t i = 0; i < o->nbanks; i++)
+		rc = worst(rc, build_bank(o, i, &sel, tdir, &seen, NULL));
+	seen_dispose(&seen);
+	free(tdir);
+	return rc;
+}
+
+/* ---- review ---- */
+
+static bool bank_has_question(const qb_bank *bank, const char *id)
+{
+	for (size_t i = 0; i < bank->nquestions; i++)
+		if (strcmp(bank->questions[i].id, id) == 0)
+			return true;
+	return false;
+}
+
+static qb_drv_status review_bank(const qb_drv_opts *o, const qb_bank *bank, qb_revisions *rev,
+                                 const char *rpath)
+{
+	qb_drv_status rc = QB_DRV_OK;
+	for (size_t i = 0; i < o->nquestions; i++)
+		if (!bank_has_question(bank, o->questions[i])) {
+			qb_drv_usage(o->command, "--question: bank '%s' has no question '%s'", bank->id,
+			             o->questions[i]);
+			rc = QB_DRV_USAGE;
+		}
+	if (o->langs && !qb_bank_has_lang(bank, o->langs)) {
+		qb_drv_usage(o->command, "--lang: bank '%s' has no language '%s'", bank->id,
+		             o->langs);
+		rc = QB_DRV_USAGE;
+	}
+	if (rc)
+		return rc;
+	if (qb_rev_number(rev) == 0) {
+		qb_diag_fatal("%s has no revision record yet; run 'qbc build' first", bank->path);
+		return QB_DRV_BANK_ERRORS;
+	}
+	size_t n = qb_rev_review(rev, bank, o->questions, o->nquestions, o->langs);
+	printf("%s: %zu translation%s marked as reviewed\n", bank->id, n, n == 1 ? "" : "s");
+	return n && qb_rev_save(rev, rpath, bank->path) != 0 ? QB_DRV_IO : QB_DRV_OK;
+}
+
+qb_drv_status qb_drv_review(const qb_drv_opts *o)
+{
+	return each_bank(o, review_bank);
+}
+
+/* ---- watch ---- */
+
+/* One file that makes a bank dirty: a name in a watched folder. */
+typedef struct watched {
+	int wd;
+	char *name;
+	size_t bank;
+} watched;
+
+struct watch_state {
+	int fd;
+	watched *w;
+	size_t n;
+	size_t bank; /* the bank whose media are being added */
+	qb_drv_status rc;
+};
+
+/* Watches the folder of path for saves of its file.  Editors save in
+ * place (close after write) or by renaming a new file over the old one,
+ * so folders are watched, not files.  Returns 0 or -1 (errno set). */
+static int watch_file(watch_state *s, const char *path, size_t bank)
+{
+	char *dir = qb_xstrdup(path);
+	char *slash = strrchr(dir, '/');
+	if (slash)
+		*(slash == dir ? slash + 1 : slash) = '\0';
+	int wd = inotify_add_watch(s->fd, slash ? dir : ".", IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE);
+	free(dir);
+	if (wd < 0)
+		return -1;
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	for (size_t i = 0; i < s->n; i++)
+		if (s->w[i].wd == wd && s->w[i].bank == bank && strcmp(s->w[i].name, base) == 0)
+			return 0;
+	s->w = qb_xrealloc(s->w, (s->n + 1) * sizeof *s->w);
+	s->w[s->n++] = (watched){wd, qb_xstrdup(base), bank};
+	return 0;
+}
+
+/* A picture in a folder that does not exist yet is not watched: the
+ * bank has an error until it is there, and saving the bank rebuilds. */
+static void watch_media(void *payload, const char *path)
+{
+	watch_state *s = payload;
+	(void)watch_file(s, path, s->bank);
+}
+
+/* Adds the pictures bank i shows to the watched files (those it showed
+ * before stay watched). */
+static void watch_bank_media(watch_state *s, const qb_bank *bank, size_t i)
+{
+	s->bank = i;
+	qb_rev_each_media(bank, watch_media, s);
+}
+
+/* Marks the banks named by the inotify events in ev[0..n). */
+static void mark_dirty(const watch_state *s, const char *ev, ssize_t n, bool *dirty)
+{
+	for (const char *p = ev; p < ev + n;) {
+		const struct inotify_event *e = (const struct inotify_event *)(const void *)p;
+		for (size_t i = 0; i < s->n; i++)
+			if (e->wd == s->w[i].wd && e->len && strcmp(e->name, s->w[i].name) == 0)
+				dirty[s->w[i].bank] = true;
+		p += sizeof *e + e->len;
+	}
+}
+
+qb_drv_status qb_drv_watch(const qb_drv_opts *o)
+{
+	selection sel;
+	char *tdir = NULL;
+	qb_drv_status rc = build_setup(o, &sel, &tdir);
+	if (rc)
+		return rc;
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	watch_state s = {inotify_init1(IN_CLOEXEC), NULL, 0, 0, QB_DRV_OK};
+	if (s.fd < 0) {
+		qb_diag_fatal("cannot watch files: %s", strerror(errno));
+		free(tdir);
+		return QB_DRV_IO;
+	}
+	for (size_t i = 0; i < o->nbanks; i++)
+		if (watch_file(&s, o->banks[i], i) != 0) {
+			qb_diag_fatal("cannot watch '%s': %s", o->banks[i], strerror(errno));
+			s.rc = QB_DRV_IO;
+		}
+	for (size_t i = 0; i < o->nbanks && !s.rc; i++)
+		build_bank(o, i, &sel, tdir, NULL, &s);
+	qb_diag_summary();
+	if (!s.rc)
+		printf("watching %zu bank%s; press Ctrl-C to stop\n", o->nbanks,
+		       o->nbanks == 1 ? "" : "s");
+	_Alignas(struct inotify_event) char ev[sizeof(struct inotify_event) + 4096];
+	bool *dirty = qb_xcalloc(o->nbanks, sizeof *dirty);
+	while (!s.rc) {
+		ssize_t n = read(s.fd, ev, sizeof ev);
+		if (n <= 0) {
+			if (n < 0 && errno == EINTR)
+				continue;
+			s.rc = QB_DRV_IO;
+			break;
+		}
+		memset(dirty, 0, o->nbanks * sizeof *dirty);
+		mark_dirty(&s, ev, n, dirty);
+		/* Let an editor finish writing (several events per save). */
+		struct pollfd pfd = {s.fd, POLLIN, 0};
+		while (poll(&pfd, 1, 150) > 0 && (n = read(s.fd, ev, sizeof ev)) > 0)
+			mark_dirty(&s, ev, n, dirty);
+		for (size_t i = 0; i < o->nbanks; i++)
+			if (dirty[i]) {
+				build_bank(o, i, &sel, tdir, NULL, &s);
+				qb_diag_summary();
+			}
+	}
+	free(dirty);
+	for (size_t i = 0; i < s.n; i++)
+		free(s.w[i].name);
+	free(s.w);
+	free(tdir);
+	close(s.fd);
+	return s.rc;
+}

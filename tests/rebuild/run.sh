@@ -1,0 +1,192 @@
+#!/bin/sh
+# tests/rebuild/run.sh - an edit must reach the learner, and a build
+# writes everything or nothing: pictures count as content (record, report,
+# Anki mod, SCORM version, watch, make), --werror stops a rename, one
+# failing format stops the others, two banks may not share an id, and
+# review rejects ids and languages the bank does not have.  Every bank is
+# made here, under a temporary folder.
+. "$(dirname "$0")/../lib.sh"
+T=$(tmpdir)
+W="$T/w"
+mkdir -p "$W/media"
+cd "$W" || exit 2
+run() { "$@" >"$T/out" 2>"$T/err"; echo $? >"$T/rc"; }
+rc() { test "$(cat "$T/rc")" = "$1"; }
+out_has() { grep -qF -- "$1" "$T/out"; }
+err_has() { grep -qF -- "$1" "$T/err"; }
+# wait_for FILE TEXT: up to 10 s for TEXT to appear in FILE.
+wait_for() {
+	i=0
+	while ! grep -qF -- "$2" "$1" && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	grep -qF -- "$2" "$1"
+}
+
+# bank FILE ID: a two-question bank whose first question shows media/pic.png.
+bank() {
+	cat >"$1" <<EOQ
+bank: $2
+languages: en sw
+title:
+  en: Pictures
+  sw: Picha
+
+1. with-picture
+   en: What does the picture show? ![a GPU](media/pic.png)
+   sw: Picha inaonyesha nini? ![GPU](media/pic.png)
+   * en: A GPU
+     sw: GPU
+   - en: A CPU
+     sw: CPU
+   explanation:
+     en: It is a GPU.
+     sw: Ni GPU.
+
+2. plain
+   en: Is this plain?
+   sw: Je, hili ni la kawaida?
+   * en: Yes
+     sw: Ndiyo
+   - en: No
+     sw: Hapana
+   explanation:
+     en: It has no picture.
+     sw: Haina picha.
+EOQ
+}
+# A picture's bytes: PNG-like, different for each argument.
+picture() { printf '\211PNG\r\n\032\nqbc test picture %s\n' "$1" >media/pic.png; }
+
+# ---- a replaced picture is a change ----
+bank pic.qb pics
+picture one
+export SOURCE_DATE_EPOCH=1764680000
+run $QBC build --format anki,scorm12 -o out pic.qb
+check "picture bank builds" rc 0
+cp pic.lock "$T/lock1"
+notes() { # the (guid, mod) of every note of out/pics.apkg, sorted
+	rm -rf "$T/apkg" && mkdir "$T/apkg" && unzip -q -o out/pics.apkg -d "$T/apkg" &&
+		sqlite3 "$T/apkg/collection.anki2" "select guid, mod from notes order by guid"
+}
+manifest_version() {
+	unzip -p out/pics.scorm12.zip imsmanifest.xml | grep -o '<manifest[^>]*' | grep -o ' version="[^"]*"'
+}
+notes >"$T/notes1"
+manifest_version >"$T/version1"
+
+export SOURCE_DATE_EPOCH=1764690000
+run $QBC build --format anki,scorm12 -o out pic.qb
+check "unchanged picture: nothing changed" out_has "pics: 0 added, 0 changed, 0 removed"
+check "unchanged picture: record unchanged" cmp -s pic.lock "$T/lock1"
+
+picture two
+run $QBC build --format anki,scorm12 -o out pic.qb
+check "replaced picture: build succeeds" rc 0
+check "replaced picture: the report names the question" out_has "pics: 0 added, 1 changed (with-picture), 0 removed"
+check "replaced picture: the question's hash changes in the record" \
+	sh -c "! grep -q '^question with-picture en ' '$T/lock1' || test \"\$(grep '^question with-picture en ' pic.lock)\" != \"\$(grep '^question with-picture en ' '$T/lock1')\""
+check "replaced picture: the other question's record stays" \
+	test "$(grep '^question plain ' pic.lock)" = "$(grep '^question plain ' "$T/lock1")"
+notes >"$T/notes2"
+check "replaced picture: its two notes get a newer mod, the others keep theirs" \
+	test "$(diff "$T/notes1" "$T/notes2" | grep -c '^>')" = 2
+manifest_version >"$T/version2"
+check "replaced picture: the SCORM manifest version goes up" \
+	sh -c "test -s '$T/version2' && ! cmp -s '$T/version1' '$T/version2'"
+run $QBC build --format anki,scorm12 -o out pic.qb
+check "replaced picture: the next build reports nothing" out_has "pics: 0 added, 0 changed, 0 removed"
+
+# watch rebuilds when a picture the bank shows is saved.
+$QBC watch --format json -o wout pic.qb >"$T/watch" 2>&1 &
+wp=$!
+check "watch: starts" wait_for "$T/watch" "watching 1 bank"
+picture three
+check "watch: a saved picture rebuilds the bank" wait_for "$T/watch" "pics: 0 added, 1 changed (with-picture)"
+kill "$wp" 2>/dev/null
+wait "$wp" 2>/dev/null
+
+# make rebuilds a bank when a picture under input/ changes.
+M="$T/repo"
+mkdir -p "$M/input/media" "$M/output" "$M/build"
+cp -R "$ROOT/Makefile" "$ROOT/compiler" "$ROOT/templates" "$M/" 2>/dev/null
+cp -R "$ROOT/build/obj" "$ROOT/build/qbc" "$ROOT/build/.deps-ok" "$M/build/" 2>/dev/null
+touch "$M/build/obj"/* "$M/build/qbc"
+bank "$M/input/pic.qb" pics
+(cd "$M/input" && picture one)
+make -C "$M" >"$T/make1" 2>&1
+check "make: builds the bank" grep -q "qbc build -o output .*input/pic.qb" "$T/make1"
+make -C "$M" >"$T/make2" 2>&1
+check "make: then has nothing to do" grep -q "Nothing to be done" "$T/make2"
+sleep 1
+(cd "$M/input" && picture two)
+make -C "$M" >"$T/make3" 2>&1
+check "make: a changed picture rebuilds the bank" grep -q "1 changed (with-picture)" "$T/make3"
+check "make: builds the registry's make formats" \
+	sh -c "ls '$M/output' | sort | tr '\n' ' ' | grep -qx 'pics.apkg pics.scorm12.zip pics.scorm2004.zip '"
+
+# ---- --werror and a rename ----
+bank ren.qb renames
+run $QBC build --format json -o rout ren.qb
+cp ren.lock "$T/renlock"
+cp rout/renames.json "$T/renjson"
+sed -i 's/^2\. plain$/2. plain-renamed/' ren.qb
+line=$(grep -n '^2\. plain-renamed$' ren.qb | cut -d: -f1)
+run $QBC build --werror --format json -o rout ren.qb
+check "rename under --werror: exit 1" rc 1
+check "rename under --werror: an error" err_has "error: question id 'plain-renamed' is new while 'plain' was removed"
+check "rename under --werror: record untouched" cmp -s ren.lock "$T/renlock"
+check "rename under --werror: output untouched" cmp -s rout/renames.json "$T/renjson"
+run $QBC check ren.qb
+check "check reports the rename: exit 0" rc 0
+check "check reports the rename as a warning at the new id" err_has "ren.qb:$line:4: warning: question id 'plain-renamed' is new"
+run $QBC check --werror ren.qb
+check "check --werror fails on the rename" rc 1
+run $QBC build --format json -o rout ren.qb
+check "rename without --werror: built, with the warning" sh -c "test \"\$(cat '$T/rc')\" = 0 && grep -q 'progress on the old id does not carry over' '$T/err'"
+
+# ---- all or nothing across formats ----
+python3 - big.qb <<'EOP'
+import sys
+with open(sys.argv[1], 'w') as f:
+    f.write('bank: big\nlanguages: en sw\ntitle:\n  en: Big\n  sw: Kubwa\n')
+    for i in range(600):
+        f.write(f'{i+1}. question-with-a-rather-long-identifier-{i:04d}\n   en: Question {i}\n'
+                f'   sw: Swali {i}\n   * en: Right\n     sw: Sahihi\n   - en: Wrong\n     sw: Kosa\n'
+                f'   explanation:\n     en: Because.\n     sw: Kwa sababu.\n')
+EOP
+run $QBC build -o bout big.qb
+check "too big for SCORM 1.2: exit 1" rc 1
+check "too big for SCORM 1.2: says so" err_has "too big for SCORM 1.2"
+check "too big: no Anki package either" test ! -e bout/big.apkg
+check "too big: no revision record" test ! -e big.lock
+check "too big: the message names the format and what to do" err_has "because its scorm12 output failed: make the bank smaller, or leave scorm12 out of --format"
+check "too big: no staging folder left" test -z "$(ls -A bout)"
+run $QBC build --format anki,scorm2004 -o bout big.qb
+check "without scorm12 the bank builds" sh -c "test \"\$(cat '$T/rc')\" = 0 && test -f bout/big.apkg && test -f bout/big.scorm2004.zip && test -f big.lock"
+check "after a success no staging folder is left" test "$(ls -A bout | wc -l)" = 2
+mkdir bout/.qbc-staging-big && echo half >bout/.qbc-staging-big/big.apkg.tmp
+run $QBC build --format anki -o bout big.qb
+check "a staging folder left by a killed build is removed by the next" \
+	sh -c "test \"\$(cat '$T/rc')\" = 0 && test ! -e bout/.qbc-staging-big"
+
+# ---- two banks with one id ----
+bank one.qb same-id
+bank two.qb same-id
+run $QBC build --format json -o dout one.qb two.qb
+check "same bank id: exit 1" rc 1
+check "same bank id: located at the second bank: line, naming the first file" \
+	err_has "two.qb:1:7: error: bank id 'same-id' is also the id of 'one.qb'"
+check "same bank id: the second bank is not written over the first" \
+	sh -c "test ! -e two.lock"
+run $QBC check one.qb two.qb
+check "same bank id: check reports it too" err_has "two.qb:1:7: error: bank id 'same-id'"
+
+# ---- review: unknown ids and languages are usage errors ----
+run $QBC review --question nope pic.qb
+check "review --question nope: exit 2" rc 2
+check "review --question nope: says so" err_has "has no question 'nope'"
+run $QBC review --lang de pic.qb
+check "review --lang de: exit 2" rc 2
+check "review --lang de: says so" err_has "has no language 'de'"
+run $QBC review --question plain --lang sw pic.qb
+check "review of a known id and language works" rc 0
+finish
