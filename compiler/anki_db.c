@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <utf8proc.h>
 
 #include "alloc.h"
 #include "diag.h"
@@ -295,31 +296,6 @@ static char *drop_blocks(const char *s, const char *open, const char *close, boo
 	return qb_buf_detach(&b);
 }
 
-static void put_utf8(qb_buf *out, unsigned long cp)
-{
-	char u[4];
-	if (cp < 0x80) {
-		qb_buf_putc(out, (char)cp);
-		return;
-	}
-	if (cp < 0x800) {
-		u[0] = (char)(0xC0 | (cp >> 6));
-		u[1] = (char)(0x80 | (cp & 0x3F));
-		qb_buf_append(out, u, 2);
-	} else if (cp < 0x10000) {
-		u[0] = (char)(0xE0 | (cp >> 12));
-		u[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
-		u[2] = (char)(0x80 | (cp & 0x3F));
-		qb_buf_append(out, u, 3);
-	} else {
-		u[0] = (char)(0xF0 | (cp >> 18));
-		u[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
-		u[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
-		u[3] = (char)(0x80 | (cp & 0x3F));
-		qb_buf_append(out, u, 4);
-	}
-}
-
 /* entsToTxt (anki@2.1.16:anki/utils.py:157-177): "&nbsp;" -> " ", then
  * every match of &#?\w+; that names a character is decoded: "&#x" + hex
  * (lower-case x only), "&#" + decimal, or an HTML 4 entity name (Python's
@@ -339,32 +315,30 @@ static void decode_entities(qb_buf *out, const char *s)
 		}
 		const char *semi = strchr(s, ';');
 		size_t n = semi ? (size_t)(semi - s) : 0;
-		bool done = false;
+		unsigned long cp = 0; /* the character named, or 0 */
 		if (n >= 3 && s[1] == '#') {
 			bool hex = s[2] == 'x';
 			const char *d = s + (hex ? 3 : 2);
 			char *end = NULL;
-			unsigned long cp = 0;
 			if (hex ? isxdigit((unsigned char)*d) : isdigit((unsigned char)*d))
 				cp = strtoul(d, &end, hex ? 16 : 10);
-			if (end == semi && cp > 0 && cp <= 0x10FFFF) {
-				put_utf8(out, cp);
-				done = true;
-			}
+			if (end != semi || cp > 0x10FFFF)
+				cp = 0;
 		} else if (n >= 2) {
 			char *name = qb_xstrndup(s + 1, n - 1);
 			const htmlEntityDesc *e = strcmp(name, "apos") == 0
 			                              ? NULL
 			                              : htmlEntityLookup((const xmlChar *)name);
 			free(name);
-			if (e) {
-				put_utf8(out, e->value);
-				done = true;
-			}
+			if (e)
+				cp = e->value;
 		}
-		if (done)
+		utf8proc_uint8_t u[4];
+		if (cp) {
+			qb_buf_append(out, (const char *)u,
+			              (size_t)utf8proc_encode_char((utf8proc_int32_t)cp, u));
 			s = semi + 1;
-		else
+		} else
 			qb_buf_putc(out, *s++);
 	}
 }

@@ -21,6 +21,7 @@
 #include "diag.h"
 #include "fsutil.h"
 #include "lang.h"
+#include "utf8.h"
 
 const char *const qb_text_keywords[] = {
 	"bank", "languages", "default-language", "pass-mark", "title", "description",
@@ -201,13 +202,9 @@ enum {
 
 static qb_loc loc_at(const reader *r, size_t off)
 {
-	/* Columns count characters: every byte that is not a UTF-8
-	 * continuation byte starts one. */
-	int col = 1;
-	for (size_t i = 0; i < off && i < r->len; i++)
-		if (((unsigned char)r->line[i] & 0xC0) != 0x80)
-			col++;
-	return (qb_loc){r->file, r->lineno, col};
+	/* Columns count characters. */
+	size_t n = off < r->len ? off : r->len;
+	return (qb_loc){r->file, r->lineno, 1 + (int)qb_utf8_count(r->line, n)};
 }
 
 /* NFC-normalised, trimmed copy of s[0..n) in the bank's arena. */

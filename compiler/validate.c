@@ -11,6 +11,7 @@
 #include "diag.h"
 #include "lang.h"
 #include "markup.h"
+#include "utf8.h"
 
 typedef struct ctx {
 	const qb_bank *bank;
@@ -52,11 +53,7 @@ bool qb_id_valid(const char *s, size_t *bad)
 /* Characters (code points) in s[0..n). */
 static int nchars(const char *s, size_t n)
 {
-	int c = 0;
-	for (size_t i = 0; i < n; i++)
-		if (((unsigned char)s[i] & 0xC0) != 0x80)
-			c++;
-	return c;
+	return (int)qb_utf8_count(s, n);
 }
 
 static qb_loc shift(qb_loc l, const char *s, size_t off)
