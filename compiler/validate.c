@@ -274,9 +274,32 @@ static void check_header(ctx *c)
 
 /* ---- questions ---- */
 
+/* Orders questions (of one array, with ids) by id, then by position. */
+static int by_id(const void *a, const void *b)
+{
+	const qb_question *p = *(const qb_question *const *)a, *q = *(const qb_question *const *)b;
+	int d = strcmp(p->id, q->id);
+	return d ? d : (p > q) - (p < q);
+}
+
 static void check_ids(ctx *c)
 {
 	const qb_bank *b = c->bank;
+	/* first[i]: the earliest question with the same id as question i
+	 * (i itself when it is the first); found by sorting, not by
+	 * comparing every pair. */
+	const qb_question **order = qb_xcalloc(b->nquestions + 1, sizeof *order);
+	size_t *first = qb_xcalloc(b->nquestions + 1, sizeof *first);
+	size_t n = 0;
+	for (size_t i = 0; i < b->nquestions; i++) {
+		first[i] = i;
+		if (b->questions[i].id)
+			order[n++] = &b->questions[i];
+	}
+	qsort(order, n, sizeof *order, by_id);
+	for (size_t k = 1; k < n; k++)
+		if (strcmp(order[k]->id, order[k - 1]->id) == 0)
+			first[order[k] - b->questions] = first[order[k - 1] - b->questions];
 	for (size_t i = 0; i < b->nquestions; i++) {
 		const qb_question *q = &b->questions[i];
 		if (!q->id)
@@ -293,15 +316,13 @@ static void check_ids(ctx *c)
 				                 "and '_'", q->id);
 			}
 		}
-		for (size_t j = 0; j < i; j++) {
-			const qb_question *p = &b->questions[j];
-			if (p->id && strcmp(p->id, q->id) == 0) {
-				qb_diag_error(q->id_loc, "duplicate question id '%s'", q->id);
-				qb_diag_note(p->id_loc, "'%s' is first used here", q->id);
-				break;
-			}
+		if (first[i] != i) {
+			qb_diag_error(q->id_loc, "duplicate question id '%s'", q->id);
+			qb_diag_note(b->questions[first[i]].id_loc, "'%s' is first used here", q->id);
 		}
 	}
+	free(order);
+	free(first);
 }
 
 static void check_choices(ctx *c, const qb_question *q, const char *name, bool untagged)
