@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <utf8proc.h>
 
 #include "alloc.h"
@@ -52,6 +53,14 @@ static bool is_keyword(const char *s, size_t n)
 {
 	for (const char *const *k = qb_text_keywords; *k; k++)
 		if (strlen(*k) == n && strncmp(*k, s, n) == 0)
+			return true;
+	return false;
+}
+
+static bool is_keyword_nocase(const char *s, size_t n)
+{
+	for (const char *const *k = qb_text_keywords; *k; k++)
+		if (strlen(*k) == n && strncasecmp(*k, s, n) == 0)
 			return true;
 	return false;
 }
@@ -152,8 +161,8 @@ void qb_line_classify(const char *s, size_t len, qb_line *out)
 			out->kind = QB_LINE_KEY;
 		else if (qb_lang_valid(p, k))
 			out->kind = QB_LINE_TR;
-		else if (islower((unsigned char)p[0]))
-			out->kind = QB_LINE_BADKEY;
+		else if (islower((unsigned char)p[0]) || is_keyword_nocase(p, k))
+			out->kind = QB_LINE_BADKEY; /* 'Explanation:' too, as editors capitalise */
 		else
 			out->kind = QB_LINE_TEXT;
 		return;
@@ -868,7 +877,10 @@ static void read_line(reader *r, const qb_line *ln)
 		} else if (ln->kind == QB_LINE_BADKEY ||
 		           (r->langs.n && ln->wordlen >= 3 && !declared(r, w, ln->wordlen))) {
 			s = suggest(w, ln->wordlen);
-			if (s)
+			if (s && strlen(s) == ln->wordlen && strncasecmp(s, w, ln->wordlen) == 0)
+				qb_diag_error(loc_at(r, ln->word), "keywords are written in lower case: "
+				                                   "'%s:'", s);
+			else if (s)
 				qb_diag_error(loc_at(r, ln->word), "unknown keyword '%.*s'; did you mean "
 				                                   "'%s:'?", (int)ln->wordlen, w, s);
 		}

@@ -61,6 +61,7 @@ int main(void)
 	INT_EQ(cl("bank: x").kind, QB_LINE_KEY);
 	INT_EQ(cl("explaination: x").kind, QB_LINE_BADKEY);
 	INT_EQ(cl("Note: capitalised prose").kind, QB_LINE_TEXT);
+	INT_EQ(cl("Explanation:").kind, QB_LINE_BADKEY); /* capitalised by an editor */
 
 	/* Marks that look like bullets: options, flagged. */
 	l = cl("  \xE2\x80\x93 en: en dash");
