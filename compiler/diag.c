@@ -9,6 +9,7 @@
 
 #include "alloc.h"
 #include "buf.h"
+#include "utf8.h"
 
 typedef struct source {
 	char *file;
@@ -113,15 +114,7 @@ static void quote(FILE *f, qb_loc loc, bool c)
 	}
 	for (size_t i = 0; i < len;) {
 		unsigned char b = (unsigned char)line[i];
-		size_t n = 1;
-		if (b >= 0xC2 && b <= 0xF4) {
-			n = b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : 2;
-			if (i + n > len)
-				n = 1;
-			for (size_t k = 1; k < n; k++)
-				if (((unsigned char)line[i + k] & 0xC0) != 0x80)
-					n = 1;
-		}
+		size_t n = qb_utf8_next(line + i, len - i);
 		chars++;
 		i += n;
 		if (chars < first || chars > last)

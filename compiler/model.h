@@ -17,6 +17,9 @@ typedef struct qb_tr {
 	const char *text; /* Markdown source, NFC, never NULL (may be "")      */
 	qb_loc loc;       /* position of the language tag                      */
 	qb_loc text_loc;  /* position of the first character of the text       */
+	const int *cols;  /* for a text continued with '\\': the column where
+	                   * each following line's text starts (one per '\n'
+	                   * in text), or NULL                                  */
 } qb_tr;
 
 /* A text in several languages, in source order.  present is false when

@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <utf8proc.h>
 
 #include "alloc.h"
@@ -21,6 +22,7 @@
 #include "diag.h"
 #include "fsutil.h"
 #include "lang.h"
+#include "utf8.h"
 
 const char *const qb_text_keywords[] = {
 	"bank", "languages", "default-language", "pass-mark", "title", "description",
@@ -55,11 +57,44 @@ static bool is_keyword(const char *s, size_t n)
 	return false;
 }
 
+static bool is_keyword_nocase(const char *s, size_t n)
+{
+	for (const char *const *k = qb_text_keywords; *k; k++)
+		if (strlen(*k) == n && strncasecmp(*k, s, n) == 0)
+			return true;
+	return false;
+}
+
 static size_t skip_space(const char *s, size_t len, size_t i)
 {
 	while (i < len && is_space(s[i]))
 		i++;
 	return i;
+}
+
+/* Bytes of a character at s that looks like an option mark but is not
+ * one: a dash other than '-' (en dash, em dash, minus sign, ...), a star
+ * other than '*', or a bullet other than '•'; 0 if there is none.
+ * *star tells a star (a correct option) from the others. */
+static size_t lookalike_mark(const char *s, size_t n, int *star)
+{
+	static const utf8proc_int32_t stars[] = {0x2217, 0x2731, 0x273B, 0xFE61, 0xFF0A};
+	static const utf8proc_int32_t bullets[] = {0x00B7, 0x2023, 0x2043, 0x2212, 0x2219,
+	                                           0x25A0, 0x25AA, 0x25CB, 0x25CF, 0x25E6,
+	                                           0x27A2, 0xFF0D};
+	utf8proc_int32_t cp;
+	utf8proc_ssize_t k = utf8proc_iterate((const utf8proc_uint8_t *)s, (utf8proc_ssize_t)n, &cp);
+	if (k < 2)
+		return 0; /* ASCII marks are the real ones */
+	*star = 0;
+	for (size_t i = 0; i < QB_NELEM(stars); i++)
+		if (cp == stars[i])
+			*star = 1;
+	bool bullet = false;
+	for (size_t i = 0; i < QB_NELEM(bullets); i++)
+		if (cp == bullets[i])
+			bullet = true;
+	return *star || bullet || utf8proc_category(cp) == UTF8PROC_CATEGORY_PD ? (size_t)k : 0;
 }
 
 void qb_line_classify(const char *s, size_t len, qb_line *out)
@@ -100,6 +135,18 @@ void qb_line_classify(const char *s, size_t len, qb_line *out)
 		out->rest = skip_space(s, len, i + bl);
 		return;
 	}
+	/* A dash, star or bullet that a word processor put in place of
+	 * '-' or '*': an option all the same, so that the reader reports
+	 * the mark once instead of the cascade an untagged line gives. */
+	int star;
+	bl = lookalike_mark(p, n, &star);
+	if (bl && bl < n && is_space(p[bl])) {
+		out->kind = QB_LINE_OPTION;
+		out->correct = star;
+		out->badmark = bl;
+		out->rest = skip_space(s, len, i + bl);
+		return;
+	}
 	if (p[0] == '>' && (n == 1 || is_space(p[1]))) {
 		out->kind = QB_LINE_FEEDBACK;
 		out->rest = skip_space(s, len, i + 1);
@@ -114,8 +161,8 @@ void qb_line_classify(const char *s, size_t len, qb_line *out)
 			out->kind = QB_LINE_KEY;
 		else if (qb_lang_valid(p, k))
 			out->kind = QB_LINE_TR;
-		else if (islower((unsigned char)p[0]))
-			out->kind = QB_LINE_BADKEY;
+		else if (islower((unsigned char)p[0]) || is_keyword_nocase(p, k))
+			out->kind = QB_LINE_BADKEY; /* 'Explanation:' too, as editors capitalise */
 		else
 			out->kind = QB_LINE_TEXT;
 		return;
@@ -184,6 +231,8 @@ typedef struct reader {
 	pending_text text;   /* the text receiving language lines             */
 	const char *jtext;   /* the line's text joined with its continuation  */
 	size_t jlen;         /* lines ('\\' at the end), or NULL               */
+	vec jcols;           /* int: where each continuation line's text starts */
+	const char *kw;      /* the keyword of a QB_LINE_KEY line, as meant    */
 	int target;          /* what text is open, see enum below             */
 	qb_text scratch;     /* swallows the language lines of a rejected line */
 	qb_loc target_loc;
@@ -201,13 +250,9 @@ enum {
 
 static qb_loc loc_at(const reader *r, size_t off)
 {
-	/* Columns count characters: every byte that is not a UTF-8
-	 * continuation byte starts one. */
-	int col = 1;
-	for (size_t i = 0; i < off && i < r->len; i++)
-		if (((unsigned char)r->line[i] & 0xC0) != 0x80)
-			col++;
-	return (qb_loc){r->file, r->lineno, col};
+	/* Columns count characters. */
+	size_t n = off < r->len ? off : r->len;
+	return (qb_loc){r->file, r->lineno, 1 + (int)qb_utf8_count(r->line, n)};
 }
 
 /* NFC-normalised, trimmed copy of s[0..n) in the bank's arena. */
@@ -264,6 +309,118 @@ static void open_text(reader *r, qb_text *dst, int target, qb_loc loc)
 	r->target_loc = loc;
 }
 
+/* True when s[0..n) is one of the bank's languages (any language when
+ * none is declared yet). */
+static bool declared(const reader *r, const char *s, size_t n)
+{
+	if (!qb_lang_valid(s, n))
+		return false;
+	if (!r->langs.n)
+		return true;
+	qb_buf c = QB_BUF_INIT;
+	qb_lang_canonical(&c, s, n);
+	bool found = false;
+	for (size_t i = 0; i < r->langs.n; i++)
+		if (strcmp(((qb_lang *)r->langs.v)[i].code, qb_buf_cstr(&c)) == 0)
+			found = true;
+	qb_buf_dispose(&c);
+	return found;
+}
+
+/* A language line written wrongly, s[0..n) starting at the tag: 'sw:text'
+ * (no space), 'en:' and a no-break space, 'fr : text'.  Reports it at
+ * *loc (unless loc is NULL) and returns true, with the tag's length in
+ * *taglen and the text's offset in *textoff, so that the caller can keep
+ * the text in its language. */
+static bool bad_tag(const reader *r, const qb_loc *loc, const char *s, size_t n,
+                    size_t *taglen, size_t *textoff)
+{
+	size_t i = 0;
+	while (i < n && (isalnum((unsigned char)s[i]) || s[i] == '-'))
+		i++;
+	size_t colon = skip_space(s, n, i);
+	if (!i || colon >= n || s[colon] != ':' || !declared(r, s, i))
+		return false;
+	size_t t = colon + 1;
+	utf8proc_int32_t cp = 0;
+	utf8proc_ssize_t k = 0;
+	if (t < n)
+		k = utf8proc_iterate((const utf8proc_uint8_t *)s + t, (utf8proc_ssize_t)(n - t), &cp);
+	bool odd_space = k > 1 && utf8proc_category(cp) == UTF8PROC_CATEGORY_ZS;
+	int bad = colon > i ? 1 : odd_space ? 2 : t < n && !is_space(s[t]) ? 3 : 0;
+	if (!bad)
+		return false;
+	if (loc && bad == 1)
+		qb_diag_error(*loc, "space before the ':' of '%.*s'; write the ':' right after the "
+		                    "language, as in '%.*s: text'", (int)i, s, (int)i, s);
+	else if (loc && bad == 2)
+		qb_diag_error(*loc, "'%.*s:' is followed by %s (U+%04X), not an ordinary space; type "
+		                    "a space after the ':'", (int)i, s,
+		              cp == 0xA0 ? "a no-break space" : cp == 0x202F
+		                                                    ? "a narrow no-break space"
+		                                                    : "a special space",
+		              (unsigned)cp);
+	else if (loc)
+		qb_diag_error(*loc, "no space after '%.*s:'; a language line is written '%.*s: text'",
+		              (int)i, s, (int)i, s);
+	if (odd_space)
+		t += (size_t)k;
+	*taglen = i;
+	*textoff = skip_space(s, n, t);
+	return true;
+}
+
+/* What block Markdown the line s[0..n) (without its indentation) starts,
+ * or NULL.  Texts are one paragraph of inline Markdown for now; md4c
+ * would render these half (a list with stray backslashes, raw table
+ * pipes).  cont: a continuation line, where '-' or '=' alone underline
+ * the line above as a heading. */
+static const char *block_markdown(const char *s, size_t n, bool cont)
+{
+	if (!n)
+		return NULL;
+	char c = s[0];
+	size_t same = 0, other = 0;
+	for (size_t i = 0; i < n; i++)
+		if (s[i] == c)
+			same++;
+		else if (!is_space(s[i]))
+			other++;
+	if (strchr("-*_=", c) && !other && (same >= 3 || (cont && (c == '-' || c == '='))))
+		return "a horizontal rule or heading underline";
+	if ((c == '-' || c == '*' || c == '+') && (n == 1 || is_space(s[1])))
+		return "a list item";
+	size_t d = 0;
+	while (d < n && d < 10 && isdigit((unsigned char)s[d]))
+		d++;
+	if (d && d < 10 && d < n && (s[d] == '.' || s[d] == ')') && (d + 1 == n || is_space(s[d + 1])))
+		return "a numbered list item";
+	if (c == '>')
+		return "a quote";
+	if (c == '|')
+		return "a table";
+	if (n >= 3 && (memcmp(s, "```", 3) == 0 || memcmp(s, "~~~", 3) == 0))
+		return "a code block";
+	size_t h = 0;
+	while (h < n && s[h] == '#')
+		h++;
+	if (c == '#' && h <= 6 && (h == n || is_space(s[h])))
+		return "a heading";
+	return NULL;
+}
+
+/* Reports block Markdown at the start of a text's line.  Returns true if
+ * there was some. */
+static bool report_block(qb_loc loc, const char *s, size_t n, bool cont)
+{
+	const char *what = block_markdown(s, n, cont);
+	if (what)
+		qb_diag_error(loc, "%s is block Markdown, which texts do not support yet; to show "
+		                   "the line as written, put a '\\' before its first character",
+		              what);
+	return what != NULL;
+}
+
 /* Adds a translation to the open text.  lang may be NULL for a text
  * without a language tag (recorded with lang "" for the checks). */
 static void add_tr(reader *r, const char *lang, size_t langlen, qb_loc loc, size_t textoff,
@@ -290,6 +447,13 @@ static void add_tr(reader *r, const char *lang, size_t langlen, qb_loc loc, size
 	t->loc = loc;
 	t->text_loc = loc_at(r, textoff);
 	t->text = text_dup(r, text, textlen);
+	if (r->jtext && r->jcols.n) {
+		int *cols = qb_arena_alloc(&r->bank->arena, r->jcols.n * sizeof *cols);
+		memcpy(cols, r->jcols.v, r->jcols.n * sizeof *cols);
+		t->cols = cols;
+	}
+	const char *nl = memchr(text, '\n', textlen);
+	report_block(t->text_loc, text, nl ? (size_t)(nl - text) : textlen, false);
 	qb_buf_dispose(&canon);
 }
 
@@ -304,10 +468,16 @@ static void marker_rest(reader *r, size_t rest)
 		return;
 	qb_line sub;
 	qb_line_classify(r->line + rest, r->len - rest, &sub);
+	size_t tag, toff;
+	qb_loc at = loc_at(r, rest);
 	if (sub.kind == QB_LINE_TR) {
-		size_t toff = rest + sub.rest;
+		toff = rest + sub.rest;
 		add_tr(r, r->line + rest + sub.word, sub.wordlen, loc_at(r, rest), toff,
 		       text ? text : r->line + toff, text ? textlen : r->len - toff);
+	} else if (bad_tag(r, &at, r->line + rest, r->len - rest, &tag, &toff)) {
+		add_tr(r, r->line + rest, tag, at, rest + toff,
+		       text ? text + toff : r->line + rest + toff,
+		       text ? textlen - toff : r->len - rest - toff);
 	} else {
 		add_tr(r, NULL, 0, loc_at(r, rest), rest, text ? text : r->line + rest,
 		       text ? textlen : r->len - rest);
@@ -445,7 +615,8 @@ static bool next_item(const char *val, size_t vlen, size_t *i, size_t *start)
 
 static bool key_is(const reader *r, const qb_line *ln, const char *k)
 {
-	return ln->wordlen == strlen(k) && strncmp(r->line + ln->word, k, ln->wordlen) == 0;
+	QB_UNUSED(ln);
+	return strcmp(r->kw, k) == 0;
 }
 
 /* The value after a keyword, without trailing white space. */
@@ -553,8 +724,7 @@ static void header_key(reader *r, const qb_line *ln)
 		open_text(r, t, title ? T_TITLE : T_DESCRIPTION, kloc);
 		marker_rest(r, ln->rest);
 	} else {
-		qb_diag_error(kloc, "'%.*s:' belongs inside a question, below its number line",
-		              (int)ln->wordlen, r->line + ln->word);
+		qb_diag_error(kloc, "'%s:' belongs inside a question, below its number line", r->kw);
 	}
 }
 
@@ -592,8 +762,8 @@ static void question_key(reader *r, const qb_line *ln)
 		open_text(r, &q->explanation, T_EXPLANATION, kloc);
 		marker_rest(r, ln->rest);
 	} else {
-		qb_diag_error(kloc, "'%.*s:' belongs in the bank's header, above the first question",
-		              (int)ln->wordlen, r->line + ln->word);
+		qb_diag_error(kloc, "'%s:' belongs in the bank's header, above the first question",
+		              r->kw);
 	}
 }
 
@@ -601,25 +771,80 @@ static void question_key(reader *r, const qb_line *ln)
  * The line loop
  * ------------------------------------------------------------------- */
 
+/* What a line that follows a '\\' is, when it cannot continue the text:
+ * a blank line, a comment, or a line that starts something else (an
+ * option or feedback with a language tag, a question, a keyword, a
+ * language line).  NULL when it is text that continues. */
+static const char *ends_text(const reader *r, const char *s, size_t n)
+{
+	qb_line ln, sub;
+	qb_line_classify(s, n, &ln);
+	size_t tag, toff;
+	bool tagged_rest = false;
+	if (ln.kind == QB_LINE_OPTION || ln.kind == QB_LINE_FEEDBACK) {
+		qb_line_classify(s + ln.rest, n - ln.rest, &sub);
+		tagged_rest = (sub.kind == QB_LINE_TR && declared(r, s + ln.rest + sub.word,
+		                                                   sub.wordlen));
+	}
+	switch (ln.kind) {
+	case QB_LINE_BLANK: return "a blank line";
+	case QB_LINE_COMMENT: return "a comment";
+	case QB_LINE_QUESTION: return memchr(s + ln.rest, ' ', n - ln.rest) ? NULL : "a question";
+	case QB_LINE_OPTION: return tagged_rest || ln.badmark ? "an option" : NULL;
+	case QB_LINE_FEEDBACK: return tagged_rest ? "feedback" : NULL;
+	case QB_LINE_KEY: return "a keyword line";
+	case QB_LINE_TR: return declared(r, s + ln.word, ln.wordlen) ? "a language line" : NULL;
+	default:
+		break;
+	}
+	/* 'sw:text' is a language line too (reported when it is read). */
+	return bad_tag(r, NULL, s + ln.indent, n - ln.indent, &tag, &toff) ? "a language line"
+	                                                                    : NULL;
+}
+
 /* The text of a line, joined with the following lines while it ends in a
- * backslash (a Markdown hard line break).  *last is the last line used. */
+ * backslash (a Markdown hard line break).  *last is the last line used.
+ * A '\\' with nothing to continue (the text ends there) is dropped with a
+ * warning, and *changed tells that the text differs from the line. */
 static char *joined(reader *r, size_t off, const char *const *lines, const size_t *lens,
-                    size_t nlines, size_t idx, size_t *last, size_t *outlen)
+                    size_t nlines, size_t idx, size_t *last, size_t *outlen, bool *changed)
 {
 	qb_buf b = QB_BUF_INIT;
 	qb_buf_append(&b, r->line + off, r->len - off);
 	size_t i = idx;
+	bool block = false;
+	r->jcols.size = sizeof(int);
+	r->jcols.n = 0;
+	*changed = false;
 	for (;;) {
 		size_t l = b.len;
 		while (l && is_space(b.ptr[l - 1]))
 			l--;
-		if (!l || b.ptr[l - 1] != '\\' || i + 1 >= nlines)
+		if (!l || b.ptr[l - 1] != '\\')
 			break;
+		const char *what = i + 1 >= nlines ? "the end of the file"
+		                                   : ends_text(r, lines[i + 1], lens[i + 1]);
+		if (what) {
+			size_t e = lens[i];
+			while (e && is_space(lines[i][e - 1]))
+				e--;
+			qb_loc at = {r->file, (int)i + 1, 1 + (int)qb_utf8_count(lines[i], e - 1)};
+			qb_diag_warning(at, "this '\\' has nothing to continue: %s follows, which ends the "
+			                    "text; remove the '\\'", what);
+			b.len = l - 1;
+			*changed = true;
+			break;
+		}
 		b.len = l;
 		i++;
 		size_t s = skip_space(lines[i], lens[i], 0);
 		qb_buf_putc(&b, '\n');
 		qb_buf_append(&b, lines[i] + s, lens[i] - s);
+		*(int *)vec_push(&r->jcols) = 1 + (int)qb_utf8_count(lines[i], s);
+		if (!block)
+			block = report_block((qb_loc){r->file, (int)i + 1, 1 + (int)qb_utf8_count(lines[i], s)},
+			                     lines[i] + s, lens[i] - s, true);
+		*changed = true;
 	}
 	*last = i;
 	*outlen = b.len;
@@ -638,21 +863,41 @@ static void read_line(reader *r, const qb_line *ln)
 		begin_question(r, ln);
 		return;
 	case QB_LINE_KEY:
-		if (r->in_questions)
-			question_key(r, ln);
-		else
-			header_key(r, ln);
-		return;
-	case QB_LINE_BADKEY: {
-		const char *s = suggest(r->line + ln->word, ln->wordlen);
-		qb_loc l = loc_at(r, ln->word);
-		swallow(r);
-		if (s)
-			qb_diag_error(l, "unknown keyword '%.*s'; did you mean '%s'?", (int)ln->wordlen,
-			              r->line + ln->word, s);
-		else
-			qb_diag_error(l, "unknown keyword '%.*s'", (int)ln->wordlen, r->line + ln->word);
-		return;
+	case QB_LINE_BADKEY:
+	case QB_LINE_TR: {
+		/* A misspelt keyword ('explaination:'), or one that looks like a
+		 * language tag ('tag:') but is not a language of the bank, is
+		 * reported once and read as the keyword it resembles. */
+		const char *w = r->line + ln->word;
+		const char *s = NULL;
+		if (ln->kind == QB_LINE_KEY) {
+			for (const char *const *k = qb_text_keywords; *k; k++)
+				if (strlen(*k) == ln->wordlen && strncmp(*k, w, ln->wordlen) == 0)
+					s = *k;
+		} else if (ln->kind == QB_LINE_BADKEY ||
+		           (r->langs.n && ln->wordlen >= 3 && !declared(r, w, ln->wordlen))) {
+			s = suggest(w, ln->wordlen);
+			if (s && strlen(s) == ln->wordlen && strncasecmp(s, w, ln->wordlen) == 0)
+				qb_diag_error(loc_at(r, ln->word), "keywords are written in lower case: "
+				                                   "'%s:'", s);
+			else if (s)
+				qb_diag_error(loc_at(r, ln->word), "unknown keyword '%.*s'; did you mean "
+				                                   "'%s:'?", (int)ln->wordlen, w, s);
+		}
+		if (s) {
+			r->kw = s;
+			if (r->in_questions)
+				question_key(r, ln);
+			else
+				header_key(r, ln);
+			return;
+		}
+		if (ln->kind == QB_LINE_BADKEY) {
+			qb_diag_error(loc_at(r, ln->word), "unknown keyword '%.*s'", (int)ln->wordlen, w);
+			swallow(r);
+			return;
+		}
+		break;
 	}
 	default:
 		break;
@@ -678,6 +923,10 @@ static void read_line(reader *r, const qb_line *ln)
 	}
 	switch (ln->kind) {
 	case QB_LINE_OPTION: {
+		if (ln->badmark)
+			qb_diag_error(loc_at(r, ln->indent), "'%.*s' is not an option mark; start a wrong "
+			                                     "option with '-' and a correct one with '*'",
+			              (int)ln->badmark, r->line + ln->indent);
 		qb_choice *c = push_choice(r);
 		c->correct = ln->correct;
 		c->loc = loc_at(r, ln->indent);
@@ -718,9 +967,16 @@ static void read_line(reader *r, const qb_line *ln)
 		return;
 	default: /* QB_LINE_TEXT */
 		if (r->text.dst) {
+			size_t i = ln->indent, tag, toff;
+			qb_loc at = loc_at(r, i);
 			r->text.dst->present = true;
-			add_tr(r, NULL, 0, loc_at(r, ln->indent), ln->indent,
-			       text ? text : r->line + ln->indent, text ? textlen : r->len - ln->indent);
+			if (bad_tag(r, &at, r->line + i, r->len - i, &tag, &toff))
+				add_tr(r, r->line + i, tag, at, i + toff,
+				       text ? text + toff : r->line + i + toff,
+				       text ? textlen - toff : r->len - i - toff);
+			else
+				add_tr(r, NULL, 0, loc_at(r, i), i, text ? text : r->line + i,
+				       text ? textlen : r->len - i);
 		} else
 			qb_diag_error(loc_at(r, ln->indent), "this line belongs to nothing");
 		return;
@@ -816,8 +1072,9 @@ qb_bank *qb_read_text(const char *path, const char *data, size_t len)
 			           : ln.kind == QB_LINE_TEXT ? ln.indent : ln.rest;
 			/* For bullets the language tag is inside the joined text;
 			 * marker_rest() classifies it again. */
-			text = joined(&r, off, lv, lnv, lines.n, i, &last, &textlen);
-			if (last == i) {
+			bool changed;
+			text = joined(&r, off, lv, lnv, lines.n, i, &last, &textlen, &changed);
+			if (!changed) {
 				free(text);
 				text = NULL;
 			} else if (ln.kind != QB_LINE_TR && ln.kind != QB_LINE_TEXT) {
@@ -846,6 +1103,7 @@ qb_bank *qb_read_text(const char *path, const char *data, size_t len)
 	/* Lines still held back had no header after them: the checks report
 	 * the missing header once instead. */
 	free(r.stray.v);
+	free(r.jcols.v);
 	free(lines.v);
 	free(lens.v);
 	free(clean);

@@ -5,12 +5,14 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <utf8proc.h>
 
 #include "alloc.h"
 #include "buf.h"
 #include "diag.h"
 #include "lang.h"
 #include "markup.h"
+#include "utf8.h"
 
 typedef struct ctx {
 	const qb_bank *bank;
@@ -52,18 +54,21 @@ bool qb_id_valid(const char *s, size_t *bad)
 /* Characters (code points) in s[0..n). */
 static int nchars(const char *s, size_t n)
 {
-	int c = 0;
-	for (size_t i = 0; i < n; i++)
-		if (((unsigned char)s[i] & 0xC0) != 0x80)
-			c++;
-	return c;
+	return (int)qb_utf8_count(s, n);
 }
 
-static qb_loc shift(qb_loc l, const char *s, size_t off)
+/* The position of byte off of tr's text, also on a continuation line. */
+static qb_loc shift(const qb_tr *tr, size_t off)
 {
-	if (memchr(s, '\n', off))
-		return l; /* on a continuation line: point at the text's start */
-	l.col += nchars(s, off);
+	qb_loc l = tr->text_loc;
+	const char *start = tr->text;
+	for (const char *p = tr->text; p < tr->text + off; p++)
+		if (*p == '\n') {
+			l.col = tr->cols ? tr->cols[l.line - tr->text_loc.line] : 1;
+			l.line++;
+			start = p + 1;
+		}
+	l.col += nchars(start, (size_t)(tr->text + off - start));
 	return l;
 }
 
@@ -102,7 +107,7 @@ static bool safe_path_chars(const char *s)
 static void check_image(void *payload, const char *src, size_t off)
 {
 	const visit *v = payload;
-	qb_loc l = shift(v->tr->text_loc, v->tr->text, off);
+	qb_loc l = shift(v->tr, off);
 	if (!qb_markup_url_safe(src) || strchr(src, ':')) {
 		qb_diag_error(l, "image '%s' is not a file: images must be files in the bank's "
 		                 "folder, e.g. 'media/picture.png'", src);
@@ -141,7 +146,7 @@ static void check_link(void *payload, const char *url, size_t off)
 {
 	const visit *v = payload;
 	if (!qb_markup_url_safe(url))
-		qb_diag_error(shift(v->tr->text_loc, v->tr->text, off),
+		qb_diag_error(shift(v->tr, off),
 		              "link '%s' uses a scheme other than http, https or mailto", url);
 }
 
@@ -162,6 +167,106 @@ static bool has_untagged(const qb_text *t)
 }
 
 
+/* The code point at s[0..n) and its length in *len (1 for a bad byte). */
+static utf8proc_int32_t cp_at(const char *s, size_t n, size_t *len)
+{
+	utf8proc_int32_t cp = -1;
+	utf8proc_ssize_t k = utf8proc_iterate((const utf8proc_uint8_t *)s, (utf8proc_ssize_t)n, &cp);
+	*len = k > 0 ? (size_t)k : 1;
+	return k > 0 ? cp : -1;
+}
+
+static bool is_letter(utf8proc_int32_t cp)
+{
+	utf8proc_category_t k = cp < 0 ? UTF8PROC_CATEGORY_CN : utf8proc_category(cp);
+	return (k >= UTF8PROC_CATEGORY_LU && k <= UTF8PROC_CATEGORY_LO) ||
+	       (k >= UTF8PROC_CATEGORY_MN && k <= UTF8PROC_CATEGORY_ME);
+}
+
+/* The number of ordinary words in Markdown text s: words of at least
+ * QB_WORD_LETTERS letters, none of them upper-case, outside code spans,
+ * link and image addresses and URLs.  Names ('All-reduce', 'NVLink',
+ * 'LL128'), code and numbers are not ordinary words, so a text made of
+ * them may be the same in every language. */
+static int ordinary_words(const char *s)
+{
+	int words = 0;
+	size_t n = strlen(s), i = 0;
+	while (i < n) {
+		if (s[i] == '`') { /* a code span: up to the same run of backticks */
+			size_t r = strspn(s + i, "`");
+			const char *e = s + i + r;
+			while ((e = strchr(e, '`')) && strspn(e, "`") != r)
+				e += strspn(e, "`");
+			i = e ? (size_t)(e - s) + r : i + r;
+			continue;
+		}
+		if (s[i] == ']' && s[i + 1] == '(') { /* a link's or image's address */
+			const char *e = strchr(s + i, ')');
+			i = e ? (size_t)(e - s) + 1 : n;
+			continue;
+		}
+		size_t len;
+		if (!is_letter(cp_at(s + i, n - i, &len))) {
+			i += len;
+			continue;
+		}
+		/* A word: letters, joined by inner hyphens and apostrophes. */
+		int letters = 0;
+		bool upper = false;
+		for (;;) {
+			utf8proc_int32_t cp = cp_at(s + i, n - i, &len);
+			if (is_letter(cp)) {
+				utf8proc_category_t k = utf8proc_category(cp);
+				upper |= k == UTF8PROC_CATEGORY_LU || k == UTF8PROC_CATEGORY_LT;
+				letters += k <= UTF8PROC_CATEGORY_LO;
+				i += len;
+				continue;
+			}
+			size_t l2;
+			if ((cp == '-' || cp == '\'' || cp == 0x2019) && i + len < n &&
+			    is_letter(cp_at(s + i + len, n - i - len, &l2))) {
+				i += len;
+				continue;
+			}
+			break;
+		}
+		if (strncmp(s + i, "://", 3) == 0) { /* a URL: up to the next space */
+			while (i < n && s[i] != ' ' && s[i] != '\n')
+				i++;
+			continue;
+		}
+		if (letters >= QB_WORD_LETTERS && !upper)
+			words++;
+	}
+	return words;
+}
+
+/* A text that is the same in two languages is likely an untranslated
+ * copy, unless it holds no ordinary words (see ordinary_words()). */
+static void check_same(const qb_text *t, const char *what)
+{
+	for (size_t i = 1; i < t->ntr; i++)
+		for (size_t j = 0; j < i; j++) {
+			const qb_tr *a = &t->tr[i], *b = &t->tr[j];
+			if (*a->lang && *b->lang && *a->text && strcmp(a->text, b->text) == 0 &&
+			    ordinary_words(a->text) >= QB_SAME_TEXT_WORDS) {
+				qb_diag_warning(a->loc, "the '%s' text of %s is the same as the '%s' one: "
+				                        "an untranslated copy?", a->lang, what, b->lang);
+				break;
+			}
+		}
+}
+
+/* True when t has a text in every language of bank b. */
+static bool complete(const qb_bank *b, const qb_text *t)
+{
+	for (size_t k = 0; k < b->nlangs; k++)
+		if (!qb_text_tr(t, b->langs[k].code))
+			return false;
+	return b->nlangs > 0;
+}
+
 /* Checks one translated text.  what describes it for messages, e.g.
  * "option 2 of question 'x'". */
 static void check_text(ctx *c, const qb_text *t, const char *what, bool check_missing,
@@ -179,8 +284,19 @@ static void check_text(ctx *c, const qb_text *t, const char *what, bool check_mi
 						want = b->langs[k].code;
 						break;
 					}
-				qb_diag_error(tr->loc, "text without a language tag; start the line with "
-				                       "'%s:'", want ? want : "en");
+				const qb_tr *prev = i ? &t->tr[i - 1] : NULL;
+				if (complete(b, t) && prev && *prev->lang) {
+					/* Every language is there: the line is the rest of
+					 * the text above, wrapped without a '\'. */
+					int end = prev->text_loc.line;
+					for (const char *p = prev->text; *p; p++)
+						end += *p == '\n';
+					qb_diag_error(tr->loc, "a line without a language tag after the '%s' "
+					                       "text; to continue that text here, end line "
+					                       "%d with '\\'", prev->lang, end);
+				} else
+					qb_diag_error(tr->loc, "text without a language tag; start the line "
+					                       "with '%s:'", want ? want : "en");
 			}
 			continue;
 		}
@@ -205,6 +321,7 @@ static void check_text(ctx *c, const qb_text *t, const char *what, bool check_mi
 		qb_markup_images(tr->text, check_image, &v);
 		qb_markup_links(tr->text, check_link, &v);
 	}
+	check_same(t, what);
 	/* A line without a tag most likely is the missing translation: one
 	 * diagnostic for it is enough. */
 	if (!check_missing || has_untagged(t))
@@ -277,9 +394,32 @@ static void check_header(ctx *c)
 
 /* ---- questions ---- */
 
+/* Orders questions (of one array, with ids) by id, then by position. */
+static int by_id(const void *a, const void *b)
+{
+	const qb_question *p = *(const qb_question *const *)a, *q = *(const qb_question *const *)b;
+	int d = strcmp(p->id, q->id);
+	return d ? d : (p > q) - (p < q);
+}
+
 static void check_ids(ctx *c)
 {
 	const qb_bank *b = c->bank;
+	/* first[i]: the earliest question with the same id as question i
+	 * (i itself when it is the first); found by sorting, not by
+	 * comparing every pair. */
+	const qb_question **order = qb_xcalloc(b->nquestions + 1, sizeof *order);
+	size_t *first = qb_xcalloc(b->nquestions + 1, sizeof *first);
+	size_t n = 0;
+	for (size_t i = 0; i < b->nquestions; i++) {
+		first[i] = i;
+		if (b->questions[i].id)
+			order[n++] = &b->questions[i];
+	}
+	qsort(order, n, sizeof *order, by_id);
+	for (size_t k = 1; k < n; k++)
+		if (strcmp(order[k]->id, order[k - 1]->id) == 0)
+			first[order[k] - b->questions] = first[order[k - 1] - b->questions];
 	for (size_t i = 0; i < b->nquestions; i++) {
 		const qb_question *q = &b->questions[i];
 		if (!q->id)
@@ -296,15 +436,13 @@ static void check_ids(ctx *c)
 				                 "and '_'", q->id);
 			}
 		}
-		for (size_t j = 0; j < i; j++) {
-			const qb_question *p = &b->questions[j];
-			if (p->id && strcmp(p->id, q->id) == 0) {
-				qb_diag_error(q->id_loc, "duplicate question id '%s'", q->id);
-				qb_diag_note(p->id_loc, "'%s' is first used here", q->id);
-				break;
-			}
+		if (first[i] != i) {
+			qb_diag_error(q->id_loc, "duplicate question id '%s'", q->id);
+			qb_diag_note(b->questions[first[i]].id_loc, "'%s' is first used here", q->id);
 		}
 	}
+	free(order);
+	free(first);
 }
 
 static void check_choices(ctx *c, const qb_question *q, const char *name, bool untagged)
@@ -355,6 +493,27 @@ static void check_choices(ctx *c, const qb_question *q, const char *name, bool u
 		qb_diag_warning(q->choices[QB_MANY_OPTIONS].loc,
 		                "%s has %zu options; more than %d is hard to answer on a phone", name,
 		                q->nchoices, QB_MANY_OPTIONS);
+}
+
+/* True when s has a quotation mark: straight, curly ('“basics”', as word
+ * processors type them) or any other. */
+static bool has_quote(const char *s)
+{
+	static const utf8proc_int32_t other[] = {0x201A, 0x201E, 0x301D, 0x301E, 0x301F,
+	                                         0xFF02, 0xFF07};
+	size_t n = strlen(s), len;
+	for (size_t i = 0; i < n; i += len) {
+		utf8proc_int32_t cp = cp_at(s + i, n - i, &len);
+		if (cp == '"' || cp == '\'')
+			return true;
+		if (cp > 0x7F && (utf8proc_category(cp) == UTF8PROC_CATEGORY_PI ||
+		                  utf8proc_category(cp) == UTF8PROC_CATEGORY_PF))
+			return true;
+		for (size_t k = 0; k < QB_NELEM(other); k++)
+			if (cp == other[k])
+				return true;
+	}
+	return false;
 }
 
 static void check_question(ctx *c, const qb_question *q)
@@ -435,22 +594,11 @@ static void check_question(ctx *c, const qb_question *q)
 		qb_buf_appendf(&what, "the explanation of %s", name);
 		check_text(c, &q->explanation, qb_buf_cstr(&what), !untagged, folded);
 		qb_buf_dispose(&what);
-		/* An explanation identical across languages: likely a copy. */
-		const qb_text *e = &q->explanation;
-		for (size_t i = 1; i < e->ntr; i++)
-			for (size_t j = 0; j < i; j++)
-				if (*e->tr[i].lang && *e->tr[j].lang && *e->tr[i].text &&
-				    strcmp(e->tr[i].text, e->tr[j].text) == 0) {
-					qb_diag_warning(e->tr[i].loc, "the '%s' explanation of %s is the same "
-					                              "as the '%s' one: an untranslated copy?",
-					                e->tr[i].lang, name, e->tr[j].lang);
-					j = i;
-				}
 	}
 
 	/* Tags: Anki splits tags at spaces; quotes break its search syntax. */
 	for (size_t i = 0; i < q->ntags; i++)
-		if (strpbrk(q->tags[i].name, "\"'"))
+		if (has_quote(q->tags[i].name))
 			qb_diag_error(q->tags[i].loc, "tag '%s' may not contain quotes", q->tags[i].name);
 	QB_UNUSED(b);
 	qb_buf_dispose(&nb);

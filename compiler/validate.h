@@ -9,6 +9,12 @@
 #define QB_LONG_TEXT 1000
 /* More options than this get a warning. */
 #define QB_MANY_OPTIONS 10
+/* A text that is the same in two languages gets a warning when it has at
+ * least QB_SAME_TEXT_WORDS ordinary words: QB_WORD_LETTERS or more letters
+ * and none upper-case, outside code, link addresses and URLs (so that
+ * names such as 'All-reduce', code and numbers may be the same). */
+#define QB_SAME_TEXT_WORDS 2
+#define QB_WORD_LETTERS 3
 /* Question ids are at most this many characters (SCORM and Anki use them). */
 #define QB_ID_MAX 64
 

@@ -1,6 +1,8 @@
-/* Unit tests of the line classifier, which knows no model. */
+/* Unit tests of the line classifier, which knows no model, and of what
+ * the reader makes of a few mistakes it recovers from. */
 #include <string.h>
 
+#include "diag.h"
 #include "harness.h"
 #include "read.h"
 
@@ -59,5 +61,44 @@ int main(void)
 	INT_EQ(cl("bank: x").kind, QB_LINE_KEY);
 	INT_EQ(cl("explaination: x").kind, QB_LINE_BADKEY);
 	INT_EQ(cl("Note: capitalised prose").kind, QB_LINE_TEXT);
+	INT_EQ(cl("Explanation:").kind, QB_LINE_BADKEY); /* capitalised by an editor */
+
+	/* Marks that look like bullets: options, flagged. */
+	l = cl("  \xE2\x80\x93 en: en dash");
+	INT_EQ(l.kind, QB_LINE_OPTION);
+	INT_EQ(l.badmark, 3);
+	OK(!l.correct);
+	INT_EQ(l.rest, 6);
+	l = cl("\xE2\x88\x97 en: U+2217 star");
+	INT_EQ(l.kind, QB_LINE_OPTION);
+	OK(l.correct);
+	INT_EQ(cl("\xE2\x80\x94 em dash").badmark, 3);
+	INT_EQ(cl("- en: x").badmark, 0);
+	INT_EQ(cl("\xE2\x80\x93no space").kind, QB_LINE_TEXT);
+	INT_EQ(cl("\xC3\xA9t\xC3\xA9 is prose").kind, QB_LINE_TEXT);
+
+	/* What the reader keeps after the mistakes it reports. */
+	static const char bank[] =
+		"bank: b\nlanguages: en sw\ntitle:\n  en: T\n  sw: T\n"
+		"1. q\n"
+		"   en: First line\\\n"
+		"       second line\n"
+		"   sw:Bila nafasi\\\n" /* no space after the tag, and a stray '\' */
+		"   - en: a\n     sw: a\n"
+		"   \xE2\x80\x93 en: b\n     sw: b\n"
+		"   explanation:\n     en: E\n     sw: E \\\n";
+	qb_diag_set_color(0);
+	qb_bank *b = qb_read_text("t.qb", bank, sizeof bank - 1);
+	INT_EQ(b->nquestions, 1);
+	const qb_question *q = &b->questions[0];
+	STR_EQ(qb_text_get(&q->prompt, "en"), "First line\\\nsecond line");
+	INT_EQ(q->prompt.tr[0].cols ? q->prompt.tr[0].cols[0] : 0, 8);
+	STR_EQ(qb_text_get(&q->prompt, "sw"), "Bila nafasi");
+	INT_EQ(q->prompt.ntr, 2);
+	INT_EQ(q->nchoices, 2);
+	STR_EQ(qb_text_get(&q->choices[1].text, "sw"), "b");
+	STR_EQ(qb_text_get(&q->explanation, "sw"), "E");
+	qb_bank_free(b);
+	qb_diag_dispose();
 	return h_done("unit/read_text");
 }

@@ -11,6 +11,7 @@
 #include "lang.h"
 #include "markup.h"
 #include "template.h"
+#include "utf8.h"
 
 static const char *html(const char *md, unsigned flags)
 {
@@ -54,6 +55,16 @@ int main(void)
 	STR_EQ(d, "42-x!");
 	free(d);
 	INT_EQ(b.len, 0);
+
+	/* counting characters: code points, an invalid byte as one */
+	INT_EQ(qb_utf8_count("", 0), 0);
+	INT_EQ(qb_utf8_count("abc", 3), 3);
+	INT_EQ(qb_utf8_count("K\xC3\xA9\xE2\x80\x93\xF0\x9F\x98\x80", 10), 4); /* Ké–😀 */
+	INT_EQ(qb_utf8_count("a\xFF\xC3", 3), 3);  /* a bad byte, a cut sequence */
+	INT_EQ(qb_utf8_count("\xE2\x80\x93", 2), 2); /* counted only up to n */
+	INT_EQ(qb_utf8_next("\xE2\x80\x93x", 4), 3);
+	INT_EQ(qb_utf8_next("\xED\xA0\x80", 3), 1); /* a surrogate is not UTF-8 */
+	INT_EQ(qb_utf8_next("x", 0), 0);
 
 	/* escaping */
 	qb_escape_html(&b, "<a href=\"x\">&'</a>");

@@ -1,0 +1,17 @@
+/* utf8.h - counting characters in UTF-8 text, on top of utf8proc.
+ * Columns in diagnostics and text lengths in the checks count code
+ * points; an invalid byte counts as one character, as diag.c shows it
+ * as one '?'. */
+#ifndef QB_UTF8_H
+#define QB_UTF8_H
+
+#include <stddef.h>
+
+/* Bytes of the character at s[0..n): 1 to 4, 1 for an invalid byte, 0
+ * when n is 0. */
+size_t qb_utf8_next(const char *s, size_t n);
+
+/* Characters (code points) in s[0..n). */
+size_t qb_utf8_count(const char *s, size_t n);
+
+#endif
