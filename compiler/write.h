@@ -50,5 +50,7 @@ int qb_write_anki(const qb_bank *bank, const qb_build_opts *opts);
 /* SCORM 1.2 and SCORM 2004 4th Edition zips for Moodle (write_scorm.c). */
 int qb_write_scorm12(const qb_bank *bank, const qb_build_opts *opts);
 int qb_write_scorm2004(const qb_bank *bank, const qb_build_opts *opts);
+/* Moodle XML for a course's question bank (write_moodlexml.c). */
+int qb_write_moodlexml(const qb_bank *bank, const qb_build_opts *opts);
 
 #endif
