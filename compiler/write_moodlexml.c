@@ -196,14 +196,33 @@ static const char *text_md(const ctx *c, const qb_text *t, const char *lang, qb_
 	return tr ? tr->text : "";
 }
 
+/* Appends html to out with every @@PLUGINFILE@@ that is not the start of
+ * one of our image srcs written as &#64;@PLUGINFILE@@: Moodle replaces
+ * the marker anywhere in a text by its file area's URL.  md4c escapes the
+ * author's quotes, so src=" only precedes a src markup wrote. */
+static void put_html(qb_buf *out, const char *html)
+{
+	static const char marker[] = "@@PLUGINFILE@@", src[] = "src=\"";
+	const char *p = html, *m;
+	while ((m = strstr(p, marker)) != NULL) {
+		qb_buf_append(out, p, (size_t)(m - p));
+		bool ours = (size_t)(m - html) >= sizeof src - 1 &&
+		            memcmp(m - (sizeof src - 1), src, sizeof src - 1) == 0;
+		qb_buf_puts(out, ours ? "@" : "&#64;");
+		p = m + 1;
+	}
+	qb_buf_puts(out, p);
+}
+
 /* Appends one language's HTML to out: in a multilang span when more than
  * one language is written. */
 static void lang_html(ctx *c, qb_buf *out, const char *lang, const char *html)
 {
 	if (c->nlangs > 1)
-		qb_buf_appendf(out, "<span lang=\"%s\" class=\"multilang\">%s</span>", lang, html);
-	else
-		qb_buf_puts(out, html);
+		qb_buf_appendf(out, "<span lang=\"%s\" class=\"multilang\">", lang);
+	put_html(out, html);
+	if (c->nlangs > 1)
+		qb_buf_puts(out, "</span>");
 }
 
 /* <tag format="html"><text>HTML</text><file .../>...</tag> for t (empty
