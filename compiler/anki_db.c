@@ -3,7 +3,6 @@
 #include "anki_db.h"
 
 #include <ctype.h>
-#include <libxml/HTMLparser.h>
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +10,7 @@
 
 #include "alloc.h"
 #include "diag.h"
+#include "escape.h"
 #include "hash.h"
 
 struct qb_anki_db {
@@ -295,31 +295,6 @@ static char *drop_blocks(const char *s, const char *open, const char *close, boo
 	return qb_buf_detach(&b);
 }
 
-static void put_utf8(qb_buf *out, unsigned long cp)
-{
-	char u[4];
-	if (cp < 0x80) {
-		qb_buf_putc(out, (char)cp);
-		return;
-	}
-	if (cp < 0x800) {
-		u[0] = (char)(0xC0 | (cp >> 6));
-		u[1] = (char)(0x80 | (cp & 0x3F));
-		qb_buf_append(out, u, 2);
-	} else if (cp < 0x10000) {
-		u[0] = (char)(0xE0 | (cp >> 12));
-		u[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
-		u[2] = (char)(0x80 | (cp & 0x3F));
-		qb_buf_append(out, u, 3);
-	} else {
-		u[0] = (char)(0xF0 | (cp >> 18));
-		u[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
-		u[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
-		u[3] = (char)(0x80 | (cp & 0x3F));
-		qb_buf_append(out, u, 4);
-	}
-}
-
 /* entsToTxt (anki@2.1.16:anki/utils.py:157-177): "&nbsp;" -> " ", then
  * every match of &#?\w+; that names a character is decoded: "&#x" + hex
  * (lower-case x only), "&#" + decimal, or an HTML 4 entity name (Python's
@@ -327,45 +302,15 @@ static void put_utf8(qb_buf *out, unsigned long cp)
  * "apos").  Anything else is left as written. */
 static void decode_entities(qb_buf *out, const char *s)
 {
-	while (*s) {
-		if (*s != '&') {
-			qb_buf_putc(out, *s++);
-			continue;
-		}
-		if (strncmp(s, "&nbsp;", 6) == 0) {
-			qb_buf_putc(out, ' ');
-			s += 6;
-			continue;
-		}
-		const char *semi = strchr(s, ';');
-		size_t n = semi ? (size_t)(semi - s) : 0;
-		bool done = false;
-		if (n >= 3 && s[1] == '#') {
-			bool hex = s[2] == 'x';
-			const char *d = s + (hex ? 3 : 2);
-			char *end = NULL;
-			unsigned long cp = 0;
-			if (hex ? isxdigit((unsigned char)*d) : isdigit((unsigned char)*d))
-				cp = strtoul(d, &end, hex ? 16 : 10);
-			if (end == semi && cp > 0 && cp <= 0x10FFFF) {
-				put_utf8(out, cp);
-				done = true;
-			}
-		} else if (n >= 2) {
-			char *name = qb_xstrndup(s + 1, n - 1);
-			const htmlEntityDesc *e = strcmp(name, "apos") == 0
-			                              ? NULL
-			                              : htmlEntityLookup((const xmlChar *)name);
-			free(name);
-			if (e) {
-				put_utf8(out, e->value);
-				done = true;
-			}
-		}
-		if (done)
-			s = semi + 1;
+	size_t n = strlen(s);
+	for (size_t i = 0; i < n;) {
+		size_t k = s[i] == '&' ? qb_entity_decode(out, s + i, n - i,
+		                                          QB_ENTITY_ANKI | QB_ENTITY_NBSP_SPACE)
+		                       : 0;
+		if (k)
+			i += k;
 		else
-			qb_buf_putc(out, *s++);
+			qb_buf_putc(out, s[i++]);
 	}
 }
 

@@ -1,7 +1,9 @@
 /* escape.c - see escape.h. */
 #include "escape.h"
 
+#include <libxml/HTMLparser.h>
 #include <string.h>
+#include <utf8proc.h>
 
 void qb_escape_html(qb_buf *out, const char *s)
 {
@@ -41,4 +43,57 @@ void qb_escape_mustache(qb_buf *out, const char *s)
 		}
 		qb_buf_putc(out, *s);
 	}
+}
+
+size_t qb_entity_decode(qb_buf *out, const char *s, size_t n, unsigned flags)
+{
+	const char *semi = n > 2 && s[0] == '&' ? memchr(s, ';', n) : NULL;
+	if (!semi)
+		return 0;
+	size_t len = (size_t)(semi - s) + 1;
+	if ((flags & QB_ENTITY_NBSP_SPACE) && len == 6 && memcmp(s, "&nbsp;", 6) == 0) {
+		qb_buf_putc(out, ' ');
+		return len;
+	}
+	long cp = -1;
+	if (s[1] == '#') {
+		bool hex = s[2] == 'x' || (s[2] == 'X' && !(flags & QB_ENTITY_ANKI));
+		const char *d = s + (hex ? 3 : 2);
+		unsigned long v = 0;
+		if (d == semi)
+			return 0;
+		for (const char *p = d; p < semi; p++) {
+			int c = (unsigned char)*p, dv;
+			if (c >= '0' && c <= '9')
+				dv = c - '0';
+			else if (hex && ((c | 0x20) >= 'a' && (c | 0x20) <= 'f'))
+				dv = (c | 0x20) - 'a' + 10;
+			else
+				return 0;
+			if (v <= 0x10FFFF)
+				v = v * (hex ? 16 : 10) + (unsigned long)dv;
+		}
+		if (v > 0 && v <= 0x10FFFF)
+			cp = (long)v;
+		else if (flags & QB_ENTITY_ANKI)
+			return 0;
+		else
+			cp = 0xFFFD;
+	} else {
+		char name[48];
+		if (len - 2 >= sizeof name)
+			return 0;
+		memcpy(name, s + 1, len - 2);
+		name[len - 2] = '\0';
+		const htmlEntityDesc *e = (flags & QB_ENTITY_ANKI) && strcmp(name, "apos") == 0
+		                              ? NULL
+		                              : htmlEntityLookup((const xmlChar *)name);
+		if (!e)
+			return 0;
+		cp = (long)e->value;
+	}
+	utf8proc_uint8_t u[4];
+	utf8proc_ssize_t k = utf8proc_encode_char((utf8proc_int32_t)cp, u);
+	qb_buf_append(out, (const char *)u, (size_t)k);
+	return len;
 }

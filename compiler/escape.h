@@ -15,6 +15,22 @@ void qb_escape_html(qb_buf *out, const char *s);
  * example from jansson's json_dumps), whose strings stay equivalent. */
 void qb_escape_script_json(qb_buf *out, const char *s);
 
+/* Character references ("&amp;", "&#233;", "&#x1F600;"), decoded in one
+ * place for every reader of HTML: md4c's entity spans, plain text and
+ * Anki's field checksums.  Named references come from libxml2's HTML 4
+ * table. */
+enum {
+	QB_ENTITY_NBSP_SPACE = 1, /* "&nbsp;" becomes a plain space                */
+	QB_ENTITY_ANKI = 2        /* Anki's entsToTxt: "&#x" lower case only, no
+	                             "&apos;", invalid numbers stay as written   */
+};
+
+/* Decodes the character reference at the start of s[0..n) into out.
+ * Returns the bytes it used, or 0 (nothing appended) when s does not start
+ * with a reference this table knows.  Without QB_ENTITY_ANKI an out-of-range
+ * number gives U+FFFD, as md4c-html does. */
+size_t qb_entity_decode(qb_buf *out, const char *s, size_t n, unsigned flags);
+
 /* Appends s with "{{" and "}}" broken up by an HTML entity, so that Anki's
  * template engine never sees field syntax coming from a bank.  s is HTML. */
 void qb_escape_mustache(qb_buf *out, const char *s);

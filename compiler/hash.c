@@ -1,9 +1,9 @@
 /* hash.c - see hash.h. */
 #include "hash.h"
 
+#include <nettle/base16.h>
 #include <nettle/sha1.h>
 #include <nettle/sha2.h>
-#include <stdio.h>
 
 void qb_hash_sha1(uint8_t out[QB_SHA1_SIZE], const void *data, size_t len)
 {
@@ -27,9 +27,8 @@ void qb_hash_sha256_hex(char *out, size_t nbytes, const void *data, size_t len)
 	qb_hash_sha256(d, data, len);
 	if (nbytes > QB_SHA256_SIZE)
 		nbytes = QB_SHA256_SIZE;
-	for (size_t i = 0; i < nbytes; i++)
-		snprintf(out + 2 * i, 3, "%02x", d[i]);
-	out[2 * nbytes] = '\0';
+	base16_encode_update(out, nbytes, d); /* lower case */
+	out[BASE16_ENCODE_LENGTH(nbytes)] = '\0';
 }
 
 uint64_t qb_hash_u64(const uint8_t *digest)

@@ -21,6 +21,7 @@
 #include "revision.h"
 #include "template.h"
 #include "validate.h"
+#include "render.h"
 #include "write.h"
 #include "write_json.h"
 
@@ -413,6 +414,7 @@ static int build_bank(const args *a, const char *path, const qb_writer *const *s
 	if (!rev)
 		goto done;
 	qb_rev_check_stale(rev, bank);
+	qb_render_check_labels(bank, tdir); /* once per bank, not per writer */
 	if (qb_diag_errors() > before) { /* stale translations under --werror */
 		rc = QB_EXIT_ERRORS;
 		goto done;
@@ -427,7 +429,9 @@ static int build_bank(const args *a, const char *path, const qb_writer *const *s
 	/* Every format is attempted, so one run reports every problem; a
 	 * format that fails leaves its earlier output in place. */
 	for (size_t k = 0; k < nsel && rc != QB_EXIT_USAGE; k++) {
-		int wrc = sel[k]->write(bank, &opts);
+		qb_write_status ws = qb_render_write(sel[k], bank, &opts);
+		int wrc = ws == QB_WRITE_OK ? QB_EXIT_OK
+		          : ws == QB_WRITE_EBANK ? QB_EXIT_ERRORS : QB_EXIT_IO;
 		if (wrc == QB_EXIT_OK) {
 			char *out = qb_writer_output_path(sel[k], bank, &opts);
 			printf("  wrote %s\n", out);

@@ -2,7 +2,6 @@
 #include "markup.h"
 
 #include <ctype.h>
-#include <md4c-html.h>
 #include <md4c.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,11 +11,6 @@
 
 /* Inline Markdown plus strikethrough; never raw HTML. */
 #define PARSER_FLAGS (MD_FLAG_NOHTML | MD_FLAG_STRIKETHROUGH)
-
-static void collect(const MD_CHAR *text, MD_SIZE size, void *userdata)
-{
-	qb_buf_append(userdata, text, size);
-}
 
 bool qb_markup_url_safe(const char *url)
 {
@@ -31,96 +25,266 @@ bool qb_markup_url_safe(const char *url)
 	       (n == 6 && strncasecmp(url, "mailto", 6) == 0);
 }
 
-/* Decodes the few entities md4c-html writes in attribute values. */
-static char *attr_decode(const char *s, size_t n)
+/* ---- the HTML renderer: md4c's parser callbacks ----
+ *
+ * The output is byte for byte what md4c-html 0.4 writes (its escaping,
+ * newlines and tags), except that images and links are ours to decide:
+ * the image callback names the src, unsafe link schemes become "#". */
+
+typedef struct html {
+	qb_buf *out;
+	qb_markup_image_fn image;
+	void *payload;
+	int img_depth;       /* 1 inside an image's alt text: plain text only */
+	int depth;           /* block nesting                                 */
+	int top_blocks;      /* blocks directly in the document               */
+	MD_BLOCKTYPE top;    /* the type of the last of them                  */
+} html;
+
+/* Text escaping as md4c-html does it: & < > " only. */
+static void put_text(qb_buf *out, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		switch (s[i]) {
+		case '&': qb_buf_puts(out, "&amp;"); break;
+		case '<': qb_buf_puts(out, "&lt;"); break;
+		case '>': qb_buf_puts(out, "&gt;"); break;
+		case '"': qb_buf_puts(out, "&quot;"); break;
+		default: qb_buf_putc(out, s[i]); break;
+		}
+	}
+}
+
+/* URL escaping as md4c-html does it: '&' as "&amp;", everything outside
+ * letters, digits and -_.+!*(),%#@?=;:/$ percent-encoded. */
+static void put_url(qb_buf *out, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		    (c && strchr("-_.+!*(),%#@?=;:/$", c)))
+			qb_buf_putc(out, (char)c);
+		else if (c == '&')
+			qb_buf_puts(out, "&amp;");
+		else
+			qb_buf_appendf(out, "%%%02X", c);
+	}
+}
+
+/* A character reference from md4c: decoded when known, else as written. */
+static void put_entity(qb_buf *out, const char *s, size_t n,
+                       void (*put)(qb_buf *, const char *, size_t), unsigned flags)
+{
+	qb_buf tmp = QB_BUF_INIT;
+	if (qb_entity_decode(&tmp, s, n, flags) == n)
+		put(out, tmp.ptr, tmp.len);
+	else
+		put(out, s, n);
+	qb_buf_dispose(&tmp);
+}
+
+static const char replacement_char[] = "\xEF\xBF\xBD";
+
+static void put_raw(qb_buf *out, const char *s, size_t n)
+{
+	qb_buf_append(out, s, n);
+}
+
+/* An attribute (src, href, title) through put, references decoded. */
+static void put_attr(qb_buf *out, const MD_ATTRIBUTE *a,
+                     void (*put)(qb_buf *, const char *, size_t))
+{
+	for (int i = 0; a->substr_offsets[i] < a->size; i++) {
+		const char *t = a->text + a->substr_offsets[i];
+		size_t n = a->substr_offsets[i + 1] - a->substr_offsets[i];
+		if (a->substr_types[i] == MD_TEXT_NULLCHAR)
+			qb_buf_puts(out, replacement_char);
+		else if (a->substr_types[i] == MD_TEXT_ENTITY)
+			put_entity(out, t, n, put, 0);
+		else
+			put(out, t, n);
+	}
+}
+
+/* The value of an attribute as the author meant it: a heap string. */
+static char *attr_value(const MD_ATTRIBUTE *a)
 {
 	qb_buf b = QB_BUF_INIT;
-	for (size_t i = 0; i < n; i++) {
-		static const struct { const char *ent; char c; } ents[] = {
-			{"&amp;", '&'}, {"&quot;", '"'}, {"&lt;", '<'}, {"&gt;", '>'}};
-		size_t k;
-		for (k = 0; k < QB_NELEM(ents); k++) {
-			size_t el = strlen(ents[k].ent);
-			if (i + el <= n && memcmp(s + i, ents[k].ent, el) == 0) {
-				qb_buf_putc(&b, ents[k].c);
-				i += el - 1;
-				break;
-			}
-		}
-		if (k == QB_NELEM(ents))
-			qb_buf_putc(&b, s[i]);
-	}
+	if (a->text)
+		put_attr(&b, a, put_raw);
 	return qb_buf_detach(&b);
 }
 
-/* Rewrites the attribute values that md4c-html wrote for images and
- * links.  Raw HTML is off, so every "<img src=" and "<a href=" in the
- * rendering was written by md4c itself, never by the author. */
-static void postprocess(qb_buf *out, const char *html, qb_markup_image_fn image, void *payload)
+static int h_enter_block(MD_BLOCKTYPE t, void *detail, void *u)
 {
-	static const char *const attrs[] = {"<img src=\"", "<a href=\""};
-	const char *p = html;
-	for (;;) {
-		const char *hit = NULL;
-		size_t which = 0;
-		for (size_t k = 0; k < QB_NELEM(attrs); k++) {
-			const char *h = strstr(p, attrs[k]);
-			if (h && (!hit || h < hit)) {
-				hit = h;
-				which = k;
-			}
-		}
-		if (!hit)
-			break;
-		const char *val = hit + strlen(attrs[which]);
-		const char *end = strchr(val, '"');
-		if (!end)
-			break;
-		qb_buf_append(out, p, (size_t)(val - p));
-		char *url = attr_decode(val, (size_t)(end - val));
-		const char *repl = NULL;
-		if (which == 0 && image)
-			repl = image(payload, url);
-		else if (which == 1 && !qb_markup_url_safe(url))
-			repl = "#";
-		if (repl)
-			qb_escape_html(out, repl);
-		else
-			qb_buf_append(out, val, (size_t)(end - val));
-		free(url);
-		p = end;
+	html *h = u;
+	qb_buf *o = h->out;
+	if (h->depth++ == 1) {
+		h->top_blocks++;
+		h->top = t;
 	}
-	qb_buf_puts(out, p);
+	switch (t) {
+	case MD_BLOCK_QUOTE: qb_buf_puts(o, "<blockquote>\n"); break;
+	case MD_BLOCK_UL: qb_buf_puts(o, "<ul>\n"); break;
+	case MD_BLOCK_OL: {
+		unsigned start = ((MD_BLOCK_OL_DETAIL *)detail)->start;
+		if (start == 1)
+			qb_buf_puts(o, "<ol>\n");
+		else
+			qb_buf_appendf(o, "<ol start=\"%u\">\n", start);
+		break;
+	}
+	case MD_BLOCK_LI: qb_buf_puts(o, "<li>"); break;
+	case MD_BLOCK_HR: qb_buf_puts(o, "<hr>\n"); break;
+	case MD_BLOCK_H: qb_buf_appendf(o, "<h%u>", ((MD_BLOCK_H_DETAIL *)detail)->level); break;
+	case MD_BLOCK_CODE: {
+		const MD_BLOCK_CODE_DETAIL *d = detail;
+		qb_buf_puts(o, "<pre><code");
+		if (d->lang.text) {
+			qb_buf_puts(o, " class=\"language-");
+			put_attr(o, &d->lang, put_text);
+			qb_buf_putc(o, '"');
+		}
+		qb_buf_putc(o, '>');
+		break;
+	}
+	case MD_BLOCK_P: qb_buf_puts(o, "<p>"); break;
+	default: break; /* tables are off; raw HTML is off */
+	}
+	return 0;
+}
+
+static int h_leave_block(MD_BLOCKTYPE t, void *detail, void *u)
+{
+	html *h = u;
+	qb_buf *o = h->out;
+	h->depth--;
+	switch (t) {
+	case MD_BLOCK_QUOTE: qb_buf_puts(o, "</blockquote>\n"); break;
+	case MD_BLOCK_UL: qb_buf_puts(o, "</ul>\n"); break;
+	case MD_BLOCK_OL: qb_buf_puts(o, "</ol>\n"); break;
+	case MD_BLOCK_LI: qb_buf_puts(o, "</li>\n"); break;
+	case MD_BLOCK_H: qb_buf_appendf(o, "</h%u>\n", ((MD_BLOCK_H_DETAIL *)detail)->level); break;
+	case MD_BLOCK_CODE: qb_buf_puts(o, "</code></pre>\n"); break;
+	case MD_BLOCK_P: qb_buf_puts(o, "</p>\n"); break;
+	default: break;
+	}
+	return 0;
+}
+
+static void open_img(html *h, const MD_SPAN_IMG_DETAIL *d)
+{
+	qb_buf_puts(h->out, "<img src=\"");
+	char *src = attr_value(&d->src);
+	const char *repl = h->image ? h->image(h->payload, src) : NULL;
+	if (repl)
+		qb_escape_html(h->out, repl);
+	else
+		put_attr(h->out, &d->src, put_url);
+	free(src);
+	qb_buf_puts(h->out, "\" alt=\"");
+}
+
+static void open_a(html *h, const MD_SPAN_A_DETAIL *d)
+{
+	qb_buf_puts(h->out, "<a href=\"");
+	char *href = attr_value(&d->href);
+	if (qb_markup_url_safe(href))
+		put_attr(h->out, &d->href, put_url);
+	else
+		qb_buf_putc(h->out, '#');
+	free(href);
+	if (d->title.text) {
+		qb_buf_puts(h->out, "\" title=\"");
+		put_attr(h->out, &d->title, put_text);
+	}
+	qb_buf_puts(h->out, "\">");
+}
+
+static const char *span_tag(MD_SPANTYPE t)
+{
+	switch (t) {
+	case MD_SPAN_EM: return "em";
+	case MD_SPAN_STRONG: return "strong";
+	case MD_SPAN_CODE: return "code";
+	case MD_SPAN_DEL: return "del";
+	case MD_SPAN_U: return "u";
+	default: return NULL;
+	}
+}
+
+static int h_enter_span(MD_SPANTYPE t, void *detail, void *u)
+{
+	html *h = u;
+	if (h->img_depth > 0) /* alt text: plain text only */
+		return 0;
+	if (t == MD_SPAN_IMG) {
+		open_img(h, detail);
+		h->img_depth = 1;
+	} else if (t == MD_SPAN_A)
+		open_a(h, detail);
+	else if (span_tag(t))
+		qb_buf_appendf(h->out, "<%s>", span_tag(t));
+	return 0;
+}
+
+static int h_leave_span(MD_SPANTYPE t, void *detail, void *u)
+{
+	html *h = u;
+	if (h->img_depth > 0) {
+		/* As md4c-html: the first image to end closes the tag. */
+		if (t == MD_SPAN_IMG && --h->img_depth == 0) {
+			const MD_SPAN_IMG_DETAIL *d = detail;
+			if (d->title.text) {
+				qb_buf_puts(h->out, "\" title=\"");
+				put_attr(h->out, &d->title, put_text);
+			}
+			qb_buf_puts(h->out, "\">");
+		}
+		return 0;
+	}
+	if (t == MD_SPAN_A)
+		qb_buf_puts(h->out, "</a>");
+	else if (span_tag(t))
+		qb_buf_appendf(h->out, "</%s>", span_tag(t));
+	return 0;
+}
+
+static int h_text(MD_TEXTTYPE t, const MD_CHAR *text, MD_SIZE size, void *u)
+{
+	html *h = u;
+	switch (t) {
+	case MD_TEXT_NULLCHAR: qb_buf_puts(h->out, replacement_char); break;
+	case MD_TEXT_BR: qb_buf_puts(h->out, h->img_depth ? " " : "<br>\n"); break;
+	case MD_TEXT_SOFTBR: qb_buf_puts(h->out, h->img_depth ? " " : "\n"); break;
+	case MD_TEXT_ENTITY: put_entity(h->out, text, size, put_text, 0); break;
+	default: put_text(h->out, text, size); break;
+	}
+	return 0;
 }
 
 int qb_markup_html(qb_buf *out, const char *md, unsigned flags, qb_markup_image_fn image,
                    void *payload)
 {
 	qb_buf raw = QB_BUF_INIT;
-	if (md_html(md, (MD_SIZE)strlen(md), collect, &raw, PARSER_FLAGS, 0) != 0) {
+	html h = {&raw, image, payload, 0, 0, 0, MD_BLOCK_DOC};
+	MD_PARSER parser = {0, PARSER_FLAGS, h_enter_block, h_leave_block, h_enter_span,
+	                    h_leave_span, h_text, NULL, NULL};
+	if (md_parse(md, (MD_SIZE)strlen(md), &parser, &h) != 0) {
 		qb_buf_dispose(&raw);
 		return -1;
 	}
-	const char *html = qb_buf_cstr(&raw);
+	const char *s = qb_buf_cstr(&raw);
 	size_t len = raw.len;
-	/* Trailing newline(s) that md4c-html puts after each block. */
-	while (len && html[len - 1] == '\n')
+	/* The newline(s) md4c-html puts after each block. */
+	while (len && s[len - 1] == '\n')
 		len--;
-	if ((flags & QB_MARKUP_INLINE) && len >= 7 && strncmp(html, "<p>", 3) == 0 &&
-	    strncmp(html + len - 4, "</p>", 4) == 0) {
-		/* Only when it is a single paragraph. */
-		char *inner = qb_xstrndup(html + 3, len - 7);
-		if (!strstr(inner, "<p>")) {
-			postprocess(out, inner, image, payload);
-			free(inner);
-			qb_buf_dispose(&raw);
-			return 0;
-		}
-		free(inner);
+	/* A single paragraph loses its <p>...</p>. */
+	if ((flags & QB_MARKUP_INLINE) && h.top_blocks == 1 && h.top == MD_BLOCK_P) {
+		s += 3;
+		len -= 7;
 	}
-	char *whole = qb_xstrndup(html, len);
-	postprocess(out, whole, image, payload);
-	free(whole);
+	qb_buf_append(out, s, len);
 	qb_buf_dispose(&raw);
 	return 0;
 }
@@ -159,7 +323,7 @@ static int w_span(MD_SPANTYPE t, void *detail, void *u)
 		return 0;
 	const MD_ATTRIBUTE *a = t == MD_SPAN_IMG ? &((MD_SPAN_IMG_DETAIL *)detail)->src
 	                                         : &((MD_SPAN_A_DETAIL *)detail)->href;
-	char *src = qb_xstrndup(a->text ? a->text : "", a->size);
+	char *src = attr_value(a);
 	size_t md_len = strlen(w->md);
 	size_t off = (a->text >= w->md && a->text <= w->md + md_len) ? (size_t)(a->text - w->md)
 	                                                             : 0;
@@ -185,19 +349,9 @@ static int w_text(MD_TEXTTYPE t, const MD_CHAR *text, MD_SIZE size, void *u)
 		qb_buf_putc(w->plain, ' ');
 	else if (t == MD_TEXT_NULLCHAR)
 		qb_buf_puts(w->plain, "\xEF\xBF\xBD");
-	else if (t == MD_TEXT_ENTITY) {
-		/* Keep entities readable: the common ones decoded, others as written. */
-		static const struct { const char *e, *c; } ents[] = {
-			{"&amp;", "&"}, {"&lt;", "<"}, {"&gt;", ">"}, {"&quot;", "\""}, {"&nbsp;", " "}};
-		size_t k;
-		for (k = 0; k < QB_NELEM(ents); k++)
-			if (strlen(ents[k].e) == size && memcmp(ents[k].e, text, size) == 0) {
-				qb_buf_puts(w->plain, ents[k].c);
-				break;
-			}
-		if (k == QB_NELEM(ents))
-			qb_buf_append(w->plain, text, size);
-	} else
+	else if (t == MD_TEXT_ENTITY)
+		put_entity(w->plain, text, size, put_raw, QB_ENTITY_NBSP_SPACE);
+	else
 		qb_buf_append(w->plain, text, size);
 	return 0;
 }

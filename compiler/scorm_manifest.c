@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "diag.h"
-#include "markup.h"
 
 /* Namespaces.  Moodle compares qualified names literally, so the prefixes
  * below are part of the contract (scorm-moodle.md §1). */
@@ -34,26 +33,10 @@ void qb_scorm_manifest_ident(qb_buf *out, const char *prefix, const qb_bank *ban
 	}
 }
 
-/* The plain text of t in lang (falling back to the bank's default
- * language), appended to out. */
-static void plain(qb_buf *out, const qb_bank *bank, const qb_text *t, const char *lang)
+/* The plain text of t in lang (render.h's fallback), appended to out. */
+static void plain(qb_buf *out, const qb_render_ctx *r, const qb_text *t, const char *lang)
 {
-	const char *md = qb_text_get(t, lang);
-	if (!md)
-		md = qb_text_get(t, qb_bank_default_lang(bank));
-	if (md)
-		qb_markup_plain(out, md);
-}
-
-/* The language used for the single-language <title> elements: the bank's
- * default language when it is selected, else the first selected one. */
-static const char *title_lang(const qb_bank *bank, const qb_build_opts *opts)
-{
-	const char *def = qb_bank_default_lang(bank);
-	for (size_t i = 0; i < opts->nlangs; i++)
-		if (strcmp(opts->langs[i], def) == 0)
-			return def;
-	return opts->nlangs ? opts->langs[0] : def;
+	qb_render_plain(out, qb_render_md(r, t, lang));
 }
 
 /* Every xmlTextWriter call returns a negative value on failure. */
@@ -67,23 +50,23 @@ static const xmlChar *xc(const char *s) { return (const xmlChar *)s; }
 
 /* <el><string lang>text</string>...</el>, in the style of the version:
  * IMS MD 1.2.1 <imsmd:langstring xml:lang> or LOM <lom:string language>. */
-static int lang_strings(xmlTextWriterPtr w, const qb_bank *bank, const qb_build_opts *opts,
-                        const qb_scorm_manifest *m, const char *el, const qb_text *t)
+static int lang_strings(xmlTextWriterPtr w, const qb_render_ctx *r, const qb_scorm_manifest *m,
+                        const char *el, const qb_text *t)
 {
 	bool v12 = m->version == QB_SCORM_12;
 	const char *pfx = v12 ? "imsmd" : "lom";
 	int rc = -1;
 	qb_buf txt = QB_BUF_INIT;
 	X(xmlTextWriterStartElementNS(w, xc(pfx), xc(el), NULL));
-	for (size_t i = 0; i < opts->nlangs; i++) {
+	for (size_t i = 0; i < r->nlangs; i++) {
 		qb_buf_clear(&txt);
-		plain(&txt, bank, t, opts->langs[i]);
+		plain(&txt, r, t, r->langs[i]);
 		X(xmlTextWriterStartElementNS(w, xc(pfx), xc(v12 ? "langstring" : "string"), NULL));
 		if (v12)
 			X(xmlTextWriterWriteAttributeNS(w, xc("xml"), xc("lang"), NULL,
-			                                xc(opts->langs[i])));
+			                                xc(r->langs[i])));
 		else
-			X(xmlTextWriterWriteAttribute(w, xc("language"), xc(opts->langs[i])));
+			X(xmlTextWriterWriteAttribute(w, xc("language"), xc(r->langs[i])));
 		X(xmlTextWriterWriteString(w, xc(qb_buf_cstr(&txt))));
 		X(xmlTextWriterEndElement(w));
 	}
@@ -94,7 +77,7 @@ done:
 	return rc;
 }
 
-static int metadata(xmlTextWriterPtr w, const qb_bank *bank, const qb_build_opts *opts,
+static int metadata(xmlTextWriterPtr w, const qb_render_ctx *r, const qb_bank *bank,
                     const qb_scorm_manifest *m)
 {
 	bool v12 = m->version == QB_SCORM_12;
@@ -104,12 +87,12 @@ static int metadata(xmlTextWriterPtr w, const qb_bank *bank, const qb_build_opts
 	X(xmlTextWriterWriteElement(w, xc("schemaversion"), xc(v12 ? "1.2" : "2004 4th Edition")));
 	X(xmlTextWriterStartElementNS(w, xc(pfx), xc("lom"), NULL));
 	X(xmlTextWriterStartElementNS(w, xc(pfx), xc("general"), NULL));
-	if (lang_strings(w, bank, opts, m, "title", &bank->title) != 0)
+	if (lang_strings(w, r, m, "title", &bank->title) != 0)
 		goto done;
-	for (size_t i = 0; i < opts->nlangs; i++)
-		X(xmlTextWriterWriteElementNS(w, xc(pfx), xc("language"), NULL, xc(opts->langs[i])));
+	for (size_t i = 0; i < r->nlangs; i++)
+		X(xmlTextWriterWriteElementNS(w, xc(pfx), xc("language"), NULL, xc(r->langs[i])));
 	if (bank->description.present &&
-	    lang_strings(w, bank, opts, m, "description", &bank->description) != 0)
+	    lang_strings(w, r, m, "description", &bank->description) != 0)
 		goto done;
 	X(xmlTextWriterEndElement(w)); /* general */
 	X(xmlTextWriterEndElement(w)); /* lom */
@@ -119,7 +102,7 @@ done:
 	return -1;
 }
 
-int qb_scorm_manifest_write(qb_buf *out, const qb_bank *bank, const qb_build_opts *opts,
+int qb_scorm_manifest_write(qb_buf *out, const qb_render_ctx *r, const qb_bank *bank,
                             const qb_scorm_manifest *m)
 {
 	bool v12 = m->version == QB_SCORM_12;
@@ -134,7 +117,7 @@ int qb_scorm_manifest_write(qb_buf *out, const qb_bank *bank, const qb_build_opt
 	qb_scorm_manifest_ident(&id_org, "ORG", bank);
 	qb_scorm_manifest_ident(&id_item, "ITEM", bank);
 	qb_scorm_manifest_ident(&id_res, "RES", bank);
-	plain(&title, bank, &bank->title, title_lang(bank, opts));
+	plain(&title, r, &bank->title, r->main_lang);
 	if (!title.len)
 		qb_buf_puts(&title, bank->id);
 
@@ -154,7 +137,7 @@ int qb_scorm_manifest_write(qb_buf *out, const qb_bank *bank, const qb_build_opt
 		X(xmlTextWriterWriteAttribute(w, xc("xmlns:imsss"), xc(NS_IMSSS)));
 		X(xmlTextWriterWriteAttribute(w, xc("xmlns:lom"), xc(NS_LOM)));
 	}
-	if (metadata(w, bank, opts, m) != 0)
+	if (metadata(w, r, bank, m) != 0)
 		goto done;
 
 	X(xmlTextWriterStartElement(w, xc("organizations")));

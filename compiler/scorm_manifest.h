@@ -12,7 +12,7 @@
 
 #include "buf.h"
 #include "model.h"
-#include "write.h"
+#include "render.h"
 
 typedef enum qb_scorm_version {
 	QB_SCORM_12,   /* SCORM 1.2: IMS CP 1.1.2 + ADL CP 1.2          */
@@ -35,10 +35,10 @@ typedef struct qb_scorm_manifest {
 void qb_scorm_manifest_ident(qb_buf *out, const char *prefix, const qb_bank *bank);
 
 /* Appends the whole imsmanifest.xml for bank to out: titles and LOM
- * metadata in the languages of opts, the mastery score (1.2) or a
+ * metadata in the languages of r, the mastery score (1.2) or a
  * scaled passing score (2004) from the bank's pass mark.  Returns 0, or -1
  * after a diagnostic when libxml2 fails. */
-int qb_scorm_manifest_write(qb_buf *out, const qb_bank *bank, const qb_build_opts *opts,
+int qb_scorm_manifest_write(qb_buf *out, const qb_render_ctx *r, const qb_bank *bank,
                             const qb_scorm_manifest *m);
 
 #endif

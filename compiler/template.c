@@ -14,10 +14,6 @@
 
 char *qb_template_load(const char *templates_dir, const char *rel, size_t *len)
 {
-	if (!templates_dir) {
-		qb_diag_fatal("cannot find the templates folder for '%s'; set QBC_TEMPLATES", rel);
-		return NULL;
-	}
 	char *path = qb_fs_join(templates_dir, rel);
 	char *data = NULL;
 	size_t n = 0;

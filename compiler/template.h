@@ -15,8 +15,8 @@
 typedef const char *(*qb_template_lookup)(void *payload, const char *name);
 
 /* Reads templates_dir/rel into a heap string (caller frees).  Returns
- * NULL after a diagnostic when the file cannot be read or templates_dir
- * is NULL (no templates folder was found). */
+ * NULL after a diagnostic when the file cannot be read.  templates_dir is
+ * never NULL: qb_render_write() reports a missing templates folder. */
 char *qb_template_load(const char *templates_dir, const char *rel, size_t *len);
 
 /* Appends tmpl with every placeholder replaced.  Returns 0, or -1 after a

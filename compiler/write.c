@@ -8,13 +8,17 @@
 #include "fsutil.h"
 
 const qb_writer qb_writers[] = {
-	{"anki", ".apkg", "Anki deck package", true, qb_write_anki},
-	{"scorm12", ".scorm12.zip", "SCORM 1.2 package for Moodle", true, qb_write_scorm12},
-	{"scorm2004", ".scorm2004.zip", "SCORM 2004 4th edition package", false, qb_write_scorm2004},
-	{"moodlexml", ".moodle.xml", "Moodle XML for a course's question bank", false,
+	/* name, ext, desc, by_default, make, templates, write */
+	{"anki", ".apkg", "Anki deck package", true, true, "anki", qb_write_anki},
+	{"scorm12", ".scorm12.zip", "SCORM 1.2 package for Moodle", true, true, "scorm",
+	 qb_write_scorm12},
+	{"scorm2004", ".scorm2004.zip", "SCORM 2004 4th edition package", false, true, "scorm",
+	 qb_write_scorm2004},
+	{"moodlexml", ".moodle.xml", "Moodle XML for a course's question bank", false, true, NULL,
 	 qb_write_moodlexml},
-	{"json", ".json", "the model as JSON, as 'qbc dump --json' prints it", false, qb_write_json},
-	{NULL, NULL, NULL, false, NULL},
+	{"json", ".json", "the model as JSON, as 'qbc dump --json' prints it", false, false, NULL,
+	 qb_write_json},
+	{NULL, NULL, NULL, false, false, NULL, NULL},
 };
 
 const qb_writer *qb_writer_find(const char *name)

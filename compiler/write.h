@@ -1,11 +1,14 @@
 /* write.h - the writer interface and registry (cmark's renderers).
  *
- * A writer turns a checked, error-free `const qb_bank *` into one output
- * file in opts->outdir.  It never looks at source syntax.  It reports
- * problems through diag.h and returns QB_EXIT_OK, QB_EXIT_ERRORS (the bank
- * cannot be written in this format, e.g. it exceeds a format limit) or
- * QB_EXIT_IO.  On failure it leaves no partial output behind and any
- * earlier output in place (write to a temporary file, then rename). */
+ * The registry below is the single list of outputs.  A writer turns a
+ * checked, error-free `const qb_bank *` into one output file.  It never
+ * looks at source syntax, never looks itself up here and never decides
+ * what the render layer decides once for every writer (render.h): the
+ * languages and the fallback of each text, the times, the output path,
+ * the media, the labels and the Markdown.  It returns 0, or -1 after
+ * reporting through the context; on failure it leaves no partial output
+ * behind and any earlier output in place (write to a temporary file, then
+ * rename). */
 #ifndef QB_WRITE_H
 #define QB_WRITE_H
 
@@ -13,10 +16,12 @@
 
 #include "model.h"
 
+/* What the driver builds for a bank; the render layer turns it into a
+ * qb_render_ctx for each writer. */
 typedef struct qb_build_opts {
 	const char *outdir;        /* existing folder for the outputs          */
 	const char *const *langs;  /* languages to write, in bank order        */
-	size_t nlangs;
+	size_t nlangs;             /* 0: every declared language              */
 	time_t epoch;              /* the latest time in the revision record:
 	                              for zip members and whole-package times  */
 	const char *templates_dir; /* the templates/ folder; NULL if not found  */
@@ -25,13 +30,26 @@ typedef struct qb_build_opts {
 	                              (NULL: use epoch everywhere)             */
 } qb_build_opts;
 
-typedef int (*qb_write_fn)(const qb_bank *bank, const qb_build_opts *opts);
+/* What qb_render_write() returns. */
+typedef enum qb_write_status {
+	QB_WRITE_OK = 0, /* the output was written                              */
+	QB_WRITE_EBANK,  /* the bank cannot be written in this format (a format
+	                    limit); reported at the bank's text                 */
+	QB_WRITE_EIO     /* an I/O or library failure                           */
+} qb_write_status;
+
+typedef struct qb_render_ctx qb_render_ctx; /* render.h */
+
+/* A writer: 0, or -1 after reporting through ctx (render.h). */
+typedef int (*qb_write_fn)(const qb_render_ctx *ctx, const qb_bank *bank);
 
 typedef struct qb_writer {
-	const char *name;    /* as given to --format                          */
-	const char *ext;     /* output file name: <bank-id><ext>              */
-	const char *desc;    /* one line for --help                           */
-	bool by_default;     /* built when --format is not given              */
+	const char *name;      /* as given to --format                        */
+	const char *ext;       /* output file name: <bank-id><ext>            */
+	const char *desc;      /* one line for --help                         */
+	bool by_default;       /* built when --format is not given            */
+	bool make;             /* built by make for every bank in input/      */
+	const char *templates; /* its folder under templates/, or NULL        */
 	qb_write_fn write;
 } qb_writer;
 
@@ -44,13 +62,19 @@ const qb_writer *qb_writer_find(const char *name);
 /* <outdir>/<bank-id><ext> in a fresh heap string. */
 char *qb_writer_output_path(const qb_writer *w, const qb_bank *bank, const qb_build_opts *opts);
 
+/* Runs writer w for bank (render.c): builds its context (languages,
+ * times, output path, labels), calls it and says how it went.  The one
+ * call the driver makes per output. */
+qb_write_status qb_render_write(const qb_writer *w, const qb_bank *bank,
+                                const qb_build_opts *opts);
+
 /* ---- the writers (one file each) ---- */
-int qb_write_json(const qb_bank *bank, const qb_build_opts *opts);
-int qb_write_anki(const qb_bank *bank, const qb_build_opts *opts);
+int qb_write_json(const qb_render_ctx *ctx, const qb_bank *bank);
+int qb_write_anki(const qb_render_ctx *ctx, const qb_bank *bank);
 /* SCORM 1.2 and SCORM 2004 4th Edition zips for Moodle (write_scorm.c). */
-int qb_write_scorm12(const qb_bank *bank, const qb_build_opts *opts);
-int qb_write_scorm2004(const qb_bank *bank, const qb_build_opts *opts);
+int qb_write_scorm12(const qb_render_ctx *ctx, const qb_bank *bank);
+int qb_write_scorm2004(const qb_render_ctx *ctx, const qb_bank *bank);
 /* Moodle XML for a course's question bank (write_moodlexml.c). */
-int qb_write_moodlexml(const qb_bank *bank, const qb_build_opts *opts);
+int qb_write_moodlexml(const qb_render_ctx *ctx, const qb_bank *bank);
 
 #endif

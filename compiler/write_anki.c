@@ -36,7 +36,7 @@
 #include "hash.h"
 #include "lang.h"
 #include "markup.h"
-#include "revision.h"
+#include "render.h"
 #include "template.h"
 #include "zipw.h"
 
@@ -90,76 +90,52 @@ static const char base91[] =
 	"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 	"!#$%&()*+,-./:;<=>?@[]^_`{|}~";
 
-/* Labels every language must have (templates/anki/labels.json). */
-static const char *const label_keys[] = {
-	"correct", "incorrect", "correct_answer", "correct_answers", "explanation",
-	"feedback", "your_answer", "no_answer", "hint_single", "hint_multiple",
-	"show_in_other",
+/* The labels the card script reads from the Data field: the name it
+ * uses there and the catalogue key (templates/labels/). */
+static const struct {
+	const char *data, *key;
+} script_labels[] = {
+	{"correct", "correct"}, {"incorrect", "incorrect"}, {"correct_answer", "correctAnswer"},
+	{"your_answer", "yourAnswer"}, {"no_answer", "noAnswer"},
 };
 
 /* ==== State ============================================================== */
 
-typedef struct media {
-	char *name;          /* member name in the collection's media folder  */
-	char *src;           /* the picture's path as read; NULL if static    */
+/* A static file from templates/anki/, stored as a "_" media file. */
+typedef struct static_file {
+	char *name;
 	unsigned char *data;
 	size_t len;
-	bool compress;
-} media;
+} static_file;
 
 typedef struct anki {
+	const qb_render_ctx *ctx;
 	const qb_bank *bank;
-	const qb_build_opts *opts;
 	const char *const *langs;  /* languages written, in bank order          */
 	size_t nlangs;
-	json_t *labels;            /* templates/anki/labels.json                 */
-	media *media;              /* static files first, then images            */
-	size_t nmedia, capmedia;
-	char *css_name, *js_name;  /* static media names (owned by media)        */
+	static_file statics[2];    /* the card CSS and JS, first in the media   */
+	size_t nstatics;
+	qb_media_set images;       /* the bank's pictures (render.h)            */
+	char *css_name, *js_name;  /* static media names (owned by statics)     */
 	json_t *decks;             /* col.decks                                 */
 	int64_t *dids;             /* deck id of each written language          */
-	int err;                   /* set by callbacks that cannot return one   */
 } anki;
 
 /* ==== Times and ids ====================================================== */
 
-/* The modification time of the note for (q, lang), in seconds.  A changed
- * note must get a strictly newer value than any earlier build, or Anki
- * skips the edit (§B2); an unchanged note keeps its value, so a re-import
- * leaves it alone.  The note shows q in lang and, in its Translation
- * field, in every other written language, and its labels come from
- * templates/anki/: so its time is the latest of those revision times
- * (revision.h).  Without a record: the build epoch. */
-static time_t note_mod(const qb_bank *bank, const qb_question *q, const char *const *langs,
-                       size_t nlangs, const qb_build_opts *opts)
-{
-	QB_UNUSED(bank);
-	if (!opts->rev)
-		return opts->epoch;
-	time_t t = qb_rev_template_time(opts->rev, "anki");
-	for (size_t i = 0; i < nlangs; i++) {
-		time_t tl = qb_rev_question_time(opts->rev, q->id, langs[i]);
-		if (tl > t)
-			t = tl;
-	}
-	return t ? t : opts->epoch;
-}
-
-/* The modification time of the note type, in seconds.  Anki copies new
- * templates and CSS only when this is newer than its copy (§B3): the
- * revision time of templates/anki/, else the build epoch. */
-static time_t notetype_mod(const qb_bank *bank, const qb_build_opts *opts)
-{
-	QB_UNUSED(bank);
-	time_t t = opts->rev ? qb_rev_template_time(opts->rev, "anki") : 0;
-	return t ? t : opts->epoch;
-}
+/* Times (anki-format.md §B2, §B3).  A changed note must get a strictly
+ * newer mod than any earlier build, or Anki skips the edit; an unchanged
+ * note keeps its value, so a re-import leaves it alone.  A note shows its
+ * question in every written language (the Translation field) and labels
+ * and templates from templates/: qb_render_question_time().  The note
+ * type's mod is the templates' time: Anki copies new templates and CSS
+ * only when it is newer than its copy. */
 
 /* Base for millisecond ids: the epoch, but never in the future (§A4.3). */
-static int64_t id_base_ms(const qb_build_opts *opts)
+static int64_t id_base_ms(const qb_render_ctx *ctx)
 {
 	time_t now = time(NULL);
-	time_t t = opts->epoch < now ? opts->epoch : now;
+	time_t t = ctx->latest < now ? ctx->latest : now;
 	return (int64_t)t * 1000;
 }
 
@@ -215,10 +191,10 @@ static char *parent_deck_name(const qb_bank *bank)
 }
 
 /* "<parent>::<the language's name in itself>" ("English", "Kiswahili"). */
-static char *lang_deck_name(const qb_bank *bank, const char *lang)
+static char *lang_deck_name(const anki *a, const char *lang)
 {
 	const char *native = qb_lang_native_name(lang);
-	char *parent = parent_deck_name(bank);
+	char *parent = parent_deck_name(a->bank);
 	char *name = qb_xasprintf("%s::%s", parent, native ? native : lang);
 	free(parent);
 	return name;
@@ -226,100 +202,22 @@ static char *lang_deck_name(const qb_bank *bank, const char *lang)
 
 /* ==== Labels ============================================================= */
 
-/* The entry of labels.json for a language tag: the tag itself ("sw-KE"),
- * else its language ("sw"), case-insensitively; NULL if neither. */
-static json_t *labels_for(const anki *a, const char *lang)
-{
-	size_t primary = strcspn(lang, "-");
-	const char *key;
-	json_t *v, *best = NULL;
-	json_object_foreach(a->labels, key, v) {
-		if (strcasecmp(key, lang) == 0)
-			return v;
-		if (!best && strlen(key) == primary && strncasecmp(key, lang, primary) == 0)
-			best = v;
-	}
-	return best;
-}
-
-/* A label in the card's language, falling back to English. */
 static const char *label(const anki *a, const char *lang, const char *key)
 {
-	const char *s = json_string_value(json_object_get(labels_for(a, lang), key));
-	if (!s)
-		s = json_string_value(json_object_get(json_object_get(a->labels, "en"), key));
-	return s ? s : "";
+	return qb_render_label(a->ctx, lang, key);
 }
 
-static int load_labels(anki *a)
+/* "Show in Kiswahili", in the card's language. */
+static void show_in_label(const anki *a, qb_buf *out, const char *lang, const char *other)
 {
-	char *text = qb_template_load(a->opts->templates_dir, "anki/labels.json", NULL);
-	if (!text)
-		return -1;
-	json_error_t jerr;
-	a->labels = json_loads(text, 0, &jerr);
-	free(text);
-	if (!json_is_object(a->labels)) {
-		qb_diag_fatal("templates/anki/labels.json:%d:%d: %s", jerr.line, jerr.column,
-		              json_is_null(a->labels) ? jerr.text : "not a JSON object");
-		return -1;
-	}
-	json_t *en = json_object_get(a->labels, "en");
-	for (size_t i = 0; i < QB_NELEM(label_keys); i++)
-		if (!json_is_string(json_object_get(en, label_keys[i]))) {
-			qb_diag_fatal("templates/anki/labels.json: \"en\" has no label '%s'",
-			              label_keys[i]);
-			return -1;
-		}
-	return 0;
-}
-
-typedef struct lang_lookup {
-	const char *name;
-} lang_lookup;
-
-static const char *lookup_lang(void *payload, const char *name)
-{
-	return strcmp(name, "lang") == 0 ? ((lang_lookup *)payload)->name : NULL;
-}
-
-/* "Show in Kiswahili", in the card's language: labels[lang].show_in[other],
- * else show_in_other with %%lang%% = the other language's own name. */
-static int show_in_label(const anki *a, qb_buf *out, const char *lang, const char *other)
-{
-	json_t *show_in = json_object_get(labels_for(a, lang), "show_in");
-	const char *s = json_string_value(json_object_get(show_in, other));
-	if (!s) { /* "sw-KE": the entry for "sw" */
-		char *primary = qb_xstrndup(other, strcspn(other, "-"));
-		s = json_string_value(json_object_get(show_in, primary));
-		free(primary);
-	}
-	if (s) {
-		qb_escape_html(out, s);
-		return 0;
-	}
-	const char *native = qb_lang_native_name(other);
-	lang_lookup l = {native ? native : other};
+	const char *vars[] = {"lang", qb_render_lang_name(a->ctx, lang, other), NULL};
 	qb_buf tmp = QB_BUF_INIT;
-	int rc = qb_template_expand(&tmp, "anki/labels.json", label(a, lang, "show_in_other"),
-	                            lookup_lang, &l);
+	qb_render_label_expand(a->ctx, &tmp, lang, "showIn", vars);
 	qb_escape_html(out, qb_buf_cstr(&tmp));
 	qb_buf_dispose(&tmp);
-	return rc;
 }
 
 /* ==== Media ============================================================== */
-
-/* Takes ownership of name, src and data. */
-static void add_media(anki *a, char *name, char *src, unsigned char *data, size_t len,
-                      bool compress)
-{
-	if (a->nmedia == a->capmedia) {
-		a->capmedia = a->capmedia ? 2 * a->capmedia : 8;
-		a->media = qb_xrealloc(a->media, a->capmedia * sizeof *a->media);
-	}
-	a->media[a->nmedia++] = (media){name, src, data, len, compress};
-}
 
 /* Already-compressed formats are stored, the rest deflated. */
 static bool worth_compressing(const char *name)
@@ -373,65 +271,27 @@ static char *media_name(const char *src, const unsigned char *data, size_t len)
 	return qb_buf_detach(&out);
 }
 
-/* markup.h image callback: copy the picture into the package and use its
- * media name as the src.  URLs with a scheme stay as written. */
-static const char *image_src(void *payload, const char *src)
-{
-	anki *a = payload;
-	if (strchr(src, ':') || src[0] == '\0')
-		return NULL;
-	char *path = src[0] == '/' ? qb_xstrdup(src) : qb_fs_join(a->bank->dir, src);
-	/* Each picture is read once, however many notes show it. */
-	for (size_t i = 0; i < a->nmedia; i++)
-		if (a->media[i].src && strcmp(a->media[i].src, path) == 0) {
-			free(path);
-			return a->media[i].name;
-		}
-	char *data = NULL;
-	size_t len = 0;
-	if (qb_fs_read(path, &data, &len) != 0) {
-		qb_diag_fatal("cannot read image '%s': %s", path, strerror(errno));
-		a->err = -1;
-		free(path);
-		return NULL;
-	}
-	char *name = media_name(src, (unsigned char *)data, len);
-	for (size_t i = 0; i < a->nmedia; i++)
-		if (strcmp(a->media[i].name, name) == 0) { /* same picture, other path */
-			free(name);
-			free(data);
-			free(path);
-			return a->media[i].name;
-		}
-	add_media(a, name, path, (unsigned char *)data, len, worth_compressing(name));
-	return name;
-}
-
 /* Loads a static file from templates/anki/ as "_qbc-<stem>-<hash>.<ext>".
  * Anki never overwrites a "_" file (§A5), so the name follows the content. */
 static char *add_static(anki *a, const char *rel, const char *stem, const char *ext)
 {
 	size_t len = 0;
-	char *data = qb_template_load(a->opts->templates_dir, rel, &len);
+	char *data = qb_template_load(a->ctx->templates_dir, rel, &len);
 	if (!data)
 		return NULL;
 	char hex[2 * 5 + 1];
 	qb_hash_sha256_hex(hex, 5, data, len);
 	char *name = qb_xasprintf("_qbc-%s-%s.%s", stem, hex, ext);
-	add_media(a, name, NULL, (unsigned char *)data, len, true);
+	a->statics[a->nstatics++] = (static_file){name, (unsigned char *)data, len};
 	return name;
 }
 
 /* ==== Field HTML ========================================================= */
 
-/* Inline Markdown -> HTML, images rewritten to package media. */
+/* Inline Markdown -> HTML, images named as package media. */
 static int md(anki *a, qb_buf *out, const char *text)
 {
-	if (qb_markup_html(out, text ? text : "", QB_MARKUP_INLINE, image_src, a) != 0) {
-		qb_diag_fatal("cannot render Markdown (out of memory)");
-		return -1;
-	}
-	return a->err;
+	return qb_render_html(a->ctx, out, text, &a->images);
 }
 
 /* The last step for every field: no Anki template syntax ({{...}}) and no
@@ -460,10 +320,9 @@ static char *finish_field(const qb_buf *html)
 	return qb_buf_detach(&out);
 }
 
-static const char *tr_text(const qb_text *t, const char *lang)
+static const char *tr_text(const anki *a, const qb_text *t, const char *lang)
 {
-	const char *s = qb_text_get(t, lang);
-	return s ? s : "";
+	return qb_render_md(a->ctx, t, lang);
 }
 
 /* "<span class=qb-num>2</span>" : options are numbered 1..n like the keys. */
@@ -493,14 +352,14 @@ static int field_options(anki *a, qb_buf *out, const qb_question *q, const char 
 {
 	bool multi = q->type == QB_QTYPE_MULTIPLE;
 	qb_buf_puts(out, "<p class=\"qb-hint\">");
-	qb_escape_html(out, label(a, lang, multi ? "hint_multiple" : "hint_single"));
+	qb_escape_html(out, label(a, lang, multi ? "hintMultiple" : "hintSingle"));
 	qb_buf_appendf(out, "</p><ol class=\"qb-options\" data-type=\"%s\">",
 	               qb_qtype_name(q->type));
 	for (size_t i = 0; i < q->nchoices; i++) {
 		qb_buf_appendf(out, "<li class=\"qb-option\" data-i=\"%zu\">", i);
 		num(out, i);
 		qb_buf_puts(out, " <span class=\"qb-text\">");
-		if (md(a, out, tr_text(&q->choices[i].text, lang)) != 0)
+		if (md(a, out, tr_text(a, &q->choices[i].text, lang)) != 0)
 			return -1;
 		qb_buf_puts(out, "</span></li>");
 	}
@@ -511,7 +370,7 @@ static int field_options(anki *a, qb_buf *out, const qb_question *q, const char 
 static int field_answer(anki *a, qb_buf *out, const qb_question *q, const char *lang)
 {
 	qb_buf_puts(out, "<section class=\"qb-answer\">");
-	heading(a, out, lang, qb_question_ncorrect(q) > 1 ? "correct_answers" : "correct_answer");
+	heading(a, out, lang, qb_question_ncorrect(q) > 1 ? "correctAnswers" : "correctAnswer");
 	qb_buf_puts(out, "<ul class=\"qb-answer-list\">");
 	for (size_t i = 0; i < q->nchoices; i++) {
 		if (!q->choices[i].correct)
@@ -519,7 +378,7 @@ static int field_answer(anki *a, qb_buf *out, const qb_question *q, const char *
 		qb_buf_puts(out, "<li><span class=\"qb-mark\" aria-hidden=\"true\">\xE2\x9C\x93</span> ");
 		num(out, i);
 		qb_buf_puts(out, " <span class=\"qb-text\">");
-		if (md(a, out, tr_text(&q->choices[i].text, lang)) != 0)
+		if (md(a, out, tr_text(a, &q->choices[i].text, lang)) != 0)
 			return -1;
 		qb_buf_puts(out, "</span></li>");
 	}
@@ -529,8 +388,8 @@ static int field_answer(anki *a, qb_buf *out, const qb_question *q, const char *
 
 static int field_explanation(anki *a, qb_buf *out, const qb_question *q, const char *lang)
 {
-	const char *text = qb_text_get(&q->explanation, lang);
-	if (!text || !*text)
+	const char *text = q->explanation.present ? tr_text(a, &q->explanation, lang) : "";
+	if (!*text)
 		return 0;
 	qb_buf_puts(out, "<section class=\"qb-explanation\">");
 	heading(a, out, lang, "explanation");
@@ -554,11 +413,11 @@ static int feedback_list(anki *a, qb_buf *out, const qb_question *q, const char 
 		qb_buf_puts(out, " ");
 		num(out, i);
 		qb_buf_puts(out, " <span class=\"qb-text\">");
-		if (md(a, out, tr_text(&c->text, lang)) != 0)
+		if (md(a, out, tr_text(a, &c->text, lang)) != 0)
 			return -1;
 		qb_buf_puts(out, "</span>");
-		const char *fb = qb_text_get(&c->feedback, lang);
-		if (c->feedback.present && fb && *fb) {
+		const char *fb = c->feedback.present ? tr_text(a, &c->feedback, lang) : "";
+		if (*fb) {
 			qb_buf_puts(out, "<div class=\"qb-fb-text\">");
 			if (md(a, out, fb) != 0)
 				return -1;
@@ -591,10 +450,9 @@ static int field_translation(anki *a, qb_buf *out, const qb_question *q, const c
 		qb_buf_puts(out, "<details class=\"qb-translation\" lang=\"");
 		qb_escape_html(out, other);
 		qb_buf_puts(out, "\"><summary>");
-		if (show_in_label(a, out, lang, other) != 0)
-			return -1;
+		show_in_label(a, out, lang, other);
 		qb_buf_puts(out, "</summary><div class=\"qb-tr-question\">");
-		if (md(a, out, tr_text(&q->prompt, other)) != 0)
+		if (md(a, out, tr_text(a, &q->prompt, other)) != 0)
 			return -1;
 		qb_buf_puts(out, "</div>");
 		if (feedback_list(a, out, q, other) != 0 || field_explanation(a, out, q, other) != 0)
@@ -613,11 +471,9 @@ static void field_data(const anki *a, qb_buf *out, const qb_question *q, const c
 		if (q->choices[i].correct)
 			json_array_append_new(correct, json_integer((json_int_t)i));
 	json_t *labels = json_object();
-	static const char *const script_labels[] = {"correct", "incorrect", "correct_answer",
-	                                            "your_answer", "no_answer"};
 	for (size_t i = 0; i < QB_NELEM(script_labels); i++)
-		json_object_set_new(labels, script_labels[i],
-		                    json_string(label(a, lang, script_labels[i])));
+		json_object_set_new(labels, script_labels[i].data,
+		                    json_string(label(a, lang, script_labels[i].key)));
 	json_t *d = json_pack("{s:i, s:s, s:s, s:i, s:o, s:o}", "v", DATA_VERSION, "lang", lang,
 	                      "type", qb_qtype_name(q->type), "options", (int)q->nchoices,
 	                      "correct", correct, "labels", labels);
@@ -692,7 +548,7 @@ static const char *lookup_static(void *payload, const char *name)
 /* Expands templates/anki/<rel> into a heap string, or NULL. */
 static char *expand(const anki *a, const char *rel)
 {
-	char *tmpl = qb_template_load(a->opts->templates_dir, rel, NULL);
+	char *tmpl = qb_template_load(a->ctx->templates_dir, rel, NULL);
 	if (!tmpl)
 		return NULL;
 	qb_buf out = QB_BUF_INIT;
@@ -727,7 +583,7 @@ static json_t *notetype_json(const anki *a, int64_t default_did)
 	json_object_set_new(nt, "id", json_integer(notetype_id()));
 	json_object_set_new(nt, "name", json_string(NOTETYPE_NAME));
 	json_object_set_new(nt, "type", json_integer(0));
-	json_object_set_new(nt, "mod", json_integer((json_int_t)notetype_mod(a->bank, a->opts)));
+	json_object_set_new(nt, "mod", json_integer((json_int_t)a->ctx->templates_time));
 	json_object_set_new(nt, "usn", json_integer(-1));
 	json_object_set_new(nt, "sortf", json_integer(SORT_FIELD));
 	json_object_set_new(nt, "did", json_integer(default_did));
@@ -801,12 +657,10 @@ static json_t *conf_json(int64_t ntid, size_t ncards)
 
 /* A deck description (Anki shows it as HTML): the plain text of a bank
  * text in lang, HTML-escaped; "" if absent. */
-static char *deck_desc(const qb_text *t, const char *lang)
+static char *deck_desc(const anki *a, const qb_text *t, const char *lang)
 {
 	qb_buf p = QB_BUF_INIT, h = QB_BUF_INIT;
-	const char *s = qb_text_get(t, lang);
-	if (s)
-		qb_markup_plain(&p, s);
+	qb_render_plain(&p, tr_text(a, t, lang));
 	qb_escape_html(&h, qb_buf_cstr(&p));
 	qb_buf_dispose(&p);
 	char *out = finish_field(&h);
@@ -829,7 +683,7 @@ static int build_fields(anki *a, char *fields[F_COUNT], const qb_question *q, co
 	qb_buf_putc(&b[F_ID], ':');
 	qb_escape_html(&b[F_ID], lang);
 	qb_escape_html(&b[F_LANG], lang);
-	if (md(a, &b[F_QUESTION], tr_text(&q->prompt, lang)) != 0 ||
+	if (md(a, &b[F_QUESTION], tr_text(a, &q->prompt, lang)) != 0 ||
 	    field_options(a, &b[F_OPTIONS], q, lang) != 0 ||
 	    field_answer(a, &b[F_ANSWER], q, lang) != 0 ||
 	    field_explanation(a, &b[F_EXPLANATION], q, lang) != 0 ||
@@ -846,34 +700,14 @@ done:
 	return rc;
 }
 
-/* The bank parts a package cannot do without; the checks normally catch
- * these first. */
-static int check_ids(const qb_bank *bank)
-{
-	int rc = 0;
-	if (!bank->id || !*bank->id) {
-		qb_diag_error(bank->id_loc, "the bank has no id; Anki notes need a stable one");
-		rc = -1;
-	}
-	for (size_t i = 0; i < bank->nquestions; i++)
-		if (!bank->questions[i].id || !*bank->questions[i].id) {
-			qb_diag_error(bank->questions[i].loc,
-			              "question %d has no id; Anki notes need a stable one",
-			              bank->questions[i].number);
-			rc = -1;
-		}
-	return rc;
-}
-
 /* Decks: Default, the parent, one per written language (§A3.4), into
  * a->decks; a->dids[k] is the deck of a->langs[k]. */
 static int build_decks(anki *a)
 {
 	const qb_bank *bank = a->bank;
-	time_t epoch = a->opts->epoch;
-	const char *dlang = qb_bank_default_lang(bank);
+	time_t epoch = a->ctx->latest;
 	char *parent = parent_deck_name(bank);
-	char *desc = deck_desc(&bank->title, dlang ? dlang : "");
+	char *desc = deck_desc(a, &bank->title, qb_bank_default_lang(bank));
 	int64_t parent_id = deck_id(parent);
 	a->decks = json_object();
 	set_id_key(a->decks, 1, deck_json(1, "Default", "", epoch));
@@ -882,7 +716,7 @@ static int build_decks(anki *a)
 	free(desc);
 	a->dids = qb_xcalloc(a->nlangs, sizeof *a->dids);
 	for (size_t k = 0; k < a->nlangs; k++) {
-		char *name = lang_deck_name(bank, a->langs[k]);
+		char *name = lang_deck_name(a, a->langs[k]);
 		char key[32];
 		a->dids[k] = deck_id(name);
 		snprintf(key, sizeof key, "%lld", (long long)a->dids[k]);
@@ -892,7 +726,7 @@ static int build_decks(anki *a)
 			free(name);
 			return -1;
 		}
-		char *d = deck_desc(&bank->description, a->langs[k]);
+		char *d = deck_desc(a, &bank->description, a->langs[k]);
 		set_id_key(a->decks, a->dids[k], deck_json(a->dids[k], name, d, epoch));
 		free(name);
 		free(d);
@@ -915,7 +749,7 @@ static int add_notes(anki *a, qb_anki_db *db, int64_t base_ms)
 				return -1;
 			char *guid = note_guid(bank->id, q->id, lang);
 			char *tags = note_tags(bank, q, lang);
-			time_t mod = note_mod(bank, q, a->langs, a->nlangs, a->opts);
+			time_t mod = qb_render_question_time(a->ctx, q);
 			/* Ids below the base, so none is in the future (§A4.3). */
 			int64_t nid = base_ms - (int64_t)nnotes + (int64_t)k;
 			int64_t cid = base_ms - 2 * (int64_t)nnotes + (int64_t)k;
@@ -942,7 +776,7 @@ static int build_collection(anki *a, unsigned char **col, size_t *len)
 	int rc = -1;
 	qb_anki_db *db = NULL;
 	json_t *models = NULL, *dconf = NULL, *conf = NULL;
-	int64_t base_ms = id_base_ms(a->opts);
+	int64_t base_ms = id_base_ms(a->ctx);
 
 	db = qb_anki_db_new();
 	if (!db || add_notes(a, db, base_ms) != 0)
@@ -968,31 +802,42 @@ done:
 }
 
 /* The package (§A1): collection.anki2, the media map, then the media as
- * 0, 1, 2, ... in map order; every member with the epoch as its time. */
-static int write_package(const anki *a, const char *path, const unsigned char *col, size_t len)
+ * 0, 1, 2, ... in map order (the static files, then the pictures); every
+ * member with the latest time of the record. */
+static int write_package(const anki *a, const unsigned char *col, size_t len)
 {
 	int rc = -1;
 	json_t *map = json_object();
 	char *map_text = NULL;
 	qb_zipw *zip = NULL;
 	char key[32];
+	size_t n = a->nstatics + a->images.nfiles;
 
-	for (size_t i = 0; i < a->nmedia; i++) {
+	for (size_t i = 0; i < n; i++) {
 		snprintf(key, sizeof key, "%zu", i);
-		json_object_set_new(map, key, json_string(a->media[i].name));
+		const char *name = i < a->nstatics ? a->statics[i].name
+		                                   : a->images.files[i - a->nstatics].name;
+		json_object_set_new(map, key, json_string(name));
 	}
 	map_text = json_dumps(map, JSON_COMPACT | JSON_ENSURE_ASCII);
 	if (!map_text) {
-		qb_diag_fatal("cannot write the media map of '%s'", path);
+		qb_diag_fatal("cannot write the media map of '%s'", a->ctx->path);
 		goto done;
 	}
-	zip = qb_zipw_open(path, a->opts->epoch);
+	zip = qb_zipw_open(a->ctx->path, a->ctx->latest);
 	if (!zip || qb_zipw_add(zip, "collection.anki2", col, len, true) != 0 ||
 	    qb_zipw_add(zip, "media", map_text, strlen(map_text), true) != 0)
 		goto done;
-	for (size_t i = 0; i < a->nmedia; i++) {
+	for (size_t i = 0; i < n; i++) {
 		snprintf(key, sizeof key, "%zu", i);
-		if (qb_zipw_add(zip, key, a->media[i].data, a->media[i].len, a->media[i].compress) != 0)
+		int r;
+		if (i < a->nstatics)
+			r = qb_zipw_add(zip, key, a->statics[i].data, a->statics[i].len, true);
+		else {
+			const qb_media *m = &a->images.files[i - a->nstatics];
+			r = qb_zipw_add(zip, key, m->data, m->len, worth_compressing(m->name));
+		}
+		if (r != 0)
 			goto done;
 	}
 	qb_zipw *z = zip;
@@ -1007,56 +852,30 @@ done:
 	return rc;
 }
 
-int qb_write_anki(const qb_bank *bank, const qb_build_opts *opts)
+int qb_write_anki(const qb_render_ctx *ctx, const qb_bank *bank)
 {
-	int rc = QB_EXIT_IO;
-	anki a = {.bank = bank, .opts = opts, .langs = opts->langs, .nlangs = opts->nlangs};
-	const char **all_langs = NULL;
+	int rc = -1;
+	anki a = {.ctx = ctx, .bank = bank, .langs = ctx->langs, .nlangs = ctx->nlangs};
 	unsigned char *col = NULL;
 	size_t col_len = 0;
-	char *path = NULL;
 
-	if (check_ids(bank) != 0) {
-		rc = QB_EXIT_ERRORS;
-		goto done;
-	}
-	if (!opts->templates_dir) {
-		qb_diag_fatal("cannot find the templates folder (set QBC_TEMPLATES)");
-		goto done;
-	}
-	if (a.nlangs == 0) { /* no language selection: every declared one */
-		all_langs = qb_xcalloc(bank->nlangs + 1, sizeof *all_langs);
-		for (size_t i = 0; i < bank->nlangs; i++)
-			all_langs[i] = bank->langs[i].code;
-		a.langs = all_langs;
-		a.nlangs = bank->nlangs;
-	}
-	if (load_labels(&a) != 0)
+	if (qb_render_media(ctx, media_name, &a.images) != 0)
 		goto done;
 	/* Static files first: the note type refers to their names. */
 	a.css_name = add_static(&a, "anki/card.css", "card", "css");
 	a.js_name = add_static(&a, "anki/card.js", "card", "js");
 	if (!a.css_name || !a.js_name || build_decks(&a) != 0 ||
-	    build_collection(&a, &col, &col_len) != 0)
+	    build_collection(&a, &col, &col_len) != 0 || write_package(&a, col, col_len) != 0)
 		goto done;
-	const qb_writer *w = qb_writer_find("anki");
-	path = w ? qb_writer_output_path(w, bank, opts)
-	         : qb_xasprintf("%s/%s.apkg", opts->outdir, bank->id);
-	if (write_package(&a, path, col, col_len) != 0)
-		goto done;
-	rc = QB_EXIT_OK;
+	rc = 0;
 done:
 	free(col);
-	free(path);
-	free(all_langs);
-	json_decref(a.labels);
 	json_decref(a.decks);
-	for (size_t i = 0; i < a.nmedia; i++) {
-		free(a.media[i].name);
-		free(a.media[i].src);
-		free(a.media[i].data);
+	for (size_t i = 0; i < a.nstatics; i++) {
+		free(a.statics[i].name);
+		free(a.statics[i].data);
 	}
-	free(a.media);
+	qb_media_set_dispose(&a.images);
 	free(a.dids);
 	return rc;
 }

@@ -12,6 +12,7 @@
 #include "diag.h"
 #include "fsutil.h"
 #include "markup.h"
+#include "render.h"
 #include "write.h"
 #include "write_json.h"
 
@@ -25,7 +26,7 @@ static json_t *text_obj(const qb_text *t, const qb_build_opts *opts, bool html)
 		if (!s)
 			continue;
 		if (html) {
-			qb_buf b = QB_BUF_INIT;
+			qb_buf b = QB_BUF_INIT; /* pictures as written: no media here */
 			qb_markup_html(&b, s, QB_MARKUP_INLINE, NULL, NULL);
 			json_object_set_new(o, opts->langs[i], json_string(qb_buf_cstr(&b)));
 			qb_buf_dispose(&b);
@@ -98,21 +99,19 @@ char *qb_json_dump(const qb_bank *bank, const qb_build_opts *opts)
 	return s;
 }
 
-int qb_write_json(const qb_bank *bank, const qb_build_opts *opts)
+int qb_write_json(const qb_render_ctx *ctx, const qb_bank *bank)
 {
-	const qb_writer *w = qb_writer_find("json");
-	char *path = qb_writer_output_path(w, bank, opts);
+	qb_build_opts langs = {.langs = ctx->langs, .nlangs = ctx->nlangs};
 	qb_buf b = QB_BUF_INIT;
-	char *s = qb_json_dump(bank, opts);
+	char *s = qb_json_dump(bank, &langs);
 	qb_buf_puts(&b, s);
 	qb_buf_putc(&b, '\n');
 	free(s);
-	int rc = QB_EXIT_OK;
-	if (qb_fs_write_atomic(path, b.ptr, b.len) != 0) {
-		qb_diag_fatal("cannot write '%s': %s", path, strerror(errno));
-		rc = QB_EXIT_IO;
+	int rc = 0;
+	if (qb_fs_write_atomic(ctx->path, b.ptr, b.len) != 0) {
+		qb_diag_fatal("cannot write '%s': %s", ctx->path, strerror(errno));
+		rc = -1;
 	}
 	qb_buf_dispose(&b);
-	free(path);
 	return rc;
 }

@@ -37,11 +37,8 @@
 #include "alloc.h"
 #include "diag.h"
 #include "escape.h"
-#include "fsutil.h"
 #include "hash.h"
-#include "lang.h"
-#include "markup.h"
-#include "revision.h"
+#include "render.h"
 #include "scorm_manifest.h"
 #include "template.h"
 #include "zipw.h"
@@ -62,65 +59,38 @@
 /* The static player files copied from templates/scorm/ as they are. */
 static const char *const static_files[] = {"player.css", "player.js"};
 
-typedef struct media {
-	char *name; /* media/<hash>.<ext> in the zip                         */
-	char *path; /* the file on disk                                      */
-} media;
+/* The labels the player reads (player.js, L()), in data.js order;
+ * "languageNames" follows them. */
+static const char *const player_labels[] = {
+	"language", "start", "resume", "questionCount", "passInfo", "questionOf", "chooseOne",
+	"chooseMany", "check", "next", "previous", "results", "correct", "wrong",
+	"correctOption", "yourChoice", "explanation", "showIn", "hideIn", "announceCorrect",
+	"announceWrong", "summary", "score", "scoreDetail", "passed", "failed", "completed",
+	"review", "yourAnswer", "notAnswered", "backToQuestion", "tryAgain", "saveError", "saved",
+	"standalone",
+};
 
 typedef struct ctx {
+	const qb_render_ctx *r;
 	const qb_bank *bank;
-	const qb_build_opts *opts;
 	qb_scorm_version version;
-	const char *const *langs; /* selected languages, in bank order        */
+	const char *const *langs; /* written languages, in bank order          */
 	size_t nlangs;
-	media *media;
-	size_t nmedia;
-	qb_loc loc;               /* the text being rendered, for messages    */
-	char *img;                /* the last image name handed to markup     */
-	bool failed;              /* an error was reported while rendering    */
+	qb_media_set media;       /* the bank's pictures (render.h)            */
+	bool failed;              /* a text could not be rendered (reported)   */
 } ctx;
 
 /* ---- images ---- */
 
-static bool has_scheme(const char *s)
+/* render.h naming callback: "media/<16 hex of sha256>.<ext>", made of
+ * safe characters only; the extension lower case, letters and digits only
+ * (file names Moodle keeps unchanged: scorm-moodle.md §1). */
+static char *media_name(const char *src, const unsigned char *data, size_t len)
 {
-	if (s[0] == '/' && s[1] == '/')
-		return true;
-	const char *p = s;
-	while ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
-	       *p == '+' || *p == '-' || *p == '.')
-		p++;
-	return p != s && *p == ':';
-}
-
-/* markup.h image callback: packages the image under a content-addressed
- * name made of safe characters only, and returns that name (valid until
- * the next call).  A problem is reported, marks the build failed and
- * gives "#". */
-static const char *image_src(void *payload, const char *src)
-{
-	ctx *c = payload;
-	const char *result = "#";
-	char *path = NULL, *data = NULL;
-	size_t len = 0;
 	qb_buf name = QB_BUF_INIT;
-	if (has_scheme(src) || src[0] == '/') {
-		qb_diag_error(c->loc, "image '%s' is not a file next to the bank; a SCORM package "
-		              "must make no network request", src);
-		c->failed = true;
-		goto done;
-	}
-	path = qb_fs_join(c->bank->dir, src);
-	if (qb_fs_read(path, &data, &len) != 0) {
-		qb_diag_error(c->loc, "cannot read image '%s'", path);
-		c->failed = true;
-		goto done;
-	}
 	char hex[2 * 8 + 1];
 	qb_hash_sha256_hex(hex, 8, data, len);
 	qb_buf_appendf(&name, "media/%s", hex);
-	/* The extension, lower case, letters and digits only (file names
-	 * Moodle keeps unchanged: scorm-moodle.md §1). */
 	const char *dot = strrchr(src, '.');
 	if (dot && !strchr(dot, '/')) {
 		size_t mark = name.len;
@@ -135,25 +105,7 @@ static const char *image_src(void *payload, const char *src)
 		if (name.len == mark + 1)
 			name.len = mark, name.ptr[mark] = '\0';
 	}
-	size_t i;
-	for (i = 0; i < c->nmedia; i++)
-		if (strcmp(c->media[i].name, qb_buf_cstr(&name)) == 0)
-			break;
-	if (i == c->nmedia) {
-		c->media = qb_xrealloc(c->media, (c->nmedia + 1) * sizeof *c->media);
-		c->media[c->nmedia].name = qb_xstrdup(qb_buf_cstr(&name));
-		c->media[c->nmedia].path = path;
-		c->nmedia++;
-		path = NULL;
-	}
-	free(c->img);
-	c->img = qb_buf_detach(&name);
-	result = c->img;
-done:
-	free(path);
-	free(data);
-	qb_buf_dispose(&name);
-	return result;
+	return qb_buf_detach(&name);
 }
 
 /* ---- JSON helpers ---- */
@@ -162,17 +114,6 @@ done:
 static void set(json_t *o, const char *key, json_t *v)
 {
 	json_object_set_new(o, key, v ? v : json_string(""));
-}
-
-/* The Markdown of t in lang, else in the bank's default language, else "". */
-static const char *text_md(const ctx *c, const qb_text *t, const char *lang, qb_loc *loc)
-{
-	const qb_tr *tr = qb_text_tr(t, lang);
-	if (!tr)
-		tr = qb_text_tr(t, qb_bank_default_lang(c->bank));
-	if (loc)
-		*loc = tr ? tr->text_loc : t->loc;
-	return tr ? tr->text : "";
 }
 
 /* {lang: html, ...} for the selected languages, or JSON null when the text
@@ -185,11 +126,8 @@ static json_t *html_map(ctx *c, const qb_text *t)
 	qb_buf html = QB_BUF_INIT;
 	for (size_t i = 0; i < c->nlangs; i++) {
 		qb_buf_clear(&html);
-		const char *md = text_md(c, t, c->langs[i], &c->loc);
-		if (qb_markup_html(&html, md, QB_MARKUP_INLINE, image_src, c) != 0) {
-			qb_diag_fatal("cannot render a text of bank '%s' (out of memory)", c->bank->id);
+		if (qb_render_html(c->r, &html, qb_render_md(c->r, t, c->langs[i]), &c->media) != 0)
 			c->failed = true;
-		}
 		set(o, c->langs[i], json_stringn(qb_buf_cstr(&html), html.len));
 	}
 	qb_buf_dispose(&html);
@@ -203,7 +141,7 @@ static json_t *plain_map(ctx *c, const qb_text *t)
 	qb_buf txt = QB_BUF_INIT;
 	for (size_t i = 0; i < c->nlangs; i++) {
 		qb_buf_clear(&txt);
-		qb_markup_plain(&txt, text_md(c, t, c->langs[i], NULL));
+		qb_render_plain(&txt, qb_render_md(c->r, t, c->langs[i]));
 		set(o, c->langs[i], json_stringn(qb_buf_cstr(&txt), txt.len));
 	}
 	qb_buf_dispose(&txt);
@@ -251,39 +189,20 @@ static void fingerprint(char out[FP_HEX + 1], const qb_bank *bank, const qb_ques
 
 /* ---- the data ---- */
 
-/* The UI labels for each selected language from templates/scorm/labels.json:
- * English, overridden key by key by the labels of the language's tag, or
- * else of its primary subtag ("sw-KE" uses "sw"). */
-static json_t *labels(ctx *c)
+/* The labels the player uses, for each written language (render.h). */
+static json_t *labels(const ctx *c)
 {
-	json_error_t err;
-	char *path = qb_fs_join(c->opts->templates_dir, "scorm/labels.json");
-	json_t *all = json_load_file(path, 0, &err);
-	json_t *out = NULL;
-	if (!all || !json_is_object(json_object_get(all, "en"))) {
-		qb_diag_fatal("cannot read '%s': %s", path, all ? "no \"en\" labels" : err.text);
-		goto done;
-	}
-	out = json_object();
+	json_t *out = json_object();
 	for (size_t i = 0; i < c->nlangs; i++) {
-		json_t *l = json_deep_copy(json_object_get(all, "en"));
-		json_t *own = json_object_get(all, c->langs[i]);
-		if (!json_is_object(own)) {
-			size_t n = strcspn(c->langs[i], "-");
-			char *primary = qb_xstrndup(c->langs[i], n);
-			for (char *p = primary; *p; p++)
-				if (*p >= 'A' && *p <= 'Z')
-					*p = (char)(*p - 'A' + 'a');
-			own = json_object_get(all, primary);
-			free(primary);
-		}
-		if (json_is_object(own))
-			json_object_update(l, own);
-		set(out, c->langs[i], l);
+		const char *lang = c->langs[i];
+		json_t *l = json_object(), *names = json_object();
+		for (size_t k = 0; k < QB_NELEM(player_labels); k++)
+			set(l, player_labels[k], json_string(qb_render_label(c->r, lang, player_labels[k])));
+		for (size_t k = 0; k < c->nlangs; k++)
+			set(names, c->langs[k], json_string(qb_render_lang_name(c->r, lang, c->langs[k])));
+		set(l, "languageNames", names);
+		set(out, lang, l);
 	}
-done:
-	json_decref(all);
-	free(path);
 	return out;
 }
 
@@ -323,32 +242,31 @@ static int data_js(qb_buf *out, ctx *c, size_t *max_state)
 	int rc = -1;
 	char *dump = NULL;
 	json_t *d = json_object(), *qs = json_array(), *names = json_object();
+	bool failed = false;
 	json_t *lab = labels(c);
-	if (!lab)
-		goto done;
 	size_t keylen = key_hex_len(bank);
 	/* "1|" + lang + "|" + pos + "|" + answers */
 	size_t maxlang = 0;
 	for (size_t i = 0; i < c->nlangs; i++) {
 		size_t l = strlen(c->langs[i]);
 		maxlang = l > maxlang ? l : maxlang;
-		const char *nm = qb_lang_native_name(c->langs[i]);
-		set(names, c->langs[i], json_string(nm ? nm : c->langs[i]));
+		set(names, c->langs[i], json_string(qb_render_lang_own_name(c->r, c->langs[i])));
 	}
 	size_t state = 2 + maxlang + 1 + (keylen > 1 ? keylen : 1) + 1;
 	for (size_t i = 0; i < bank->nquestions; i++) {
 		const qb_question *q = &bank->questions[i];
 		if (q->nchoices > MAX_OPTIONS) {
-			qb_diag_error(q->loc, "question '%s' has %zu options; a SCORM package allows "
-			              "at most %d (option ids a..z)", q->id, q->nchoices, MAX_OPTIONS);
-			c->failed = true;
+			qb_render_error(c->r, q->loc, "question '%s' has %zu options; a SCORM package "
+			                "allows at most %d (option ids a..z)", q->id, q->nchoices,
+			                MAX_OPTIONS);
+			failed = true;
 			continue;
 		}
 		size_t letters = 0;
 		json_array_append_new(qs, question_json(c, q, keylen, &letters));
 		state += (i ? 1 : 0) + keylen + 1 + FP_HEX + 1 + letters;
 	}
-	if (c->failed)
+	if (failed)
 		goto done;
 	*max_state = state;
 
@@ -360,11 +278,7 @@ static int data_js(qb_buf *out, ctx *c, size_t *max_state)
 	for (size_t i = 0; i < c->nlangs; i++)
 		json_array_append_new(langs, json_string(c->langs[i]));
 	set(d, "langs", langs);
-	const char *def = qb_bank_default_lang(bank);
-	bool def_ok = false;
-	for (size_t i = 0; i < c->nlangs; i++)
-		def_ok = def_ok || strcmp(c->langs[i], def) == 0;
-	set(d, "defaultLang", json_string(def_ok ? def : c->langs[0]));
+	set(d, "defaultLang", json_string(c->r->main_lang));
 	set(d, "langNames", names);
 	names = NULL;
 	set(d, "passMark", bank->pass_mark >= 0 ? json_integer(bank->pass_mark) : json_null());
@@ -431,10 +345,10 @@ static int index_html(qb_buf *out, ctx *c, const char *lang)
 {
 	int rc = -1;
 	qb_buf title = QB_BUF_INIT, esc = QB_BUF_INIT;
-	char *tmpl = qb_template_load(c->opts->templates_dir, "scorm/index.html", NULL);
+	char *tmpl = qb_template_load(c->r->templates_dir, "scorm/index.html", NULL);
 	if (!tmpl)
 		goto done;
-	qb_markup_plain(&title, text_md(c, &c->bank->title, lang, NULL));
+	qb_render_plain(&title, qb_render_md(c->r, &c->bank->title, lang));
 	qb_escape_html(&esc, title.len ? qb_buf_cstr(&title) : c->bank->id);
 	page_vars v = {lang, qb_buf_cstr(&esc)};
 	rc = qb_template_expand(out, "scorm/index.html", tmpl, page_lookup, &v);
@@ -447,115 +361,84 @@ done:
 
 /* ---- the package ---- */
 
-static int write_scorm(const qb_bank *bank, const qb_build_opts *opts, qb_scorm_version version)
+static int write_scorm(const qb_render_ctx *r, const qb_bank *bank, qb_scorm_version version)
 {
-	const char *wname = version == QB_SCORM_12 ? "scorm12" : "scorm2004";
-	int rc = QB_EXIT_IO;
-	ctx c = {bank, opts, version, opts->langs, opts->nlangs, NULL, 0, {NULL, 0, 0}, NULL, false};
-	const char **bank_langs = NULL, **files = NULL;
-	char *out = NULL;
+	int rc = -1;
+	ctx c = {r, bank, version, r->langs, r->nlangs, {0}, false};
+	const char **files = NULL;
 	qb_zipw *z = NULL;
 	qb_buf data = QB_BUF_INIT, page = QB_BUF_INIT, manifest = QB_BUF_INIT;
 	size_t max_state = 0, nfiles = 0;
 
-	if (!opts->templates_dir) {
-		qb_diag_fatal("cannot find the templates folder (templates/scorm); set QBC_TEMPLATES");
+	if (qb_render_media(r, media_name, &c.media) != 0 || data_js(&data, &c, &max_state) != 0)
 		goto done;
-	}
-	if (!c.nlangs) {
-		bank_langs = qb_xcalloc(bank->nlangs + 1, sizeof *bank_langs);
-		for (size_t i = 0; i < bank->nlangs; i++)
-			bank_langs[i] = bank->langs[i].code;
-		c.langs = bank_langs;
-		c.nlangs = bank->nlangs;
-	}
-	if (!c.nlangs) {
-		qb_diag_error(bank->langs_loc, "bank '%s' declares no language", bank->id);
-		rc = QB_EXIT_ERRORS;
-		goto done;
-	}
-	if (data_js(&data, &c, &max_state) != 0) {
-		rc = c.failed ? QB_EXIT_ERRORS : QB_EXIT_IO;
-		goto done;
-	}
 	size_t limit = version == QB_SCORM_12 ? SCORM12_STATE_MAX : SCORM2004_STATE_MAX;
 	if (max_state > limit) {
-		qb_diag_error(bank->id_loc,
-		              "bank '%s' is too big for %s: its saved state (cmi.suspend_data) can "
-		              "reach %zu characters, more than the %zu allowed%s",
-		              bank->id, version == QB_SCORM_12 ? "SCORM 1.2" : "SCORM 2004", max_state,
-		              limit, version == QB_SCORM_12 ? " (Moodle's standards mode, the Moodle "
-		                                              "app); split the bank" : "");
-		rc = QB_EXIT_ERRORS;
+		qb_render_error(r, bank->id_loc,
+		                "bank '%s' is too big for %s: its saved state (cmi.suspend_data) can "
+		                "reach %zu characters, more than the %zu allowed%s",
+		                bank->id, version == QB_SCORM_12 ? "SCORM 1.2" : "SCORM 2004",
+		                max_state, limit,
+		                version == QB_SCORM_12 ? " (Moodle's standards mode, the Moodle "
+		                                         "app); split the bank" : "");
 		goto done;
 	}
-	const char *def = qb_bank_default_lang(bank);
-	bool def_ok = false;
-	for (size_t i = 0; i < c.nlangs; i++)
-		def_ok = def_ok || strcmp(c.langs[i], def) == 0;
-	if (index_html(&page, &c, def_ok ? def : c.langs[0]) != 0)
+	if (index_html(&page, &c, r->main_lang) != 0)
 		goto done;
 
 	/* Every file but the manifest, in zip order. */
-	files = qb_xcalloc(3 + QB_NELEM(static_files) + c.nmedia, sizeof *files);
+	files = qb_xcalloc(3 + QB_NELEM(static_files) + c.media.nfiles, sizeof *files);
 	files[nfiles++] = LAUNCH;
 	for (size_t i = 0; i < QB_NELEM(static_files); i++)
 		files[nfiles++] = static_files[i];
 	files[nfiles++] = "data.js";
-	for (size_t i = 0; i < c.nmedia; i++)
-		files[nfiles++] = c.media[i].name;
-	qb_scorm_manifest m = {version, LAUNCH, files, nfiles, opts->rev ? qb_rev_number(opts->rev) : 1};
-	if (qb_scorm_manifest_write(&manifest, bank, opts, &m) != 0)
+	for (size_t i = 0; i < c.media.nfiles; i++)
+		files[nfiles++] = c.media.files[i].name;
+	qb_scorm_manifest m = {version, LAUNCH, files, nfiles, r->revision};
+	if (qb_scorm_manifest_write(&manifest, r, bank, &m) != 0)
 		goto done;
 
-	const qb_writer *w = qb_writer_find(wname);
-	out = qb_writer_output_path(w, bank, opts);
-	z = qb_zipw_open(out, opts->epoch);
+	z = qb_zipw_open(r->path, r->latest);
 	if (!z || qb_zipw_add(z, "imsmanifest.xml", manifest.ptr, manifest.len, true) != 0 ||
 	    qb_zipw_add(z, LAUNCH, page.ptr, page.len, true) != 0)
 		goto done;
 	for (size_t i = 0; i < QB_NELEM(static_files); i++) {
 		char *rel = qb_xasprintf("scorm/%s", static_files[i]);
-		char *path = qb_fs_join(opts->templates_dir, rel);
-		int r = qb_zipw_add_file(z, static_files[i], path, true);
+		size_t len = 0;
+		char *text = qb_template_load(r->templates_dir, rel, &len);
+		int ar = text ? qb_zipw_add(z, static_files[i], text, len, true) : -1;
 		free(rel);
-		free(path);
-		if (r != 0)
+		free(text);
+		if (ar != 0)
 			goto done;
 	}
 	if (qb_zipw_add(z, "data.js", data.ptr, data.len, true) != 0)
 		goto done;
-	for (size_t i = 0; i < c.nmedia; i++)
-		if (qb_zipw_add_file(z, c.media[i].name, c.media[i].path, false) != 0)
+	for (size_t i = 0; i < c.media.nfiles; i++)
+		if (qb_zipw_add(z, c.media.files[i].name, c.media.files[i].data, c.media.files[i].len,
+		                false) != 0)
 			goto done;
 	int cr = qb_zipw_commit(z);
 	z = NULL;
 	if (cr != 0)
 		goto done;
-	rc = QB_EXIT_OK;
+	rc = 0;
 done:
 	qb_zipw_discard(z);
-	for (size_t i = 0; i < c.nmedia; i++) {
-		free(c.media[i].name);
-		free(c.media[i].path);
-	}
-	free(c.media);
-	free(c.img);
-	free(bank_langs);
+	qb_media_set_dispose(&c.media);
 	free(files);
-	free(out);
 	qb_buf_dispose(&data);
 	qb_buf_dispose(&page);
 	qb_buf_dispose(&manifest);
 	return rc;
 }
 
-int qb_write_scorm12(const qb_bank *bank, const qb_build_opts *opts)
+int qb_write_scorm12(const qb_render_ctx *r, const qb_bank *bank)
 {
-	return write_scorm(bank, opts, QB_SCORM_12);
+	return write_scorm(r, bank, QB_SCORM_12);
 }
 
-int qb_write_scorm2004(const qb_bank *bank, const qb_build_opts *opts)
+int qb_write_scorm2004(const qb_render_ctx *r, const qb_bank *bank)
 {
-	return write_scorm(bank, opts, QB_SCORM_2004);
+	return write_scorm(r, bank, QB_SCORM_2004);
 }

@@ -86,19 +86,6 @@ fail:
 	return -1;
 }
 
-int qb_zipw_add_file(qb_zipw *z, const char *name, const char *path, bool compress)
-{
-	char *data = NULL;
-	size_t len = 0;
-	if (qb_fs_read(path, &data, &len) != 0) {
-		qb_diag_fatal("cannot read '%s': %s", path, strerror(errno));
-		return -1;
-	}
-	int rc = qb_zipw_add(z, name, data, len, compress);
-	free(data);
-	return rc;
-}
-
 int qb_zipw_commit(qb_zipw *z)
 {
 	int rc = 0;

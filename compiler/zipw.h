@@ -18,8 +18,6 @@ qb_zipw *qb_zipw_open(const char *path, time_t mtime);
 /* Adds a member with a copy of data.  compress selects deflate (level 9)
  * or store.  Returns 0, or -1 after a diagnostic. */
 int qb_zipw_add(qb_zipw *z, const char *name, const void *data, size_t len, bool compress);
-/* Adds a member with the contents of the file at path. */
-int qb_zipw_add_file(qb_zipw *z, const char *name, const char *path, bool compress);
 /* Writes the archive and renames it over the destination; frees z.
  * Returns 0, or -1 after a diagnostic (the destination is untouched). */
 int qb_zipw_commit(qb_zipw *z);

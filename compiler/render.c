@@ -1,0 +1,561 @@
+/* render.c - see render.h. */
+#include "render.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "alloc.h"
+#include "diag.h"
+#include "fsutil.h"
+#include "lang.h"
+#include "markup.h"
+#include "revision.h"
+
+/* The folder of the label catalogues under templates/ and next to a bank;
+ * also the name under which the revision record may time them. */
+#define LABELS_DIR "labels"
+/* The catalogue every other falls back to, and whose keys are the full set. */
+#define REFERENCE_LANG "en"
+
+struct qb_render_state {
+	qb_write_status failure; /* QB_WRITE_OK until something is reported  */
+	time_t templates_raw;     /* the record's template time, 0 if none    */
+};
+
+/* ==== Texts and times ==================================================== */
+
+const qb_tr *qb_render_tr(const qb_render_ctx *ctx, const qb_text *t, const char *lang)
+{
+	const qb_tr *tr = qb_text_tr(t, lang);
+	return tr ? tr : qb_text_tr(t, qb_bank_default_lang(ctx->bank));
+}
+
+const char *qb_render_md(const qb_render_ctx *ctx, const qb_text *t, const char *lang)
+{
+	const qb_tr *tr = qb_render_tr(ctx, t, lang);
+	return tr ? tr->text : "";
+}
+
+time_t qb_render_question_time(const qb_render_ctx *ctx, const qb_question *q)
+{
+	if (!ctx->rev)
+		return ctx->latest;
+	time_t t = ctx->state->templates_raw;
+	for (size_t i = 0; i < ctx->nlangs; i++) {
+		time_t tl = qb_rev_question_time(ctx->rev, q->id, ctx->langs[i]);
+		if (tl > t)
+			t = tl;
+	}
+	return t ? t : ctx->latest;
+}
+
+/* ==== Failure ============================================================ */
+
+static void fail(const qb_render_ctx *ctx, qb_write_status kind)
+{
+	if (ctx->state->failure == QB_WRITE_OK)
+		ctx->state->failure = kind;
+}
+
+void qb_render_error(const qb_render_ctx *ctx, qb_loc loc, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	char *msg = qb_xmalloc(n > 0 ? (size_t)n + 1 : 1);
+	va_start(ap, fmt);
+	vsnprintf(msg, n > 0 ? (size_t)n + 1 : 1, fmt, ap);
+	va_end(ap);
+	qb_diag_error(loc, "%s", msg);
+	free(msg);
+	fail(ctx, QB_WRITE_EBANK);
+}
+
+/* ==== Media ============================================================== */
+
+typedef struct media_walk {
+	qb_media_set *set;
+	qb_loc *locs; /* where each src was first named */
+} media_walk;
+
+static void note_src(void *payload, const char *src, size_t off)
+{
+	QB_UNUSED(off);
+	media_walk *w = payload;
+	qb_media_set *s = w->set;
+	for (size_t i = 0; i < s->nsrcs; i++)
+		if (strcmp(s->srcs[i], src) == 0)
+			return;
+	s->srcs = qb_xrealloc(s->srcs, (s->nsrcs + 1) * sizeof *s->srcs);
+	w->locs = qb_xrealloc(w->locs, (s->nsrcs + 1) * sizeof *w->locs);
+	s->srcs[s->nsrcs++] = qb_xstrdup(src);
+}
+
+/* Every image src of t in the written languages, in order. */
+static void walk_text(const qb_render_ctx *ctx, media_walk *w, const qb_text *t)
+{
+	if (!t->present)
+		return;
+	for (size_t i = 0; i < ctx->nlangs; i++) {
+		const qb_tr *tr = qb_render_tr(ctx, t, ctx->langs[i]);
+		if (!tr)
+			continue;
+		size_t before = w->set->nsrcs;
+		qb_markup_images(tr->text, note_src, w);
+		for (size_t k = before; k < w->set->nsrcs; k++)
+			w->locs[k] = tr->text_loc;
+	}
+}
+
+int qb_render_media(const qb_render_ctx *ctx, qb_media_name_fn name, qb_media_set *set)
+{
+	const qb_bank *bank = ctx->bank;
+	media_walk w = {set, NULL};
+	int rc = 0;
+	*set = (qb_media_set){0};
+	walk_text(ctx, &w, &bank->description);
+	for (size_t i = 0; i < bank->nquestions; i++) {
+		const qb_question *q = &bank->questions[i];
+		walk_text(ctx, &w, &q->prompt);
+		for (size_t c = 0; c < q->nchoices; c++) {
+			walk_text(ctx, &w, &q->choices[c].text);
+			walk_text(ctx, &w, &q->choices[c].feedback);
+		}
+		walk_text(ctx, &w, &q->explanation);
+	}
+	set->file_of = qb_xcalloc(set->nsrcs ? set->nsrcs : 1, sizeof *set->file_of);
+	/* validate.c made sure each src is a relative path below the bank. */
+	for (size_t i = 0; i < set->nsrcs; i++) {
+		char *path = qb_fs_join(bank->dir, set->srcs[i]);
+		char *data = NULL;
+		size_t len = 0;
+		if (qb_fs_read(path, &data, &len) != 0) {
+			qb_diag_error(w.locs[i], "cannot read image '%s': %s", path, strerror(errno));
+			fail(ctx, QB_WRITE_EIO);
+			free(path);
+			rc = -1;
+			continue;
+		}
+		free(path);
+		char *nm = name(set->srcs[i], (unsigned char *)data, len);
+		size_t f;
+		for (f = 0; f < set->nfiles; f++)
+			if (strcmp(set->files[f].name, nm) == 0)
+				break;
+		if (f == set->nfiles) {
+			set->files = qb_xrealloc(set->files, (set->nfiles + 1) * sizeof *set->files);
+			set->files[set->nfiles++] = (qb_media){nm, (unsigned char *)data, len};
+		} else { /* the same picture under another path */
+			free(nm);
+			free(data);
+		}
+		set->file_of[i] = f;
+	}
+	free(w.locs);
+	if (rc != 0)
+		qb_media_set_dispose(set);
+	return rc;
+}
+
+const char *qb_media_find(const qb_media_set *set, const char *src)
+{
+	for (size_t i = 0; set && i < set->nsrcs; i++)
+		if (strcmp(set->srcs[i], src) == 0)
+			return set->files[set->file_of[i]].name;
+	return NULL;
+}
+
+void qb_media_set_dispose(qb_media_set *set)
+{
+	for (size_t i = 0; i < set->nfiles; i++) {
+		free(set->files[i].name);
+		free(set->files[i].data);
+	}
+	for (size_t i = 0; i < set->nsrcs; i++)
+		free(set->srcs[i]);
+	free(set->files);
+	free(set->srcs);
+	free(set->file_of);
+	*set = (qb_media_set){0};
+}
+
+/* ==== Markdown =========================================================== */
+
+static const char *media_src(void *payload, const char *src)
+{
+	return qb_media_find(payload, src);
+}
+
+int qb_render_html(const qb_render_ctx *ctx, qb_buf *out, const char *md,
+                   const qb_media_set *media)
+{
+	if (qb_markup_html(out, md, QB_MARKUP_INLINE, media_src, (void *)media) != 0) {
+		qb_diag_fatal("cannot render a text of bank '%s' (out of memory)", ctx->bank->id);
+		fail(ctx, QB_WRITE_EIO);
+		return -1;
+	}
+	return 0;
+}
+
+void qb_render_plain(qb_buf *out, const char *md)
+{
+	qb_markup_plain(out, md);
+}
+
+/* ==== Labels ============================================================= */
+
+typedef struct lang_labels {
+	const char *code;  /* a written language (not owned)                 */
+	json_t *labels;    /* every key: own, overrides, then fallbacks      */
+	char *name;        /* the language's own name, or NULL               */
+	bool rtl;
+} lang_labels;
+
+struct qb_labels {
+	lang_labels *l;
+	size_t n;
+};
+
+/* Reads <dir>/<code>.json, else <dir>/<primary subtag>.json, into *out
+ * (NULL when neither exists).  Returns -1 (after a diagnostic when report
+ * is set) when a file exists but cannot be read or is not a catalogue. */
+static int read_catalogue(const char *dir, const char *code, bool report, json_t **out)
+{
+	*out = NULL;
+	qb_buf primary = QB_BUF_INIT;
+	for (const char *p = code; *p && *p != '-'; p++)
+		qb_buf_putc(&primary, (char)(*p >= 'A' && *p <= 'Z' ? *p - 'A' + 'a' : *p));
+	const char *names[] = {code, qb_buf_cstr(&primary)};
+	int rc = 0;
+	for (size_t i = 0; i < QB_NELEM(names) && !*out && rc == 0; i++) {
+		char *file = qb_xasprintf("%s/%s.json", dir, names[i]);
+		char *text = NULL;
+		size_t len = 0;
+		if (qb_fs_read(file, &text, &len) != 0) {
+			if (errno != ENOENT) {
+				if (report)
+					qb_diag_fatal("cannot read '%s': %s", file, strerror(errno));
+				rc = -1;
+			}
+			free(file);
+			continue;
+		}
+		json_error_t err;
+		json_t *cat = json_loadb(text, len, 0, &err);
+		json_t *labels = json_object_get(cat, "labels");
+		json_t *dir_v = json_object_get(cat, "dir");
+		const char *bad = !cat ? err.text
+		                  : !json_is_object(labels) ? "no \"labels\" object"
+		                  : dir_v && (!json_is_string(dir_v) ||
+		                              (strcmp(json_string_value(dir_v), "ltr") != 0 &&
+		                               strcmp(json_string_value(dir_v), "rtl") != 0))
+		                      ? "\"dir\" is not \"ltr\" or \"rtl\""
+		                  : NULL;
+		if (!bad) {
+			const char *key;
+			json_t *v;
+			json_object_foreach(labels, key, v)
+				if (!json_is_string(v) && !(strcmp(key, "languageNames") == 0 &&
+				                            json_is_object(v)))
+					bad = "a label that is not a string";
+		}
+		if (bad) {
+			if (report)
+				qb_diag_fatal("%s:%d:%d: not a label catalogue: %s (see templates/labels/README.md)",
+			              file, cat ? 1 : err.line, cat ? 1 : err.column, bad);
+			json_decref(cat);
+			rc = -1;
+		} else
+			*out = cat;
+		free(text);
+		free(file);
+	}
+	qb_buf_dispose(&primary);
+	return rc;
+}
+
+/* Overlays the catalogue cat on l, key by key (languageNames name by name). */
+static void overlay(lang_labels *l, json_t *cat)
+{
+	if (!cat)
+		return;
+	const char *key;
+	json_t *v;
+	json_object_foreach(json_object_get(cat, "labels"), key, v) {
+		json_t *mine = json_object_get(l->labels, key);
+		if (json_is_object(v) && json_is_object(mine))
+			json_object_update(mine, v);
+		else
+			json_object_set_new(l->labels, key, json_deep_copy(v));
+	}
+	const char *name = json_string_value(json_object_get(cat, "name"));
+	if (name) {
+		free(l->name);
+		l->name = qb_xstrdup(name);
+	}
+	const char *dir = json_string_value(json_object_get(cat, "dir"));
+	if (dir)
+		l->rtl = strcmp(dir, "rtl") == 0;
+}
+
+/* The labels of code from templates/labels/ overridden by the bank's
+ * labels/; *found tells whether either had a catalogue. */
+static int own_labels(const qb_bank *bank, const char *templates_dir, const char *code,
+                      bool report, lang_labels *l, bool *found)
+{
+	char *tdir = qb_fs_join(templates_dir, LABELS_DIR);
+	char *bdir = qb_fs_join(bank->dir, LABELS_DIR);
+	json_t *t = NULL, *b = NULL;
+	int rc = read_catalogue(tdir, code, report, &t) | read_catalogue(bdir, code, report, &b);
+	*l = (lang_labels){code, json_object(), NULL, false};
+	overlay(l, t);
+	overlay(l, b);
+	*found = t || b;
+	json_decref(t);
+	json_decref(b);
+	free(tdir);
+	free(bdir);
+	return rc;
+}
+
+static void lang_labels_dispose(lang_labels *l)
+{
+	json_decref(l->labels);
+	free(l->name);
+}
+
+static bool same_catalogue(const char *a, const char *b)
+{
+	size_t na = strcspn(a, "-"), nb = strcspn(b, "-");
+	return na == nb && strncasecmp(a, b, na) == 0;
+}
+
+/* Resolves the labels of code: its own, then the missing keys from the
+ * bank's default language, then from the reference.  *missing (if not
+ * NULL) receives the keys code's own catalogues lack, *fallback the
+ * language they come from and *found whether code has a catalogue. */
+static int resolve(const qb_bank *bank, const char *templates_dir, const char *code,
+                   bool report, lang_labels *out, qb_buf *missing, const char **fallback,
+                   bool *found)
+{
+	lang_labels ref = {0}, def = {0};
+	bool ref_found, def_found = false;
+	int rc = own_labels(bank, templates_dir, code, report, out, found);
+	rc |= own_labels(bank, templates_dir, REFERENCE_LANG, report, &ref, &ref_found);
+	if (rc == 0 && !ref_found) {
+		if (report)
+			qb_diag_fatal("cannot read template '%s/%s/%s.json': %s", templates_dir,
+			              LABELS_DIR, REFERENCE_LANG, strerror(ENOENT));
+		rc = -1;
+	}
+	const char *dlang = qb_bank_default_lang(bank);
+	const char *fb = dlang && !same_catalogue(dlang, code) ? dlang : REFERENCE_LANG;
+	if (rc == 0 && strcmp(fb, REFERENCE_LANG) != 0) {
+		rc = own_labels(bank, templates_dir, fb, report, &def, &def_found);
+		if (!def_found) {
+			lang_labels_dispose(&def);
+			def = (lang_labels){0};
+			fb = REFERENCE_LANG;
+		}
+	}
+	const char *key;
+	json_t *v;
+	json_object_foreach(ref.labels, key, v) {
+		if (json_object_get(out->labels, key))
+			continue;
+		if (missing)
+			qb_buf_appendf(missing, "%s'%s'", missing->len ? ", " : "", key);
+		json_t *from = def.labels ? json_object_get(def.labels, key) : NULL;
+		json_object_set_new(out->labels, key, json_deep_copy(from ? from : v));
+	}
+	if (fallback)
+		*fallback = fb;
+	if (def.labels)
+		lang_labels_dispose(&def);
+	lang_labels_dispose(&ref);
+	return rc;
+}
+
+static void labels_free(qb_labels *labels)
+{
+	if (!labels)
+		return;
+	for (size_t i = 0; i < labels->n; i++)
+		lang_labels_dispose(&labels->l[i]);
+	free(labels->l);
+	free(labels);
+}
+
+static qb_labels *labels_load(const qb_bank *bank, const char *templates_dir,
+                              const char *const *langs, size_t nlangs)
+{
+	qb_labels *labels = qb_xcalloc(1, sizeof *labels);
+	labels->l = qb_xcalloc(nlangs, sizeof *labels->l);
+	for (size_t i = 0; i < nlangs; i++, labels->n++) {
+		bool found;
+		if (resolve(bank, templates_dir, langs[i], true, &labels->l[i], NULL, NULL, &found) !=
+		    0) {
+			labels->n++;
+			labels_free(labels);
+			return NULL;
+		}
+	}
+	return labels;
+}
+
+int qb_render_check_labels(const qb_bank *bank, const char *templates_dir)
+{
+	if (!templates_dir)
+		return 0; /* qb_render_write() reports it */
+	for (size_t i = 0; i < bank->nlangs; i++) {
+		const qb_lang *lang = &bank->langs[i];
+		lang_labels l;
+		qb_buf missing = QB_BUF_INIT, who = QB_BUF_INIT, fbw = QB_BUF_INIT;
+		const char *fb = NULL;
+		bool found = false;
+		/* A catalogue that cannot be read is the writers' I/O error. */
+		int rc = resolve(bank, templates_dir, lang->code, false, &l, &missing, &fb, &found);
+		lang_labels_dispose(&l);
+		qb_lang_describe(&who, lang->code);
+		qb_lang_describe(&fbw, fb ? fb : REFERENCE_LANG);
+		if (rc == 0 && !found)
+			qb_diag_warning(lang->loc,
+			                "no user-interface labels for %s (templates/%s/%s.json, or "
+			                "%s/%s.json next to the bank); it shows those of %s for all of "
+			                "them: %s",
+			                qb_buf_cstr(&who), LABELS_DIR, lang->code, LABELS_DIR, lang->code,
+			                qb_buf_cstr(&fbw), qb_buf_cstr(&missing));
+		else if (rc == 0 && missing.len)
+			qb_diag_warning(lang->loc, "the user-interface labels for %s lack %s; it shows "
+			                           "those of %s for them",
+			                qb_buf_cstr(&who), qb_buf_cstr(&missing), qb_buf_cstr(&fbw));
+		qb_buf_dispose(&missing);
+		qb_buf_dispose(&who);
+		qb_buf_dispose(&fbw);
+		if (rc != 0)
+			return -1;
+	}
+	return 0;
+}
+
+static const lang_labels *labels_of(const qb_render_ctx *ctx, const char *lang)
+{
+	for (size_t i = 0; ctx->labels && i < ctx->labels->n; i++)
+		if (strcmp(ctx->labels->l[i].code, lang) == 0)
+			return &ctx->labels->l[i];
+	return NULL;
+}
+
+const char *qb_render_label(const qb_render_ctx *ctx, const char *lang, const char *key)
+{
+	const lang_labels *l = labels_of(ctx, lang);
+	const char *s = l ? json_string_value(json_object_get(l->labels, key)) : NULL;
+	return s ? s : "";
+}
+
+void qb_render_label_expand(const qb_render_ctx *ctx, qb_buf *out, const char *lang,
+                            const char *key, const char *const *vars)
+{
+	const char *s = qb_render_label(ctx, lang, key);
+	while (*s) {
+		const char *close = *s == '{' ? strchr(s, '}') : NULL;
+		const char *val = NULL;
+		for (size_t i = 0; close && vars && vars[i] && vars[i + 1]; i += 2)
+			if (strlen(vars[i]) == (size_t)(close - s - 1) &&
+			    strncmp(vars[i], s + 1, (size_t)(close - s - 1)) == 0)
+				val = vars[i + 1];
+		if (val) {
+			qb_buf_puts(out, val);
+			s = close + 1;
+		} else
+			qb_buf_putc(out, *s++);
+	}
+}
+
+const char *qb_render_lang_own_name(const qb_render_ctx *ctx, const char *code)
+{
+	const lang_labels *l = labels_of(ctx, code);
+	if (l && l->name)
+		return l->name;
+	const char *native = qb_lang_native_name(code);
+	return native ? native : code;
+}
+
+const char *qb_render_lang_name(const qb_render_ctx *ctx, const char *ui, const char *code)
+{
+	const lang_labels *l = labels_of(ctx, ui);
+	json_t *names = l ? json_object_get(l->labels, "languageNames") : NULL;
+	const char *s = json_string_value(json_object_get(names, code));
+	if (!s) { /* "sw-KE": the name of "sw" */
+		char *primary = qb_xstrndup(code, strcspn(code, "-"));
+		s = json_string_value(json_object_get(names, primary));
+		free(primary);
+	}
+	return s ? s : qb_render_lang_own_name(ctx, code);
+}
+
+const char *qb_render_lang_dir(const qb_render_ctx *ctx, const char *lang)
+{
+	const lang_labels *l = labels_of(ctx, lang);
+	return l && l->rtl ? "rtl" : "ltr";
+}
+
+/* ==== The driver's entry ================================================= */
+
+qb_write_status qb_render_write(const qb_writer *w, const qb_bank *bank,
+                                const qb_build_opts *opts)
+{
+	qb_render_state state = {QB_WRITE_OK, 0};
+	qb_render_ctx ctx = {.writer = w, .bank = bank, .langs = opts->langs,
+	                     .nlangs = opts->nlangs, .templates_dir = opts->templates_dir,
+	                     .latest = opts->epoch, .rev = opts->rev, .state = &state};
+	const char **all = NULL;
+	char *path = NULL;
+	qb_write_status rc = QB_WRITE_EIO;
+
+	if (w->templates && !opts->templates_dir) {
+		qb_diag_fatal("cannot find the templates folder (templates/%s); set QBC_TEMPLATES",
+		              w->templates);
+		return QB_WRITE_EIO;
+	}
+	if (!ctx.nlangs) { /* every declared language (validate.c: at least one) */
+		all = qb_xcalloc(bank->nlangs + 1, sizeof *all);
+		for (size_t i = 0; i < bank->nlangs; i++)
+			all[i] = bank->langs[i].code;
+		ctx.langs = all;
+		ctx.nlangs = bank->nlangs;
+	}
+	const char *def = qb_bank_default_lang(bank);
+	ctx.main_lang = ctx.langs[0];
+	for (size_t i = 0; i < ctx.nlangs; i++)
+		if (def && strcmp(ctx.langs[i], def) == 0)
+			ctx.main_lang = def;
+	if (opts->rev) {
+		time_t t = w->templates ? qb_rev_template_time(opts->rev, w->templates) : 0;
+		time_t tl = qb_rev_template_time(opts->rev, LABELS_DIR);
+		state.templates_raw = tl > t ? tl : t;
+	}
+	ctx.templates_time = state.templates_raw ? state.templates_raw : opts->epoch;
+	unsigned n = opts->rev ? qb_rev_number(opts->rev) : 0;
+	ctx.revision = n ? n : 1;
+	path = qb_writer_output_path(w, bank, opts);
+	ctx.path = path;
+	if (opts->templates_dir &&
+	    !(ctx.labels = labels_load(bank, opts->templates_dir, ctx.langs, ctx.nlangs)))
+		goto done;
+	if (w->write(&ctx, bank) == 0)
+		rc = QB_WRITE_OK;
+	else
+		rc = state.failure == QB_WRITE_EBANK ? QB_WRITE_EBANK : QB_WRITE_EIO;
+done:
+	labels_free(ctx.labels);
+	free(path);
+	free(all);
+	return rc;
+}
