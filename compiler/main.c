@@ -429,7 +429,7 @@ static int build_bank(const args *a, const char *path, const qb_writer *const *s
 	/* Every format is attempted, so one run reports every problem; a
 	 * format that fails leaves its earlier output in place. */
 	for (size_t k = 0; k < nsel && rc != QB_EXIT_USAGE; k++) {
-		qb_write_status ws = qb_render_write(sel[k], bank, &opts);
+		int ws = qb_render_write(sel[k], bank, &opts);
 		int wrc = ws == QB_WRITE_OK ? QB_EXIT_OK
 		          : ws == QB_WRITE_EBANK ? QB_EXIT_ERRORS : QB_EXIT_IO;
 		if (wrc == QB_EXIT_OK) {

@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc.h"
 #include "escape.h"
 
 /* Inline Markdown plus strikethrough; never raw HTML. */

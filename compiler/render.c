@@ -119,7 +119,6 @@ int qb_render_media(const qb_render_ctx *ctx, qb_media_name_fn name, qb_media_se
 	media_walk w = {set, NULL};
 	int rc = 0;
 	*set = (qb_media_set){0};
-	walk_text(ctx, &w, &bank->description);
 	for (size_t i = 0; i < bank->nquestions; i++) {
 		const qb_question *q = &bank->questions[i];
 		walk_text(ctx, &w, &q->prompt);
@@ -129,6 +128,7 @@ int qb_render_media(const qb_render_ctx *ctx, qb_media_name_fn name, qb_media_se
 		}
 		walk_text(ctx, &w, &q->explanation);
 	}
+	walk_text(ctx, &w, &bank->description);
 	set->file_of = qb_xcalloc(set->nsrcs ? set->nsrcs : 1, sizeof *set->file_of);
 	/* validate.c made sure each src is a relative path below the bank. */
 	for (size_t i = 0; i < set->nsrcs; i++) {
@@ -233,7 +233,8 @@ static int read_catalogue(const char *dir, const char *code, bool report, json_t
 		qb_buf_putc(&primary, (char)(*p >= 'A' && *p <= 'Z' ? *p - 'A' + 'a' : *p));
 	const char *names[] = {code, qb_buf_cstr(&primary)};
 	int rc = 0;
-	for (size_t i = 0; i < QB_NELEM(names) && !*out && rc == 0; i++) {
+	size_t nnames = strcmp(code, names[1]) == 0 ? 1 : 2; /* "fr": once */
+	for (size_t i = 0; i < nnames && !*out && rc == 0; i++) {
 		char *file = qb_xasprintf("%s/%s.json", dir, names[i]);
 		char *text = NULL;
 		size_t len = 0;
@@ -508,8 +509,7 @@ const char *qb_render_lang_dir(const qb_render_ctx *ctx, const char *lang)
 
 /* ==== The driver's entry ================================================= */
 
-qb_write_status qb_render_write(const qb_writer *w, const qb_bank *bank,
-                                const qb_build_opts *opts)
+int qb_render_write(const qb_writer *w, const qb_bank *bank, const qb_build_opts *opts)
 {
 	qb_render_state state = {QB_WRITE_OK, 0};
 	qb_render_ctx ctx = {.writer = w, .bank = bank, .langs = opts->langs,

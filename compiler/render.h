@@ -95,9 +95,10 @@ typedef struct qb_media_set {
 	size_t nsrcs;
 } qb_media_set;
 
-/* Reads every picture the written languages show (the bank's description,
- * then each question's prompt, options, feedback and explanation, each in
- * every written language) into set, named by name.  A file that cannot be
+/* Reads every picture the written languages show (each question's prompt,
+ * options with their feedback and explanation, then the bank's
+ * description, each text in every written language) into set, named by
+ * name.  A file that cannot be
  * read is reported at the text that names it.  Returns 0, or -1 after
  * reporting (set is then empty). */
 int qb_render_media(const qb_render_ctx *ctx, qb_media_name_fn name, qb_media_set *set);

@@ -63,10 +63,9 @@ const qb_writer *qb_writer_find(const char *name);
 char *qb_writer_output_path(const qb_writer *w, const qb_bank *bank, const qb_build_opts *opts);
 
 /* Runs writer w for bank (render.c): builds its context (languages,
- * times, output path, labels), calls it and says how it went.  The one
- * call the driver makes per output. */
-qb_write_status qb_render_write(const qb_writer *w, const qb_bank *bank,
-                                const qb_build_opts *opts);
+ * times, output path, labels), calls it and says how it went: a
+ * qb_write_status.  The one call the driver makes per output. */
+int qb_render_write(const qb_writer *w, const qb_bank *bank, const qb_build_opts *opts);
 
 /* ---- the writers (one file each) ---- */
 int qb_write_json(const qb_render_ctx *ctx, const qb_bank *bank);

@@ -10,18 +10,18 @@
  *   - the note type id, its ordered field names and its template names are
  *     constants below (a test fails if they change);
  *   - deck names are fixed: "<bank id>::<language's own name>";
- *   - a note's mod comes from note_mod(), the note type's from
- *     notetype_mod(): the revision record's times (revision.h), so a
- *     note's time moves exactly when what it shows changed;
+ *   - a note's mod is qb_render_question_time(), the note type's the
+ *     templates' time (render.h, from the revision record), so a note's
+ *     time moves exactly when what it shows changed;
  *   - the card CSS and JS are static "_" media named by content hash.
  *
- * Nothing from a bank becomes markup, script or template syntax: texts go
- * through md4c with raw HTML off (markup.h), then qb_escape_mustache() and
+ * Texts, times, pictures and labels come from the render layer
+ * (render.h).  Nothing from a bank becomes markup, script or template
+ * syntax: texts go through md4c with raw HTML off (markup.h), then qb_escape_mustache() and
  * a guard for Anki's [sound:]/[latex] syntax; the data the card script
  * reads is JSON placed as HTML text. */
 #include "write.h"
 
-#include <errno.h>
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,7 +32,6 @@
 #include "anki_db.h"
 #include "diag.h"
 #include "escape.h"
-#include "fsutil.h"
 #include "hash.h"
 #include "lang.h"
 #include "markup.h"

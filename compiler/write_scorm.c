@@ -3,8 +3,10 @@
  * A package is one SCO: the static player from templates/scorm/ (index.html,
  * player.css, player.js), the bank's data in a generated data.js, the
  * bank's images under media/, and imsmanifest.xml (scorm_manifest.c).  The
- * texts are rendered to HTML here (markup.h; raw HTML is escaped by md4c)
- * and written as JSON with jansson, escaped for a <script> context.
+ * texts are rendered to HTML by the render layer (render.h; raw HTML is
+ * escaped by md4c) and written as JSON with jansson, escaped for a
+ * <script> context; the labels are those of templates/labels/ that the
+ * player reads.
  *
  * Saved state (cmi.suspend_data), format 1, as player.js writes it:
  *
