@@ -47,6 +47,7 @@
 #include "alloc.h"
 #include "buf.h"
 #include "diag.h"
+#include "escape.h"
 #include "fsutil.h"
 #include "hash.h"
 #include "markup.h"
@@ -341,7 +342,8 @@ static void utc_date(char out[11], time_t t)
 }
 
 /* The category question: $course$/top/<title>/revision N (date), with the
- * bank's description and every question's last-change date as its info. */
+ * bank's description (plain text) and every question's last-change date
+ * as its info. */
 static void write_category(ctx *c)
 {
 	const qb_bank *bank = c->bank;
@@ -358,8 +360,18 @@ static void write_category(ctx *c)
 	xok(c, xmlTextWriterStartElement(c->w, BAD_CAST "question"));
 	xok(c, xmlTextWriterWriteAttribute(c->w, BAD_CAST "type", BAD_CAST "category"));
 	write_plain(c, "category", qb_buf_cstr(&path));
-	text_html(c, &info, &bank->description);
-	c->nused = 0; /* no <file> in a category's info */
+	/* Moodle imports no files for a category (import_category()), so its
+	 * description is the plain text of the bank's, without pictures. */
+	qb_buf plain = QB_BUF_INIT, esc = QB_BUF_INIT;
+	for (size_t i = 0; bank->description.present && i < c->nlangs; i++) {
+		qb_buf_clear(&plain);
+		qb_buf_clear(&esc);
+		qb_render_plain(&plain, qb_render_md(c->r, &bank->description, c->langs[i]));
+		qb_escape_html(&esc, qb_buf_cstr(&plain));
+		lang_html(c, &info, c->langs[i], qb_buf_cstr(&esc));
+	}
+	qb_buf_dispose(&plain);
+	qb_buf_dispose(&esc);
 	qb_buf_appendf(&info, "<p>%s, revision %u. Last changed:</p><ul>", bank->id,
 	               c->r->revision);
 	for (size_t i = 0; i < bank->nquestions; i++) {
