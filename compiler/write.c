@@ -14,6 +14,8 @@ const qb_writer qb_writers[] = {
 	 qb_write_scorm12},
 	{"scorm2004", ".scorm2004.zip", "SCORM 2004 4th edition package", false, true, "scorm",
 	 qb_write_scorm2004},
+	{"moodlexml", ".moodle.xml", "Moodle XML for a course's question bank", false, true, NULL,
+	 qb_write_moodlexml},
 	{"json", ".json", "the model as JSON, as 'qbc dump --json' prints it", false, false, NULL,
 	 qb_write_json},
 	{NULL, NULL, NULL, false, false, NULL, NULL},

@@ -79,5 +79,7 @@ int qb_write_anki(const qb_render_ctx *ctx, const qb_bank *bank);
 /* SCORM 1.2 and SCORM 2004 4th Edition zips for Moodle (write_scorm.c). */
 int qb_write_scorm12(const qb_render_ctx *ctx, const qb_bank *bank);
 int qb_write_scorm2004(const qb_render_ctx *ctx, const qb_bank *bank);
+/* Moodle XML for a course's question bank (write_moodlexml.c). */
+int qb_write_moodlexml(const qb_render_ctx *ctx, const qb_bank *bank);
 
 #endif

@@ -45,10 +45,10 @@ for bank in "$ROOT"/input/*.qb; do
 		fail "$bn: qbc check --werror"
 		sed 's/^/    /' "$W/check.log" | head -n 40
 	fi
-	if "$QBC" build -o "$W/out" --format anki,scorm12,scorm2004,json "$W/$bn.qb" >"$W/build.log" 2>&1; then
-		pass "$bn: qbc build --format anki,scorm12,scorm2004,json"
+	if "$QBC" build -o "$W/out" --format all "$W/$bn.qb" >"$W/build.log" 2>&1; then
+		pass "$bn: qbc build --format all"
 	else
-		fail "$bn: qbc build --format anki,scorm12,scorm2004,json"
+		fail "$bn: qbc build --format all"
 		sed 's/^/    /' "$W/build.log" | head -n 40
 	fi
 	id=$(python3 -c "import json, sys; print(json.load(open(sys.argv[1]))['id'])" "$W/out/"*.json 2>/dev/null)
@@ -56,6 +56,8 @@ for bank in "$ROOT"/input/*.qb; do
 	check "$bn: the Anki package is intact" anki_ok "$W/out/$id.apkg"
 	check "$bn: SCORM 1.2 manifest valid (XSD)" xsd "$XSDS/scorm12-driver.xsd" "$W/out/$id.scorm12.zip"
 	check "$bn: SCORM 2004 manifest valid (XSD)" xsd "$XSDS/scorm2004-driver.xsd" "$W/out/$id.scorm2004.zip"
+	check "$bn: Moodle XML as Moodle's importer reads it" \
+		python3 "$ROOT/tests/moodlexml/check_moodlexml.py" structure "$W/out/$id.moodle.xml"
 	if [ -x "$VALIDATE" ]; then
 		for v in scorm12 scorm2004; do
 			check "$bn: scorm-validate $v" sh -c '"$1" "$2" >/dev/null 2>&1' - "$VALIDATE" "$W/out/$id.$v.zip"
