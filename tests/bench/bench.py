@@ -14,13 +14,15 @@ Speed is measured here, never asserted in tests.
 usage: bench.py QBC FLOOR [SIZES...]
 
 Two kinds of bank:
-- "real": the shipped bank's questions (input/data-parallelism.qb, through
+- "real": the first shipped bank's choice questions (input/*.qb, through
   `qbc dump --json`) repeated with numbered ids and prompts: real text
   lengths, both languages, feedback on every option, explanations;
 - "synthetic": short generated texts (the old benchmark's bank).
 """
+import glob
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -29,7 +31,6 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-SHIPPED = os.path.join(ROOT, "input", "data-parallelism.qb")
 PEER = os.path.join(ROOT, "..", "shared", "tools", "peer-genanki", "peer-genanki")
 ENV = {**os.environ, "SOURCE_DATE_EPOCH": "1764680000", "NO_COLOR": "1"}
 
@@ -47,10 +48,12 @@ def write_text(f, indent, mark, text, langs):
 
 
 def make_real_bank(path, n, qbc):
-    dump = json.loads(subprocess.run([qbc, "dump", "--json", SHIPPED], check=True,
+    # The first shipped bank (in name order) gives the texts.
+    shipped = sorted(glob.glob(os.path.join(ROOT, "input", "*.qb")))[0]
+    dump = json.loads(subprocess.run([qbc, "dump", "--json", shipped], check=True,
                                      capture_output=True, text=True).stdout)
     langs = dump["languages"]
-    qs = dump["questions"]
+    qs = [q for q in dump["questions"] if q.get("type", "single") in ("single", "multiple")]
     with open(path, "w", encoding="utf-8") as f:
         f.write(f"bank: bench\nlanguages: {' '.join(langs)}\npass-mark: 80%\n")
         f.write("title:\n")
@@ -111,12 +114,13 @@ def best(cmd, cwd, runs, ok=(0,)):
 
 
 def formats(qbc):
+    """The formats `qbc build --help` lists (the lines '  *m NAME  ..., written as ...')."""
     text = subprocess.run([qbc, "build", "--help"], capture_output=True, text=True).stdout
     found = []
     for line in text.splitlines():
-        words = line.replace("*", " ").split()
-        if len(words) > 1 and "<bank-id>" in line and words[0] not in found:
-            found.append(words[0])
+        m = re.match(r"^ {2}[*m ]{2} (\S+) .*written as", line)
+        if m and m.group(1) not in found:
+            found.append(m.group(1))
     return found or ["anki", "scorm12", "scorm2004", "json"]
 
 
