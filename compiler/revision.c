@@ -10,8 +10,12 @@
  *
  * hash: the first 16 hex digits of the SHA-256 of the content; time: UTC,
  * ISO 8601; element: prompt, option-N, feedback-N, explanation (or title,
- * description with id "-"); basis: the hash of the element's texts in the
- * other languages when this language's text was last written or reviewed. */
+ * description with id "-"); basis: what the element's texts in the other
+ * languages were when this language's text was last written or reviewed:
+ * in a bank of two languages the hash of the other text (16 hex digits);
+ * with three or more, one `<lang>:<8 hex digits>` per other language,
+ * comma-separated, so a warning can name exactly the languages that
+ * changed. */
 #include "revision.h"
 
 #include <dirent.h>
@@ -40,7 +44,8 @@ typedef struct qent {
 
 typedef struct tent {
 	char *qid, *elem, *lang;
-	char hash[HEX], basis[HEX];
+	char hash[HEX];
+	char *basis; /* see the top of the file */
 } tent;
 
 typedef struct pent {
@@ -101,6 +106,7 @@ static bool parse_time(const char *s, time_t *out)
 	*out = timegm(&tm);
 	return true;
 }
+
 
 static time_t bump(time_t old, time_t now)
 {
@@ -213,6 +219,7 @@ void qb_rev_free(qb_revisions *rev)
 		free(rev->t[i].qid);
 		free(rev->t[i].elem);
 		free(rev->t[i].lang);
+		free(rev->t[i].basis);
 	}
 	free(rev->tpl);
 	free(rev->q);
@@ -304,6 +311,24 @@ static bool is_hex16(const char *s)
 	return true;
 }
 
+/* A basis as written by basis_string(): 16 hex digits, or lang:8hex pairs. */
+static bool is_basis(const char *s)
+{
+	if (is_hex16(s))
+		return true;
+	while (*s) {
+		size_t n = strcspn(s, ":,");
+		if (!n || s[n] != ':')
+			return false;
+		s += n + 1;
+		size_t h = strspn(s, "0123456789abcdef");
+		if (h != 8 || (s[h] && s[h] != ','))
+			return false;
+		s += h + (s[h] == ',');
+	}
+	return true;
+}
+
 qb_revisions *qb_rev_load(const char *path, bool *io)
 {
 	*io = false;
@@ -376,7 +401,7 @@ qb_revisions *qb_rev_load(const char *path, bool *io)
 				e->time = t;
 			}
 		} else if (n == 6 && strcmp(tok[0], "text") == 0 && is_hex16(tok[4]) &&
-		           is_hex16(tok[5])) {
+		           is_basis(tok[5])) {
 			if (rev->nt == cap_t)
 				rev->t = qb_xrealloc(rev->t, (cap_t = cap_t * 2 + 64) * sizeof *rev->t);
 			tent *e = &rev->t[rev->nt++];
@@ -384,7 +409,7 @@ qb_revisions *qb_rev_load(const char *path, bool *io)
 			e->elem = qb_xstrdup(tok[2]);
 			e->lang = qb_xstrdup(tok[3]);
 			memcpy(e->hash, tok[4], HEX);
-			memcpy(e->basis, tok[5], HEX);
+			e->basis = qb_xstrdup(tok[5]);
 			good = true;
 		}
 		if (!good) {
@@ -463,19 +488,56 @@ static void question_hash(char out[HEX], const qb_bank *bank, const qb_question 
 	qb_buf_dispose(&b);
 }
 
-/* The hash of t's texts in every language of bank but skip. */
-static void basis_hash(char out[HEX], const qb_bank *bank, const qb_text *t, const char *skip)
+/* The basis of t's text in skip: the hash of its texts in every other
+ * language of bank (two languages), or each other language's own short
+ * hash (three or more).  A heap string. */
+static char *basis_string(const qb_bank *bank, const qb_text *t, const char *skip)
 {
 	qb_buf b = QB_BUF_INIT;
+	if (bank->nlangs <= 2) {
+		char out[HEX];
+		for (size_t i = 0; i < bank->nlangs; i++) {
+			const char *lang = bank->langs[i].code;
+			if (strcmp(lang, skip) == 0)
+				continue;
+			const char *s = qb_text_get(t, lang);
+			qb_buf_appendf(&b, "%s=%s\x1e", lang, s ? s : "");
+		}
+		hex_of(out, &b);
+		qb_buf_dispose(&b);
+		return qb_xstrdup(out);
+	}
 	for (size_t i = 0; i < bank->nlangs; i++) {
 		const char *lang = bank->langs[i].code;
 		if (strcmp(lang, skip) == 0)
 			continue;
 		const char *s = qb_text_get(t, lang);
-		qb_buf_appendf(&b, "%s=%s\x1e", lang, s ? s : "");
+		char h[HEX];
+		text_hash(h, s ? s : "");
+		qb_buf_appendf(&b, "%s%s:%.8s", b.len ? "," : "", lang, h);
 	}
-	hex_of(out, &b);
-	qb_buf_dispose(&b);
+	return qb_buf_detach(&b);
+}
+
+/* The languages whose part of a per-language basis no longer matches the
+ * current texts of t (appended to out as 'xx', 'yy'); nothing for a
+ * two-language (single hash) basis. */
+static void basis_changed(qb_buf *out, const char *basis, const qb_text *t)
+{
+	if (is_hex16(basis))
+		return;
+	for (const char *p = basis; *p;) {
+		size_t n = strcspn(p, ":");
+		char *lang = qb_xstrndup(p, n);
+		const char *s = qb_text_get(t, lang);
+		char h[HEX];
+		text_hash(h, s ? s : "");
+		if (strncmp(p + n + 1, h, 8) != 0)
+			qb_buf_appendf(out, "%s'%s'", out->len ? ", " : "", lang);
+		free(lang);
+		p += n + 1 + 8;
+		p += *p == ',';
+	}
 }
 
 /* Calls fn for every text element of the bank, in source order. */
@@ -618,13 +680,17 @@ static void stale_elem(void *payload, const char *qid, const char *elem, const q
 		const tent *e = find_t(c->rev, qid, elem, tr->lang);
 		if (!e)
 			continue;
-		char h[HEX], basis[HEX];
+		char h[HEX];
 		text_hash(h, tr->text);
-		basis_hash(basis, c->bank, t, tr->lang);
-		if (strcmp(h, e->hash) != 0 || strcmp(basis, e->basis) == 0)
+		char *basis = basis_string(c->bank, t, tr->lang);
+		bool same = strcmp(basis, e->basis) == 0;
+		free(basis);
+		if (strcmp(h, e->hash) != 0 || same)
 			continue;
 		qb_buf who = QB_BUF_INIT;
 		changed_langs(&who, c->rev, c->bank, qid, elem, t, tr->lang);
+		if (!who.len)
+			basis_changed(&who, e->basis, t);
 		if (!who.len) {
 			/* Already recorded as changed by an earlier build: name
 			 * the languages this text is translated from. */
@@ -669,9 +735,9 @@ static void upd_elem(void *payload, const char *qid, const char *elem, const qb_
 		const char *s = qb_text_get(t, lang);
 		if (!s)
 			continue;
-		char h[HEX], basis[HEX];
+		char h[HEX];
 		text_hash(h, s);
-		basis_hash(basis, c->bank, t, lang);
+		char *basis = basis_string(c->bank, t, lang);
 		const tent *o = find_t(c->old, qid, elem, lang);
 		if (c->nt == c->cap)
 			c->t = qb_xrealloc(c->t, (c->cap = c->cap * 2 + 64) * sizeof *c->t);
@@ -682,7 +748,12 @@ static void upd_elem(void *payload, const char *qid, const char *elem, const qb_
 		memcpy(e->hash, h, HEX);
 		/* A text written now is written against the current others;
 		 * an unchanged text keeps its basis, so staleness persists. */
-		memcpy(e->basis, o && strcmp(o->hash, h) == 0 ? o->basis : basis, HEX);
+		if (o && strcmp(o->hash, h) == 0) {
+			e->basis = qb_xstrdup(o->basis);
+			free(basis);
+		} else {
+			e->basis = basis;
+		}
 		if (!o || strcmp(o->hash, e->hash) != 0 || strcmp(o->basis, e->basis) != 0)
 			c->changed = true;
 	}
@@ -863,6 +934,7 @@ bool qb_rev_update(qb_revisions *rev, const qb_bank *bank, const char *templates
 		free(rev->t[i].qid);
 		free(rev->t[i].elem);
 		free(rev->t[i].lang);
+		free(rev->t[i].basis);
 	}
 	free(rev->t);
 	rev->t = c.t;
@@ -906,12 +978,14 @@ static void review_elem(void *payload, const char *qid, const char *elem, const 
 		tent *e = find_t(c->rev, qid, elem, t->tr[i].lang);
 		if (!e)
 			continue;
-		char basis[HEX];
-		basis_hash(basis, c->bank, t, e->lang);
+		char *basis = basis_string(c->bank, t, e->lang);
 		if (strcmp(basis, e->basis) != 0) {
-			memcpy(e->basis, basis, HEX);
+			free(e->basis);
+			e->basis = basis;
+			basis = NULL;
 			c->n++;
 		}
+		free(basis);
 	}
 }
 
