@@ -36,6 +36,15 @@ int main(void)
 	l = cl("- en: wrong");
 	INT_EQ(l.kind, QB_LINE_OPTION);
 	OK(!l.correct);
+	OK(!l.pinned);
+	l = cl("  *! en: All of the above");
+	INT_EQ(l.kind, QB_LINE_OPTION);
+	OK(l.correct && l.pinned);
+	INT_EQ(l.rest, 5);
+	l = cl("-!");
+	INT_EQ(l.kind, QB_LINE_OPTION);
+	OK(l.pinned);
+	INT_EQ(cl("-!x").kind, QB_LINE_TEXT);
 	l = cl("\xE2\x80\xA2 seed bullet");
 	INT_EQ(l.kind, QB_LINE_OPTION);
 	INT_EQ(l.rest, 4);
