@@ -5,11 +5,30 @@
 #include <md4c.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "escape.h"
 
-/* Inline Markdown plus strikethrough; never raw HTML. */
-#define PARSER_FLAGS (MD_FLAG_NOHTML | MD_FLAG_STRIKETHROUGH)
+/* CommonMark plus strikethrough, tables and LaTeX math spans; never raw
+ * HTML. */
+#define PARSER_FLAGS \
+	(MD_FLAG_NOHTML | MD_FLAG_STRIKETHROUGH | MD_FLAG_TABLES | MD_FLAG_LATEXMATHSPANS)
+
+qb_media_kind qb_markup_media_kind(const char *src)
+{
+	static const char *const pictures[] = {"png", "jpg", "jpeg", "gif", "webp", "svg"};
+	static const char *const sounds[] = {"mp3", "ogg", "oga", "m4a", "wav", "opus"};
+	const char *dot = strrchr(src, '.');
+	if (!dot || strchr(dot, '/'))
+		return QB_MEDIA_OTHER;
+	for (size_t i = 0; i < QB_NELEM(pictures); i++)
+		if (strcasecmp(dot + 1, pictures[i]) == 0)
+			return QB_MEDIA_IMAGE;
+	for (size_t i = 0; i < QB_NELEM(sounds); i++)
+		if (strcasecmp(dot + 1, sounds[i]) == 0)
+			return QB_MEDIA_AUDIO;
+	return QB_MEDIA_OTHER;
+}
 
 bool qb_markup_url_safe(const char *url)
 {
@@ -35,6 +54,7 @@ typedef struct html {
 	qb_markup_image_fn image;
 	void *payload;
 	int img_depth;       /* 1 inside an image's alt text: plain text only */
+	bool audio;          /* that image is a sound: <audio>               */
 	int depth;           /* block nesting                                 */
 	int top_blocks;      /* blocks directly in the document               */
 	MD_BLOCKTYPE top;    /* the type of the last of them                  */
@@ -148,7 +168,20 @@ static int h_enter_block(MD_BLOCKTYPE t, void *detail, void *u)
 		break;
 	}
 	case MD_BLOCK_P: qb_buf_puts(o, "<p>"); break;
-	default: break; /* tables are off; raw HTML is off */
+	case MD_BLOCK_TABLE: qb_buf_puts(o, "<table>\n"); break;
+	case MD_BLOCK_THEAD: qb_buf_puts(o, "<thead>\n"); break;
+	case MD_BLOCK_TBODY: qb_buf_puts(o, "<tbody>\n"); break;
+	case MD_BLOCK_TR: qb_buf_puts(o, "<tr>\n"); break;
+	case MD_BLOCK_TH:
+	case MD_BLOCK_TD: {
+		static const char *const align[] = {"", " align=\"left\"", " align=\"center\"",
+		                                    " align=\"right\""};
+		MD_ALIGN a = ((MD_BLOCK_TD_DETAIL *)detail)->align;
+		qb_buf_appendf(o, "<%s%s>", t == MD_BLOCK_TH ? "th" : "td",
+		               (unsigned)a < 4 ? align[a] : "");
+		break;
+	}
+	default: break; /* raw HTML is off */
 	}
 	return 0;
 }
@@ -166,22 +199,31 @@ static int h_leave_block(MD_BLOCKTYPE t, void *detail, void *u)
 	case MD_BLOCK_H: qb_buf_appendf(o, "</h%u>\n", ((MD_BLOCK_H_DETAIL *)detail)->level); break;
 	case MD_BLOCK_CODE: qb_buf_puts(o, "</code></pre>\n"); break;
 	case MD_BLOCK_P: qb_buf_puts(o, "</p>\n"); break;
+	case MD_BLOCK_TABLE: qb_buf_puts(o, "</table>\n"); break;
+	case MD_BLOCK_THEAD: qb_buf_puts(o, "</thead>\n"); break;
+	case MD_BLOCK_TBODY: qb_buf_puts(o, "</tbody>\n"); break;
+	case MD_BLOCK_TR: qb_buf_puts(o, "</tr>\n"); break;
+	case MD_BLOCK_TH: qb_buf_puts(o, "</th>\n"); break;
+	case MD_BLOCK_TD: qb_buf_puts(o, "</td>\n"); break;
 	default: break;
 	}
 	return 0;
 }
 
+/* A picture is an <img> with its description as alt text; a sound is an
+ * <audio controls> with its description as the fallback text. */
 static void open_img(html *h, const MD_SPAN_IMG_DETAIL *d)
 {
-	qb_buf_puts(h->out, "<img src=\"");
 	char *src = attr_value(&d->src);
+	h->audio = qb_markup_media_kind(src) == QB_MEDIA_AUDIO;
+	qb_buf_puts(h->out, h->audio ? "<audio controls src=\"" : "<img src=\"");
 	const char *repl = h->image ? h->image(h->payload, src) : NULL;
 	if (repl)
 		qb_escape_html(h->out, repl);
 	else
 		put_attr(h->out, &d->src, put_url);
 	free(src);
-	qb_buf_puts(h->out, "\" alt=\"");
+	qb_buf_puts(h->out, h->audio ? "\">" : "\" alt=\"");
 }
 
 static void open_a(html *h, const MD_SPAN_A_DETAIL *d)
@@ -222,6 +264,10 @@ static int h_enter_span(MD_SPANTYPE t, void *detail, void *u)
 		h->img_depth = 1;
 	} else if (t == MD_SPAN_A)
 		open_a(h, detail);
+	else if (t == MD_SPAN_LATEXMATH)
+		qb_buf_puts(h->out, "<span class=\"math inline\">\\(");
+	else if (t == MD_SPAN_LATEXMATH_DISPLAY)
+		qb_buf_puts(h->out, "<span class=\"math display\">\\[");
 	else if (span_tag(t))
 		qb_buf_appendf(h->out, "<%s>", span_tag(t));
 	return 0;
@@ -232,7 +278,9 @@ static int h_leave_span(MD_SPANTYPE t, void *detail, void *u)
 	html *h = u;
 	if (h->img_depth > 0) {
 		/* As md4c-html: the first image to end closes the tag. */
-		if (t == MD_SPAN_IMG && --h->img_depth == 0) {
+		if (t == MD_SPAN_IMG && --h->img_depth == 0 && h->audio) {
+			qb_buf_puts(h->out, "</audio>");
+		} else if (t == MD_SPAN_IMG && h->img_depth == 0) {
 			const MD_SPAN_IMG_DETAIL *d = detail;
 			if (d->title.text) {
 				qb_buf_puts(h->out, "\" title=\"");
@@ -244,6 +292,10 @@ static int h_leave_span(MD_SPANTYPE t, void *detail, void *u)
 	}
 	if (t == MD_SPAN_A)
 		qb_buf_puts(h->out, "</a>");
+	else if (t == MD_SPAN_LATEXMATH)
+		qb_buf_puts(h->out, "\\)</span>");
+	else if (t == MD_SPAN_LATEXMATH_DISPLAY)
+		qb_buf_puts(h->out, "\\]</span>");
 	else if (span_tag(t))
 		qb_buf_appendf(h->out, "</%s>", span_tag(t));
 	return 0;
@@ -266,7 +318,7 @@ int qb_markup_html(qb_buf *out, const char *md, unsigned flags, qb_markup_image_
                    void *payload)
 {
 	qb_buf raw = QB_BUF_INIT;
-	html h = {&raw, image, payload, 0, 0, 0, MD_BLOCK_DOC};
+	html h = {&raw, image, payload, 0, false, 0, 0, MD_BLOCK_DOC};
 	MD_PARSER parser = {0, PARSER_FLAGS, h_enter_block, h_leave_block, h_enter_span,
 	                    h_leave_span, h_text, NULL, NULL};
 	if (md_parse(md, (MD_SIZE)strlen(md), &parser, &h) != 0) {

@@ -380,10 +380,10 @@ static bool bad_tag(const reader *r, const qb_loc *loc, const char *s, size_t n,
 }
 
 /* What block Markdown the line s[0..n) (without its indentation) starts,
- * or NULL.  Texts are one paragraph of inline Markdown for now; md4c
- * would render these half (a list with stray backslashes, raw table
- * pipes).  cont: a continuation line, where '-' or '=' alone underline
- * the line above as a heading. */
+ * or NULL.  Where a line ending in '\\' meets block Markdown (on either
+ * side), the '\\' only joins the lines; between two lines of ordinary
+ * text it is also a line break.  cont: a continuation line, where '-' or
+ * '=' alone underline the line above as a heading. */
 static const char *block_markdown(const char *s, size_t n, bool cont)
 {
 	if (!n)
@@ -418,16 +418,13 @@ static const char *block_markdown(const char *s, size_t n, bool cont)
 	return NULL;
 }
 
-/* Reports block Markdown at the start of a text's line.  Returns true if
- * there was some. */
-static bool report_block(qb_loc loc, const char *s, size_t n, bool cont)
+/* The fence ('```' or '~~~', 3 or more) that s[0..n) opens, or 0. */
+static size_t fence_at(const char *s, size_t n)
 {
-	const char *what = block_markdown(s, n, cont);
-	if (what)
-		qb_diag_error(loc, "%s is block Markdown, which texts do not support yet; to show "
-		                   "the line as written, put a '\\' before its first character",
-		              what);
-	return what != NULL;
+	size_t k = 0;
+	while (k < n && (s[k] == '`' || s[k] == '~') && s[k] == s[0])
+		k++;
+	return k >= 3 ? k : 0;
 }
 
 /* Adds a translation to the open text.  lang may be NULL for a text
@@ -461,8 +458,6 @@ static void add_tr(reader *r, const char *lang, size_t langlen, qb_loc loc, size
 		memcpy(cols, r->jcols.v, r->jcols.n * sizeof *cols);
 		t->cols = cols;
 	}
-	const char *nl = memchr(text, '\n', textlen);
-	report_block(t->text_loc, text, nl ? (size_t)(nl - text) : textlen, false);
 	qb_buf_dispose(&canon);
 }
 
@@ -568,6 +563,8 @@ static void numeric_answer(const char *v, qb_loc vloc, qb_numeric *num)
 	}
 	if (pm) {
 		const char *t = pm + pmlen;
+		while (is_space(*t))
+			t++;
 		size_t tn = n - (size_t)(t - v);
 		while (tn && is_space(t[tn - 1]))
 			tn--;
@@ -647,7 +644,8 @@ static void finish_type(reader *r, qb_question *q)
 		numeric_answer(v, r->answer_vloc, &q->num);
 	} else if (v) {
 		qb_diag_error(q->answer_loc, "'answer:' is for true-false and numeric questions; "
-		              "a %s question marks its answers with '*'", qb_qtype_name(q->type));
+		              "a question of type '%s' marks its answers with '*'",
+		              qb_qtype_name(q->type));
 	}
 	if (q->type == QB_QTYPE_MATCHING)
 		for (size_t i = 0; i < r->choices.n; i++)
@@ -1084,24 +1082,79 @@ static const char *ends_text(const reader *r, const char *s, size_t n)
 }
 
 /* The text of a line, joined with the following lines while it ends in a
- * backslash (a Markdown hard line break).  *last is the last line used.
- * A '\\' with nothing to continue (the text ends there) is dropped with a
- * warning, and *changed tells that the text differs from the line. */
+ * backslash, and inside a fenced code block up to its closing fence.
+ * Between two lines of ordinary text the '\\' stays, a Markdown hard
+ * line break; next to block Markdown it only joins (block_markdown()).  A
+ * line holding only '\\' is an empty line (a paragraph break).  Code
+ * lines keep their indentation beyond that of their opening fence.
+ * *last is the last line used.  A '\\' with nothing to continue (the text
+ * ends there) is dropped with a warning, and *changed tells that the text
+ * differs from the line. */
 static char *joined(reader *r, size_t off, const char *const *lines, const size_t *lens,
                     size_t nlines, size_t idx, size_t *last, size_t *outlen, bool *changed)
 {
 	qb_buf b = QB_BUF_INIT;
 	qb_buf_append(&b, r->line + off, r->len - off);
 	size_t i = idx;
-	bool block = false;
 	r->jcols.size = sizeof(int);
 	r->jcols.n = 0;
 	*changed = false;
+	/* The current line's text: after a language tag on the first line. */
+	size_t cur = 0;
+	{
+		qb_line sub;
+		qb_line_classify(b.ptr, b.len, &sub);
+		if (sub.kind == QB_LINE_TR)
+			cur = sub.rest;
+	}
+	size_t fence = fence_at(b.ptr + cur, b.len - cur);
+	char fch = fence ? b.ptr[cur] : 0;
+	size_t base = off + cur; /* the fence's indentation, in bytes */
+	int fence_line = (int)idx + 1;
 	for (;;) {
+		if (fence) {
+			/* Inside a fenced code block: every line is code until the
+			 * closing fence, except a line that clearly starts
+			 * something else in the bank (the fence was not closed). */
+			const char *what = NULL;
+			if (i + 1 < nlines) {
+				qb_line ln;
+				qb_line_classify(lines[i + 1], lens[i + 1], &ln);
+				if (ln.kind != QB_LINE_BLANK && ln.kind != QB_LINE_COMMENT &&
+				    ln.kind != QB_LINE_TEXT && ln.kind != QB_LINE_OPTION &&
+				    ln.kind != QB_LINE_FEEDBACK)
+					what = ends_text(r, lines[i + 1], lens[i + 1]);
+			}
+			if (i + 1 >= nlines || what) {
+				qb_diag_error((qb_loc){r->file, fence_line, 1 + (int)qb_utf8_count(
+				                                                  lines[fence_line - 1], base)},
+				              "this code block has no closing fence; end it with a line "
+				              "holding only '%s'", fch == '~' ? "~~~" : "```");
+				break;
+			}
+			i++;
+			size_t sp = 0;
+			while (sp < base && sp < lens[i] && is_space(lines[i][sp]))
+				sp++;
+			qb_buf_putc(&b, '\n');
+			cur = b.len;
+			qb_buf_append(&b, lines[i] + sp, lens[i] - sp);
+			*(int *)vec_push(&r->jcols) = 1 + (int)qb_utf8_count(lines[i], sp);
+			*changed = true;
+			size_t s0 = skip_space(lines[i], lens[i], 0);
+			size_t k = fence_at(lines[i] + s0, lens[i] - s0);
+			/* The closing fence; a '\\' after it continues the text. */
+			size_t e = skip_space(lines[i], lens[i], s0 + k);
+			if (e < lens[i] && lines[i][e] == '\\')
+				e = skip_space(lines[i], lens[i], e + 1);
+			if (k >= fence && lines[i][s0] == fch && e == lens[i])
+				fence = 0;
+			continue;
+		}
 		size_t l = b.len;
-		while (l && is_space(b.ptr[l - 1]))
+		while (l > cur && is_space(b.ptr[l - 1]))
 			l--;
-		if (!l || b.ptr[l - 1] != '\\')
+		if (l == cur || b.ptr[l - 1] != '\\')
 			break;
 		const char *what = i + 1 >= nlines ? "the end of the file"
 		                                   : ends_text(r, lines[i + 1], lens[i + 1]);
@@ -1116,16 +1169,28 @@ static char *joined(reader *r, size_t off, const char *const *lines, const size_
 			*changed = true;
 			break;
 		}
-		b.len = l;
+		size_t s = skip_space(lines[i + 1], lens[i + 1], 0);
+		const char *next = lines[i + 1] + s;
+		size_t nlen = lens[i + 1] - s;
+		while (nlen && is_space(next[nlen - 1]))
+			nlen--;
+		bool blank_next = nlen == 1 && next[0] == '\\';
+		bool blank_cur = l - cur == 1;
+		bool keep = !blank_next && !blank_cur &&
+		            !block_markdown(b.ptr + cur, l - 1 - cur, cur > 0 || i > idx) &&
+		            !block_markdown(next, nlen, true);
+		b.len = keep ? l : l - 1;
 		i++;
-		size_t s = skip_space(lines[i], lens[i], 0);
 		qb_buf_putc(&b, '\n');
+		cur = b.len;
 		qb_buf_append(&b, lines[i] + s, lens[i] - s);
 		*(int *)vec_push(&r->jcols) = 1 + (int)qb_utf8_count(lines[i], s);
-		if (!block)
-			block = report_block((qb_loc){r->file, (int)i + 1, 1 + (int)qb_utf8_count(lines[i], s)},
-			                     lines[i] + s, lens[i] - s, true);
 		*changed = true;
+		if ((fence = fence_at(next, nlen)) != 0) {
+			fch = next[0];
+			base = s;
+			fence_line = (int)i + 1;
+		}
 	}
 	*last = i;
 	*outlen = b.len;
