@@ -12,9 +12,9 @@ const qb_writer qb_writers[] = {
 	 * single and multiple) */
 	{"anki", ".apkg", "Anki deck package", true, true, "anki", qb_write_anki, 0},
 	{"scorm12", ".scorm12.zip", "SCORM 1.2 package for Moodle", true, true, "scorm",
-	 qb_write_scorm12, 0},
+	 qb_write_scorm12, QB_TYPES_ALL},
 	{"scorm2004", ".scorm2004.zip", "SCORM 2004 4th edition package", false, true, "scorm",
-	 qb_write_scorm2004, 0},
+	 qb_write_scorm2004, QB_TYPES_ALL},
 	{"moodlexml", ".moodle.xml", "Moodle XML for a course's question bank", false, true, NULL,
 	 qb_write_moodlexml, 0},
 	{"json", ".json", "the model as JSON, as 'qbc dump --json' prints it", false, false, NULL,

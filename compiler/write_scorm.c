@@ -11,7 +11,14 @@
  * Saved state (cmi.suspend_data), format 1, as player.js writes it:
  *
  *     1|<lang>|<pos>|<answer>,<answer>,...
- *     answer = <key>.<fp>.<letters>
+ *     answer = <key>.<fp>.<value>
+ *     value  = option letters (single, multiple; true-false: a true, b false)
+ *            | <length>:<typed text> (short-answer, numeric; no escaping)
+ *            | one right-side letter per pair, in pair order (matching)
+ *            | per gap, a choice letter or <length>:<typed text> (cloze)
+ *
+ * A typed text is at most typed_cap() UTF-16 units (the player's
+ * maxlength), so max_state can count it.
  *
  * <key> is the first hex digits of SHA-256(question id) (KEY_MIN_HEX, more
  * when two questions of the bank would collide), so answers survive
@@ -57,6 +64,10 @@
 #define MAX_OPTIONS 26         /* option ids are the letters a..z: SCORM 1.2
                                   CMIFeedback allows one character per choice,
                                   2004 choice responses need [A-Za-z0-9_.]  */
+#define TYPED_MIN 32           /* typed answers: at least this many UTF-16
+                                  units may be typed ...                    */
+#define TYPED_MAX 250          /* ... at most this many (2004 fill-in: 250)  */
+#define NUMBER_CAP 32          /* a typed number                            */
 #define SCORM12_STATE_MAX 4096 /* CMIString4096, Moodle's standards mode     */
 #define SCORM2004_STATE_MAX 64000 /* SCORM 2004 cmi.suspend_data SPM       */
 
@@ -73,7 +84,8 @@ static const char *const player_labels[] = {
 	"correctOption", "yourChoice", "explanation", "showIn", "hideIn", "announceCorrect",
 	"announceWrong", "summary", "score", "scoreDetail", "passed", "failed", "completed",
 	"review", "yourAnswer", "notAnswered", "backToQuestion", "tryAgain", "saveError", "saved",
-	"standalone",
+	"standalone", "true", "false", "typeAnswer", "typeNumber", "notANumber", "acceptedAnswers",
+	"matchPrompt", "matchChoose", "gap", "partialScore", "partlyCorrect",
 };
 
 typedef struct ctx {
@@ -187,7 +199,14 @@ static void fingerprint(char out[FP_HEX + 1], const qb_bank *bank, const qb_ques
 	qb_buf_puts(&b, qb_qtype_name(q->type));
 	for (size_t i = 0; i < q->nchoices; i++) {
 		const char *t = qb_text_get(&q->choices[i].text, qb_bank_default_lang(bank));
+		const char *m = qb_text_get(&q->choices[i].match, qb_bank_default_lang(bank));
 		qb_buf_appendf(&b, "\x1f%c%s", q->choices[i].correct ? '*' : '-', t ? t : "");
+		if (m)
+			qb_buf_appendf(&b, "\x1e%s", m);
+	}
+	if (q->type == QB_QTYPE_CLOZE) { /* the gaps are in the prompt */
+		const char *p = qb_text_get(&q->prompt, qb_bank_default_lang(bank));
+		qb_buf_appendf(&b, "\x1d%s", p ? p : "");
 	}
 	qb_hash_sha256_hex(out, FP_HEX / 2, qb_buf_cstr(&b), b.len);
 	qb_buf_dispose(&b);
@@ -212,7 +231,155 @@ static json_t *labels(const ctx *c)
 	return out;
 }
 
-static json_t *question_json(ctx *c, const qb_question *q, size_t keylen, size_t *max_letters)
+/* The length of s in UTF-16 code units, as JavaScript counts it (the
+ * saved state and an input's maxlength count the same way). */
+static size_t js_length(const char *s)
+{
+	size_t n = 0;
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		if ((*p & 0xC0) != 0x80)
+			n += *p >= 0xF0 ? 2 : 1;
+	return n;
+}
+
+/* The most a learner may type into an answer box whose accepted or listed
+ * answers are at most longest long: twice that, at least TYPED_MIN, at
+ * most TYPED_MAX.  The player enforces it (maxlength) and max_state
+ * counts it. */
+static size_t typed_cap(size_t longest)
+{
+	size_t cap = 2 * longest;
+	return cap < TYPED_MIN ? TYPED_MIN : cap > TYPED_MAX ? TYPED_MAX : cap;
+}
+
+/* The saved size of a typed answer of at most cap characters: "<len>:"
+ * then the text. */
+static size_t typed_state(size_t cap)
+{
+	size_t digits = 1;
+	for (size_t n = cap; n >= 10; n /= 10)
+		digits++;
+	return digits + 1 + cap;
+}
+
+/* {lang: text as written, ...}: answer texts are plain text. */
+static json_t *raw_map(ctx *c, const qb_text *t)
+{
+	json_t *o = json_object();
+	for (size_t i = 0; i < c->nlangs; i++)
+		set(o, c->langs[i], json_string(qb_render_md(c->r, t, c->langs[i])));
+	return o;
+}
+
+/* The longest text of t in the written languages, in UTF-16 units. */
+static size_t longest_text(ctx *c, const qb_text *t)
+{
+	size_t m = 0;
+	for (size_t i = 0; i < c->nlangs; i++) {
+		size_t n = js_length(qb_render_md(c->r, t, c->langs[i]));
+		m = n > m ? n : m;
+	}
+	return m;
+}
+
+#define GAP_MARK "\xEE\x80\x80" /* U+E000, then the gap's number, then U+E001 */
+#define GAP_END "\xEE\x80\x81"
+
+/* A cloze prompt: {prompt: {lang: html with <span class="gap"
+ * data-gap="i"></span>}, promptText, gaps: [{choice, answers: {lang:
+ * [...]}, right, cap}]}; *state gets the largest saved answer. */
+static void cloze_json(ctx *c, const qb_question *q, json_t *o, size_t *state)
+{
+	json_t *prompt = json_object(), *text = json_object(), *gaps = json_array();
+	qb_buf md = QB_BUF_INIT, html = QB_BUF_INIT, out = QB_BUF_INIT;
+	qb_arena arena = QB_ARENA_INIT;
+	for (size_t l = 0; l < c->nlangs; l++) {
+		qb_cloze_part *parts = NULL;
+		size_t nparts = 0, g = 0;
+		qb_buf_clear(&md);
+		qb_cloze_split(&arena, qb_render_md(c->r, &q->prompt, c->langs[l]), &parts, &nparts);
+		for (size_t i = 0; i < nparts; i++) {
+			if (!parts[i].gap) {
+				qb_buf_append(&md, parts[i].text, parts[i].len);
+				continue;
+			}
+			const qb_cloze_gap *gap = parts[i].gap;
+			qb_buf_appendf(&md, GAP_MARK "%zu" GAP_END, g);
+			json_t *jg = json_array_get(gaps, g);
+			if (!jg) {
+				jg = json_object();
+				set(jg, "choice", json_boolean(gap->choice));
+				set(jg, "answers", json_object());
+				set(jg, "right", json_object());
+				set(jg, "cap", json_integer(0));
+				json_array_append_new(gaps, jg);
+			}
+			json_t *ans = json_array();
+			size_t longest = (size_t)json_integer_value(json_object_get(jg, "cap"));
+			for (size_t k = 0; k < gap->nanswers; k++) {
+				json_array_append_new(ans, json_string(gap->answers[k]));
+				size_t n = js_length(gap->answers[k]);
+				longest = n > longest ? n : longest;
+			}
+			set(jg, "cap", json_integer((json_int_t)longest));
+			json_object_set_new(json_object_get(jg, "answers"), c->langs[l], ans);
+			json_object_set_new(json_object_get(jg, "right"), c->langs[l],
+			                    json_integer((json_int_t)gap->right));
+			g++;
+		}
+		qb_buf_clear(&html);
+		if (qb_render_html(c->r, &html, qb_buf_cstr(&md), &c->media) != 0)
+			c->failed = true;
+		/* The marks become the places of the gaps. */
+		qb_buf_clear(&out);
+		const char *h = qb_buf_cstr(&html), *m;
+		while ((m = strstr(h, GAP_MARK)) != NULL) {
+			qb_buf_append(&out, h, (size_t)(m - h));
+			const char *e = strstr(m, GAP_END);
+			if (!e)
+				break;
+			qb_buf_appendf(&out, "<span class=\"gap\" data-gap=\"%d\"></span>",
+			               (int)strtol(m + strlen(GAP_MARK), NULL, 10));
+			h = e + strlen(GAP_END);
+		}
+		qb_buf_puts(&out, h);
+		set(prompt, c->langs[l], json_stringn(qb_buf_cstr(&out), out.len));
+		qb_buf_clear(&html);
+		qb_render_plain(&html, qb_buf_cstr(&md));
+		qb_buf_clear(&out);
+		h = qb_buf_cstr(&html);
+		while ((m = strstr(h, GAP_MARK)) != NULL) {
+			qb_buf_append(&out, h, (size_t)(m - h));
+			const char *e = strstr(m, GAP_END);
+			if (!e)
+				break;
+			qb_buf_puts(&out, "___");
+			h = e + strlen(GAP_END);
+		}
+		qb_buf_puts(&out, h);
+		set(text, c->langs[l], json_stringn(qb_buf_cstr(&out), out.len));
+	}
+	size_t total = 0, i;
+	json_t *jg;
+	json_array_foreach(gaps, i, jg) {
+		bool choice = json_is_true(json_object_get(jg, "choice"));
+		size_t cap = typed_cap((size_t)json_integer_value(json_object_get(jg, "cap")));
+		set(jg, "cap", json_integer((json_int_t)cap));
+		total += choice ? 1 : typed_state(cap);
+	}
+	*state = total;
+	set(o, "prompt", prompt);
+	set(o, "promptText", text);
+	set(o, "gaps", gaps);
+	qb_arena_dispose(&arena);
+	qb_buf_dispose(&md);
+	qb_buf_dispose(&html);
+	qb_buf_dispose(&out);
+}
+
+/* The question's data; *answer_state gets the largest saved answer (the
+ * part after "<key>.<fp>."). */
+static json_t *question_json(ctx *c, const qb_question *q, size_t keylen, size_t *answer_state)
 {
 	json_t *o = json_object();
 	char key[2 * QB_SHA256_SIZE + 1], fp[FP_HEX + 1];
@@ -222,22 +389,89 @@ static json_t *question_json(ctx *c, const qb_question *q, size_t keylen, size_t
 	set(o, "key", json_string(key));
 	set(o, "fp", json_string(fp));
 	set(o, "type", json_string(qb_qtype_name(q->type)));
-	set(o, "prompt", html_map(c, &q->prompt));
-	set(o, "promptText", plain_map(c, &q->prompt));
+	set(o, "partial", json_boolean(qb_question_scoring(c->bank, q) == QB_SCORING_PARTIAL));
+	if (q->type == QB_QTYPE_CLOZE) {
+		cloze_json(c, q, o, answer_state);
+	} else {
+		set(o, "prompt", html_map(c, &q->prompt));
+		set(o, "promptText", plain_map(c, &q->prompt));
+	}
 	json_t *opts = json_array();
+	size_t longest = 0;
 	for (size_t i = 0; i < q->nchoices; i++) {
 		const qb_choice *ch = &q->choices[i];
 		json_t *oo = json_object();
 		char id[2] = {(char)('a' + i), '\0'};
 		set(oo, "id", json_string(id));
 		set(oo, "correct", json_boolean(ch->correct));
-		set(oo, "text", html_map(c, &ch->text));
+		if (q->type == QB_QTYPE_SHORT) {
+			set(oo, "text", raw_map(c, &ch->text));
+			size_t n = longest_text(c, &ch->text);
+			longest = n > longest ? n : longest;
+		} else {
+			set(oo, "text", html_map(c, &ch->text));
+		}
+		if (q->type == QB_QTYPE_MATCHING) {
+			set(oo, "match", html_map(c, &ch->match));
+			/* The id of the first right side with the same text: the
+			 * same right side is one choice in the matcher. */
+			size_t first = i;
+			const char *mine = qb_text_get(&ch->match, qb_bank_default_lang(c->bank));
+			for (size_t k = 0; k < i && mine; k++) {
+				const char *other =
+					qb_text_get(&q->choices[k].match, qb_bank_default_lang(c->bank));
+				if (other && strcmp(other, mine) == 0) {
+					first = k;
+					break;
+				}
+			}
+			char rid[2] = {(char)('a' + first), '\0'};
+			set(oo, "rid", json_string(rid));
+		}
 		set(oo, "feedback", html_map(c, &ch->feedback));
 		json_array_append_new(opts, oo);
 	}
 	set(o, "options", opts);
+	set(o, "feedbackWrong", html_map(c, &q->feedback_wrong));
 	set(o, "explanation", html_map(c, &q->explanation));
-	*max_letters = q->type == QB_QTYPE_MULTIPLE ? q->nchoices : 1;
+	switch (q->type) {
+	case QB_QTYPE_MULTIPLE:
+		*answer_state = q->nchoices;
+		break;
+	case QB_QTYPE_SHORT: {
+		size_t cap = typed_cap(longest);
+		set(o, "caseSensitive", json_boolean(q->case_sensitive));
+		set(o, "cap", json_integer((json_int_t)cap));
+		*answer_state = typed_state(cap);
+		break;
+	}
+	case QB_QTYPE_NUMERIC: {
+		json_t *n = json_object();
+		set(n, "value", json_real(q->num.value));
+		set(n, "tol", json_real(q->num.tol));
+		set(n, "min", json_real(q->num.lo));
+		set(n, "max", json_real(q->num.hi));
+		set(n, "percent", json_boolean(q->num.percent));
+		set(n, "range", json_boolean(q->num.range));
+		set(o, "num", n);
+		set(o, "unit", q->unit ? json_string(q->unit) : json_null());
+		set(o, "cap", json_integer(NUMBER_CAP));
+		*answer_state = typed_state(NUMBER_CAP);
+		break;
+	}
+	case QB_QTYPE_MATCHING: {
+		size_t pairs = 0;
+		for (size_t i = 0; i < q->nchoices; i++)
+			pairs += q->choices[i].text.present;
+		*answer_state = pairs;
+		break;
+	}
+	case QB_QTYPE_CLOZE:
+		break;
+	default:
+		*answer_state = 1;
+		break;
+	}
 	return o;
 }
 
@@ -268,9 +502,9 @@ static int data_js(qb_buf *out, ctx *c, size_t *max_state)
 			failed = true;
 			continue;
 		}
-		size_t letters = 0;
-		json_array_append_new(qs, question_json(c, q, keylen, &letters));
-		state += (i ? 1 : 0) + keylen + 1 + FP_HEX + 1 + letters;
+		size_t answer = 0;
+		json_array_append_new(qs, question_json(c, q, keylen, &answer));
+		state += (i ? 1 : 0) + keylen + 1 + FP_HEX + 1 + answer;
 	}
 	if (failed)
 		goto done;

@@ -106,6 +106,16 @@ before(async () => {
   pkg.v2 = path.join(tmp.dir, 'pkgv2');
   mkdirSync(pkg.v2);
   unzip(path.join(tmp.dir, 'out2', 'demo.scorm12.zip'), pkg.v2);
+  // Every question type (tests/browser/types/types.qb).
+  const tb = path.join(tmp.dir, 'types');
+  cpSync(path.join(TESTS, 'browser', 'types'), tb, { recursive: true });
+  const rt = qbc(['build', '-o', path.join(tb, 'out'), '--format', 'scorm12,scorm2004', path.join(tb, 'types.qb')]);
+  assert.equal(rt.status, 0, rt.stderr);
+  for (const v of ['12', '2004']) {
+    pkg['types' + v] = path.join(tmp.dir, 'pkgtypes' + v);
+    mkdirSync(pkg['types' + v]);
+    unzip(path.join(tb, 'out', `types.scorm${v}.zip`), pkg['types' + v]);
+  }
   server = http.createServer((req, res) => {
     const u = new URL(req.url, 'http://x');
     const p = decodeURIComponent(u.pathname);
@@ -196,7 +206,8 @@ function interactions(last) {
   for (let n = 0; last[`cmi.interactions.${n}.id`] !== undefined; n++) {
     const g = (k) => last[`cmi.interactions.${n}.${k}`];
     out.push({ id: g('id'), type: g('type'), response: g('student_response') ?? g('learner_response'),
-      pattern: g('correct_responses.0.pattern'), result: g('result'), latency: g('latency'),
+      pattern: g('correct_responses.0.pattern'),
+      patterns: Array.from({ length: 20 }, (_, i) => g(`correct_responses.${i}.pattern`)).filter((x) => x !== undefined), result: g('result'), latency: g('latency'),
       time: g('time') ?? g('timestamp'), description: g('description') });
   }
   return out;
@@ -209,6 +220,43 @@ const DEC12 = (v) => /^-?([0-9]{0,3})(\.[0-9]*)?$/.test(v) && +v >= 0 && +v <= 1
 const TIMESPAN12 = /^([0-9]{2,4}):([0-9]{2}):([0-9]{2})(\.[0-9]{1,2})?$/;
 const DURATION = /^P(?:([.,\d]+)Y)?(?:([.,\d]+)M)?(?:([.,\d]+)W)?(?:([.,\d]+)D)?(?:T?(?:([.,\d]+)H)?(?:([.,\d]+)M)?(?:([.,\d]+)S)?)?$/;
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/;
+// Responses and correct patterns per interaction type: 1.2's CMIFeedback
+// (Moodle checks CMIString256 in standards mode; the spec's per-type forms)
+// and Moodle's 2004 learner_response / correct_responses tables
+// (scorm_13.js: delimiters, node counts, formats, prefixes).
+const ID1 = '[0-9a-z]';
+const RESPONSE12 = {
+  'choice': (v) => new RegExp(`^${ID1}(,${ID1})*$`).test(v),
+  'true-false': (v) => /^[01tf]$/.test(v),
+  'fill-in': (v) => v.length <= 255,
+  'numeric': (v) => v.length <= 255 && /^-?[0-9.]+(:-?[0-9.]+)?$/.test(v),
+  'matching': (v) => new RegExp(`^${ID1}\\.${ID1}(,${ID1}\\.${ID1})*$`).test(v),
+};
+const SHORT_ID = /^[\w.]{1,250}$/;
+const DEC2004 = /^-?([0-9]{1,5})(\.[0-9]{1,18})?$/;
+const PREFIX = /^\{(lang|case_matters|order_matters)=([^}]+)\}/;
+const RESPONSE2004 = {
+  'choice': (v) => { const n = v.split('[,]'); return n.length <= 36 && new Set(n).size === n.length && n.every((x) => SHORT_ID.test(x)); },
+  'true-false': (v) => /^(true|false)$/.test(v),
+  'fill-in': (v, pattern) => {
+    const n = v.split('[,]');
+    return n.length <= 10 && n.every((x) => {
+      if (!pattern) return true;
+      let m;
+      while ((m = PREFIX.exec(x))) {
+        if (m[1] !== 'lang' && !['true', 'false'].includes(m[2])) return false;
+        x = x.slice(m[0].length);
+      }
+      return /^.{0,250}$/.test(x);
+    });
+  },
+  'numeric': (v, pattern) => {
+    if (!pattern) return DEC2004.test(v);
+    const n = v.split('[:]');
+    return n.length <= 2 && n.every((x) => DEC2004.test(x)) && (n.length < 2 || +n[0] <= +n[1]);
+  },
+  'matching': (v) => { const n = v.split('[,]'); return n.length <= 36 && n.every((x) => { const p = x.split('[.]'); return p.length === 2 && p.every((y) => SHORT_ID.test(y)); }); },
+};
 const RULES = {
   '1.2': [
     [/^cmi\.core\.lesson_status$/, (v) => ['passed', 'completed', 'failed', 'incomplete', 'browsed'].includes(v)],
@@ -219,8 +267,8 @@ const RULES = {
     [/^cmi\.suspend_data$/, (v) => v.length <= 4096], // standards mode
     [/^cmi\.student_preference\.language$/, (v) => v.length <= 255],
     [/^cmi\.interactions\.\d+\.id$/, (v) => /^[\u0021-\u007E]{1,255}$/.test(v)],
-    [/^cmi\.interactions\.\d+\.type$/, (v) => v === 'choice'],
-    [/^cmi\.interactions\.\d+\.(student_response|correct_responses\.\d+\.pattern)$/, (v) => /^[0-9a-z](,[0-9a-z])*$/.test(v)],
+    [/^cmi\.interactions\.\d+\.type$/, (v) => ['true-false', 'choice', 'fill-in', 'matching', 'numeric'].includes(v)],
+    [/^cmi\.interactions\.\d+\.(student_response|correct_responses\.\d+\.pattern)$/, (v, type) => RESPONSE12[type](v)],
     [/^cmi\.interactions\.\d+\.result$/, (v) => ['correct', 'wrong', 'unanticipated', 'neutral'].includes(v)],
     [/^cmi\.interactions\.\d+\.time$/, (v) => /^([0-2][0-9]):([0-5][0-9]):([0-5][0-9])(\.[0-9]{1,2})?$/.test(v)],
     [/^cmi\.interactions\.\d+\.latency$/, (v) => TIMESPAN12.test(v)],
@@ -237,8 +285,9 @@ const RULES = {
     [/^cmi\.suspend_data$/, (v) => v.length <= 64000],
     [/^cmi\.learner_preference\.language$/, (v) => /^([a-zA-Z]{2,3}|i|x)(-[a-zA-Z0-9-]{2,8})?$|^$/.test(v)],
     [/^cmi\.interactions\.\d+\.id$/, (v) => /^(?:(?!urn:)\S{1,4000}|urn:[A-Za-z0-9-]{1,31}:\S{1,4000})$/.test(v)],
-    [/^cmi\.interactions\.\d+\.type$/, (v) => v === 'choice'],
-    [/^cmi\.interactions\.\d+\.(learner_response|correct_responses\.\d+\.pattern)$/, (v) => v.split('[,]').every((x) => /^[\w.]{1,250}$/.test(x))],
+    [/^cmi\.interactions\.\d+\.type$/, (v) => ['true-false', 'choice', 'fill-in', 'matching', 'numeric'].includes(v)],
+    [/^cmi\.interactions\.\d+\.learner_response$/, (v, type) => RESPONSE2004[type](v, false)],
+    [/^cmi\.interactions\.\d+\.correct_responses\.\d+\.pattern$/, (v, type) => RESPONSE2004[type](v, true)],
     [/^cmi\.interactions\.\d+\.result$/, (v) => ['correct', 'incorrect', 'unanticipated', 'neutral'].includes(v)],
     [/^cmi\.interactions\.\d+\.description$/, (v) => /^(\{lang=([a-zA-Z]{2,3}|i|x)(-[a-zA-Z0-9-]{2,8})?\})?((?!\{.*$).{0,250}$)?/u.test(v) && v.replace(/^\{lang=[^}]*\}/, '').length <= 250],
     [/^cmi\.interactions\.\d+\.timestamp$/, (v) => TIMESTAMP.test(v)],
@@ -247,11 +296,13 @@ const RULES = {
   ],
 };
 function moodleRules(v, log) {
-  const bad = [];
+  const bad = [], types = {};
   for (const [el, value] of log) {
     const rule = RULES[v].find(([re]) => re.test(el));
+    const n = /^cmi\.interactions\.(\d+)\./.exec(el);
+    if (n && el.endsWith('.type')) types[n[1]] = value;
     if (!rule) bad.push(`${el}: no Moodle rule known`);
-    else if (!rule[1](String(value))) bad.push(`${el} = ${JSON.stringify(value)}: Moodle would reject it`);
+    else if (!rule[1](String(value), n && types[n[1]])) bad.push(`${el} = ${JSON.stringify(value)}: Moodle would reject it`);
   }
   assert.deepEqual(bad, [], bad.join('\n'));
 }
@@ -729,3 +780,118 @@ test('screenshots of the player in each language', async () => {
     await page.done();
   }
 });
+
+// ---------------------------------------------------------- every question type
+
+/** Answers the types bank (browser/types/types.qb): good = right answers,
+ * else wrong ones; stays on each question to check what it shows. */
+async function answerTypes(frame, good) {
+  const check = async () => { await frame.locator('#check').click(); await frame.locator('.result').waitFor(); };
+  const next = () => frame.locator('#next').click();
+  await frame.locator('#start').click();
+  // 1. true-false (answer: false)
+  await frame.locator(`input[value="${good ? 'b' : 'a'}"]`).check();
+  await check();
+  if (!good) assert.match(await frame.locator('.feedback').first().textContent(), /No, at 100/);
+  await next();
+  // 2. multiple, partial credit: two right, one wrong = 1 of 3
+  for (const l of good ? ['a', 'b', 'c'] : ['a', 'b', 'd']) await frame.locator(`input[value="${l}"]`).check();
+  await check();
+  if (!good) assert.match(await frame.locator('.result').textContent(), /Partly correct: 1 of 3/);
+  await next();
+  // 3. short answer: case and spaces ignored; a listed wrong answer's feedback
+  await frame.locator('.answer-box').fill(good ? '  Evaporation ' : 'boiling');
+  await check();
+  if (!good) {
+    assert.match(await frame.locator('.answer-feedback').textContent(), /only at the boiling point/);
+    assert.match(await frame.locator('.correct-answer').textContent(), /evaporation/);
+  }
+  await next();
+  // 4. numeric: a decimal comma; not a number is refused first
+  if (!good) {
+    await frame.locator('.answer-box').fill('abc');
+    await frame.locator('#check').click();
+    assert.equal(await frame.locator('.input-error').isVisible(), true);
+    assert.equal(await frame.locator('.result').count(), 0);
+  }
+  await frame.locator('.answer-box').fill(good ? '9,8' : '12');
+  assert.match(await frame.locator('.unit').textContent(), /m\/s²/);
+  await check();
+  if (!good) {
+    assert.match(await frame.locator('.answer-feedback').textContent(), /Recall 9.8/);
+    assert.match(await frame.locator('.correct-answer').textContent(), /9\.81 ± 0\.05/);
+  }
+  await next();
+  // 5. matching: a select per item; the distractor is offered
+  const sel = frame.locator('.match-select');
+  assert.equal(await sel.count(), 3);
+  assert.equal(await sel.first().locator('option').count(), 5, 'placeholder, three sides and the distractor');
+  await sel.nth(0).selectOption({ label: 'solid' });
+  await sel.nth(1).selectOption({ label: good ? 'liquid' : 'gas' });
+  // The language switch keeps what was chosen.
+  await frame.locator('button[data-lang="sw"]').click();
+  await frame.locator('button[data-lang="en"]').click();
+  assert.equal(await frame.locator('#check').isDisabled(), true);
+  await sel.nth(2).selectOption({ label: good ? 'gas' : 'liquid' });
+  await check();
+  if (!good) assert.match(await frame.locator('.result').textContent(), /Partly correct: 1 of 3/);
+  await next();
+  // 6. cloze: a typed gap and a choice gap, inline
+  await frame.locator('.gap-input').fill(good ? 'evaporate' : 'melts');
+  await frame.locator('.gap-select').selectOption({ label: 'condenses' });
+  await check();
+  if (!good) assert.match(await frame.locator('.result').textContent(), /Partly correct: 1 of 2/);
+  assert.match(await frame.locator('.expl-text').textContent(), /condensation/);
+  await next();
+  await frame.locator('#score').waitFor();
+}
+
+for (const v of ['1.2', '2004']) {
+  const resp = v === '1.2' ? 'student_response' : 'learner_response';
+  test(`${v}: every question type answered right`, async () => {
+    const { page, frame } = await openLms(v, { pkg: v === '1.2' ? 'types12' : 'types2004' });
+    await answerTypes(frame, true);
+    const s = await lms(page);
+    assert.equal(s.last[v === '1.2' ? 'cmi.core.score.raw' : 'cmi.score.raw'], '100');
+    const it = interactions(s.last);
+    assert.deepEqual(it.map((x) => x.id), ['tf', 'multi', 'short', 'num', 'match', 'gaps']);
+    assert.deepEqual(it.map((x) => x.type), ['true-false', 'choice', 'fill-in', 'numeric', 'matching', 'fill-in']);
+    assert.deepEqual(it.map((x) => x.result), Array(6).fill('correct'));
+    const F = v === '1.2' ? ',' : '[,]', P = v === '1.2' ? '.' : '[.]';
+    assert.deepEqual(it.map((x) => x.response), [v === '1.2' ? 'f' : 'false', ['a', 'b', 'c'].join(F), '  Evaporation ', '9.8',
+      ['a', 'a', 'b', 'b', 'c', 'c'].reduce((o, x, i) => o + (i % 2 ? P + x : (i ? F : '') + x), ''), ['evaporate', 'condenses'].join('[,]')]);
+    assert.deepEqual(it[2].patterns, ['evaporation', 'uvukizi']);
+    assert.equal(it[3].pattern, v === '1.2' ? '9.76:9.86' : '9.76[:]9.86');
+    assert.equal(it[4].pattern, ['a', 'a', 'b', 'b', 'c', 'c'].reduce((o, x, i) => o + (i % 2 ? P + x : (i ? F : '') + x), ''));
+    moodleRules(v, s.log);
+    await page.done();
+  });
+
+  test(`${v}: every question type answered wrong, with partial credit and resume`, async () => {
+    const pk = v === '1.2' ? 'types12' : 'types2004';
+    const { page, frame } = await openLms(v, { pkg: pk });
+    await answerTypes(frame, false);
+    let s = await lms(page);
+    // tf 0, multiple 1/3, short 0, numeric 0, matching 1/3, cloze 1/2
+    const raw = Math.round(100 * (1 / 3 + 1 / 3 + 1 / 2) / 6);
+    assert.equal(s.last[v === '1.2' ? 'cmi.core.score.raw' : 'cmi.score.raw'], String(raw));
+    assert.match(await frame.locator('#score').textContent(), new RegExp(raw + '%'));
+    assert.equal(await frame.locator('.review-item', { hasText: '1 of 3' }).count(), 2, 'the results say "1 of 3"');
+    const it = interactions(s.last);
+    assert.deepEqual(it.map((x) => x.result), Array(6).fill(v === '1.2' ? 'wrong' : 'incorrect'));
+    assert.equal(it[2].response, 'boiling');
+    assert.equal(it[3].response, '12');
+    moodleRules(v, s.log);
+    // Resume: the saved state brings every answer back, typed ones too.
+    const state = s.last['cmi.suspend_data'];
+    assert.match(state, /\.7:boiling/);
+    const before = await (await scoFrame(page)).evaluate(() => window.qbPlayer.state());
+    await page.done();
+    const init = { suspend_data: state };
+    const again = await openLms(v, { pkg: pk, init });
+    const sco = await scoFrame(again.page);
+    assert.equal(await sco.evaluate(() => window.qbPlayer.state()), before);
+    assert.match(await again.frame.locator('#score').textContent(), new RegExp(raw + '%'));
+    await again.page.done();
+  });
+}
