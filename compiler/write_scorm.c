@@ -8,9 +8,9 @@
  * <script> context; the labels are those of templates/labels/ that the
  * player reads.
  *
- * Saved state (cmi.suspend_data), format 1, as player.js writes it:
+ * Saved state (cmi.suspend_data), format 2, as player.js writes it:
  *
- *     1|<lang>|<pos>|<answer>,<answer>,...
+ *     2|<lang>|<pos>|<seed>|<drawn>|<answer>,<answer>,...
  *     answer = <key>.<fp>.<value>
  *     value  = option letters (single, multiple; true-false: a true, b false)
  *            | <length>:<typed text> (short-answer, numeric; no escaping)
@@ -18,7 +18,11 @@
  *            | per gap, a choice letter or <length>:<typed text> (cloze)
  *
  * A typed text is at most typed_cap() UTF-16 units (the player's
- * maxlength), so max_state can count it.
+ * maxlength), so max_state can count it.  <seed> (SEED_LEN base-36
+ * digits, "" when nothing is shuffled or drawn) fixes the attempt's
+ * question order, option order and draw; <drawn> lists the keys of the
+ * drawn questions in the order shown (only with 'draw:'), so only they
+ * count towards max_state.  Format 1 (no seed or draw) is still read.
  *
  * <key> is the first hex digits of SHA-256(question id) (KEY_MIN_HEX, more
  * when two questions of the bank would collide), so answers survive
@@ -58,7 +62,8 @@
 
 /* ---- limits ---- */
 
-#define STATE_FORMAT 1         /* first field of the saved state            */
+#define STATE_FORMAT 2         /* first field of the saved state            */
+#define SEED_LEN 6             /* base-36 digits of an attempt's seed       */
 #define KEY_MIN_HEX 6          /* hex digits of a question key              */
 #define FP_HEX 4               /* hex digits of an options fingerprint      */
 #define MAX_OPTIONS 26         /* option ids are the letters a..z: SCORM 1.2
@@ -231,6 +236,12 @@ static json_t *labels(const ctx *c)
 	return out;
 }
 
+/* The first tag of q, its group when drawing per tag ("" for none). */
+static const char *draw_tag(const qb_question *q)
+{
+	return q->ntags ? q->tags[0].name : "";
+}
+
 /* The length of s in UTF-16 code units, as JavaScript counts it (the
  * saved state and an input's maxlength count the same way). */
 static size_t js_length(const char *s)
@@ -390,6 +401,8 @@ static json_t *question_json(ctx *c, const qb_question *q, size_t keylen, size_t
 	set(o, "fp", json_string(fp));
 	set(o, "type", json_string(qb_qtype_name(q->type)));
 	set(o, "partial", json_boolean(qb_question_scoring(c->bank, q) == QB_SCORING_PARTIAL));
+	set(o, "shuffle", json_boolean(qb_question_shuffles(c->bank, q)));
+	set(o, "tag", json_string(draw_tag(q)));
 	if (q->type == QB_QTYPE_CLOZE) {
 		cloze_json(c, q, o, answer_state);
 	} else {
@@ -404,6 +417,7 @@ static json_t *question_json(ctx *c, const qb_question *q, size_t keylen, size_t
 		char id[2] = {(char)('a' + i), '\0'};
 		set(oo, "id", json_string(id));
 		set(oo, "correct", json_boolean(ch->correct));
+		set(oo, "pinned", json_boolean(ch->pinned));
 		if (q->type == QB_QTYPE_SHORT) {
 			set(oo, "text", raw_map(c, &ch->text));
 			size_t n = longest_text(c, &ch->text);
@@ -475,6 +489,44 @@ static json_t *question_json(ctx *c, const qb_question *q, size_t keylen, size_t
 	return o;
 }
 
+static int size_desc(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/* The largest sum of entry[] over the questions one attempt can hold: all
+ * of them, or the bank's draw (the largest entries of the bank, or of
+ * each tag).  *count gets the number of questions drawn. */
+static size_t drawn_state(const qb_bank *bank, const size_t *entry, size_t *count)
+{
+	size_t n = bank->nquestions, sum = 0;
+	size_t *sizes = qb_xcalloc(n + 1, sizeof *sizes);
+	bool *done = qb_xcalloc(n + 1, sizeof *done);
+	*count = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (done[i])
+			continue;
+		/* One group: the whole bank, or the questions of i's tag. */
+		size_t m = 0;
+		for (size_t j = i; j < n; j++)
+			if (!done[j] && (!bank->draw_per_tag ||
+			                 strcmp(draw_tag(&bank->questions[i]),
+			                        draw_tag(&bank->questions[j])) == 0)) {
+				sizes[m++] = entry[j];
+				done[j] = true;
+			}
+		qsort(sizes, m, sizeof *sizes, size_desc);
+		size_t take = bank->draw > 0 && (size_t)bank->draw < m ? (size_t)bank->draw : m;
+		for (size_t k = 0; k < take; k++)
+			sum += sizes[k];
+		*count += take;
+	}
+	free(sizes);
+	free(done);
+	return sum;
+}
+
 /* Builds data.js into out; *max_state receives the largest saved state. */
 static int data_js(qb_buf *out, ctx *c, size_t *max_state)
 {
@@ -492,7 +544,7 @@ static int data_js(qb_buf *out, ctx *c, size_t *max_state)
 		maxlang = l > maxlang ? l : maxlang;
 		set(names, c->langs[i], json_string(qb_render_lang_own_name(c->r, c->langs[i])));
 	}
-	size_t state = 2 + maxlang + 1 + (keylen > 1 ? keylen : 1) + 1;
+	size_t *entry = qb_xcalloc(bank->nquestions + 1, sizeof *entry);
 	for (size_t i = 0; i < bank->nquestions; i++) {
 		const qb_question *q = &bank->questions[i];
 		if (q->nchoices > MAX_OPTIONS) {
@@ -504,10 +556,20 @@ static int data_js(qb_buf *out, ctx *c, size_t *max_state)
 		}
 		size_t answer = 0;
 		json_array_append_new(qs, question_json(c, q, keylen, &answer));
-		state += (i ? 1 : 0) + keylen + 1 + FP_HEX + 1 + answer;
+		entry[i] = 1 + keylen + 1 + FP_HEX + 1 + answer; /* with its ',' */
 	}
+	size_t drawn = 0, answers = drawn_state(bank, entry, &drawn);
+	free(entry);
 	if (failed)
 		goto done;
+	/* A seed when something is drawn or shuffled (player.js needsSeed()). */
+	bool seeded = bank->shuffle_questions || bank->draw > 0;
+	for (size_t i = 0; i < bank->nquestions; i++)
+		seeded = seeded || qb_question_shuffles(bank, &bank->questions[i]) ||
+		         bank->questions[i].type == QB_QTYPE_MATCHING;
+	/* "2|" lang "|" pos "|" seed "|" drawn keys "|" answers */
+	size_t state = 2 + maxlang + 1 + (keylen > 1 ? keylen : 1) + 1 + (seeded ? SEED_LEN : 0) + 1 +
+	               (bank->draw > 0 ? drawn * keylen : 0) + 1 + (answers ? answers - 1 : 0);
 	*max_state = state;
 
 	set(d, "format", json_integer(1));
@@ -523,6 +585,9 @@ static int data_js(qb_buf *out, ctx *c, size_t *max_state)
 	names = NULL;
 	set(d, "passMark", bank->pass_mark >= 0 ? json_integer(bank->pass_mark) : json_null());
 	set(d, "keyLen", json_integer((json_int_t)keylen));
+	set(d, "shuffleQuestions", json_boolean(bank->shuffle_questions));
+	set(d, "draw", json_integer(bank->draw));
+	set(d, "drawPerTag", json_boolean(bank->draw_per_tag));
 	set(d, "maxState", json_integer((json_int_t)state));
 	set(d, "title", plain_map(c, &bank->title));
 	set(d, "description", html_map(c, &bank->description));

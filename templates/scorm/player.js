@@ -28,6 +28,7 @@
   var S = {
     lang: D.defaultLang,
     pos: '',            // '' start, question key, '*' summary
+    seed: '',           // fixes this attempt's draw and orders ('' none)
     answers: {},        // key -> graded(): {value, score, correct, n, total}
     pending: {},        // key -> the value being answered, not yet checked
     shownAt: {},        // key -> Date.now() when the question was shown
@@ -36,7 +37,74 @@
     nextInteraction: 0
   };
   var byKey = {};
-  D.questions.forEach(function (q, i) { q.index = i; byKey[q.key] = q; });
+  D.questions.forEach(function (q) { byKey[q.key] = q; });
+  var Q = []; // this attempt's questions, in the order shown
+
+  /* A pseudo-random generator seeded by a string (mulberry32). */
+  function rng(str) {
+    var h = 2166136261;
+    for (var i = 0; i < str.length; i++) h = Math.imul(h ^ str.charCodeAt(i), 16777619) >>> 0;
+    return function () {
+      h = (h + 0x6D2B79F5) >>> 0;
+      var t = Math.imul(h ^ (h >>> 15), h | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+  }
+  function shuffled(list, seed) {
+    var r = rng(seed), out = list.slice();
+    for (var j = out.length - 1; j > 0; j--) {
+      var k = Math.floor(r() * (j + 1)), t = out[j]; out[j] = out[k]; out[k] = t;
+    }
+    return out;
+  }
+  function needsSeed() {
+    return D.shuffleQuestions || D.draw > 0 ||
+      D.questions.some(function (q) { return q.shuffle || q.type === 'matching'; });
+  }
+  function newSeed() {
+    var s = '';
+    for (var i = 0; i < 6; i++) s += Math.floor(Math.random() * 36).toString(36);
+    return s;
+  }
+  /* Sets this attempt's questions: the saved drawn keys, else a new draw
+   * (N from the bank, or N per first tag) from the seed; the order is
+   * shuffled from the seed when the bank asks for it. */
+  function makeAttempt(drawn) {
+    var list = [];
+    if (D.draw > 0 && drawn) {
+      for (var i = 0; i + D.keyLen <= drawn.length; i += D.keyLen) {
+        var q = byKey[drawn.substr(i, D.keyLen)];
+        if (q && list.indexOf(q) < 0) list.push(q);
+      }
+    }
+    if (!list.length) {
+      list = D.questions.slice();
+      if (D.draw > 0) {
+        var groups = {}, names = [], picked = {};
+        list.forEach(function (q) {
+          var g = D.drawPerTag ? q.tag : '';
+          if (!groups[g]) { groups[g] = []; names.push(g); }
+          groups[g].push(q);
+        });
+        names.forEach(function (g) {
+          shuffled(groups[g], S.seed + ':draw:' + g).slice(0, D.draw).forEach(function (q) { picked[q.key] = 1; });
+        });
+        list = list.filter(function (q) { return picked[q.key]; });
+      }
+      if (D.shuffleQuestions) list = shuffled(list, S.seed + ':order');
+    }
+    Q = list;
+    Q.forEach(function (q, i) { q.index = i; });
+  }
+  function inAttempt(key) { return byKey[key] && Q.indexOf(byKey[key]) >= 0; }
+  /* The options of q in the order shown: shuffled from the seed when q
+   * shuffles, pinned options kept in place. */
+  function shownOptions(q) {
+    if (!q.shuffle) return q.options;
+    var mixed = shuffled(q.options.filter(function (o) { return !o.pinned; }), S.seed + ':' + q.key), k = 0;
+    return q.options.map(function (o) { return o.pinned ? o : mixed[k++]; });
+  }
 
   function correctLetters(q) {
     return q.options.filter(function (o) { return o.correct; })
@@ -102,26 +170,32 @@
 
   function serialize() {
     var ans = [];
-    D.questions.forEach(function (q) {
+    Q.forEach(function (q) {
       var a = S.answers[q.key];
       if (a) ans.push(q.key + '.' + q.fp + '.' + encode(q, a.value));
     });
-    return D.stateFormat + '|' + S.lang + '|' + S.pos + '|' + ans.join(',');
+    var drawn = D.draw > 0 ? Q.map(function (q) { return q.key; }).join('') : '';
+    return D.stateFormat + '|' + S.lang + '|' + S.pos + '|' + S.seed + '|' + drawn + '|' + ans.join(',');
   }
 
   /* Reads a saved state; anything unknown is ignored, never fatal. */
   function restore(str) {
     if (typeof str !== 'string' || !str) return false;
     var parts = str.split('|');
-    if (parts.length < 4 || parts[0] !== String(D.stateFormat)) return false;
-    var list = parts.slice(3).join('|'); // typed answers may hold '|'
+    // Format 1 (before seeds and draws): 1|lang|pos|answers.
+    var v1 = parts[0] === '1' && parts.length >= 4;
+    if (!v1 && (parts.length < 6 || parts[0] !== String(D.stateFormat))) return false;
+    if (!v1 && /^[0-9a-z]{6}$/.test(parts[3])) S.seed = parts[3];
+    if (!S.seed && needsSeed()) S.seed = newSeed();
+    makeAttempt(v1 ? '' : parts[4]);
+    var list = parts.slice(v1 ? 3 : 5).join('|'); // typed answers may hold '|'
     var found = false;
     for (var at = 0; at < list.length;) {
       var m = /^([0-9a-f]+)\.([0-9a-f]+)\./.exec(list.slice(at, at + 80));
       var q = m && byKey[m[1]];
       var d = q && m[2] === q.fp ? decode(q, list, at + m[0].length) : null;
       if (d && (d[1] === list.length || list.charAt(d[1]) === ',')) {
-        S.answers[q.key] = graded(q, d[0]);
+        if (inAttempt(q.key)) S.answers[q.key] = graded(q, d[0]);
         found = true;
         at = d[1] + 1;
       } else {
@@ -133,7 +207,7 @@
     }
     if (D.langs.indexOf(parts[1]) >= 0) S.lang = parts[1];
     if (parts[2] === '*' && allAnswered()) S.pos = '*';
-    else if (byKey[parts[2]]) S.pos = parts[2];
+    else if (inAttempt(parts[2])) S.pos = parts[2];
     else if (found) S.pos = firstOpenKey();
     return found || S.pos !== '';
   }
@@ -213,8 +287,8 @@
     return true;
   }
 
-  function answeredCount() { return Object.keys(S.answers).length; }
-  function allAnswered() { return answeredCount() === D.questions.length; }
+  function answeredCount() { return Object.keys(S.answers).length; } // only the attempt's
+  function allAnswered() { return answeredCount() === Q.length; }
   function correctCount() {
     return Object.keys(S.answers).filter(function (k) { return S.answers[k].correct; }).length;
   }
@@ -222,13 +296,13 @@
     return Object.keys(S.answers).reduce(function (t, k) { return t + S.answers[k].score; }, 0);
   }
   function firstOpenKey() {
-    for (var i = 0; i < D.questions.length; i++)
-      if (!S.answers[D.questions[i].key]) return D.questions[i].key;
+    for (var i = 0; i < Q.length; i++)
+      if (!S.answers[Q[i].key]) return Q[i].key;
     return '*';
   }
   /* Percentage correct, an integer 0..100: Moodle grades from score.raw. */
   function scoreRaw() {
-    return D.questions.length ? Math.round(100 * scoreSum() / D.questions.length) : 0;
+    return Q.length ? Math.round(100 * scoreSum() / Q.length) : 0;
   }
   function isPassed() { return D.passMark === null || scoreRaw() >= D.passMark; }
 
@@ -339,6 +413,10 @@
 
   /* x without binary noise (9.860000000000001 -> 9.86). */
   function clean(x) { return Number(Number(x).toPrecision(15)); }
+  /* x in plain decimal notation (1e+31 -> 10000...): 1.2's numeric. */
+  function plainNumber(x) {
+    return clean(x).toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: 20 });
+  }
   /* 2004 CMIDecimal, which Moodle checks for numeric responses. */
   function decimal(x) {
     var s = String(clean(x));
@@ -366,9 +444,9 @@
     }
     if (q.type === 'numeric') {
       var x = parseNumber(v), lo = decimal(q.num.min), hi = decimal(q.num.max);
-      var pat = V12 ? (q.num.min === q.num.max ? String(clean(q.num.min)) : clean(q.num.min) + ':' + clean(q.num.max))
+      var pat = V12 ? (q.num.min === q.num.max ? plainNumber(q.num.min) : plainNumber(q.num.min) + ':' + plainNumber(q.num.max))
                     : (lo !== null && hi !== null ? lo + '[:]' + hi : null);
-      return { type: 'numeric', response: V12 ? cut(String(clean(x))) : decimal(x), patterns: pat === null ? [] : [pat] };
+      return { type: 'numeric', response: V12 ? cut(plainNumber(x)) : decimal(x), patterns: pat === null ? [] : [pat] };
     }
     if (q.type === 'matching') {
       var ps = pairs(q);
@@ -569,12 +647,12 @@
     main.appendChild(el('section', { 'class': 'card start' }, [
       el('h1', { lang: S.lang, text: tx(D.title) }),
       D.description ? html('div', 'desc', D.description) : null,
-      el('p', { 'class': 'meta', lang: S.lang, text: L('questionCount', { total: D.questions.length }) +
+      el('p', { 'class': 'meta', lang: S.lang, text: L('questionCount', { total: Q.length }) +
         (D.passMark !== null ? ' · ' + L('passInfo', { pass: D.passMark }) : '') }),
       el('button', {
         type: 'button', 'class': 'btn primary', id: 'start', lang: S.lang,
         text: any ? L('resume') : L('start'),
-        onclick: function () { go(any ? firstOpenKey() : D.questions[0].key); }
+        onclick: function () { go(any ? firstOpenKey() : Q[0].key); }
       })
     ]));
   }
@@ -595,7 +673,7 @@
     var name = 'q-' + q.key;
     var pending = S.pending[q.key] || '';
     var list = el('div', { 'class': 'options' });
-    q.options.forEach(function (o) {
+    shownOptions(q).forEach(function (o, pos) {
       var st = optionState(q, o);
       var id = name + '-' + o.id;
       var input = el('input', {
@@ -611,7 +689,7 @@
       var row = el('div', { 'class': cls }, [
         input,
         el('label', { 'for': id }, [
-          el('span', { 'class': 'letter', 'aria-hidden': 'true', text: o.id.toUpperCase() }),
+          el('span', { 'class': 'letter', 'aria-hidden': 'true', text: letter(pos).toUpperCase() }),
           optionHtml(q, o)
         ])
       ]);
@@ -663,19 +741,8 @@
   /* Right-hand choices of a matching question, one per distinct right
    * side, in an order fixed by the question (never the pairs' order). */
   function rights(q) {
-    var seen = {}, out = [];
-    q.options.forEach(function (o) { if (o.rid === o.id && o.match) { seen[o.rid] = 1; out.push(o); } });
-    return shuffled(out, q.key);
-  }
-  function shuffled(list, seed) {
-    var h = 2166136261;
-    for (var i = 0; i < seed.length; i++) h = Math.imul(h ^ seed.charCodeAt(i), 16777619) >>> 0;
-    var out = list.slice();
-    for (var j = out.length - 1; j > 0; j--) {
-      h = Math.imul(h ^ (h >>> 15), 2246822519) >>> 0;
-      var k = h % (j + 1), t = out[j]; out[j] = out[k]; out[k] = t;
-    }
-    return out;
+    var out = q.options.filter(function (o) { return o.rid === o.id && o.match; });
+    return shuffled(out, S.seed + ':' + q.key);
   }
   function plain(h) { var d = document.createElement('div'); d.innerHTML = h || ''; return d.textContent; }
 
@@ -811,7 +878,7 @@
     var body = isChoice(q) ? choiceInputs(q, a) : isTyped(q) ? typedInput(q, a)
       : q.type === 'matching' ? matchingInputs(q, a) : clozeInputs(q, a);
     var card = el('section', { 'class': 'card' }, [
-      el('h1', { 'class': 'qnum', lang: S.lang, text: L('questionOf', { n: q.index + 1, total: D.questions.length }) }),
+      el('h1', { 'class': 'qnum', lang: S.lang, text: L('questionOf', { n: q.index + 1, total: Q.length }) }),
       body
     ]);
     var pending = S.pending[q.key];
@@ -833,13 +900,13 @@
     var nav = el('div', { 'class': 'nav' });
     if (q.index > 0)
       nav.appendChild(el('button', { type: 'button', 'class': 'btn', id: 'prev', lang: S.lang, text: L('previous'),
-        onclick: function () { go(D.questions[q.index - 1].key); } }));
+        onclick: function () { go(Q[q.index - 1].key); } }));
     if (!a) {
       nav.appendChild(el('button', { type: 'button', 'class': 'btn primary', id: 'check', lang: S.lang,
         text: L('check'), disabled: !ready(q, pending), onclick: function () { check(q); } }));
-    } else if (q.index + 1 < D.questions.length) {
+    } else if (q.index + 1 < Q.length) {
       nav.appendChild(el('button', { type: 'button', 'class': 'btn primary', id: 'next', lang: S.lang, text: L('next'),
-        onclick: function () { go(D.questions[q.index + 1].key); } }));
+        onclick: function () { go(Q[q.index + 1].key); } }));
     } else {
       nav.appendChild(el('button', { type: 'button', 'class': 'btn primary', id: 'next', lang: S.lang, text: L('results'),
         onclick: function () { go(allAnswered() ? '*' : firstOpenKey()); } }));
@@ -927,7 +994,7 @@
   function renderSummary() {
     var raw = scoreRaw();
     var verdict = D.passMark === null ? L('completed') : (isPassed() ? L('passed') : L('failed'));
-    var items = D.questions.map(function (q) {
+    var items = Q.map(function (q) {
       var a = S.answers[q.key];
       var ok = a && a.correct;
       var part = a && !ok && q.partial && a.score > 0;
@@ -946,7 +1013,7 @@
     var card = el('section', { 'class': 'card summary' }, [
       el('h1', { lang: S.lang, text: L('summary') }),
       el('p', { 'class': 'score', id: 'score', lang: S.lang, text: L('score', { score: raw }) }),
-      el('p', { 'class': 'meta', lang: S.lang, text: L('scoreDetail', { correct: correctCount(), total: D.questions.length }) }),
+      el('p', { 'class': 'meta', lang: S.lang, text: L('scoreDetail', { correct: correctCount(), total: Q.length }) }),
       el('p', { 'class': 'verdict ' + (isPassed() ? 'result-ok' : 'result-bad'), id: 'verdict', lang: S.lang }, [
         el('span', { 'aria-hidden': 'true', text: isPassed() ? '✓ ' : '✗ ' }), el('strong', { text: verdict }),
         D.passMark !== null ? el('span', { text: '(' + L('passInfo', { pass: D.passMark }) + ')' }) : null]),
@@ -956,7 +1023,13 @@
     if (!lms.api) {
       card.appendChild(el('div', { 'class': 'nav' }, [el('button', {
         type: 'button', 'class': 'btn primary', id: 'again', lang: S.lang, text: L('tryAgain'),
-        onclick: function () { S.answers = {}; S.pending = {}; S.shownAt = {}; S.other = {}; go(D.questions[0].key); }
+        onclick: function () {
+          // A new attempt: a new seed, so a new draw and order.
+          S.answers = {}; S.pending = {}; S.shownAt = {}; S.other = {};
+          if (needsSeed()) S.seed = newSeed();
+          makeAttempt('');
+          go(Q[0].key);
+        }
       })]));
     }
     main.appendChild(card);
@@ -990,6 +1063,10 @@
     }
     var pref = lms.get(M.pref);
     S.resumed = restore(saved);
+    if (!Q.length) {
+      if (needsSeed()) S.seed = newSeed();
+      makeAttempt('');
+    }
     if (pref && D.langs.indexOf(pref) >= 0) S.lang = pref;
     else if (!S.resumed) S.lang = browserLang() || D.defaultLang;
     var count = parseInt(lms.get('cmi.interactions._count'), 10);

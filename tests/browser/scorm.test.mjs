@@ -106,15 +106,17 @@ before(async () => {
   pkg.v2 = path.join(tmp.dir, 'pkgv2');
   mkdirSync(pkg.v2);
   unzip(path.join(tmp.dir, 'out2', 'demo.scorm12.zip'), pkg.v2);
-  // Every question type (tests/browser/types/types.qb).
+  // Every question type, and a drawn, shuffled pool (tests/browser/types/).
   const tb = path.join(tmp.dir, 'types');
   cpSync(path.join(TESTS, 'browser', 'types'), tb, { recursive: true });
-  const rt = qbc(['build', '-o', path.join(tb, 'out'), '--format', 'scorm12,scorm2004', path.join(tb, 'types.qb')]);
-  assert.equal(rt.status, 0, rt.stderr);
-  for (const v of ['12', '2004']) {
-    pkg['types' + v] = path.join(tmp.dir, 'pkgtypes' + v);
-    mkdirSync(pkg['types' + v]);
-    unzip(path.join(tb, 'out', `types.scorm${v}.zip`), pkg['types' + v]);
+  for (const name of ['types', 'pool']) {
+    const rt = qbc(['build', '-o', path.join(tb, 'out'), '--format', 'scorm12,scorm2004', path.join(tb, name + '.qb')]);
+    assert.equal(rt.status, 0, rt.stderr);
+    for (const v of ['12', '2004']) {
+      pkg[name + v] = path.join(tmp.dir, 'pkg' + name + v);
+      mkdirSync(pkg[name + v]);
+      unzip(path.join(tb, 'out', `${name}.scorm${v}.zip`), pkg[name + v]);
+    }
   }
   server = http.createServer((req, res) => {
     const u = new URL(req.url, 'http://x');
@@ -404,7 +406,7 @@ test('1.2: switching language mid-quiz keeps answers and writes the preference',
   assert.match(await frame.locator('.result').textContent(), /Sahihi/);
   const s = await lms(page);
   assert.equal(s.last['cmi.student_preference.language'], 'sw');
-  assert.match(s.last['cmi.suspend_data'], /^1\|sw\|/);
+  assert.match(s.last['cmi.suspend_data'], /^2\|sw\|/);
   // Every text carries a lang attribute: the active language, except the
   // explanation in the other language.
   const langs = await frame.locator('#main [lang]:not(.expl-other)').evaluateAll((els) => els.map((e) => e.getAttribute('lang')));
@@ -463,7 +465,7 @@ test('1.2: saved state from another build is migrated or ignored, never a crash'
   assert.match(await frame.locator('.qnum').textContent(), /Swali 4 kati ya 5/);
   assert.ok(await frame.locator('input[value="b"]').isDisabled(), 'q4 answer restored');
   const st = await (await scoFrame(page)).evaluate(() => window.qbPlayer.state());
-  assert.equal(st, `1|sw|${qs[3][0]}|${qs[3][0]}.${qs[3][1]}.b`);
+  assert.equal(st, `2|sw|${qs[3][0]}|||${qs[3][0]}.${qs[3][1]}.b`, "a format-1 state is read and written as format 2");
   await page.done();
   for (const junk of ['garbage', '9|en||x', '1|xx|nope|a.b.c.d,,,', '{"v":1}']) {
     ({ page, frame } = await openLms('1.2', { init: { suspend_data: junk } }));
@@ -481,7 +483,7 @@ test('regeneration: the saved state of version 1 loads in version 2 after a ques
   await answer(frame, 'b'); // question 3, wrong
   const { last } = await lms(page);
   const saved = last['cmi.suspend_data'];
-  assert.ok(saved && saved.startsWith('1|'), 'v1 saved a state: ' + saved);
+  assert.ok(saved && saved.startsWith('2|'), 'v1 saved a state: ' + saved);
   await page.done();
   // Version 2, resumed with v1's state: the surviving answers come back,
   // the removed question's answer is dropped, nothing crashes.
@@ -491,7 +493,7 @@ test('regeneration: the saved state of version 1 loads in version 2 after a ques
   assert.deepEqual(data, [IDS[0], IDS[2], IDS[3], IDS[4]]);
   const st = await f.evaluate(() => window.qbPlayer.state());
   const keys = await f.evaluate(() => window.QB_DATA.questions.map((q) => q.key));
-  const answers = st.split('|')[3].split(',').filter(Boolean).map((x) => x.split('.'));
+  const answers = st.split("|")[5].split(',').filter(Boolean).map((x) => x.split('.'));
   assert.deepEqual(answers.map((a) => a[0]), [keys[0], keys[1]], 'answers of questions 1 and 3 restored: ' + st);
   assert.deepEqual(answers.map((a) => a[2]), ['a', 'b']);
   assert.match(await frame.locator('.qnum').textContent(), /Question 3 of 4/);
@@ -893,5 +895,84 @@ for (const v of ['1.2', '2004']) {
     assert.equal(await sco.evaluate(() => window.qbPlayer.state()), before);
     assert.match(await again.frame.locator('#score').textContent(), new RegExp(raw + '%'));
     await again.page.done();
+  });
+}
+
+test('1.2: every type at its longest saved answer matches what qbc computed', async () => {
+  const { page, frame } = await openLms('1.2', { pkg: 'types12' });
+  const f = await scoFrame(page);
+  const data = await f.evaluate(() => ({ max: window.QB_DATA.maxState, qs: window.QB_DATA.questions }));
+  await frame.locator('button[data-lang="sw"]').click();
+  await frame.locator('#start').click();
+  const long = (n) => 'x'.repeat(n);
+  for (const q of data.qs) {
+    if (q.type === 'true-false') await frame.locator('input[value="a"]').check();
+    else if (q.type === 'multiple') for (const o of q.options) await frame.locator(`input[value="${o.id}"]`).check();
+    else if (q.type === 'short-answer') await frame.locator('.answer-box').fill(long(q.cap));
+    else if (q.type === 'numeric') await frame.locator('.answer-box').fill('1' + '0'.repeat(q.cap - 1));
+    else if (q.type === 'matching') for (const s of await frame.locator('.match-select').all()) await s.selectOption({ index: 1 });
+    else {
+      for (const [i, g] of q.gaps.entries()) {
+        if (g.choice) await frame.locator('.gap-select').selectOption({ index: 1 });
+        else await frame.locator('.gap-input').nth(0).fill(long(g.cap));
+        void i;
+      }
+    }
+    assert.equal(await frame.locator('.answer-box').evaluateAll((b) => b.every((x) => x.value.length <= +x.maxLength)), true);
+    await frame.locator('#check').click();
+    await frame.locator('.result').waitFor();
+    if (q !== data.qs[data.qs.length - 1]) await frame.locator('#next').click();
+  }
+  const s = await lms(page);
+  assert.equal(s.last['cmi.suspend_data'].length, data.max, s.last['cmi.suspend_data']);
+  moodleRules('1.2', s.log);
+  await page.done();
+});
+
+for (const v of ['1.2', '2004']) {
+  test(`${v}: a drawn, shuffled pool: 3 of 6, kept on resume, author ids in the records`, async () => {
+    const pk = v === '1.2' ? 'pool12' : 'pool2004';
+    let { page, frame } = await openLms(v, { pkg: pk });
+    await frame.locator('#start').click();
+    assert.match(await frame.locator('.qnum').textContent(), /Question 1 of 3/);
+    const order = async () => frame.locator('.option input').evaluateAll((xs) => xs.map((x) => x.value).join(''));
+    const seen = [];
+    // Answer the first two correctly: the right option is always "a".
+    for (let i = 0; i < 2; i++) {
+      const o = await order();
+      assert.equal(o.length, 5);
+      assert.equal(o[4], 'e', 'the pinned option stays last');
+      assert.deepEqual([...o].sort().join(''), 'abcde');
+      assert.equal(await frame.locator('.option .letter').evaluateAll((xs) => xs.map((x) => x.textContent).join('')), 'ABCDE', 'letters follow the order shown');
+      seen.push([await frame.locator('.prompt').textContent(), o]);
+      await answer(frame, 'a');
+    }
+    const third = [await frame.locator('.prompt').textContent(), await order()];
+    let s = await lms(page);
+    const state = s.last['cmi.suspend_data'];
+    const [fmt, , , seed, drawn] = state.split('|');
+    assert.equal(fmt, '2');
+    assert.match(seed, /^[0-9a-z]{6}$/);
+    assert.equal(drawn.length, 3 * 6, 'three drawn keys: ' + state);
+    const it = interactions(s.last);
+    assert.deepEqual(it.map((x) => [x.response, x.pattern, x.result]), Array(2).fill(['a', 'a', 'correct']));
+    assert.equal(new Set(it.map((x) => x.id)).size, 2);
+    moodleRules(v, s.log);
+    await page.done();
+    // Resume: the same three questions, in the same order, options too.
+    ({ page, frame } = await openLms(v, { pkg: pk, init: { suspend_data: state } }));
+    assert.equal(await frame.locator('.prompt').textContent(), third[0]);
+    assert.equal(await order(), third[1]);
+    await frame.locator('#prev').click();
+    assert.equal(await frame.locator('.prompt').textContent(), seen[1][0]);
+    assert.equal(await order(), seen[1][1]);
+    assert.ok(await frame.locator('input[value="a"]').isDisabled());
+    await frame.locator('#next').click();
+    await answer(frame, 'b');
+    await frame.locator('#score').waitFor();
+    s = await lms(page);
+    assert.equal(s.last[v === '1.2' ? 'cmi.core.score.raw' : 'cmi.score.raw'], '67', 'two of the three drawn');
+    assert.equal(await frame.locator('.review-item').count(), 3);
+    await page.done();
   });
 }

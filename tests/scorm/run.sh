@@ -194,6 +194,42 @@ check "big bank: clear suspend-data error" grep -q "too big for SCORM 1.2: its s
 check "big bank: no partial 1.2 zip left" test ! -e "$big/big.scorm12.zip"
 check "big bank: SCORM 2004 (64000) still builds" build "$big/o" --format scorm2004 "$big/big.qb"
 
+# A 2,000-question bank of typed answers with 'draw: 20': only the drawn
+# questions are saved, so SCORM 1.2 fits; the same bank without draw does not.
+pool=$(tmpdir)
+{
+	printf 'bank: pool
+languages: en
+draw: 20
+'
+	printf 'title:
+  en: Pool
+
+'
+	i=1
+	while [ $i -le 2000 ]; do
+		printf '%d. q%d
+   type: short-answer
+   tags: t%d
+   en: Q%d?
+   * en: answer %d
+' $i $i $((i % 3)) $i $i
+		printf '   explanation:
+     en: E.
+
+'
+		i=$((i + 1))
+	done
+} >"$pool/pool.qb"
+check "pool: 2,000 questions with draw: 20 fit SCORM 1.2" build "$pool/o" --format scorm12 "$pool/pool.qb"
+# 20 drawn keys, 20 typed answers of at most 32 characters (the cap)
+check "pool: the budget counts 20 drawn questions" sh -c 'unzip -p "$1" data.js | grep -q "\"maxState\":[0-9]*," && n=$(unzip -p "$1" data.js | sed -n "s/.*\"maxState\":\([0-9]*\),.*/\1/p") && test "$n" -gt 800 && test "$n" -lt 1200' - "$pool/o/pool.scorm12.zip"
+sed 's/^draw: 20$/draw: 20 per tag/' "$pool/pool.qb" >"$pool/tag.qb"
+check "pool: draw: 20 per tag (3 tags) fits SCORM 1.2" build "$pool/t" --format scorm12 "$pool/tag.qb"
+grep -v '^draw:' "$pool/pool.qb" >"$pool/all.qb"
+"$QBC" build -o "$pool/a" --format scorm12 "$pool/all.qb" >/dev/null 2>"$pool/err"
+check "pool: without draw the same bank is too big for SCORM 1.2" grep -q "too big for SCORM 1.2" "$pool/err"
+
 # --- no pass mark: no mastery score -------------------------------------------------------
 np=$(tmpdir)
 grep -v '^pass-mark' "$DEMO" >"$np/demo.qb"
