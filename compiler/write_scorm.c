@@ -78,6 +78,11 @@
 
 #define LAUNCH "index.html"
 
+/* KaTeX (Debian's libjs-katex), copied into packages whose bank has math:
+ * $QBC_KATEX, else this folder. */
+#define KATEX_DIR "/usr/share/javascript/katex"
+static const char *const katex_files[] = {"katex.min.js", "katex.min.css"};
+
 /* The static player files copied from templates/scorm/ as they are. */
 static const char *const static_files[] = {"player.css", "player.js"};
 
@@ -632,6 +637,7 @@ done:
 typedef struct page_vars {
 	const char *lang;
 	const char *title;
+	bool math;
 } page_vars;
 
 static const char *page_lookup(void *payload, const char *name)
@@ -643,10 +649,14 @@ static const char *page_lookup(void *payload, const char *name)
 		return v->title;
 	if (strcmp(name, "version") == 0)
 		return QB_VERSION;
+	if (strcmp(name, "katex") == 0)
+		return v->math ? "<link rel=\"stylesheet\" href=\"katex/katex.min.css\">\n"
+		                 "<script src=\"katex/katex.min.js\"></script>"
+		               : "";
 	return NULL;
 }
 
-static int index_html(qb_buf *out, ctx *c, const char *lang)
+static int index_html(qb_buf *out, ctx *c, const char *lang, bool math)
 {
 	int rc = -1;
 	qb_buf title = QB_BUF_INIT, esc = QB_BUF_INIT;
@@ -655,7 +665,7 @@ static int index_html(qb_buf *out, ctx *c, const char *lang)
 		goto done;
 	qb_render_plain(&title, qb_render_md(c->r, &c->bank->title, lang));
 	qb_escape_html(&esc, title.len ? qb_buf_cstr(&title) : c->bank->id);
-	page_vars v = {lang, qb_buf_cstr(&esc)};
+	page_vars v = {lang, qb_buf_cstr(&esc), math};
 	rc = qb_template_expand(out, "scorm/index.html", tmpl, page_lookup, &v);
 done:
 	free(tmpl);
@@ -713,6 +723,78 @@ static int add_schemas(qb_zipw *z, const char *dir, const char *prefix)
 	return rc;
 }
 
+/* The KaTeX files a package carries: the script, the style sheet and the
+ * fonts it names in WOFF2 (every browser that runs the player reads
+ * WOFF2, and the style sheet lists it first). */
+typedef struct katex_set {
+	char **paths;   /* on disk                                            */
+	char **members; /* in the zip: katex/...                              */
+	size_t n;
+} katex_set;
+
+static void katex_dispose(katex_set *k)
+{
+	for (size_t i = 0; i < k->n; i++) {
+		free(k->paths[i]);
+		free(k->members[i]);
+	}
+	free(k->paths);
+	free(k->members);
+	*k = (katex_set){0};
+}
+
+static void katex_add(katex_set *k, char *path, const char *member)
+{
+	k->paths = qb_xrealloc(k->paths, (k->n + 1) * sizeof *k->paths);
+	k->members = qb_xrealloc(k->members, (k->n + 1) * sizeof *k->members);
+	k->paths[k->n] = path;
+	k->members[k->n++] = qb_xasprintf("katex/%s", member);
+}
+
+static int woff2(const struct dirent *e)
+{
+	size_t n = strlen(e->d_name);
+	return e->d_name[0] != '.' && n > 6 && strcmp(e->d_name + n - 6, ".woff2") == 0;
+}
+
+/* Lists the KaTeX files under dir; -1 after a diagnostic when KaTeX is
+ * not there. */
+static int katex_list(const char *dir, katex_set *k)
+{
+	for (size_t i = 0; i < QB_NELEM(katex_files); i++) {
+		char *path = qb_fs_join(dir, katex_files[i]);
+		struct stat st;
+		if (stat(path, &st) != 0) {
+			qb_diag_fatal("the bank has math, and KaTeX is not at %s (%s): install Debian's "
+			              "libjs-katex ('make' does), or set QBC_KATEX to its folder",
+			              path, strerror(errno));
+			free(path);
+			katex_dispose(k);
+			return -1;
+		}
+		katex_add(k, path, katex_files[i]);
+	}
+	char *fonts = qb_fs_join(dir, "fonts");
+	struct dirent **names = NULL;
+	int n = scandir(fonts, &names, woff2, alphasort);
+	if (n <= 0) {
+		qb_diag_fatal("the bank has math, and KaTeX's fonts are not in %s", fonts);
+		free(fonts);
+		free(names);
+		katex_dispose(k);
+		return -1;
+	}
+	for (int i = 0; i < n; i++) {
+		char *member = qb_xasprintf("fonts/%s", names[i]->d_name);
+		katex_add(k, qb_fs_join(fonts, names[i]->d_name), member);
+		free(member);
+		free(names[i]);
+	}
+	free(names);
+	free(fonts);
+	return 0;
+}
+
 static int write_scorm(const qb_render_ctx *r, const qb_bank *bank, qb_scorm_version version)
 {
 	int rc = -1;
@@ -721,6 +803,7 @@ static int write_scorm(const qb_render_ctx *r, const qb_bank *bank, qb_scorm_ver
 	qb_zipw *z = NULL;
 	qb_buf data = QB_BUF_INIT, page = QB_BUF_INIT, manifest = QB_BUF_INIT;
 	size_t max_state = 0, nfiles = 0;
+	katex_set katex = {0};
 
 	if (qb_render_media(r, media_name, &c.media) != 0 || data_js(&data, &c, &max_state) != 0)
 		goto done;
@@ -735,15 +818,22 @@ static int write_scorm(const qb_render_ctx *r, const qb_bank *bank, qb_scorm_ver
 		                                         "app); split the bank" : "");
 		goto done;
 	}
-	if (index_html(&page, &c, r->main_lang) != 0)
+	/* Math: the texts hold <span class="math ..."> (markup.c). */
+	bool math = strstr(qb_buf_cstr(&data), "class=\\\"math ") != NULL;
+	const char *kdir = getenv("QBC_KATEX") ? getenv("QBC_KATEX") : KATEX_DIR;
+	if (math && katex_list(kdir, &katex) != 0)
+		goto done;
+	if (index_html(&page, &c, r->main_lang, math) != 0)
 		goto done;
 
 	/* Every file but the manifest, in zip order. */
-	files = qb_xcalloc(3 + QB_NELEM(static_files) + c.media.nfiles, sizeof *files);
+	files = qb_xcalloc(3 + QB_NELEM(static_files) + c.media.nfiles + katex.n, sizeof *files);
 	files[nfiles++] = LAUNCH;
 	for (size_t i = 0; i < QB_NELEM(static_files); i++)
 		files[nfiles++] = static_files[i];
 	files[nfiles++] = "data.js";
+	for (size_t i = 0; i < katex.n; i++)
+		files[nfiles++] = katex.members[i];
 	for (size_t i = 0; i < c.media.nfiles; i++)
 		files[nfiles++] = c.media.files[i].name;
 	qb_scorm_manifest m = {version, LAUNCH, files, nfiles, r->revision};
@@ -766,6 +856,18 @@ static int write_scorm(const qb_render_ctx *r, const qb_bank *bank, qb_scorm_ver
 	}
 	if (qb_zipw_add(z, "data.js", data.ptr, data.len, true) != 0)
 		goto done;
+	for (size_t i = 0; i < katex.n; i++) {
+		char *text = NULL;
+		size_t len = 0;
+		if (qb_fs_read(katex.paths[i], &text, &len) != 0) {
+			qb_diag_fatal("cannot read %s: %s", katex.paths[i], strerror(errno));
+			goto done;
+		}
+		int ar = qb_zipw_add(z, katex.members[i], text, len, true);
+		free(text);
+		if (ar != 0)
+			goto done;
+	}
 	for (size_t i = 0; i < c.media.nfiles; i++)
 		if (qb_zipw_add(z, c.media.files[i].name, c.media.files[i].data, c.media.files[i].len,
 		                false) != 0)
@@ -783,6 +885,7 @@ static int write_scorm(const qb_render_ctx *r, const qb_bank *bank, qb_scorm_ver
 	rc = 0;
 done:
 	qb_zipw_discard(z);
+	katex_dispose(&katex);
 	qb_media_set_dispose(&c.media);
 	free(files);
 	qb_buf_dispose(&data);

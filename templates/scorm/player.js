@@ -629,10 +629,33 @@
     if (S.pos === '') renderStart();
     else if (S.pos === '*') renderSummary();
     else renderQuestion(byKey[S.pos]);
+    renderMath(main);
     if (moveFocus) {
       var h = main.querySelector('h1, h2');
       if (h) { h.setAttribute('tabindex', '-1'); h.focus(); }
     }
+  }
+
+  /* Typesets every formula (markup.c writes <span class="math inline|display">
+   * with the TeX source between \( \) or \[ \]) with KaTeX, which qbc
+   * packs only when the bank has math.  A formula KaTeX rejects shows its
+   * source and the error, never a blank. */
+  function renderMath(root) {
+    if (!window.katex) return;
+    Array.prototype.forEach.call(root.querySelectorAll('span.math'), function (span) {
+      if (span.getAttribute('data-tex') !== null) return;
+      var tex = span.textContent.replace(/^\\[([]/, '').replace(/\\[)\]]$/, '');
+      var display = span.classList.contains('display');
+      span.setAttribute('data-tex', tex);
+      try {
+        window.katex.render(tex, span, { displayMode: display, throwOnError: true });
+      } catch (e) {
+        span.textContent = '';
+        span.classList.add('math-error');
+        span.appendChild(el('code', { text: tex }));
+        span.appendChild(el('span', { 'class': 'math-error-msg', text: ' ⚠ ' + (e && e.message ? e.message : String(e)) }));
+      }
+    });
   }
 
   function go(pos) {

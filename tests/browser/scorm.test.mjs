@@ -788,7 +788,20 @@ test('screenshots of the player in each language', async () => {
 /** Answers the types bank (browser/types/types.qb): good = right answers,
  * else wrong ones; stays on each question to check what it shows. */
 async function answerTypes(frame, good) {
-  const check = async () => { await frame.locator('#check').click(); await frame.locator('.result').waitFor(); };
+  // KaTeX runs on every formula shown: rendered, or a visible error.
+  const mathOk = async () => {
+    const spans = await frame.locator('span.math').evaluateAll((xs) => xs.map((x) => ({
+      tex: x.getAttribute('data-tex'), katex: !!x.querySelector('.katex'), error: x.classList.contains('math-error'),
+      text: x.textContent })));
+    for (const m of spans) {
+      assert.ok(m.tex !== null, 'every formula went through KaTeX');
+      if (m.tex === 'a^b^c') assert.ok(m.error && /a\^b\^c/.test(m.text) && /Double superscript/.test(m.text), 'a malformed formula shows its error: ' + m.text);
+      else assert.ok(m.katex && !m.error, 'rendered: ' + m.tex);
+    }
+    return spans.length;
+  };
+  let formulas = 0;
+  const check = async () => { await frame.locator('#check').click(); await frame.locator('.result').waitFor(); formulas += await mathOk(); };
   const next = () => frame.locator('#next').click();
   await frame.locator('#start').click();
   // 1. true-false (answer: false)
@@ -819,6 +832,7 @@ async function answerTypes(frame, good) {
   await frame.locator('.answer-box').fill(good ? '9,8' : '12');
   assert.match(await frame.locator('.unit').textContent(), /m\/s²/);
   await check();
+  assert.equal(await frame.locator('.expl-text .katex-display').count(), 1, 'display math');
   if (!good) {
     assert.match(await frame.locator('.answer-feedback').textContent(), /Recall 9.8/);
     assert.match(await frame.locator('.correct-answer').textContent(), /9\.81 ± 0\.05/);
@@ -846,6 +860,9 @@ async function answerTypes(frame, good) {
   assert.match(await frame.locator('.expl-text').textContent(), /condensation/);
   await next();
   await frame.locator('#score').waitFor();
+  assert.ok(formulas >= 4, 'the formulas were seen: ' + formulas);
+  assert.ok(await frame.locator('span.math').count() >= 1, 'math on the results screen too');
+  await mathOk();
 }
 
 for (const v of ['1.2', '2004']) {

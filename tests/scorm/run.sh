@@ -106,6 +106,35 @@ if [ -x "$VALIDATE" ]; then
 	done
 fi
 
+# --- math: KaTeX only in banks that have math -------------------------------------
+mb=$(tmpdir)
+cat >"$mb/math.qb" <<'BANK'
+bank: math
+languages: en
+title:
+  en: Math
+1. euler
+   en: What is $e^{i\pi} + 1$?
+   * en: $0$
+   - en: $1$
+   explanation:
+     en: Euler's identity: $$e^{i\pi} + 1 = 0$$
+BANK
+check "math bank builds" build "$mb/o" --format scorm12,scorm2004 "$mb/math.qb"
+for z in "$mb/o/math.scorm12.zip" "$mb/o/math.scorm2004.zip"; do
+	v=$(basename "$z" .zip)
+	check "$v: KaTeX script, style sheet and fonts packed" sh -c 'unzip -Z1 "$1" | grep -qx katex/katex.min.js && unzip -Z1 "$1" | grep -qx katex/katex.min.css && unzip -Z1 "$1" | grep -q "^katex/fonts/KaTeX_Main-Regular.woff2$"' - "$z"
+	check "$v: the manifest lists every KaTeX file" sh -c 'for f in $(unzip -Z1 "$1" | grep "^katex/"); do unzip -p "$1" imsmanifest.xml | grep -q "href=\"$f\"" || exit 1; done' - "$z"
+	check "$v: the page loads KaTeX" sh -c 'unzip -p "$1" index.html | grep -q "<script src=\"katex/katex.min.js\">"' - "$z"
+	if [ -x "$VALIDATE" ]; then
+		check "$v: scorm-validate passes with KaTeX" "$VALIDATE" "$z"
+	fi
+done
+check "a bank without math has no KaTeX" sh -c '! unzip -Z1 "$1" | grep -q katex && ! unzip -p "$1" index.html | grep -q katex' - "$z12"
+QBC_KATEX="$mb/none" "$QBC" build -o "$mb/nok" --format scorm12 "$mb/math.qb" >/dev/null 2>"$mb/nok.err"
+rc=$?
+check "math without KaTeX: exit 3 and a hint to install libjs-katex" sh -c 'test "$1" = 3 && grep -q "libjs-katex" "$2"' - "$rc" "$mb/nok.err"
+
 # --- default formats and --lang -------------------------------------------------
 def=$(tmpdir)
 check "scorm12 is a default format" sh -c '"$1" build -o "$2" "$3" >/dev/null 2>&1 && test -s "$2/demo.scorm12.zip"' - "$QBC" "$def" "$DEMO"
