@@ -61,7 +61,8 @@ const HOST_HTML = (v) => `<!DOCTYPE html><html lang="en"><head><meta charset="ut
 <script src="/host.js"></script></body></html>`;
 
 function serveFile(res, file) {
-  const types = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.png': 'image/png', '.xml': 'text/xml' };
+  const types = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.png': 'image/png', '.xml': 'text/xml',
+    '.wav': 'audio/wav', '.woff2': 'font/woff2' };
   if (!existsSync(file) || !statSync(file).isFile()) { res.writeHead(404); res.end(); return; }
   res.writeHead(200, { 'content-type': (types[path.extname(file)] || 'application/octet-stream') + '; charset=utf-8' });
   res.end(readFileSync(file));
@@ -814,7 +815,17 @@ async function answerTypes(frame, good) {
   await check();
   if (!good) assert.match(await frame.locator('.result').textContent(), /Partly correct: 1 of 3/);
   await next();
-  // 3. short answer: case and spaces ignored; a listed wrong answer's feedback
+  // 3. short answer: case and spaces ignored; a listed wrong answer's feedback.
+  // Its prompt has a sound, played from the package.
+  assert.equal(await frame.locator('.prompt audio[controls]').count(), 1);
+  assert.match(await frame.locator('.prompt audio').textContent(), /a kettle whistling/);
+  assert.equal(await frame.locator('.prompt audio').evaluate((a) => new Promise((ok) => {
+    if (a.readyState >= 1) return ok(true);
+    a.addEventListener('loadedmetadata', () => ok(true));
+    a.addEventListener('error', () => ok(false));
+    a.preload = 'auto';
+    a.load();
+  })), true, 'the sound loads');
   await frame.locator('.answer-box').fill(good ? '  Evaporation ' : 'boiling');
   await check();
   if (!good) {
