@@ -1004,3 +1004,30 @@ for (const v of ['1.2', '2004']) {
     await page.done();
   });
 }
+
+test('screenshots of the new question types in the player', async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  const { page, frame } = await openLms('1.2', { pkg: 'types12', height: 900 }, { viewport: { width: 800, height: 900 } });
+  await frame.locator('#start').click();
+  const shots = { 5: 'matching', 6: 'cloze' };
+  for (let q = 1; q <= 6; q++) {
+    // Partly right answers, so the marks, "1 of 3" and the answers show.
+    if (await frame.locator('.option input').count()) await frame.locator('.option input').first().check();
+    if (await frame.locator('.answer-box').count()) await frame.locator('.answer-box').fill('9.81');
+    const sel = await frame.locator('.match-select').all();
+    for (const [i, s] of sel.entries()) await s.selectOption({ label: ['solid', 'gas', 'liquid'][i] });
+    if (await frame.locator('.gap-input').count()) await frame.locator('.gap-input').fill('evaporate');
+    if (await frame.locator('.gap-select').count()) await frame.locator('.gap-select').selectOption({ label: 'melts' });
+    await frame.locator('#check').click();
+    await frame.locator('.result').waitFor();
+    if (shots[q]) {
+      const committed = path.join(SHOTS, `scorm-player-${shots[q]}.png`);
+      const file = process.env.UPDATE || !existsSync(committed) ? committed
+        : path.join(tmpdir(), `qbc-scorm-player-${shots[q]}-${process.pid}.png`);
+      await page.locator('#sco').screenshot({ path: file, animations: 'disabled' });
+      assert.ok(statSync(file).size > 1000);
+    }
+    await frame.locator('#next').click();
+  }
+  await page.done();
+});
