@@ -379,7 +379,14 @@ static void cloze_json(ctx *c, const qb_question *q, json_t *o, size_t *state)
 	json_t *jg;
 	json_array_foreach(gaps, i, jg) {
 		bool choice = json_is_true(json_object_get(jg, "choice"));
-		size_t cap = typed_cap((size_t)json_integer_value(json_object_get(jg, "cap")));
+		size_t longest = (size_t)json_integer_value(json_object_get(jg, "cap"));
+		size_t cap = typed_cap(longest);
+		if (!choice && longest > TYPED_MAX) {
+			qb_render_error(c->r, q->loc, "gap %zu of question '%s' accepts an answer of %zu "
+			                "characters; a SCORM package takes typed answers of at most %d",
+			                i + 1, q->id, longest, TYPED_MAX);
+			c->failed = true;
+		}
 		set(jg, "cap", json_integer((json_int_t)cap));
 		total += choice ? 1 : typed_state(cap);
 	}
@@ -459,6 +466,12 @@ static json_t *question_json(ctx *c, const qb_question *q, size_t keylen, size_t
 		break;
 	case QB_QTYPE_SHORT: {
 		size_t cap = typed_cap(longest);
+		if (longest > TYPED_MAX) {
+			qb_render_error(c->r, q->loc, "question '%s' lists an answer of %zu characters; "
+			                "a SCORM package takes typed answers of at most %d",
+			                q->id, longest, TYPED_MAX);
+			c->failed = true;
+		}
 		set(o, "caseSensitive", json_boolean(q->case_sensitive));
 		set(o, "cap", json_integer((json_int_t)cap));
 		*answer_state = typed_state(cap);

@@ -135,6 +135,17 @@ QBC_KATEX="$mb/none" "$QBC" build -o "$mb/nok" --format scorm12 "$mb/math.qb" >/
 rc=$?
 check "math without KaTeX: exit 3 and a hint to install libjs-katex" sh -c 'test "$1" = 3 && grep -q "libjs-katex" "$2"' - "$rc" "$mb/nok.err"
 
+# --- typed answers longer than a package takes ------------------------------------
+la=$(tmpdir)
+{
+	printf 'bank: long\nlanguages: en\ntitle:\n  en: L\n\n1. q\n   type: short-answer\n   en: Q?\n'
+	printf '   * en: %s\n' "$(printf '%0300d' 0)"
+	printf '   explanation:\n     en: E.\n'
+} >"$la/long.qb"
+"$QBC" build -o "$la/o" --format scorm12 "$la/long.qb" >/dev/null 2>"$la/err"
+rc=$?
+check "an accepted answer of 300 characters: exit 1, located" sh -c 'test "$1" = 1 && grep -q "long.qb:6:1: error: question .q. lists an answer of 300 characters" "$2"' - "$rc" "$la/err"
+
 # --- default formats and --lang -------------------------------------------------
 def=$(tmpdir)
 check "scorm12 is a default format" sh -c '"$1" build -o "$2" "$3" >/dev/null 2>&1 && test -s "$2/demo.scorm12.zip"' - "$QBC" "$def" "$DEMO"
