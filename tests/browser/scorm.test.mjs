@@ -1031,3 +1031,25 @@ test('screenshots of the new question types in the player', async () => {
   }
   await page.done();
 });
+
+test('standalone: "try again" starts a new attempt with a new seed and draw', async () => {
+  const dir = pkg.pool12;
+  const page = await newPage({ allowed: [pathToFileURL(dir).href + '/'] });
+  await page.goto(pathToFileURL(path.join(dir, 'index.html')).href);
+  await page.locator('#start').click();
+  const attempt = async () => {
+    const state = await page.evaluate(() => window.qbPlayer.state());
+    for (let i = 0; i < 3; i++) await answer(page, 'a', true);
+    await page.locator('#score').waitFor();
+    assert.match(await page.locator('#score').textContent(), /100%/);
+    return state.split('|');
+  };
+  const first = await attempt();
+  await page.locator('#again').click();
+  assert.match(await page.locator('.qnum').textContent(), /Question 1 of 3/);
+  assert.equal(await page.locator('input:disabled').count(), 0);
+  const second = await attempt();
+  assert.notEqual(second[3], first[3], 'a new seed');
+  assert.equal(second[4].length, 18, 'three drawn questions again');
+  await page.done();
+});
