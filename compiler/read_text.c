@@ -1182,9 +1182,19 @@ static char *joined(reader *r, size_t off, const char *const *lines, const size_
 		b.len = keep ? l : l - 1;
 		i++;
 		qb_buf_putc(&b, '\n');
+		/* A table needs an empty line above it, unless it goes on. */
+		const char *nb = block_markdown(next, nlen, true), *cb = NULL;
+		if (!blank_cur)
+			cb = block_markdown(b.ptr + cur, b.len - 1 - cur, true);
+		bool virt = nb && strcmp(nb, "a table") == 0 && !blank_cur &&
+		            !(cb && strcmp(cb, "a table") == 0);
+		if (virt)
+			qb_buf_putc(&b, '\n');
 		cur = b.len;
 		qb_buf_append(&b, lines[i] + s, lens[i] - s);
 		*(int *)vec_push(&r->jcols) = 1 + (int)qb_utf8_count(lines[i], s);
+		if (virt) /* a '\n' of no source line: column 0 (qb_tr.cols) */
+			*(int *)vec_push(&r->jcols) = 0;
 		*changed = true;
 		if ((fence = fence_at(next, nlen)) != 0) {
 			fch = next[0];

@@ -62,11 +62,15 @@ static qb_loc shift(const qb_tr *tr, size_t off)
 {
 	qb_loc l = tr->text_loc;
 	const char *start = tr->text;
+	size_t k = 0;
 	for (const char *p = tr->text; p < tr->text + off; p++)
 		if (*p == '\n') {
-			l.col = tr->cols ? tr->cols[l.line - tr->text_loc.line] : 1;
-			l.line++;
+			int col = tr->cols ? tr->cols[k++] : 1;
 			start = p + 1;
+			if (!col) /* added by the reader: the same source line */
+				continue;
+			l.col = col;
+			l.line++;
 		}
 	l.col += nchars(start, (size_t)(tr->text + off - start));
 	return l;
