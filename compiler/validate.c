@@ -196,7 +196,7 @@ static bool is_letter(utf8proc_int32_t cp)
 
 /* The number of ordinary words in Markdown text s: words of at least
  * QB_WORD_LETTERS letters, none of them upper-case, outside code spans,
- * link and image addresses and URLs.  Names ('All-reduce', 'NVLink',
+ * formulas, link and image addresses and URLs.  Names ('All-reduce', 'NVLink',
  * 'LL128'), code and numbers are not ordinary words, so a text made of
  * them may be the same in every language. */
 static int ordinary_words(const char *s)
@@ -204,11 +204,17 @@ static int ordinary_words(const char *s)
 	int words = 0;
 	size_t n = strlen(s), i = 0;
 	while (i < n) {
-		if (s[i] == '`') { /* a code span: up to the same run of backticks */
-			size_t r = strspn(s + i, "`");
+		if (s[i] == '\\' && s[i + 1] == '$') { /* an escaped dollar sign */
+			i += 2;
+			continue;
+		}
+		if (s[i] == '`' || s[i] == '$') {
+			/* a code span or a formula: up to the same run of marks */
+			const char *mark = s[i] == '`' ? "`" : "$";
+			size_t r = strspn(s + i, mark);
 			const char *e = s + i + r;
-			while ((e = strchr(e, '`')) && strspn(e, "`") != r)
-				e += strspn(e, "`");
+			while ((e = strchr(e, *mark)) && strspn(e, mark) != r)
+				e += strspn(e, mark);
 			i = e ? (size_t)(e - s) + r : i + r;
 			continue;
 		}
