@@ -153,6 +153,32 @@ static void check_image(void *payload, const char *src, size_t off)
 	free(path);
 }
 
+/* A formula whose braces do not pair up, or an empty one: what KaTeX and
+ * MathJax would show as an error or as nothing.  (KaTeX itself checks the
+ * rest in the player.) */
+static void check_math(void *payload, const char *tex, size_t off)
+{
+	const visit *v = payload;
+	int depth = 0;
+	size_t i = 0, unopened = SIZE_MAX;
+	for (; tex[i]; i++) {
+		if (tex[i] == '\\' && tex[i + 1]) {
+			i++;
+			continue;
+		}
+		if (tex[i] == '{')
+			depth++;
+		else if (tex[i] == '}' && --depth < 0 && unopened == SIZE_MAX)
+			unopened = i;
+	}
+	if (!*tex || strspn(tex, " ") == strlen(tex))
+		qb_diag_error(shift(v->tr, off), "empty formula");
+	else if (unopened != SIZE_MAX)
+		qb_diag_error(shift(v->tr, off + unopened), "this '}' closes no '{' in the formula");
+	else if (depth > 0)
+		qb_diag_error(shift(v->tr, off), "the formula has %d '{' without '}'", depth);
+}
+
 static void check_link(void *payload, const char *url, size_t off)
 {
 	const visit *v = payload;
@@ -337,6 +363,7 @@ static void check_text(ctx *c, const qb_text *t, const char *what, bool check_mi
 		visit v = {c, tr};
 		qb_markup_images(tr->text, check_image, &v);
 		qb_markup_links(tr->text, check_link, &v);
+		qb_markup_math(tr->text, check_math, &v);
 	}
 	check_same(t, what);
 	/* A line without a tag most likely is the missing translation: one
