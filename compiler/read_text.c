@@ -1002,6 +1002,11 @@ static void question_key(reader *r, const qb_line *ln)
 	} else if (key_is(r, ln, "answer")) {
 		if (!once(kloc, "answer", &q->answer_loc))
 			return;
+		if (!vlen) { /* reported once: the question has an answer line */
+			qb_diag_error(kloc, "'answer:' needs a value, e.g. 'answer: true' or "
+			                    "'answer: 42'");
+			return;
+		}
 		free(r->answer);
 		r->answer = qb_xstrndup(val, vlen);
 		r->answer_vloc = vloc;
