@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <md4c.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -348,6 +349,9 @@ typedef struct walk {
 	qb_markup_image_visit fn;
 	void *payload;
 	qb_buf *plain; /* for qb_markup_plain */
+	qb_buf *math;  /* for qb_markup_math: the formula being read */
+	size_t math_off;
+	bool in_math;
 } walk;
 
 static int w_block(MD_BLOCKTYPE t, void *d, void *u)
@@ -367,9 +371,20 @@ static int w_block_leave(MD_BLOCKTYPE t, void *d, void *u)
 	return 0;
 }
 
+static bool is_math(MD_SPANTYPE t)
+{
+	return t == MD_SPAN_LATEXMATH || t == MD_SPAN_LATEXMATH_DISPLAY;
+}
+
 static int w_span(MD_SPANTYPE t, void *detail, void *u)
 {
 	walk *w = u;
+	if (w->math && is_math(t)) {
+		qb_buf_clear(w->math);
+		w->math_off = SIZE_MAX;
+		w->in_math = true;
+		return 0;
+	}
 	if (!w->fn || t != w->want)
 		return 0;
 	const MD_ATTRIBUTE *a = t == MD_SPAN_IMG ? &((MD_SPAN_IMG_DETAIL *)detail)->src
@@ -385,15 +400,25 @@ static int w_span(MD_SPANTYPE t, void *detail, void *u)
 
 static int w_span_leave(MD_SPANTYPE t, void *d, void *u)
 {
-	QB_UNUSED(t);
 	QB_UNUSED(d);
-	QB_UNUSED(u);
+	walk *w = u;
+	if (w->math && w->in_math && is_math(t)) {
+		w->in_math = false;
+		w->fn(w->payload, qb_buf_cstr(w->math), w->math_off == SIZE_MAX ? 0 : w->math_off);
+	}
 	return 0;
 }
 
 static int w_text(MD_TEXTTYPE t, const MD_CHAR *text, MD_SIZE size, void *u)
 {
 	walk *w = u;
+	if (w->math && w->in_math) {
+		size_t md_len = strlen(w->md);
+		if (w->math_off == SIZE_MAX && text >= w->md && text <= w->md + md_len)
+			w->math_off = (size_t)(text - w->md);
+		qb_buf_append(w->math, text, size);
+		return 0;
+	}
 	if (!w->plain)
 		return 0;
 	if (t == MD_TEXT_BR || t == MD_TEXT_SOFTBR)
@@ -416,20 +441,29 @@ static int walk_md(walk *w)
 
 int qb_markup_images(const char *md, qb_markup_image_visit fn, void *payload)
 {
-	walk w = {md, MD_SPAN_IMG, fn, payload, NULL};
+	walk w = {md, MD_SPAN_IMG, fn, payload, NULL, NULL, 0, false};
 	return walk_md(&w);
 }
 
 int qb_markup_links(const char *md, qb_markup_image_visit fn, void *payload)
 {
-	walk w = {md, MD_SPAN_A, fn, payload, NULL};
+	walk w = {md, MD_SPAN_A, fn, payload, NULL, NULL, 0, false};
 	return walk_md(&w);
+}
+
+int qb_markup_math(const char *md, qb_markup_image_visit fn, void *payload)
+{
+	qb_buf tex = QB_BUF_INIT;
+	walk w = {md, MD_SPAN_LATEXMATH, fn, payload, NULL, &tex, 0, false};
+	int rc = walk_md(&w);
+	qb_buf_dispose(&tex);
+	return rc;
 }
 
 int qb_markup_plain(qb_buf *out, const char *md)
 {
 	qb_buf tmp = QB_BUF_INIT;
-	walk w = {md, MD_SPAN_A, NULL, NULL, &tmp};
+	walk w = {md, MD_SPAN_A, NULL, NULL, &tmp, NULL, 0, false};
 	int rc = walk_md(&w);
 	/* Drop the separator after the last block. */
 	size_t len = tmp.len;

@@ -39,6 +39,10 @@ int qb_markup_html(qb_buf *out, const char *md, unsigned flags, qb_markup_image_
 typedef void (*qb_markup_image_visit)(void *payload, const char *src, size_t offset);
 int qb_markup_images(const char *md, qb_markup_image_visit fn, void *payload);
 
+/* Calls fn for every formula ($...$ or $$...$$) in md with its TeX and the
+ * byte offset of the TeX within md. */
+int qb_markup_math(const char *md, qb_markup_image_visit fn, void *payload);
+
 /* Calls fn for every link destination in md, like qb_markup_images. */
 int qb_markup_links(const char *md, qb_markup_image_visit fn, void *payload);
 

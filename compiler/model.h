@@ -19,7 +19,8 @@ typedef struct qb_tr {
 	qb_loc text_loc;  /* position of the first character of the text       */
 	const int *cols;  /* for a text continued with '\\': the column where
 	                   * each following line's text starts (one per '\n'
-	                   * in text), or NULL                                  */
+	                   * in text; 0 for a '\n' the reader added, which
+	                   * starts no source line), or NULL                    */
 } qb_tr;
 
 /* A text in several languages, in source order.  present is false when

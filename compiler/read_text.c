@@ -535,12 +535,9 @@ static void numeric_answer(const char *v, qb_loc vloc, qb_numeric *num)
 {
 	size_t n = strlen(v);
 	const char *range = strstr(v, "..");
-	const char *pm = strstr(v, "\xC2\xB1");
-	size_t pmlen = 2;
-	if (!pm) {
+	const char *pm = strstr(v, "\xC2\xB1"); /* '±' (two bytes, as '+-') */
+	if (!pm)
 		pm = strstr(v, "+-");
-		pmlen = 2;
-	}
 	num->loc = vloc;
 	if (range && !pm) {
 		if (!parse_number(v, (size_t)(range - v), &num->lo) ||
@@ -562,7 +559,7 @@ static void numeric_answer(const char *v, qb_loc vloc, qb_numeric *num)
 		return;
 	}
 	if (pm) {
-		const char *t = pm + pmlen;
+		const char *t = pm + 2;
 		while (is_space(*t))
 			t++;
 		size_t tn = n - (size_t)(t - v);
@@ -1002,6 +999,11 @@ static void question_key(reader *r, const qb_line *ln)
 	} else if (key_is(r, ln, "answer")) {
 		if (!once(kloc, "answer", &q->answer_loc))
 			return;
+		if (!vlen) { /* reported once: the question has an answer line */
+			qb_diag_error(kloc, "'answer:' needs a value, e.g. 'answer: true' or "
+			                    "'answer: 42'");
+			return;
+		}
 		free(r->answer);
 		r->answer = qb_xstrndup(val, vlen);
 		r->answer_vloc = vloc;
@@ -1182,9 +1184,19 @@ static char *joined(reader *r, size_t off, const char *const *lines, const size_
 		b.len = keep ? l : l - 1;
 		i++;
 		qb_buf_putc(&b, '\n');
+		/* A table needs an empty line above it, unless it goes on. */
+		const char *nb = block_markdown(next, nlen, true), *cb = NULL;
+		if (!blank_cur)
+			cb = block_markdown(b.ptr + cur, b.len - 1 - cur, true);
+		bool virt = nb && strcmp(nb, "a table") == 0 && !blank_cur &&
+		            !(cb && strcmp(cb, "a table") == 0);
+		if (virt)
+			qb_buf_putc(&b, '\n');
 		cur = b.len;
 		qb_buf_append(&b, lines[i] + s, lens[i] - s);
 		*(int *)vec_push(&r->jcols) = 1 + (int)qb_utf8_count(lines[i], s);
+		if (virt) /* a '\n' of no source line: column 0 (qb_tr.cols) */
+			*(int *)vec_push(&r->jcols) = 0;
 		*changed = true;
 		if ((fence = fence_at(next, nlen)) != 0) {
 			fch = next[0];

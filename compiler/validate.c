@@ -62,11 +62,15 @@ static qb_loc shift(const qb_tr *tr, size_t off)
 {
 	qb_loc l = tr->text_loc;
 	const char *start = tr->text;
+	size_t k = 0;
 	for (const char *p = tr->text; p < tr->text + off; p++)
 		if (*p == '\n') {
-			l.col = tr->cols ? tr->cols[l.line - tr->text_loc.line] : 1;
-			l.line++;
+			int col = tr->cols ? tr->cols[k++] : 1;
 			start = p + 1;
+			if (!col) /* added by the reader: the same source line */
+				continue;
+			l.col = col;
+			l.line++;
 		}
 	l.col += nchars(start, (size_t)(tr->text + off - start));
 	return l;
@@ -149,6 +153,32 @@ static void check_image(void *payload, const char *src, size_t off)
 	free(path);
 }
 
+/* A formula whose braces do not pair up, or an empty one: what KaTeX and
+ * MathJax would show as an error or as nothing.  (KaTeX itself checks the
+ * rest in the player.) */
+static void check_math(void *payload, const char *tex, size_t off)
+{
+	const visit *v = payload;
+	int depth = 0;
+	size_t i = 0, unopened = SIZE_MAX;
+	for (; tex[i]; i++) {
+		if (tex[i] == '\\' && tex[i + 1]) {
+			i++;
+			continue;
+		}
+		if (tex[i] == '{')
+			depth++;
+		else if (tex[i] == '}' && --depth < 0 && unopened == SIZE_MAX)
+			unopened = i;
+	}
+	if (!*tex || strspn(tex, " ") == strlen(tex))
+		qb_diag_error(shift(v->tr, off), "empty formula");
+	else if (unopened != SIZE_MAX)
+		qb_diag_error(shift(v->tr, off + unopened), "this '}' closes no '{' in the formula");
+	else if (depth > 0)
+		qb_diag_error(shift(v->tr, off), "the formula has %d '{' without '}'", depth);
+}
+
 static void check_link(void *payload, const char *url, size_t off)
 {
 	const visit *v = payload;
@@ -192,7 +222,7 @@ static bool is_letter(utf8proc_int32_t cp)
 
 /* The number of ordinary words in Markdown text s: words of at least
  * QB_WORD_LETTERS letters, none of them upper-case, outside code spans,
- * link and image addresses and URLs.  Names ('All-reduce', 'NVLink',
+ * formulas, link and image addresses and URLs.  Names ('All-reduce', 'NVLink',
  * 'LL128'), code and numbers are not ordinary words, so a text made of
  * them may be the same in every language. */
 static int ordinary_words(const char *s)
@@ -200,11 +230,17 @@ static int ordinary_words(const char *s)
 	int words = 0;
 	size_t n = strlen(s), i = 0;
 	while (i < n) {
-		if (s[i] == '`') { /* a code span: up to the same run of backticks */
-			size_t r = strspn(s + i, "`");
+		if (s[i] == '\\' && s[i + 1] == '$') { /* an escaped dollar sign */
+			i += 2;
+			continue;
+		}
+		if (s[i] == '`' || s[i] == '$') {
+			/* a code span or a formula: up to the same run of marks */
+			const char *mark = s[i] == '`' ? "`" : "$";
+			size_t r = strspn(s + i, mark);
 			const char *e = s + i + r;
-			while ((e = strchr(e, '`')) && strspn(e, "`") != r)
-				e += strspn(e, "`");
+			while ((e = strchr(e, *mark)) && strspn(e, mark) != r)
+				e += strspn(e, mark);
 			i = e ? (size_t)(e - s) + r : i + r;
 			continue;
 		}
@@ -327,6 +363,7 @@ static void check_text(ctx *c, const qb_text *t, const char *what, bool check_mi
 		visit v = {c, tr};
 		qb_markup_images(tr->text, check_image, &v);
 		qb_markup_links(tr->text, check_link, &v);
+		qb_markup_math(tr->text, check_math, &v);
 	}
 	check_same(t, what);
 	/* A line without a tag most likely is the missing translation: one

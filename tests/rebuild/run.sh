@@ -160,7 +160,7 @@ check "too big for SCORM 1.2: exit 1" rc 1
 check "too big for SCORM 1.2: says so" err_has "too big for SCORM 1.2"
 check "too big: no Anki package either" test ! -e bout/big.apkg
 check "too big: no revision record" test ! -e big.lock
-check "too big: the message names the format and what to do" err_has "because its scorm12 output failed: make the bank smaller, or leave scorm12 out of --format"
+check "too big: the message names the format and what to do" err_has "because its scorm12 output failed: fix what it reports above, or leave scorm12 out of --format"
 check "too big: no staging folder left" test -z "$(ls -A bout)"
 run $QBC build --format anki,scorm2004 -o bout big.qb
 check "without scorm12 the bank builds" sh -c "test \"\$(cat '$T/rc')\" = 0 && test -f bout/big.apkg && test -f bout/big.scorm2004.zip && test -f big.lock"
