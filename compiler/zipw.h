@@ -15,7 +15,7 @@ typedef struct qb_zipw qb_zipw;
 /* Starts an archive that will become path; mtime is the fixed time given
  * to every member.  Returns NULL (after a diagnostic) on failure. */
 qb_zipw *qb_zipw_open(const char *path, time_t mtime);
-/* Adds a member with a copy of data.  compress selects deflate (level 9)
+/* Adds a member with a copy of data.  compress selects deflate (level 6)
  * or store.  Returns 0, or -1 after a diagnostic. */
 int qb_zipw_add(qb_zipw *z, const char *name, const void *data, size_t len, bool compress);
 /* Writes the archive and renames it over the destination; frees z.
