@@ -34,19 +34,23 @@ void qb_buf_puts(qb_buf *b, const char *s)
 	qb_buf_append(b, s, strlen(s));
 }
 
-void qb_buf_putc(qb_buf *b, char c)
-{
-	qb_buf_append(b, &c, 1);
-}
-
 void qb_buf_appendf(qb_buf *b, const char *fmt, ...)
 {
+	/* Formats straight into the free space; only when it is too small
+	 * is the text formatted a second time, after growing. */
+	grow(b, 63);
 	va_list ap;
 	va_start(ap, fmt);
-	int n = vsnprintf(NULL, 0, fmt, ap);
+	int n = vsnprintf(b->ptr + b->len, b->cap - b->len, fmt, ap);
 	va_end(ap);
-	if (n <= 0)
+	if (n <= 0) {
+		b->ptr[b->len] = '\0';
 		return;
+	}
+	if ((size_t)n < b->cap - b->len) {
+		b->len += (size_t)n;
+		return;
+	}
 	grow(b, (size_t)n);
 	va_start(ap, fmt);
 	vsnprintf(b->ptr + b->len, (size_t)n + 1, fmt, ap);

@@ -7,15 +7,19 @@
 
 void qb_escape_html(qb_buf *out, const char *s)
 {
-	for (; *s; s++) {
+	for (;;) {
+		size_t run = strcspn(s, "&<>\"'"); /* appended in one block */
+		qb_buf_append(out, s, run);
+		s += run;
 		switch (*s) {
+		case '\0': return;
 		case '&': qb_buf_puts(out, "&amp;"); break;
 		case '<': qb_buf_puts(out, "&lt;"); break;
 		case '>': qb_buf_puts(out, "&gt;"); break;
 		case '"': qb_buf_puts(out, "&quot;"); break;
-		case '\'': qb_buf_puts(out, "&#39;"); break;
-		default: qb_buf_putc(out, *s); break;
+		default: qb_buf_puts(out, "&#39;"); break;
 		}
+		s++;
 	}
 }
 
@@ -36,12 +40,18 @@ void qb_escape_script_json(qb_buf *out, const char *s)
 
 void qb_escape_mustache(qb_buf *out, const char *s)
 {
-	for (; *s; s++) {
-		if ((s[0] == '{' && s[1] == '{') || (s[0] == '}' && s[1] == '}')) {
+	for (;;) {
+		size_t run = strcspn(s, "{}"); /* appended in one block */
+		qb_buf_append(out, s, run);
+		s += run;
+		if (!*s)
+			return;
+		/* each brace followed by the same brace is replaced, one by one */
+		if (s[1] == s[0])
 			qb_buf_puts(out, s[0] == '{' ? "&#123;" : "&#125;");
-			continue;
-		}
-		qb_buf_putc(out, *s);
+		else
+			qb_buf_putc(out, s[0]);
+		s++;
 	}
 }
 

@@ -44,12 +44,17 @@ typedef struct html {
 static void put_text(qb_buf *out, const char *s, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
+		size_t run = i; /* bytes that need no escaping go in one block */
+		while (run < n && s[run] != '&' && s[run] != '<' && s[run] != '>' && s[run] != '"')
+			run++;
+		qb_buf_append(out, s + i, run - i);
+		if ((i = run) == n)
+			break;
 		switch (s[i]) {
 		case '&': qb_buf_puts(out, "&amp;"); break;
 		case '<': qb_buf_puts(out, "&lt;"); break;
 		case '>': qb_buf_puts(out, "&gt;"); break;
-		case '"': qb_buf_puts(out, "&quot;"); break;
-		default: qb_buf_putc(out, s[i]); break;
+		default: qb_buf_puts(out, "&quot;"); break;
 		}
 	}
 }

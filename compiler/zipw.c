@@ -65,16 +65,11 @@ static int set_dostime(zip_t *zip, zip_uint64_t idx, time_t mtime)
 	return zip_file_set_dostime(zip, idx, dtime, ddate, 0);
 }
 
-int qb_zipw_add(qb_zipw *z, const char *name, const void *data, size_t len, bool compress)
+/* Adds src (NULL: libzip could not make it) as member name. */
+static int add_source(qb_zipw *z, const char *name, zip_source_t *src, bool compress)
 {
-	void *copy = qb_xmalloc(len);
-	if (len)
-		memcpy(copy, data, len);
-	zip_source_t *src = zip_source_buffer(z->zip, copy, len, 1);
-	if (!src) {
-		free(copy);
+	if (!src)
 		goto fail;
-	}
 	zip_int64_t idx = zip_file_add(z->zip, name, src, ZIP_FL_ENC_UTF_8);
 	if (idx < 0) {
 		zip_source_free(src);
@@ -91,6 +86,23 @@ int qb_zipw_add(qb_zipw *z, const char *name, const void *data, size_t len, bool
 fail:
 	qb_diag_fatal("cannot add '%s' to '%s': %s", name, z->path, zip_strerror(z->zip));
 	return -1;
+}
+
+int qb_zipw_add(qb_zipw *z, const char *name, const void *data, size_t len, bool compress)
+{
+	void *copy = qb_xmalloc(len);
+	if (len)
+		memcpy(copy, data, len);
+	zip_source_t *src = zip_source_buffer(z->zip, copy, len, 1);
+	if (!src)
+		free(copy);
+	return add_source(z, name, src, compress);
+}
+
+int qb_zipw_add_file(qb_zipw *z, const char *name, const char *file, bool compress)
+{
+	/* Read while the archive is written, by qb_zipw_commit(). */
+	return add_source(z, name, zip_source_file(z->zip, file, 0, -1), compress);
 }
 
 int qb_zipw_commit(qb_zipw *z)

@@ -18,6 +18,10 @@ qb_zipw *qb_zipw_open(const char *path, time_t mtime);
 /* Adds a member with a copy of data.  compress selects deflate (level 6)
  * or store.  Returns 0, or -1 after a diagnostic. */
 int qb_zipw_add(qb_zipw *z, const char *name, const void *data, size_t len, bool compress);
+/* Adds a member with the contents of file, which is read only by
+ * qb_zipw_commit() (so it must stay until then, and is never held in
+ * memory whole).  Returns 0, or -1 after a diagnostic. */
+int qb_zipw_add_file(qb_zipw *z, const char *name, const char *file, bool compress);
 /* Writes the archive and renames it over the destination; frees z.
  * Returns 0, or -1 after a diagnostic (the destination is untouched). */
 int qb_zipw_commit(qb_zipw *z);
