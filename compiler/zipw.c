@@ -88,15 +88,20 @@ fail:
 	return -1;
 }
 
+int qb_zipw_add_owned(qb_zipw *z, const char *name, void *data, size_t len, bool compress)
+{
+	zip_source_t *src = zip_source_buffer(z->zip, data, len, 1);
+	if (!src)
+		free(data);
+	return add_source(z, name, src, compress);
+}
+
 int qb_zipw_add(qb_zipw *z, const char *name, const void *data, size_t len, bool compress)
 {
 	void *copy = qb_xmalloc(len);
 	if (len)
 		memcpy(copy, data, len);
-	zip_source_t *src = zip_source_buffer(z->zip, copy, len, 1);
-	if (!src)
-		free(copy);
-	return add_source(z, name, src, compress);
+	return qb_zipw_add_owned(z, name, copy, len, compress);
 }
 
 int qb_zipw_add_file(qb_zipw *z, const char *name, const char *file, bool compress)

@@ -18,6 +18,9 @@ qb_zipw *qb_zipw_open(const char *path, time_t mtime);
 /* Adds a member with a copy of data.  compress selects deflate (level 6)
  * or store.  Returns 0, or -1 after a diagnostic. */
 int qb_zipw_add(qb_zipw *z, const char *name, const void *data, size_t len, bool compress);
+/* The same, taking data (from malloc) instead of a copy: libzip frees
+ * it, whatever happens. */
+int qb_zipw_add_owned(qb_zipw *z, const char *name, void *data, size_t len, bool compress);
 /* Adds a member with the contents of file, which is read only by
  * qb_zipw_commit() (so it must stay until then, and is never held in
  * memory whole).  Returns 0, or -1 after a diagnostic. */
