@@ -362,6 +362,11 @@ static int w_text(MD_TEXTTYPE t, const MD_CHAR *text, MD_SIZE size, void *u)
 
 static int walk_md(walk *w)
 {
+	/* Links and images start with '[' (inline, reference, "![") or '<'
+	 * (autolinks; the permissive ones are off): a text without either
+	 * has none, and need not be parsed to find them. */
+	if (!w->plain && !strpbrk(w->md, "[<"))
+		return 0;
 	MD_PARSER parser = {0, PARSER_FLAGS, w_block, w_block_leave, w_span, w_span_leave, w_text,
 	                    NULL, NULL};
 	return md_parse(w->md, (MD_SIZE)strlen(w->md), &parser, w) == 0 ? 0 : -1;
