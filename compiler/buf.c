@@ -20,6 +20,16 @@ static void grow(qb_buf *b, size_t extra)
 	b->cap = cap;
 }
 
+void qb_buf_reserve(qb_buf *b, size_t extra)
+{
+	size_t need = b->len + extra + 1;
+	if (need <= b->cap)
+		return;
+	b->ptr = qb_xrealloc(b->ptr, need);
+	b->cap = need;
+	b->ptr[b->len] = '\0';
+}
+
 void qb_buf_append(qb_buf *b, const char *data, size_t n)
 {
 	grow(b, n);

@@ -14,6 +14,9 @@ typedef struct qb_buf {
 
 #define QB_BUF_INIT {NULL, 0, 0}
 
+/* Makes room for extra more bytes (and the NUL) at once, exactly: for a
+ * size known in advance. */
+void qb_buf_reserve(qb_buf *b, size_t extra);
 void qb_buf_append(qb_buf *b, const char *data, size_t n);
 void qb_buf_puts(qb_buf *b, const char *s);
 /* One byte: inline, as callers put text out byte by byte in their

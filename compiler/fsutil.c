@@ -17,11 +17,20 @@ int qb_fs_read(const char *path, char **data, size_t *len)
 	FILE *f = fopen(path, "rb");
 	if (!f)
 		return -1;
+	/* A regular file is read into a buffer of its size (and one byte to
+	 * see the end), allocated once; anything else grows as it comes. */
 	qb_buf b = QB_BUF_INIT;
-	char chunk[65536];
+	struct stat st;
+	bool regular = fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0;
+	qb_buf_reserve(&b, regular ? (size_t)st.st_size + 1 : 65536);
 	size_t n;
-	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-		qb_buf_append(&b, chunk, n);
+	do {
+		if (b.len + 1 >= b.cap)
+			qb_buf_reserve(&b, b.cap); /* doubling */
+		n = fread(b.ptr + b.len, 1, b.cap - b.len - 1, f);
+		b.len += n;
+	} while (n > 0);
+	b.ptr[b.len] = '\0';
 	int err = ferror(f) ? errno : 0;
 	fclose(f);
 	if (err) {
