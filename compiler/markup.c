@@ -65,12 +65,17 @@ typedef struct html {
 static void put_text(qb_buf *out, const char *s, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
+		size_t run = i; /* bytes that need no escaping go in one block */
+		while (run < n && s[run] != '&' && s[run] != '<' && s[run] != '>' && s[run] != '"')
+			run++;
+		qb_buf_append(out, s + i, run - i);
+		if ((i = run) == n)
+			break;
 		switch (s[i]) {
 		case '&': qb_buf_puts(out, "&amp;"); break;
 		case '<': qb_buf_puts(out, "&lt;"); break;
 		case '>': qb_buf_puts(out, "&gt;"); break;
-		case '"': qb_buf_puts(out, "&quot;"); break;
-		default: qb_buf_putc(out, s[i]); break;
+		default: qb_buf_puts(out, "&quot;"); break;
 		}
 	}
 }
@@ -434,6 +439,11 @@ static int w_text(MD_TEXTTYPE t, const MD_CHAR *text, MD_SIZE size, void *u)
 
 static int walk_md(walk *w)
 {
+	/* Links and images start with '[' (inline, reference, "![") or '<'
+	 * (autolinks; the permissive ones are off), and math with '$': a text
+	 * without the one it looks for has none, and need not be parsed. */
+	if (!w->plain && !strpbrk(w->md, w->math ? "$" : "[<"))
+		return 0;
 	MD_PARSER parser = {0, PARSER_FLAGS, w_block, w_block_leave, w_span, w_span_leave, w_text,
 	                    NULL, NULL};
 	return md_parse(w->md, (MD_SIZE)strlen(w->md), &parser, w) == 0 ? 0 : -1;

@@ -268,6 +268,8 @@ static const char *text_dup(reader *r, const char *s, size_t n)
 {
 	while (n && is_space(s[n - 1]))
 		n--;
+	if (qb_utf8_is_nfc(s, n))
+		return qb_arena_strndup(&r->bank->arena, s, n);
 	utf8proc_uint8_t *nfc = NULL;
 	utf8proc_ssize_t m = utf8proc_map((const utf8proc_uint8_t *)s, (utf8proc_ssize_t)n, &nfc,
 	                                  UTF8PROC_STABLE | UTF8PROC_COMPOSE);
@@ -1351,6 +1353,17 @@ static char *check_encoding(const char *file, const char *data, size_t len, size
 	qb_buf clean = QB_BUF_INIT;
 	int line = 1, col = 1, reported = 0;
 	for (size_t i = 0; i < len;) {
+		size_t a = i; /* a run of printable ASCII or tabs, the common case */
+		while (a < len && (((unsigned char)data[a] >= 0x20 && data[a] != 0x7F) ||
+		                   data[a] == '\t') && (unsigned char)data[a] < 0x80)
+			a++;
+		if (a > i) {
+			if (clean.ptr)
+				qb_buf_append(&clean, data + i, a - i);
+			col += (int)(a - i);
+			i = a;
+			continue;
+		}
 		utf8proc_int32_t cp;
 		utf8proc_ssize_t n = utf8proc_iterate((const utf8proc_uint8_t *)data + i,
 		                                      (utf8proc_ssize_t)(len - i), &cp);
