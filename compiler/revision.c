@@ -311,7 +311,7 @@ static bool is_hex16(const char *s)
 	return true;
 }
 
-/* A basis as written by basis_string(): 16 hex digits, or lang:8hex pairs. */
+/* A basis as written by basis_of(): 16 hex digits, or lang:8hex pairs. */
 static bool is_basis(const char *s)
 {
 	if (is_hex16(s))
@@ -505,34 +505,85 @@ static void question_hash(char out[HEX], const qb_bank *bank, const qb_question 
 	qb_buf_dispose(&b);
 }
 
-/* The basis of t's text in skip: the hash of its texts in every other
- * language of bank (two languages), or each other language's own short
- * hash (three or more).  A heap string. */
-static char *basis_string(const qb_bank *bank, const qb_text *t, const char *skip)
+/* Banks of three to this many languages keep one short hash per other
+ * language in each basis, so a warning names the language that changed;
+ * larger ones keep one combined hash, so the record stays linear in size. */
+#define BASIS_PAIRS_MAX 8
+
+/* The text of t in the bank's language k: t's k-th translation when the
+ * author wrote them in the declared order (the usual case: no search),
+ * else a search. */
+static const char *text_in(const qb_bank *bank, const qb_text *t, size_t k)
 {
+	const char *lang = bank->langs[k].code;
+	if (k < t->ntr && strcmp(t->tr[k].lang, lang) == 0)
+		return t->tr[k].text;
+	return qb_text_get(t, lang);
+}
+
+/* The bases of one element's texts, worked out once per element: per
+ * language the first 8 bytes of SHA-256("<lang>=<text>\x1e") and their XOR
+ * (in a bank of two languages the basis of one text is the other's, as
+ * records have always held), and for three to BASIS_PAIRS_MAX languages
+ * each text's own short hash. */
+typedef struct basis_set {
+	const qb_bank *bank;
+	uint8_t (*h)[8];   /* per declared language                          */
+	uint8_t all[8];    /* their XOR                                      */
+	char (*own)[HEX];  /* text_hash() of each text, for the pairs form   */
+} basis_set;
+
+static void basis_set_init(basis_set *bs, const qb_bank *bank, const qb_text *t)
+{
+	size_t n = bank->nlangs;
+	bool pairs = n > 2 && n <= BASIS_PAIRS_MAX;
+	bs->bank = bank;
+	bs->h = qb_xcalloc(n ? n : 1, sizeof *bs->h);
+	bs->own = pairs ? qb_xcalloc(n, sizeof *bs->own) : NULL;
+	memset(bs->all, 0, sizeof bs->all);
 	qb_buf b = QB_BUF_INIT;
-	if (bank->nlangs <= 2) {
-		char out[HEX];
-		for (size_t i = 0; i < bank->nlangs; i++) {
-			const char *lang = bank->langs[i].code;
-			if (strcmp(lang, skip) == 0)
-				continue;
-			const char *s = qb_text_get(t, lang);
-			qb_buf_appendf(&b, "%s=%s\x1e", lang, s ? s : "");
-		}
-		hex_of(out, &b);
-		qb_buf_dispose(&b);
-		return qb_xstrdup(out);
+	for (size_t k = 0; k < n; k++) {
+		const char *s = text_in(bank, t, k);
+		qb_buf_clear(&b);
+		qb_buf_appendf(&b, "%s=%s\x1e", bank->langs[k].code, s ? s : "");
+		uint8_t d[QB_SHA256_SIZE];
+		qb_hash_sha256(d, b.ptr, b.len);
+		memcpy(bs->h[k], d, 8);
+		for (size_t i = 0; i < 8; i++)
+			bs->all[i] ^= d[i];
+		if (pairs)
+			text_hash(bs->own[k], s ? s : "");
 	}
-	for (size_t i = 0; i < bank->nlangs; i++) {
-		const char *lang = bank->langs[i].code;
-		if (strcmp(lang, skip) == 0)
-			continue;
-		const char *s = qb_text_get(t, lang);
-		char h[HEX];
-		text_hash(h, s ? s : "");
-		qb_buf_appendf(&b, "%s%s:%.8s", b.len ? "," : "", lang, h);
+	qb_buf_dispose(&b);
+}
+
+static void basis_set_dispose(basis_set *bs)
+{
+	free(bs->h);
+	free(bs->own);
+}
+
+/* The basis of the element's text in lang (a heap string): 16 hex digits,
+ * or `<lang>:<8 hex>` per other language, comma-separated. */
+static char *basis_of(const basis_set *bs, const char *lang)
+{
+	const qb_bank *bank = bs->bank;
+	qb_buf b = QB_BUF_INIT;
+	if (bs->own) {
+		for (size_t k = 0; k < bank->nlangs; k++)
+			if (strcmp(bank->langs[k].code, lang) != 0)
+				qb_buf_appendf(&b, "%s%s:%.8s", b.len ? "," : "", bank->langs[k].code,
+				               bs->own[k]);
+		return qb_buf_detach(&b);
 	}
+	uint8_t x[8];
+	memcpy(x, bs->all, sizeof x);
+	for (size_t k = 0; k < bank->nlangs; k++)
+		if (strcmp(bank->langs[k].code, lang) == 0)
+			for (size_t i = 0; i < 8; i++)
+				x[i] ^= bs->h[k][i];
+	for (size_t i = 0; i < 8; i++)
+		qb_buf_appendf(&b, "%02x", x[i]);
 	return qb_buf_detach(&b);
 }
 
@@ -702,6 +753,8 @@ static void stale_elem(void *payload, const char *qid, const char *elem, const q
                        const char *what)
 {
 	stale_ctx *c = payload;
+	basis_set bs;
+	basis_set_init(&bs, c->bank, t);
 	for (size_t i = 0; i < t->ntr; i++) {
 		const qb_tr *tr = &t->tr[i];
 		const tent *e = find_t(c->rev, qid, elem, tr->lang);
@@ -709,7 +762,7 @@ static void stale_elem(void *payload, const char *qid, const char *elem, const q
 			continue;
 		char h[HEX];
 		text_hash(h, tr->text);
-		char *basis = basis_string(c->bank, t, tr->lang);
+		char *basis = basis_of(&bs, tr->lang);
 		bool same = strcmp(basis, e->basis) == 0;
 		free(basis);
 		if (strcmp(h, e->hash) != 0 || same)
@@ -730,6 +783,7 @@ static void stale_elem(void *payload, const char *qid, const char *elem, const q
 		qb_buf_dispose(&who);
 		c->nstale++;
 	}
+	basis_set_dispose(&bs);
 }
 
 void qb_rev_check_stale(const qb_revisions *rev, const qb_bank *bank)
@@ -757,14 +811,16 @@ static void upd_elem(void *payload, const char *qid, const char *elem, const qb_
 {
 	QB_UNUSED(what);
 	upd_ctx *c = payload;
+	basis_set bs;
+	basis_set_init(&bs, c->bank, t);
 	for (size_t k = 0; k < c->bank->nlangs; k++) {
 		const char *lang = c->bank->langs[k].code;
-		const char *s = qb_text_get(t, lang);
+		const char *s = text_in(c->bank, t, k);
 		if (!s)
 			continue;
 		char h[HEX];
 		text_hash(h, s);
-		char *basis = basis_string(c->bank, t, lang);
+		char *basis = basis_of(&bs, lang);
 		const tent *o = find_t(c->old, qid, elem, lang);
 		if (c->nt == c->cap)
 			c->t = qb_xrealloc(c->t, (c->cap = c->cap * 2 + 64) * sizeof *c->t);
@@ -784,6 +840,7 @@ static void upd_elem(void *payload, const char *qid, const char *elem, const qb_
 		if (!o || strcmp(o->hash, e->hash) != 0 || strcmp(o->basis, e->basis) != 0)
 			c->changed = true;
 	}
+	basis_set_dispose(&bs);
 }
 
 /* Appends id unless it is the last one (a question's entries are
@@ -999,13 +1056,17 @@ static void review_elem(void *payload, const char *qid, const char *elem, const 
 	bool wanted = c->nids == 0;
 	for (size_t k = 0; k < c->nids && !wanted; k++)
 		wanted = strcmp(c->ids[k], qid) == 0;
-	for (size_t i = 0; wanted && i < t->ntr; i++) {
+	if (!wanted)
+		return;
+	basis_set bs;
+	basis_set_init(&bs, c->bank, t);
+	for (size_t i = 0; i < t->ntr; i++) {
 		if (c->lang && strcmp(t->tr[i].lang, c->lang) != 0)
 			continue;
 		tent *e = find_t(c->rev, qid, elem, t->tr[i].lang);
 		if (!e)
 			continue;
-		char *basis = basis_string(c->bank, t, e->lang);
+		char *basis = basis_of(&bs, e->lang);
 		if (strcmp(basis, e->basis) != 0) {
 			free(e->basis);
 			e->basis = basis;
@@ -1014,6 +1075,7 @@ static void review_elem(void *payload, const char *qid, const char *elem, const 
 		}
 		free(basis);
 	}
+	basis_set_dispose(&bs);
 }
 
 size_t qb_rev_review(qb_revisions *rev, const qb_bank *bank, const char *const *ids,
