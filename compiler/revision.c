@@ -9,8 +9,8 @@
  *   text <id> <element> <lang> <hash> <basis>
  *
  * hash: the first 16 hex digits of the SHA-256 of the content; time: UTC,
- * ISO 8601; element: prompt, option-N, feedback-N, explanation (or title,
- * description with id "-"); basis: the hash of the element's texts in the
+ * ISO 8601; element: prompt, option-N, feedback-N, match-N, feedback-wrong,
+ * explanation (or title, description with id "-"); basis: the hash of the element's texts in the
  * other languages when this language's text was last written or reviewed. */
 #include "revision.h"
 
@@ -457,8 +457,25 @@ static void question_hash(char out[HEX], const qb_bank *bank, const qb_question 
 		qb_buf_putc(&b, q->choices[i].correct ? '*' : '-');
 		append_text(&b, &q->choices[i].text, lang, bank->dir);
 		append_text(&b, &q->choices[i].feedback, lang, bank->dir);
+		/* What issue 10 added, only when written, so that the hashes
+		 * of older questions stay as they were. */
+		if (q->choices[i].pinned)
+			qb_buf_putc(&b, '!');
+		if (q->choices[i].match.present)
+			append_text(&b, &q->choices[i].match, lang, bank->dir);
 	}
 	append_text(&b, &q->explanation, lang, bank->dir);
+	if (q->feedback_wrong.present)
+		append_text(&b, &q->feedback_wrong, lang, bank->dir);
+	if (q->type == QB_QTYPE_NUMERIC)
+		qb_buf_appendf(&b, "%.17g %.17g %.17g %s\x1e", q->num.value, q->num.lo, q->num.hi,
+		               q->unit ? q->unit : "");
+	if (q->case_sensitive)
+		qb_buf_puts(&b, "case\x1e");
+	if (qb_question_scoring(bank, q) == QB_SCORING_PARTIAL)
+		qb_buf_puts(&b, "partial\x1e");
+	if (qb_question_shuffles(bank, q))
+		qb_buf_puts(&b, "shuffle\x1e");
 	hex_of(out, &b);
 	qb_buf_dispose(&b);
 }
@@ -503,6 +520,16 @@ static void each_element(const qb_bank *bank, elem_fn fn, void *payload)
 				snprintf(what, sizeof what, "question '%s' feedback %zu", q->id, c + 1);
 				fn(payload, q->id, elem, &q->choices[c].feedback, what);
 			}
+			if (q->choices[c].match.present) {
+				snprintf(elem, sizeof elem, "match-%zu", c + 1);
+				snprintf(what, sizeof what, "question '%s' pair %zu, right side", q->id,
+				         c + 1);
+				fn(payload, q->id, elem, &q->choices[c].match, what);
+			}
+		}
+		if (q->feedback_wrong.present) {
+			snprintf(what, sizeof what, "question '%s' feedback-wrong", q->id);
+			fn(payload, q->id, "feedback-wrong", &q->feedback_wrong, what);
 		}
 		snprintf(what, sizeof what, "question '%s' explanation", q->id);
 		fn(payload, q->id, "explanation", &q->explanation, what);

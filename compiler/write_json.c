@@ -44,6 +44,69 @@ static void set_text(json_t *o, const char *key, const qb_text *t, const qb_buil
 	free(hk);
 }
 
+/* The gaps of a cloze question in each language. */
+static json_t *gaps_obj(const qb_question *q, const qb_build_opts *opts)
+{
+	json_t *o = json_object();
+	qb_arena a = {0};
+	for (size_t i = 0; i < opts->nlangs; i++) {
+		const char *s = qb_text_get(&q->prompt, opts->langs[i]);
+		if (!s)
+			continue;
+		qb_cloze_part *p;
+		size_t np;
+		json_t *arr = json_array();
+		if (qb_cloze_split(&a, s, &p, &np) >= 0)
+			for (size_t k = 0; k < np; k++) {
+				const qb_cloze_gap *g = p[k].gap;
+				if (!g)
+					continue;
+				json_t *jg = json_object();
+				json_object_set_new(jg, "kind", json_string(g->choice ? "choice" : "typed"));
+				json_t *ans = json_array();
+				for (size_t j = 0; j < g->nanswers; j++)
+					json_array_append_new(ans, json_string(g->answers[j]));
+				json_object_set_new(jg, "answers", ans);
+				if (g->choice)
+					json_object_set_new(jg, "right", json_integer((json_int_t)g->right));
+				json_array_append_new(arr, jg);
+			}
+		json_object_set_new(o, opts->langs[i], arr);
+	}
+	qb_arena_dispose(&a);
+	return o;
+}
+
+/* The keys that only some types have. */
+static void type_keys(json_t *jq, const qb_question *q, const qb_build_opts *opts)
+{
+	switch (q->type) {
+	case QB_QTYPE_TRUE_FALSE:
+		json_object_set_new(jq, "answer", json_boolean(q->truth));
+		break;
+	case QB_QTYPE_SHORT:
+		json_object_set_new(jq, "case_sensitive", json_boolean(q->case_sensitive));
+		break;
+	case QB_QTYPE_NUMERIC: {
+		json_t *a = json_object();
+		json_object_set_new(a, "value", json_real(q->num.value));
+		json_object_set_new(a, "tolerance", json_real(q->num.tol));
+		json_object_set_new(a, "min", json_real(q->num.lo));
+		json_object_set_new(a, "max", json_real(q->num.hi));
+		json_object_set_new(a, "percent", json_boolean(q->num.percent));
+		json_object_set_new(jq, "answer", a);
+		json_object_set_new(jq, "unit", q->unit ? json_string(q->unit) : json_null());
+		break;
+	}
+	case QB_QTYPE_CLOZE:
+		json_object_set_new(jq, "case_sensitive", json_boolean(q->case_sensitive));
+		json_object_set_new(jq, "gaps", gaps_obj(q, opts));
+		break;
+	default:
+		break;
+	}
+}
+
 json_t *qb_json_bank(const qb_bank *bank, const qb_build_opts *opts)
 {
 	json_t *root = json_object();
@@ -56,6 +119,11 @@ json_t *qb_json_bank(const qb_bank *bank, const qb_build_opts *opts)
 	json_object_set_new(root, "default_language", dl ? json_string(dl) : json_null());
 	json_object_set_new(root, "pass_mark",
 	                    bank->pass_mark >= 0 ? json_integer(bank->pass_mark) : json_null());
+	json_object_set_new(root, "scoring", json_string(qb_scoring_name(bank->scoring)));
+	json_object_set_new(root, "shuffle_options", json_boolean(bank->shuffle_options));
+	json_object_set_new(root, "shuffle_questions", json_boolean(bank->shuffle_questions));
+	json_object_set_new(root, "draw", json_integer(bank->draw));
+	json_object_set_new(root, "draw_per_tag", json_boolean(bank->draw_per_tag));
 	json_object_set_new(root, "title", text_obj(&bank->title, opts, false));
 	json_object_set_new(root, "description", text_obj(&bank->description, opts, false));
 	json_t *qs = json_array();
@@ -65,6 +133,9 @@ json_t *qb_json_bank(const qb_bank *bank, const qb_build_opts *opts)
 		json_object_set_new(jq, "id", q->id ? json_string(q->id) : json_null());
 		json_object_set_new(jq, "number", json_integer(q->number));
 		json_object_set_new(jq, "type", json_string(qb_qtype_name(q->type)));
+		json_object_set_new(jq, "scoring",
+		                    json_string(qb_scoring_name(qb_question_scoring(bank, q))));
+		json_object_set_new(jq, "shuffle", json_boolean(qb_question_shuffles(bank, q)));
 		json_t *tags = json_array();
 		for (size_t t = 0; t < q->ntags; t++)
 			json_array_append_new(tags, json_string(q->tags[t].name));
@@ -75,11 +146,17 @@ json_t *qb_json_bank(const qb_bank *bank, const qb_build_opts *opts)
 			const qb_choice *ch = &q->choices[c];
 			json_t *jc = json_object();
 			set_text(jc, "text", &ch->text, opts);
+			if (q->type == QB_QTYPE_MATCHING)
+				set_text(jc, "match", &ch->match, opts);
 			json_object_set_new(jc, "correct", json_boolean(ch->correct));
+			json_object_set_new(jc, "pinned", json_boolean(ch->pinned));
 			set_text(jc, "feedback", &ch->feedback, opts);
 			json_array_append_new(chs, jc);
 		}
 		json_object_set_new(jq, "choices", chs);
+		type_keys(jq, q, opts);
+		if (q->feedback_wrong.present)
+			set_text(jq, "feedback_wrong", &q->feedback_wrong, opts);
 		set_text(jq, "explanation", &q->explanation, opts);
 		json_t *src = json_object();
 		json_object_set_new(src, "file", json_string(q->loc.file));
@@ -94,7 +171,7 @@ json_t *qb_json_bank(const qb_bank *bank, const qb_build_opts *opts)
 char *qb_json_dump(const qb_bank *bank, const qb_build_opts *opts)
 {
 	json_t *root = qb_json_bank(bank, opts);
-	char *s = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	char *s = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15));
 	json_decref(root);
 	return s;
 }
