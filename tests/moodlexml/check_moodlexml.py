@@ -183,8 +183,9 @@ def structure(path):
         else:
             if abs(pos - 100) > 1e-3 * len(fr):
                 bad(where, f"positive fractions sum to {pos}, not 100")
-            if any(v < 0 for v in fr) and sum(fr) > 1e-3 * len(fr):
-                bad(where, f"ticking every option scores {sum(fr)} > 0")
+            share = max(fr)
+            if any(v < 0 and abs(v + share) > 1e-3 for v in fr):
+                bad(where, f"a wrong pick costs other than a right one gives: {fr}")
 
 
 def roundtrip(path, dump_path, bankdir):

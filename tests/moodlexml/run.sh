@@ -62,11 +62,11 @@ check "multiple question: <single>false</single>" is $X 'string(//question[idnum
 check "shuffleanswers off, answernumbering abc" \
 	is $X 'concat(/quiz/question[2]/shuffleanswers, /quiz/question[3]/answernumbering)' falseabc
 check "single: 100 for the correct option, 0 for the other" test "$(fractions one-right)" = "100 0"
-check "2 of 4 correct: 50 each, -50 per wrong option" test "$(fractions two-of-four)" = "50 50 -50 -50"
-check "3 of 4 correct: Moodle's 33.33333, -100 for the wrong one" \
-	test "$(fractions three-of-four)" = "33.33333 33.33333 33.33333 -100"
-check "1 of 12: -100/11 rounded up to Moodle's -10" \
-	test "$(fractions one-of-twelve)" = "100 -10 -10 -10 -10 -10 -10 -10 -10 -10 -10 -10"
+check "partial, 2 of 4 correct: 50 each, -50 per wrong pick (qbc's rule)" test "$(fractions two-of-four)" = "50 50 -50 -50"
+check "partial, 3 of 4 correct: Moodle's 33.33333, a wrong pick cancels a right one" \
+	test "$(fractions three-of-four)" = "33.33333 33.33333 33.33333 -33.33333"
+check "1 of 12 correct: 100, and a wrong pick cancels it" \
+	test "$(fractions one-of-twelve)" = "100 -100 -100 -100 -100 -100 -100 -100 -100 -100 -100 -100"
 check "all options correct: 50 50, nothing negative" test "$(fractions all-right)" = "50 50"
 check "default language first in every text" \
 	sh -c "xmllint --xpath 'string(//question[idnumber=\"two-of-four\"]/questiontext/text)' $X | grep -q '^<span lang=\"sw\" class=\"multilang\">Chagua.*</span><span lang=\"en\" class=\"multilang\">Pick the two collectives.</span>\$'"
@@ -140,7 +140,7 @@ cp demo.qb "$T/good.qb"
 sed -i 's|media/diagram.png|media/missing.png|g' demo.qb
 run $B demo.qb
 check "missing image: exit 1" rc 1
-check "missing image: located error" err_has "demo.qb:19:30: error: image 'media/missing.png' not found"
+check "missing image: located error" err_has "demo.qb:20:30: error: image 'media/missing.png' not found"
 check "missing image: earlier file untouched" cmp -s $X "$T/good.xml"
 check "missing image: no temporary file left" test "$(ls -A out)" = "moodle-demo.moodle.xml
 moodle-escape.moodle.xml"
