@@ -358,6 +358,18 @@ static void start_answer(ctx *c, const char *fraction, const char *text, bool ht
 	write_text(c, "feedback", fb ? fb : &none, NULL, NULL);
 }
 
+/* The prompt's HTML in every written language with each byte of esc as
+ * a character reference (put_html), then tail. */
+static void prompt_html(ctx *c, qb_buf *out, const qb_question *q, const char *esc,
+                        const char *tail)
+{
+	qb_buf prompt = QB_BUF_INIT;
+	text_html(c, &prompt, &q->prompt);
+	put_html(out, qb_buf_cstr(&prompt), esc);
+	qb_buf_puts(out, tail);
+	qb_buf_dispose(&prompt);
+}
+
 /* <question type=...>: name, question text (qtext, or the prompt when
  * NULL), general feedback, grade, penalty, idnumber. */
 static void start_question(ctx *c, const qb_question *q, const char *type, const char *qtext)
@@ -529,7 +541,10 @@ static size_t distinct_answers(ctx *c, const qb_question *q, bool right, sa_answ
  * feedback-wrong: Moodle takes the first answer that matches. */
 static void write_shortanswer(ctx *c, const qb_question *q)
 {
-	start_question(c, q, "shortanswer", NULL);
+	qb_buf qtext = QB_BUF_INIT;
+	prompt_html(c, &qtext, q, "_", ""); /* see write_numerical() */
+	start_question(c, q, "shortanswer", qb_buf_cstr(&qtext));
+	qb_buf_dispose(&qtext);
 	write_elem(c, "usecase", q->case_sensitive ? "1" : "0");
 	char **keys = NULL;
 	size_t nkeys = 0;
@@ -575,21 +590,20 @@ static void put_number(qb_buf *out, double v)
  * (multiplier 1), optional when typed (unitgradingtype 0, showunits 0:
  * "42" and "42 GB" both count) and shown after the box through Moodle's
  * answer-box placeholder: a line "__________ GB" at the end of the
- * question text (the renderer puts the box where the first run of five
- * or more underscores is, so the prompt's own are written as &#95;). */
+ * question text (the renderers of numerical and shortanswer put the box
+ * where the first run of five or more underscores is, so the prompt's
+ * own are written as &#95;). */
 static void write_numerical(ctx *c, const qb_question *q)
 {
-	qb_buf qtext = QB_BUF_INIT, v = QB_BUF_INIT, t = QB_BUF_INIT;
+	qb_buf qtext = QB_BUF_INIT, tail = QB_BUF_INIT, v = QB_BUF_INIT, t = QB_BUF_INIT;
 	if (q->unit) {
-		qb_buf prompt = QB_BUF_INIT;
-		text_html(c, &prompt, &q->prompt);
-		put_html(&qtext, qb_buf_cstr(&prompt), "_");
-		qb_buf_puts(&qtext, "<p>__________ ");
-		qb_escape_html(&qtext, q->unit);
-		qb_buf_puts(&qtext, "</p>");
-		qb_buf_dispose(&prompt);
+		qb_buf_puts(&tail, "<p>__________ ");
+		qb_escape_html(&tail, q->unit);
+		qb_buf_puts(&tail, "</p>");
 	}
-	start_question(c, q, "numerical", q->unit ? qb_buf_cstr(&qtext) : NULL);
+	prompt_html(c, &qtext, q, "_", qb_buf_cstr(&tail));
+	qb_buf_dispose(&tail);
+	start_question(c, q, "numerical", qb_buf_cstr(&qtext));
 	double half = (q->num.hi - q->num.lo) / 2;
 	put_number(&v, q->num.range ? q->num.lo + half : q->num.value);
 	put_number(&t, q->num.range ? half : q->num.tol);
@@ -725,7 +739,8 @@ static void cloze_gap(ctx *c, qb_buf *out, const qb_question *q, const qb_cloze_
 	for (size_t l = 1; l < c->nlangs; l++)
 		if (g[l]->choice != g[0]->choice ||
 		    (g[0]->choice && (g[l]->nanswers != g[0]->nanswers || g[l]->right != g[0]->right))) {
-			qb_render_error(c->r, q->prompt.loc,
+			const qb_tr *tr = qb_render_tr(c->r, &q->prompt, c->langs[l]);
+			qb_render_error(c->r, tr ? tr->text_loc : q->prompt.loc,
 			                "question '%s': gap %zu differs between %s and %s in its kind, "
 			                "number of choices or right choice; Moodle keeps one list of "
 			                "choices per gap", q->id, gi + 1, c->langs[0], c->langs[l]);
