@@ -2,32 +2,32 @@
  * bank -> Import -> "Moodle XML format"), both languages in one question.
  *
  * The file is one <quiz>: a category question, then every question of the
- * bank in order as a multichoice question.  Every element written is one
- * that Moodle 4.5's importer reads (question/format/xml/format.php:
- * import_headers, import_multichoice, import_answer,
- * import_combined_feedback, import_question_tags, import_category).
+ * bank in order as Moodle's own type of it, one function per type:
+ * multichoice (single, multiple), truefalse, shortanswer, numerical,
+ * matching, cloze (multianswer).  Every element written is one that
+ * Moodle 4.5's importer reads (question/format/xml/format.php:
+ * import_headers, import_answer, import_combined_feedback,
+ * import_question_tags, import_category and import_<type>); what Moodle
+ * cannot express (scoring, pinned options, a choice gap that differs
+ * between languages) is a located error or, for pinning, a warning.
  *
  * Texts are the bank's Markdown rendered to HTML by the render layer
  * (render.h: language fallback, media, labels; md4c with raw HTML off)
  * and, when more than one language is written, wrapped per language in
  * <span lang="xx" class="multilang">...</span>, default language first,
- * for Moodle's "Multi-language content" filter.  libxml2's xmlTextWriter
- * writes them as escaped text (not CDATA: its CDATA writer does not split
- * "]]>"), so nothing from the bank can leave its <text> element, and an
- * author's own "@@PLUGINFILE@@" is written as "&#64;@PLUGINFILE@@".
- * Images are embedded as <file encoding="base64"> next to the <text> that
+ * for Moodle's "Multi-language content" filter.  That filter ends a
+ * language at the first </span>, so no span may sit inside: math loses
+ * its span (put_html) and cloze gaps sit between the languages' runs
+ * (write_multianswer).  libxml2's xmlTextWriter writes every text as
+ * escaped text (not CDATA: its CDATA writer does not split "]]>"), so
+ * nothing from the bank can leave its <text> element, and an author's own
+ * "@@PLUGINFILE@@" is written as "&#64;@PLUGINFILE@@".  Pictures and
+ * sounds are embedded as <file encoding="base64"> next to the <text> that
  * uses them, under content-addressed names, and referenced as
  * @@PLUGINFILE@@/<name>.
  *
  * Grades (fractions) are always one of Moodle's grades (question/format.php
- * refuses the whole file otherwise):
- *   single:   the correct option 100, the others 0;
- *   multiple: each of the k correct options 100/k (k must be 1-10 or 20 so
- *             that 100/k is a Moodle grade; anything else is a located
- *             error); each of the w wrong options -100/w, rounded up to the
- *             next Moodle grade when 100/w is not one.  The correct set
- *             scores 100, every wrong pick costs at least 100/w, and
- *             ticking every option scores 0 (Moodle never goes below 0).
+ * refuses the whole file otherwise); write_multichoice() says which.
  *
  * Re-importing: Moodle makes a new question for every question of the
  * file and drops an idnumber that already exists in the target category
@@ -337,9 +337,9 @@ static void all_or_nothing_error(ctx *c, const qb_question *q, const char *parts
  * question's feedback-wrong. */
 static const qb_text *answer_feedback(const qb_question *q, const qb_choice *ch, bool right)
 {
-	return ch && ch->feedback.present ? &ch->feedback
-	       : right || !q ? (ch ? &ch->feedback : NULL)
-	                     : &q->feedback_wrong;
+	if (ch && ch->feedback.present)
+		return &ch->feedback;
+	return right ? NULL : &q->feedback_wrong;
 }
 
 /* <answer fraction= format=><text>text</text> (HTML when html, with its
