@@ -535,12 +535,9 @@ static void numeric_answer(const char *v, qb_loc vloc, qb_numeric *num)
 {
 	size_t n = strlen(v);
 	const char *range = strstr(v, "..");
-	const char *pm = strstr(v, "\xC2\xB1");
-	size_t pmlen = 2;
-	if (!pm) {
+	const char *pm = strstr(v, "\xC2\xB1"); /* '±' (two bytes, as '+-') */
+	if (!pm)
 		pm = strstr(v, "+-");
-		pmlen = 2;
-	}
 	num->loc = vloc;
 	if (range && !pm) {
 		if (!parse_number(v, (size_t)(range - v), &num->lo) ||
@@ -562,7 +559,7 @@ static void numeric_answer(const char *v, qb_loc vloc, qb_numeric *num)
 		return;
 	}
 	if (pm) {
-		const char *t = pm + pmlen;
+		const char *t = pm + 2;
 		while (is_space(*t))
 			t++;
 		size_t tn = n - (size_t)(t - v);
