@@ -706,22 +706,6 @@ static void cloze_escape(qb_buf *out, const char *s)
 	}
 }
 
-/* The gaps of q's prompt in one language (qb_cloze_split), or NULL. */
-static const qb_cloze_gap **lang_gaps(ctx *c, qb_arena *a, const qb_question *q,
-                                      const char *lang, size_t *ngaps)
-{
-	qb_cloze_part *p;
-	size_t np;
-	*ngaps = 0;
-	if (qb_cloze_split(a, qb_render_md(c->r, &q->prompt, lang), &p, &np) < 0)
-		return NULL;
-	const qb_cloze_gap **g = qb_arena_alloc(a, (np + 1) * sizeof *g);
-	for (size_t i = 0; i < np; i++)
-		if (p[i].gap)
-			g[(*ngaps)++] = p[i].gap;
-	return g;
-}
-
 #define GAP_MARK "\xEE\x80\x80" /* U+E000: a gap in the rendered prompt      */
 
 /* One gap's embedded answer, {1:TYPE:...}, from its versions in every
@@ -823,22 +807,24 @@ static void write_multianswer(ctx *c, const qb_question *q)
 	size_t ngaps = 0;
 	bool ok = true;
 	for (size_t l = 0; l < c->nlangs; l++) {
-		size_t n;
-		gaps[l] = lang_gaps(c, &a, q, c->langs[l], &n);
-		if (!gaps[l] || (l && n != ngaps))
+		/* The gaps, and the prompt with each replaced by the mark. */
+		qb_cloze_part *p = NULL;
+		size_t np = 0, n = 0;
+		if (qb_cloze_split(&a, qb_render_md(c->r, &q->prompt, c->langs[l]), &p, &np) < 0)
+			ok = false, np = 0;
+		gaps[l] = qb_arena_alloc(&a, (np + 1) * sizeof **gaps);
+		qb_buf md = QB_BUF_INIT, html = QB_BUF_INIT;
+		for (size_t i = 0; i < np; i++) {
+			if (p[i].gap) {
+				gaps[l][n++] = p[i].gap;
+				qb_buf_puts(&md, GAP_MARK);
+			} else {
+				qb_buf_append(&md, p[i].text, p[i].len);
+			}
+		}
+		if (l && n != ngaps)
 			ok = false;
 		ngaps = n;
-		/* The prompt with each gap replaced by the mark, rendered. */
-		qb_cloze_part *p;
-		size_t np;
-		qb_buf md = QB_BUF_INIT, html = QB_BUF_INIT;
-		if (qb_cloze_split(&a, qb_render_md(c->r, &q->prompt, c->langs[l]), &p, &np) >= 0)
-			for (size_t i = 0; i < np; i++) {
-				if (p[i].gap)
-					qb_buf_puts(&md, GAP_MARK);
-				else
-					qb_buf_append(&md, p[i].text, p[i].len);
-			}
 		md_html(c, &html, qb_buf_cstr(&md));
 		qb_buf esc = QB_BUF_INIT;
 		put_html(&esc, qb_buf_cstr(&html), "{");
