@@ -8,8 +8,8 @@
  * Moodle 4.5's importer reads (question/format/xml/format.php:
  * import_headers, import_answer, import_combined_feedback,
  * import_question_tags, import_category and import_<type>); what Moodle
- * cannot express (scoring, pinned options, a choice gap that differs
- * between languages) is a located error or, for pinning, a warning.
+ * cannot express is a located error (a choice gap that differs between
+ * languages) or warning (all-or-nothing scoring of parts, pinning).
  *
  * Texts are the bank's Markdown rendered to HTML by the render layer
  * (render.h: language fallback, media, labels; md4c with raw HTML off)
@@ -320,15 +320,14 @@ static const char *equal_share(size_t n)
 	return n == 20 ? "5" : NULL;
 }
 
-/* Reports that q's all-or-nothing scoring cannot be written: Moodle gives
- * partial credit for its parts whatever the file says. */
-static void all_or_nothing_error(ctx *c, const qb_question *q, const char *parts)
+/* Warns that Moodle grades q's parts although q is all-or-nothing: the
+ * nearest Moodle question is written (what it grades otherwise is said in
+ * the message), and 'scoring: partial' says so in the bank. */
+static void all_or_nothing_warning(const qb_question *q, const char *what)
 {
-	qb_render_error(c->r, q->scoring_loc.line ? q->scoring_loc : q->loc,
+	qb_diag_warning(q->scoring_loc.line ? q->scoring_loc : q->loc,
 	                "question '%s' is scored all-or-nothing, but Moodle gives partial credit "
-	                "for each of its %s; write 'scoring: partial' for it (or for the bank) to "
-	                "build Moodle XML", q->id, parts);
-	c->failed = true;
+	                "for %s; write 'scoring: partial' to accept that in Moodle XML", q->id, what);
 }
 
 /* ---- the parts every question has ---- */
@@ -438,22 +437,25 @@ static void end_question(ctx *c, const qb_question *q)
 /* single and multiple: multichoice.  single: 100 for the correct option,
  * 0 for the others.  multiple, partial: each of the k correct options
  * 100/k and each wrong one -100/k, which is qbc's rule (right picks minus
- * wrong picks over k, never below 0).  multiple, all-or-nothing: with one
- * correct option 100 and -100, which is all-or-nothing; with more,
- * picking some of them scores in Moodle: an error. */
+ * wrong picks over k, never below 0).  multiple, all-or-nothing: each
+ * wrong one -100, so that any wrong pick scores 0; with k = 1 that is
+ * all-or-nothing, with more Moodle still gives credit for picking only
+ * some of the correct options (a warning says so). */
 static void write_multichoice(ctx *c, const qb_question *q)
 {
 	size_t ncorrect = qb_question_ncorrect(q);
 	bool single = q->type == QB_QTYPE_SINGLE;
 	const char *right = single ? "100" : equal_share(ncorrect);
-	char *wrong = single ? qb_xstrdup("0") : qb_xasprintf("-%s", right ? right : "0");
+	bool all = !single && qb_question_scoring(c->bank, q) == QB_SCORING_ALL;
+	char *wrong = single ? qb_xstrdup("0")
+	                     : qb_xasprintf("-%s", all ? "100" : right ? right : "0");
 	if (!right) {
 		qb_render_error(c->r, q->loc, "question '%s' has %zu correct options: Moodle's grades "
 		                "cannot split 100%% equally over %zu (use 1 to 10, or 20)", q->id,
 		                ncorrect, ncorrect);
 		c->failed = true;
-	} else if (!single && ncorrect > 1 && qb_question_scoring(c->bank, q) == QB_SCORING_ALL) {
-		all_or_nothing_error(c, q, "correct options");
+	} else if (all && ncorrect > 1) {
+		all_or_nothing_warning(q, "picking only some of its correct options");
 	}
 	start_question(c, q, "multichoice", NULL);
 	write_elem(c, "single", single ? "true" : "false");
@@ -659,11 +661,12 @@ static void no_media(ctx *c, const qb_question *q, const qb_text *t, const char 
 
 /* matching: matching.  Each pair a subquestion (the left side as HTML,
  * the right side as Moodle's plain-text answer); a distractor a
- * subquestion with an empty text.  Moodle scores right pairs / pairs. */
+ * subquestion with an empty text.  Moodle scores right pairs / pairs,
+ * qbc's partial rule (all-or-nothing: a warning). */
 static void write_matching(ctx *c, const qb_question *q)
 {
 	if (qb_question_scoring(c->bank, q) == QB_SCORING_ALL)
-		all_or_nothing_error(c, q, "pairs");
+		all_or_nothing_warning(q, "each right pair");
 	start_question(c, q, "matching", NULL);
 	shuffle_answers(c, q);
 	combined_feedback(c, &q->feedback_wrong);
@@ -798,7 +801,8 @@ done:
  * each gap is, then cut at the marks, so Markdown around a gap stays
  * right once the filter keeps one language.  '{' in the text is written
  * &#123; so that nothing from the bank reads as a gap.  Moodle scores
- * right gaps / gaps (the question is worth one mark per gap). */
+ * right gaps / gaps (the question is worth one mark per gap), qbc's
+ * partial rule (all-or-nothing with two gaps or more: a warning). */
 static void write_multianswer(ctx *c, const qb_question *q)
 {
 	qb_arena a = {0};
@@ -844,7 +848,7 @@ static void write_multianswer(ctx *c, const qb_question *q)
 		c->failed = true;
 	}
 	if (ngaps > 1 && qb_question_scoring(c->bank, q) == QB_SCORING_ALL)
-		all_or_nothing_error(c, q, "gaps");
+		all_or_nothing_warning(q, "each right gap");
 
 	qb_buf text = QB_BUF_INIT;
 	const qb_cloze_gap **g = qb_arena_alloc(&a, c->nlangs * sizeof *g);

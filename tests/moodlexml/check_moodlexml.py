@@ -22,7 +22,8 @@
         encoding="base64"> next to the <text> that uses @@PLUGINFILE@@/name;
       - the editor's rules Moodle does not check on import: single has one
         answer at 100, multiple's positive fractions sum to 100, and a
-        wrong pick costs what a right one gives (qbc's partial rule);
+        wrong pick costs what a right one gives (qbc's partial rule) or
+        100 (all-or-nothing);
       - import_truefalse(): two answers whose texts are "true" and
         "false" (else Moodle guesses), one at 100;
       - import_shortanswer(): <usecase> 0/1, an answer at 100, answers
@@ -290,8 +291,8 @@ def check_multichoice(q, where):
         if abs(pos - 100) > 1e-3 * len(fr):
             bad(where, f"positive fractions sum to {pos}, not 100")
         share = max(fr)
-        if any(v < 0 and abs(v + share) > 1e-3 for v in fr):
-            bad(where, f"a wrong pick costs other than a right one gives: {fr}")
+        if any(v < 0 and abs(v + share) > 1e-3 and v != -100 for v in fr):
+            bad(where, f"a wrong pick costs neither what a right one gives nor 100: {fr}")
 
 
 def check_truefalse(q, where):
@@ -455,6 +456,9 @@ def roundtrip(path, dump_path, bankdir):
             if len(answers) != len(d["choices"]):
                 bad(where, "number of answers differs")
             for j, (a, c) in enumerate(zip(answers, d["choices"])):
+                aon = typ == "multiple" and d["scoring"] == "all-or-nothing"
+                if aon and not c["correct"] and float(a.get("fraction")) != -100:
+                    bad(where, f"answer {j}: fraction {a.get('fraction')}, all-or-nothing wants -100")
                 if (float(a.get("fraction")) > 0) != c["correct"]:
                     bad(where, f"answer {j}: fraction {a.get('fraction')} but correct={c['correct']}")
                 expect(a, c["text_html"], f"{where} answer {j}")

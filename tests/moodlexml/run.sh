@@ -123,6 +123,7 @@ check "escape bank: no DOCTYPE or entity from the bank" sh -c "! grep -q '<!DOCT
 
 # --- every question type, both languages (types.qb)
 run $B types.qb
+cp "$T/err" "$T/types-err"
 check "types: exits 0" rc 0
 check "types: well-formed" xmllint --noout $Y
 check "types: structure of every type Moodle's importer reads" $CHK structure $Y
@@ -168,7 +169,7 @@ check "math: \\(...\\) without the span for Moodle's MathJax filter" sh -c \
 	"xmllint --xpath 'string(//question[idnumber=\"tf\"]/questiontext/text)' $Y | grep -qF 'huzama majini. \\(E = mc^2\\)</span>'"
 check "math: no math span left (it would end a language for the multilang filter)" \
 	sh -c "! grep -qF 'class=&quot;math' $Y && ! grep -qF 'class=\"math' $Y"
-check "pinned option with shuffling: a warning" err_has "types.qb:118:4: warning: Moodle cannot keep an option in place while shuffling"
+check "pinned option with shuffling: a warning" grep -qF "types.qb:118:4: warning: Moodle cannot keep an option in place while shuffling" "$T/types-err"
 check "pinned option with shuffling: not shuffled in Moodle" is $Y 'string(//question[idnumber="pinned"]/shuffleanswers)' false
 run $B --lang sw -o out-sw types.qb
 $QBC dump --json --lang sw types.qb >"$T/types-sw.json" 2>/dev/null
@@ -179,14 +180,19 @@ cp $Y "$T/types.xml"
 SOURCE_DATE_EPOCH=1764690000 run $B types.qb
 check "types: rebuild byte-identical" cmp -s $Y "$T/types.xml"
 
+# --- all-or-nothing scoring Moodle cannot grade: the nearest, and a warning
+check "all-or-nothing, 2 correct: any wrong pick scores 0" test "$(fractions aon-multiple $Y)" = "50 50 -100"
+check "all-or-nothing, 2 correct: a warning at the scoring line" \
+	grep -qF "types.qb:126:4: warning: question 'aon-multiple' is scored all-or-nothing, but Moodle gives partial credit for picking only some of its correct options" "$T/types-err"
+check "all-or-nothing matching: a warning" grep -qF "warning: question 'aon-pairs' is scored all-or-nothing, but Moodle gives partial credit for each right pair" "$T/types-err"
+check "all-or-nothing cloze with two gaps: a warning" grep -qF "warning: question 'aon-gaps' is scored all-or-nothing, but Moodle gives partial credit for each right gap" "$T/types-err"
+check "all-or-nothing with one correct option: exact, no warning" sh -c "! grep -q \"'aon-one'\" '$T/types-err'"
+check "all-or-nothing with one correct option: 100 and -100" test "$(fractions aon-one $Y)" = "100 -100 -100"
+
 # --- what Moodle cannot express is a located error, and no file
 run $B refused.qb
 check "refused: exit 1" rc 1
-check "refused: all-or-nothing with two correct options" err_has "refused.qb:11:1: error: question 'two-right' is scored all-or-nothing, but Moodle gives partial credit for each of its correct options"
-check "refused: all-or-nothing matching" err_has "refused.qb:25:1: error: question 'pairs' is scored all-or-nothing"
-check "refused: all-or-nothing cloze with two gaps" err_has "refused.qb:37:1: error: question 'gaps' is scored all-or-nothing"
-check "refused: a choice gap whose right choice moves between languages" err_has "refused.qb:49:8: error: question 'moved': gap 1 differs between en and sw"
-check "refused: all-or-nothing with one correct option is fine" sh -c "! grep -q \"'one-right'\" '$T/err'"
+check "refused: a choice gap whose right choice moves between languages" err_has "refused.qb:15:8: error: question 'moved': gap 1 differs between en and sw"
 check "refused: no file" test ! -e out/moodle-refused.moodle.xml
 
 # --- byte-identical rebuilds
