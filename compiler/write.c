@@ -16,7 +16,7 @@ const qb_writer qb_writers[] = {
 	{"scorm2004", ".scorm2004.zip", "SCORM 2004 4th edition package", false, true, "scorm",
 	 qb_write_scorm2004, QB_TYPES_ALL},
 	{"moodlexml", ".moodle.xml", "Moodle XML for a course's question bank", false, true, NULL,
-	 qb_write_moodlexml, 0},
+	 qb_write_moodlexml, QB_TYPES_ALL},
 	{"json", ".json", "the model as JSON, as 'qbc dump --json' prints it", false, false, NULL,
 	 qb_write_json, QB_TYPES_ALL},
 	{NULL, NULL, NULL, false, false, NULL, NULL, 0},
