@@ -45,6 +45,39 @@
 
   function has(list, x) { return list.indexOf(x) >= 0; }
 
+  /* Right to left or left to right, from a BCP 47 tag alone (the front of
+   * a card has no other data): a script subtag decides (pa-Arab is RTL,
+   * ar-Latn LTR), else the language. */
+  var RTL_SCRIPTS = ['adlm', 'arab', 'hebr', 'mand', 'mend', 'nkoo', 'rohg', 'samr', 'syrc', 'thaa'];
+  var RTL_LANGS = ['ar', 'ckb', 'dv', 'fa', 'he', 'iw', 'ji', 'ps', 'sd', 'syr', 'ug', 'ur', 'yi'];
+  function dirOf(tag) {
+    var parts = String(tag || '').toLowerCase().split('-');
+    for (var i = 1; i < parts.length && parts[i].length > 1; i++)
+      if (/^[a-z]{4}$/.test(parts[i])) return has(RTL_SCRIPTS, parts[i]) ? 'rtl' : 'ltr';
+    return has(RTL_LANGS, parts[0]) ? 'rtl' : 'ltr';
+  }
+
+  /* Each side of the card, and each other language behind a "Show in"
+   * toggle, reads in its own direction; the toggle's label is in the
+   * card's language.  A dir already written by qbc is kept. */
+  function applyDir() {
+    var els = document.querySelectorAll('.qb-card[lang], .qb-translation[lang]');
+    for (var i = 0; i < els.length; i++)
+      if (!els[i].getAttribute('dir')) els[i].setAttribute('dir', dirOf(els[i].getAttribute('lang')));
+    var toggles = document.querySelectorAll('.qb-card[lang] .qb-translation > summary');
+    for (var k = 0; k < toggles.length; k++) {
+      var card = toggles[k].parentNode;
+      while (!card.classList.contains('qb-card')) card = card.parentNode;
+      if (!toggles[k].getAttribute('lang')) toggles[k].setAttribute('lang', card.getAttribute('lang'));
+      if (!toggles[k].getAttribute('dir')) toggles[k].setAttribute('dir', card.getAttribute('dir'));
+    }
+  }
+
+  /* An arrow from a note back to the option it is about. */
+  function arrowBack(el) {
+    return window.getComputedStyle(el).direction === 'rtl' ? '\u2192' : '\u2190';
+  }
+
   /* Only one keydown handler at a time, even though Anki runs this file
    * again for every card. */
   function setKeys(handler) {
@@ -178,7 +211,7 @@
         fb[k].classList.add('qb-picked');
         var you = document.createElement('span');
         you.className = 'qb-you';
-        you.textContent = '\u2190 ' + L.your_answer;
+        you.textContent = arrowBack(fb[k]) + ' ' + L.your_answer;
         fb[k].insertBefore(you, fb[k].querySelector('.qb-fb-text'));
       }
     }
@@ -198,6 +231,7 @@
   function init() {
     var back = document.querySelector('.qb-card.qb-back');
     var front = document.querySelector('.qb-card.qb-front');
+    applyDir();
     if (back && front) initBack(front, back);
     else if (front) initFront(front);
   }

@@ -554,6 +554,20 @@
     var names = D.labels[S.lang] && D.labels[S.lang].languageNames;
     return (names && names[l]) || D.langNames[l] || l;
   }
+  /* Right to left or left to right: the language's catalogue says (the
+   * writer puts each catalogue's "dir" in QB_DATA); for a language without
+   * one, the BCP 47 tag does: a script subtag decides (pa-Arab is RTL,
+   * ar-Latn LTR), else the language. */
+  var RTL_SCRIPTS = ['adlm', 'arab', 'hebr', 'mand', 'mend', 'nkoo', 'rohg', 'samr', 'syrc', 'thaa'];
+  var RTL_LANGS = ['ar', 'ckb', 'dv', 'fa', 'he', 'iw', 'ji', 'ps', 'sd', 'syr', 'ug', 'ur', 'yi'];
+  function dirOf(l) {
+    var own = (D.dirs && D.dirs[l]) || (D.labels[l] && D.labels[l].dir);
+    if (own === 'rtl' || own === 'ltr') return own;
+    var parts = String(l).toLowerCase().split('-');
+    for (var i = 1; i < parts.length && parts[i].length > 1; i++)
+      if (/^[a-z]{4}$/.test(parts[i])) return RTL_SCRIPTS.indexOf(parts[i]) >= 0 ? 'rtl' : 'ltr';
+    return RTL_LANGS.indexOf(parts[0]) >= 0 ? 'rtl' : 'ltr';
+  }
   function tx(map, lang) {
     if (!map) return '';
     var l = lang || S.lang;
@@ -571,6 +585,7 @@
       else if (k === 'onchange') e.addEventListener('change', v);
       else e.setAttribute(k, v === true ? '' : v);
     });
+    if (attrs && attrs.lang && !attrs.dir) e.setAttribute('dir', dirOf(attrs.lang));
     (kids || []).forEach(function (k) { if (k) e.appendChild(k); });
     return e;
   }
@@ -618,6 +633,7 @@
 
   function render(moveFocus) {
     document.documentElement.lang = S.lang;
+    document.documentElement.dir = dirOf(S.lang);
     document.title = tx(D.title);
     var bar = document.getElementById('bar-title');
     bar.textContent = tx(D.title);

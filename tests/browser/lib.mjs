@@ -2,7 +2,7 @@
 // running qbc, unpacking packages, and starting Debian's Chromium through
 // playwright-core with the flags this closed network needs.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -42,4 +42,36 @@ export async function launch() {
       '--disable-background-networking', '--disable-component-update', '--disable-sync',
       '--allow-file-access-from-files'],
   });
+}
+
+/** Reads an unzipped .apkg (dir) the way Anki would import it: copies its
+ * media under their real names into mediaDir and returns the note type's
+ * CSS and templates and the notes' fields by name.  Needs sqlite3. */
+export function readApkg(dir, mediaDir) {
+  const media = JSON.parse(readFileSync(path.join(dir, 'media'), 'utf8'));
+  mkdirSync(mediaDir, { recursive: true });
+  for (const [num, name] of Object.entries(media)) copyFileSync(path.join(dir, num), path.join(mediaDir, name));
+  const sql = (q) => JSON.parse(execFileSync('sqlite3', ['-json', path.join(dir, 'collection.anki2'), q], { encoding: 'utf8' }) || '[]');
+  const [{ models }] = sql('select models from col');
+  const nt = Object.values(JSON.parse(models))[0];
+  const fieldNames = nt.flds.map((f) => f.name);
+  const notes = sql('select flds, tags from notes order by id').map((n) => {
+    const vals = n.flds.split('\x1f');
+    return { fields: Object.fromEntries(fieldNames.map((f, i) => [f, vals[i]])), tags: n.tags };
+  });
+  return { css: nt.css, qfmt: nt.tmpls[0].qfmt, afmt: nt.tmpls[0].afmt, fieldNames, notes, media };
+}
+
+/** Anki's template substitution, for the syntax the qbc templates use:
+ * {{Field}}, {{#Field}}..{{/Field}}, {{^Field}}..{{/Field}}.  Field values
+ * go in as they are (they are HTML); an unknown field is an error, as in
+ * Anki. */
+export function fillCard(tmpl, fields) {
+  const value = (f) => {
+    if (!(f in fields)) throw new Error(`unknown field ${f}`);
+    return fields[f];
+  };
+  const s = tmpl.replace(/\{\{([#^])([^}]+)\}\}([\s\S]*?)\{\{\/\2\}\}/g,
+    (_, kind, f, body) => ((kind === '#') === (value(f).trim() !== '') ? body : ''));
+  return s.replace(/\{\{([^#^/}][^}]*)\}\}/g, (_, f) => value(f));
 }
