@@ -624,6 +624,10 @@ static int data_js(qb_buf *out, ctx *c, size_t *max_state)
 	set(d, "defaultLang", json_string(c->r->main_lang));
 	set(d, "langNames", names);
 	names = NULL;
+	json_t *dirs = json_object();
+	for (size_t i = 0; i < c->nlangs; i++)
+		set(dirs, c->langs[i], json_string(qb_render_lang_dir(c->r, c->langs[i])));
+	set(d, "dirs", dirs);
 	set(d, "passMark", bank->pass_mark >= 0 ? json_integer(bank->pass_mark) : json_null());
 	set(d, "keyLen", json_integer((json_int_t)keylen));
 	set(d, "shuffleQuestions", json_boolean(bank->shuffle_questions));
@@ -681,7 +685,9 @@ done:
 
 typedef struct page_vars {
 	const char *lang;
+	const char *dir;      /* of lang: "ltr" or "rtl" */
 	const char *title;
+	const char *noscript; /* HTML: the notice in every written language */
 	bool math;
 } page_vars;
 
@@ -692,6 +698,10 @@ static const char *page_lookup(void *payload, const char *name)
 		return v->lang;
 	if (strcmp(name, "title") == 0)
 		return v->title;
+	if (strcmp(name, "dir") == 0)
+		return v->dir;
+	if (strcmp(name, "noscript") == 0)
+		return v->noscript;
 	if (strcmp(name, "version") == 0)
 		return QB_VERSION;
 	if (strcmp(name, "katex") == 0)
@@ -704,18 +714,32 @@ static const char *page_lookup(void *payload, const char *name)
 static int index_html(qb_buf *out, ctx *c, const char *lang, bool math)
 {
 	int rc = -1;
-	qb_buf title = QB_BUF_INIT, esc = QB_BUF_INIT;
+	qb_buf title = QB_BUF_INIT, esc = QB_BUF_INIT, noscript = QB_BUF_INIT;
 	char *tmpl = qb_template_load(c->r->templates_dir, "scorm/index.html", NULL);
 	if (!tmpl)
 		goto done;
 	qb_render_plain(&title, qb_render_md(c->r, &c->bank->title, lang));
 	qb_escape_html(&esc, title.len ? qb_buf_cstr(&title) : c->bank->id);
-	page_vars v = {lang, qb_buf_cstr(&esc), math};
+	/* Without JavaScript nothing can switch languages: the notice is
+	 * shown in every written language, each in its own direction. */
+	for (size_t i = 0; i <= c->nlangs; i++) { /* the page's language first */
+		const char *l = i == 0 ? lang : c->langs[i - 1];
+		if (i > 0 && strcmp(l, lang) == 0)
+			continue;
+		qb_buf_puts(&noscript, "<p lang=\"");
+		qb_escape_html(&noscript, l);
+		qb_buf_appendf(&noscript, "\" dir=\"%s\">", qb_render_lang_dir(c->r, l));
+		qb_escape_html(&noscript, qb_render_label(c->r, l, "noscript"));
+		qb_buf_puts(&noscript, "</p>");
+	}
+	page_vars v = {lang, qb_render_lang_dir(c->r, lang), qb_buf_cstr(&esc),
+	               qb_buf_cstr(&noscript), math};
 	rc = qb_template_expand(out, "scorm/index.html", tmpl, page_lookup, &v);
 done:
 	free(tmpl);
 	qb_buf_dispose(&title);
 	qb_buf_dispose(&esc);
+	qb_buf_dispose(&noscript);
 	return rc;
 }
 
