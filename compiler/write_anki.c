@@ -45,36 +45,36 @@
  * type: existing notes stop updating.  tests/anki/run.sh fails when they
  * change.  Template HTML and CSS (templates/anki/) may change freely. */
 
-/* The note type id is derived from this key (never from time). */
-#define NOTETYPE_KEY "qbc-mcq-v1"
-#define NOTETYPE_NAME "qbc multiple choice"
+/* The note type id is derived from this key (never from time).  v1
+ * ("qbc-mcq-v1") held labels, per-option markup and every other
+ * language's full rendering in each note; v2 holds a note's content once
+ * (issue 12).  README.md, "For Anki users", says what a learner with v1
+ * notes sees on importing v2. */
+#define NOTETYPE_KEY "qbc-quiz-v2"
+#define NOTETYPE_NAME "qbc quiz"
 
 enum {
 	F_ID,          /* "<bank>:<question>:<lang>": the first field (csum)   */
 	F_LANG,        /* the note's language code                            */
 	F_QUESTION,    /* the prompt (the sort field)                         */
-	F_OPTIONS,     /* the options as a list, without correctness          */
-	F_ANSWER,      /* the correct option(s), for the back without JS      */
+	F_OPTIONS,     /* the options, each with its feedback; data-ok marks
+	                  the correct ones (shown only on the back)          */
 	F_EXPLANATION, /* the explanation                                     */
-	F_FEEDBACK,    /* every option with its mark and feedback             */
-	F_TRANSLATION, /* the other languages, behind collapsed toggles       */
-	F_DATA,        /* JSON for the card script; versioned ("v"), so new
-	                  structured features need no new field              */
+	F_TRANSLATION, /* the other language(s) (the linear rule: a note in
+	                  the default language carries every other language,
+	                  any other note the default language), behind
+	                  collapsed toggles                                  */
 	F_EXTRA,       /* HTML shown at the end of the back; empty for now,
 	                  room for later content (sources, notes)            */
 	F_COUNT
 };
 
 static const char *const field_names[F_COUNT] = {
-	"ID", "Lang", "Question", "Options", "Answer", "Explanation",
-	"Feedback", "Translation", "Data", "Extra",
+	"ID", "Lang", "Question", "Options", "Explanation", "Translation", "Extra",
 };
 
 #define SORT_FIELD F_QUESTION
-#define TEMPLATE_NAME "Multiple choice"
-
-/* Version of the Data field's JSON. */
-#define DATA_VERSION 1
+#define TEMPLATE_NAME "Quiz"
 
 /* Ids chosen from hashes fall in genanki's range [2^30, 2^31)
  * (§A4.3): positive, far from Anki's millisecond ids, safe in JS. */
@@ -89,13 +89,11 @@ static const char base91[] =
 	"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 	"!#$%&()*+,-./:;<=>?@[]^_`{|}~";
 
-/* The labels the card script reads from the Data field: the name it
- * uses there and the catalogue key (templates/labels/). */
-static const struct {
-	const char *data, *key;
-} script_labels[] = {
-	{"correct", "correct"}, {"incorrect", "incorrect"}, {"correct_answer", "correctAnswer"},
-	{"your_answer", "yourAnswer"}, {"no_answer", "noAnswer"},
+/* The labels the card script uses (templates/labels/ keys), written once
+ * per language into the static "_qbc-labels-<hash>.js". */
+static const char *const script_labels[] = {
+	"correct", "incorrect", "correctAnswer", "correctAnswers", "yourAnswer", "noAnswer",
+	"hintSingle", "hintMultiple", "explanation", "feedback",
 };
 
 /* ==== State ============================================================== */
@@ -112,10 +110,10 @@ typedef struct anki {
 	const qb_bank *bank;
 	const char *const *langs;  /* languages written, in bank order          */
 	size_t nlangs;
-	static_file statics[2];    /* the card CSS and JS, first in the media   */
+	static_file statics[3];    /* card CSS, labels JS, card JS: first media */
 	size_t nstatics;
 	qb_media_set images;       /* the bank's pictures (render.h)            */
-	char *css_name, *js_name;  /* static media names (owned by statics)     */
+	char *css_name, *js_name, *labels_name; /* static media names (statics) */
 	json_t *decks;             /* col.decks                                 */
 	int64_t *dids;             /* deck id of each written language          */
 } anki;
@@ -206,13 +204,13 @@ static const char *label(const anki *a, const char *lang, const char *key)
 	return qb_render_label(a->ctx, lang, key);
 }
 
-/* "Show in Kiswahili", in the card's language. */
+/* "Show in Kiswahili", in the card's language, as plain text. */
 static void show_in_label(const anki *a, qb_buf *out, const char *lang, const char *other)
 {
 	const char *vars[] = {"lang", qb_render_lang_name(a->ctx, lang, other), NULL};
 	qb_buf tmp = QB_BUF_INIT;
 	qb_render_label_expand(a->ctx, &tmp, lang, "showIn", vars);
-	qb_escape_html(out, qb_buf_cstr(&tmp));
+	qb_buf_puts(out, qb_buf_cstr(&tmp));
 	qb_buf_dispose(&tmp);
 }
 
@@ -270,14 +268,21 @@ static char *media_name(const char *src, const unsigned char *data, size_t len)
 	return qb_buf_detach(&out);
 }
 
+static char *add_static_data(anki *a, char *data, size_t len, const char *stem,
+                             const char *ext);
+
 /* Loads a static file from templates/anki/ as "_qbc-<stem>-<hash>.<ext>".
  * Anki never overwrites a "_" file (§A5), so the name follows the content. */
 static char *add_static(anki *a, const char *rel, const char *stem, const char *ext)
 {
 	size_t len = 0;
 	char *data = qb_template_load(a->ctx->templates_dir, rel, &len);
-	if (!data)
-		return NULL;
+	return data ? add_static_data(a, data, len, stem, ext) : NULL;
+}
+
+/* Stores data (heap, taken) as "_qbc-<stem>-<hash>.<ext>". */
+static char *add_static_data(anki *a, char *data, size_t len, const char *stem, const char *ext)
+{
 	char hex[2 * 5 + 1];
 	qb_hash_sha256_hex(hex, 5, data, len);
 	char *name = qb_xasprintf("_qbc-%s-%s.%s", stem, hex, ext);
@@ -324,103 +329,30 @@ static const char *tr_text(const anki *a, const qb_text *t, const char *lang)
 	return qb_render_md(a->ctx, t, lang);
 }
 
-/* "<span class=qb-num>2</span>" : options are numbered 1..n like the keys. */
-static void num(qb_buf *out, size_t i)
+/* The options in lang: "<ol class=qb-options data-type=T><li data-ok>text
+ * <small>feedback</small></li>...</ol>" (data-type only when not single).  Everything else
+ * (numbers, keys, marks, words, headings) comes from the card's CSS and
+ * script, so a note holds its texts and little else.  The front hides the
+ * feedback and never styles data-ok; the back marks the correct options
+ * with CSS even without JavaScript. */
+static int options_list(anki *a, qb_buf *out, const qb_question *q, const char *lang)
 {
-	qb_buf_appendf(out, "<span class=\"qb-num\">%zu</span>", i + 1);
-}
-
-/* A mark and a word: never colour alone. */
-static void mark(const anki *a, qb_buf *out, const char *lang, bool correct)
-{
-	qb_buf_appendf(out, "<span class=\"qb-mark\" aria-hidden=\"true\">%s</span> ",
-	               correct ? "\xE2\x9C\x93" : "\xE2\x9C\x97");
-	qb_buf_puts(out, "<span class=\"qb-word\">");
-	qb_escape_html(out, label(a, lang, correct ? "correct" : "incorrect"));
-	qb_buf_puts(out, "</span>");
-}
-
-static void heading(const anki *a, qb_buf *out, const char *lang, const char *key)
-{
-	qb_buf_puts(out, "<h3 class=\"qb-h\">");
-	qb_escape_html(out, label(a, lang, key));
-	qb_buf_puts(out, "</h3>");
-}
-
-static int field_options(anki *a, qb_buf *out, const qb_question *q, const char *lang)
-{
-	bool multi = q->type == QB_QTYPE_MULTIPLE;
-	qb_buf_puts(out, "<p class=\"qb-hint\">");
-	qb_escape_html(out, label(a, lang, multi ? "hintMultiple" : "hintSingle"));
-	qb_buf_appendf(out, "</p><ol class=\"qb-options\" data-type=\"%s\">",
-	               qb_qtype_name(q->type));
-	for (size_t i = 0; i < q->nchoices; i++) {
-		qb_buf_appendf(out, "<li class=\"qb-option\" data-i=\"%zu\">", i);
-		num(out, i);
-		qb_buf_puts(out, " <span class=\"qb-text\">");
-		if (md(a, out, tr_text(a, &q->choices[i].text, lang)) != 0)
-			return -1;
-		qb_buf_puts(out, "</span></li>");
-	}
-	qb_buf_puts(out, "</ol>");
-	return 0;
-}
-
-static int field_answer(anki *a, qb_buf *out, const qb_question *q, const char *lang)
-{
-	qb_buf_puts(out, "<section class=\"qb-answer\">");
-	heading(a, out, lang, qb_question_ncorrect(q) > 1 ? "correctAnswers" : "correctAnswer");
-	qb_buf_puts(out, "<ul class=\"qb-answer-list\">");
-	for (size_t i = 0; i < q->nchoices; i++) {
-		if (!q->choices[i].correct)
-			continue;
-		qb_buf_puts(out, "<li><span class=\"qb-mark\" aria-hidden=\"true\">\xE2\x9C\x93</span> ");
-		num(out, i);
-		qb_buf_puts(out, " <span class=\"qb-text\">");
-		if (md(a, out, tr_text(a, &q->choices[i].text, lang)) != 0)
-			return -1;
-		qb_buf_puts(out, "</span></li>");
-	}
-	qb_buf_puts(out, "</ul></section>");
-	return 0;
-}
-
-static int field_explanation(anki *a, qb_buf *out, const qb_question *q, const char *lang)
-{
-	const char *text = q->explanation.present ? tr_text(a, &q->explanation, lang) : "";
-	if (!*text)
-		return 0;
-	qb_buf_puts(out, "<section class=\"qb-explanation\">");
-	heading(a, out, lang, "explanation");
-	qb_buf_puts(out, "<div class=\"qb-body\">");
-	if (md(a, out, text) != 0)
-		return -1;
-	qb_buf_puts(out, "</div></section>");
-	return 0;
-}
-
-/* Every option with its mark, its word and its feedback; data-i lets the
- * script point at the learner's pick. */
-static int feedback_list(anki *a, qb_buf *out, const qb_question *q, const char *lang)
-{
-	qb_buf_puts(out, "<ol class=\"qb-fb-list\">");
+	if (q->type == QB_QTYPE_SINGLE)
+		qb_buf_puts(out, "<ol class=\"qb-options\">");
+	else
+		qb_buf_appendf(out, "<ol class=\"qb-options\" data-type=\"%s\">",
+		               qb_qtype_name(q->type));
 	for (size_t i = 0; i < q->nchoices; i++) {
 		const qb_choice *c = &q->choices[i];
-		qb_buf_appendf(out, "<li class=\"qb-fb %s\" data-i=\"%zu\">",
-		               c->correct ? "qb-fb-correct" : "qb-fb-wrong", i);
-		mark(a, out, lang, c->correct);
-		qb_buf_puts(out, " ");
-		num(out, i);
-		qb_buf_puts(out, " <span class=\"qb-text\">");
+		qb_buf_puts(out, c->correct ? "<li data-ok>" : "<li>");
 		if (md(a, out, tr_text(a, &c->text, lang)) != 0)
 			return -1;
-		qb_buf_puts(out, "</span>");
 		const char *fb = c->feedback.present ? tr_text(a, &c->feedback, lang) : "";
 		if (*fb) {
-			qb_buf_puts(out, "<div class=\"qb-fb-text\">");
+			qb_buf_puts(out, "<small>");
 			if (md(a, out, fb) != 0)
 				return -1;
-			qb_buf_puts(out, "</div>");
+			qb_buf_puts(out, "</small>");
 		}
 		qb_buf_puts(out, "</li>");
 	}
@@ -428,58 +360,94 @@ static int feedback_list(anki *a, qb_buf *out, const qb_question *q, const char 
 	return 0;
 }
 
-static int field_feedback(anki *a, qb_buf *out, const qb_question *q, const char *lang)
+static int explanation(anki *a, qb_buf *out, const qb_question *q, const char *lang)
 {
-	qb_buf_puts(out, "<section class=\"qb-feedback\">");
-	heading(a, out, lang, "feedback");
-	if (feedback_list(a, out, q, lang) != 0)
+	const char *text = q->explanation.present ? tr_text(a, &q->explanation, lang) : "";
+	return *text ? md(a, out, text) : 0;
+}
+
+/* One other language in a collapsed <details>: its own name as the
+ * summary (the script turns it into "Show in ..." in the card's
+ * language), then its prompt, options and explanation. */
+static int translation(anki *a, qb_buf *out, const qb_question *q, const char *other)
+{
+	const char *native = qb_lang_native_name(other);
+	qb_buf_puts(out, "<details class=\"qb-translation\" lang=\"");
+	qb_escape_html(out, other);
+	qb_buf_puts(out, "\"><summary>");
+	qb_escape_html(out, native ? native : other);
+	qb_buf_puts(out, "</summary><div class=\"qb-tr-question\">");
+	if (md(a, out, tr_text(a, &q->prompt, other)) != 0)
 		return -1;
-	qb_buf_puts(out, "</section>");
+	qb_buf_puts(out, "</div>");
+	if (options_list(a, out, q, other) != 0)
+		return -1;
+	qb_buf_puts(out, "<div class=\"qb-tr-explanation\">");
+	if (explanation(a, out, q, other) != 0)
+		return -1;
+	qb_buf_puts(out, "</div></details>");
 	return 0;
 }
 
-/* The other written languages, each in a collapsed <details> whose
- * summary is in the card's language and whose content is in its own. */
+/* The language the other notes carry: the bank's default language, or
+ * the first written one when --lang leaves the default out. */
+static const char *hub_lang(const anki *a)
+{
+	const char *def = qb_bank_default_lang(a->bank);
+	for (size_t k = 0; k < a->nlangs; k++)
+		if (def && strcmp(a->langs[k], def) == 0)
+			return def;
+	return a->nlangs ? a->langs[0] : "";
+}
+
+/* The linear rule: the hub language's note carries every other written
+ * language; any other note carries the hub language only. */
+static bool carries(const anki *a, const char *lang, const char *other)
+{
+	const char *def = hub_lang(a);
+	if (strcmp(other, lang) == 0)
+		return false;
+	return strcmp(lang, def) == 0 || strcmp(other, def) == 0;
+}
+
 static int field_translation(anki *a, qb_buf *out, const qb_question *q, const char *lang)
 {
-	for (size_t k = 0; k < a->nlangs; k++) {
-		const char *other = a->langs[k];
-		if (strcmp(other, lang) == 0)
-			continue;
-		qb_buf_puts(out, "<details class=\"qb-translation\" lang=\"");
-		qb_escape_html(out, other);
-		qb_buf_puts(out, "\"><summary>");
-		show_in_label(a, out, lang, other);
-		qb_buf_puts(out, "</summary><div class=\"qb-tr-question\">");
-		if (md(a, out, tr_text(a, &q->prompt, other)) != 0)
+	for (size_t k = 0; k < a->nlangs; k++)
+		if (carries(a, lang, a->langs[k]) && translation(a, out, q, a->langs[k]) != 0)
 			return -1;
-		qb_buf_puts(out, "</div>");
-		if (feedback_list(a, out, q, other) != 0 || field_explanation(a, out, q, other) != 0)
-			return -1;
-		qb_buf_puts(out, "</details>");
-	}
 	return 0;
 }
 
-/* JSON for the card script, as HTML text (the script reads textContent).
- * jansson writes it; qb_escape_html makes it inert text. */
-static void field_data(const anki *a, qb_buf *out, const qb_question *q, const char *lang)
+/* The labels script: window.qbcLabels = {lang: {key: text, ...,
+ * showIn: {other: "Show in <other>"}}} for every written language; showIn
+ * only for the languages its notes carry (linear in languages). */
+static char *labels_script(const anki *a, size_t *len)
 {
-	json_t *correct = json_array();
-	for (size_t i = 0; i < q->nchoices; i++)
-		if (q->choices[i].correct)
-			json_array_append_new(correct, json_integer((json_int_t)i));
-	json_t *labels = json_object();
-	for (size_t i = 0; i < QB_NELEM(script_labels); i++)
-		json_object_set_new(labels, script_labels[i].data,
-		                    json_string(label(a, lang, script_labels[i].key)));
-	json_t *d = json_pack("{s:i, s:s, s:s, s:i, s:o, s:o}", "v", DATA_VERSION, "lang", lang,
-	                      "type", qb_qtype_name(q->type), "options", (int)q->nchoices,
-	                      "correct", correct, "labels", labels);
-	char *s = json_dumps(d, JSON_COMPACT | JSON_ENSURE_ASCII);
-	qb_escape_html(out, s ? s : "{}");
-	free(s);
-	json_decref(d);
+	json_t *all = json_object();
+	for (size_t i = 0; i < a->nlangs; i++) {
+		const char *lang = a->langs[i];
+		json_t *l = json_object(), *show = json_object();
+		for (size_t k = 0; k < QB_NELEM(script_labels); k++)
+			json_object_set_new(l, script_labels[k],
+			                    json_string(label(a, lang, script_labels[k])));
+		for (size_t k = 0; k < a->nlangs; k++) {
+			if (!carries(a, lang, a->langs[k]))
+				continue;
+			qb_buf tmp = QB_BUF_INIT;
+			show_in_label(a, &tmp, lang, a->langs[k]);
+			json_object_set_new(show, a->langs[k], json_string(qb_buf_cstr(&tmp)));
+			qb_buf_dispose(&tmp);
+		}
+		json_object_set_new(l, "showIn", show);
+		json_object_set_new(all, lang, l);
+	}
+	char *j = json_dumps(all, JSON_COMPACT | JSON_ENSURE_ASCII | JSON_SORT_KEYS);
+	json_decref(all);
+	char *s = qb_xasprintf("/* qbc card labels (templates/labels/) */\nwindow.qbcLabels = %s;\n",
+	                       j ? j : "{}");
+	free(j);
+	*len = strlen(s);
+	return s;
 }
 
 /* " <bank> lang::<code> <question tags> " (§A4.1): no spaces inside a tag,
@@ -541,6 +509,8 @@ static const char *lookup_static(void *payload, const char *name)
 		return a->js_name;
 	if (strcmp(name, "css") == 0)
 		return a->css_name;
+	if (strcmp(name, "labels") == 0)
+		return a->labels_name;
 	return NULL;
 }
 
@@ -683,13 +653,10 @@ static int build_fields(anki *a, char *fields[F_COUNT], const qb_question *q, co
 	qb_escape_html(&b[F_ID], lang);
 	qb_escape_html(&b[F_LANG], lang);
 	if (md(a, &b[F_QUESTION], tr_text(a, &q->prompt, lang)) != 0 ||
-	    field_options(a, &b[F_OPTIONS], q, lang) != 0 ||
-	    field_answer(a, &b[F_ANSWER], q, lang) != 0 ||
-	    field_explanation(a, &b[F_EXPLANATION], q, lang) != 0 ||
-	    field_feedback(a, &b[F_FEEDBACK], q, lang) != 0 ||
+	    options_list(a, &b[F_OPTIONS], q, lang) != 0 ||
+	    explanation(a, &b[F_EXPLANATION], q, lang) != 0 ||
 	    field_translation(a, &b[F_TRANSLATION], q, lang) != 0)
 		goto done;
-	field_data(a, &b[F_DATA], q, lang);
 	for (size_t i = 0; i < F_COUNT; i++)
 		fields[i] = finish_field(&b[i]);
 	rc = 0;
@@ -862,6 +829,9 @@ int qb_write_anki(const qb_render_ctx *ctx, const qb_bank *bank)
 		goto done;
 	/* Static files first: the note type refers to their names. */
 	a.css_name = add_static(&a, "anki/card.css", "card", "css");
+	size_t llen = 0;
+	char *labels = labels_script(&a, &llen);
+	a.labels_name = add_static_data(&a, labels, llen, "labels", "js");
 	a.js_name = add_static(&a, "anki/card.js", "card", "js");
 	if (!a.css_name || !a.js_name || build_decks(&a) != 0 ||
 	    build_collection(&a, &col, &col_len) != 0 || write_package(&a, col, col_len) != 0)

@@ -6,8 +6,14 @@
  * {{FrontSide}}).  Desktop and AnkiMobile keep one page, so a global
  * survives; AnkiDroid loads a new page, so the pick also goes to
  * sessionStorage.  Plain ES5 for old Android WebViews.  Everything this
- * script shows comes from the note's own fields (read as text, never as
- * HTML) or from the static labels in the Data field. */
+ * script shows comes from the note's own fields (moved, never parsed as
+ * HTML) or from the static labels script (window.qbcLabels, one catalogue
+ * per written language, loaded before this file).
+ *
+ * A note holds only its texts (write_anki.c): each option list is
+ * <ol class=qb-options [data-type=T]><li [data-ok]>text<small>feedback
+ * </small></li></ol> (no data-type: single).  This script adds the keys,
+ * the marks, the words and the headings. */
 (function () {
   'use strict';
   var PREFIX = 'qbc:pick:';
@@ -53,14 +59,64 @@
     if (handler) document.addEventListener('keydown', handler);
   }
 
-  /* Labels the options (and the answer and feedback lists) with their
-   * keys instead of the numbers write_anki.c puts in .qb-num. */
-  function relabel(root) {
-    var nums = root.querySelectorAll('.qb-num');
-    for (var i = 0; i < nums.length; i++) {
-      var n = /^[0-9]+$/.test(nums[i].textContent) ? parseInt(nums[i].textContent, 10) : 0;
-      if (n >= 1 && n <= KEYS.length) nums[i].textContent = KEYS.charAt(n - 1).toUpperCase();
+  function labelsFor(lang) {
+    var all = window.qbcLabels || {};
+    if (all[lang]) return all[lang];
+    for (var k in all) if (Object.prototype.hasOwnProperty.call(all, k)) return all[k];
+    return {};
+  }
+
+  function el(tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text != null) e.textContent = text;
+    return e;
+  }
+
+  /* The option's key on the card: a letter for the first KEYS.length. */
+  function keyName(n) { return n < KEYS.length ? KEYS.charAt(n).toUpperCase() : String(n + 1); }
+
+  /* Gives each <li> of an option list its index, its key and a .qb-text
+   * around its text (the feedback stays a sibling).  Runs once per list. */
+  function prepare(list) {
+    if (!list || list.getAttribute('data-ready')) return list ? list.children : [];
+    list.setAttribute('data-ready', '1');
+    var items = list.children;
+    for (var i = 0; i < items.length; i++) {
+      var li = items[i], text = el('span', 'qb-text'), fb = null;
+      while (li.firstChild) {
+        var c = li.firstChild;
+        li.removeChild(c);
+        if (c.nodeType === 1 && c.tagName === 'SMALL' && !fb) { fb = c; fb.className = 'qb-fb-text'; }
+        else text.appendChild(c);
+      }
+      li.setAttribute('data-i', String(i));
+      li.appendChild(el('span', 'qb-num', keyName(i)));
+      li.appendChild(document.createTextNode(' '));
+      li.appendChild(text);
+      if (fb) li.appendChild(fb);
     }
+    return items;
+  }
+
+  /* A feedback list on the back: a mark and a word before each option. */
+  function markList(list, L) {
+    var items = prepare(list);
+    list.classList.add('qb-fb-list');
+    for (var i = 0; i < items.length; i++) {
+      var li = items[i], ok = li.hasAttribute('data-ok');
+      li.classList.add('qb-fb', ok ? 'qb-fb-correct' : 'qb-fb-wrong');
+      var first = li.firstChild;
+      li.insertBefore(el('span', 'qb-mark', ok ? CHECK : CROSS), first).setAttribute('aria-hidden', 'true');
+      li.insertBefore(document.createTextNode(' '), first);
+      li.insertBefore(el('span', 'qb-word', ok ? L.correct : L.incorrect), first);
+      li.insertBefore(document.createTextNode(' '), first);
+    }
+    return items;
+  }
+
+  function heading(section, text) {
+    if (section && !section.querySelector('.qb-h')) section.insertBefore(el('h3', 'qb-h', text), section.firstChild);
   }
 
   /* The option index for a keydown, or -1. */
@@ -72,7 +128,9 @@
 
   function optionsOf(card) {
     var list = card.querySelector('.qb-options');
-    return { list: list, items: list ? list.querySelectorAll('.qb-option') : [] };
+    var items = prepare(list);
+    for (var i = 0; i < items.length; i++) items[i].classList.add('qb-option');
+    return { list: list, items: items };
   }
 
   function initFront(card) {
@@ -81,9 +139,10 @@
     if (!o.list) return;
     var multiple = o.list.getAttribute('data-type') === 'multiple';
     var picks = [];
+    var L = labelsFor(card.getAttribute('lang'));
     forget(id);
     card.className += ' qb-js';
-    relabel(card);
+    o.list.parentNode.insertBefore(el('p', 'qb-hint', multiple ? L.hintMultiple : L.hintSingle), o.list);
     o.list.setAttribute('role', multiple ? 'group' : 'radiogroup');
 
     function render() {
@@ -147,16 +206,13 @@
   function initBack(front, back) {
     setKeys(null); /* 1-4 answer the card on the back: leave them to Anki */
     var id = back.getAttribute('data-qid') || '';
-    var dataEl = back.querySelector('.qb-data');
-    var data;
-    try { data = JSON.parse(dataEl ? dataEl.textContent : ''); } catch (e) { return; }
-    var L = data.labels || {};
-    var correct = data.correct || [];
+    var lang = back.getAttribute('lang');
+    var L = labelsFor(lang);
     var picks = load(id);
     var o = optionsOf(front);
+    var correct = [];
+    for (var j = 0; j < o.items.length; j++) if (o.items[j].hasAttribute('data-ok')) correct.push(j);
     front.className += ' qb-answered';
-    relabel(front);
-    relabel(back);
 
     var right = picks.length > 0 && picks.length === correct.length;
     for (var i = 0; i < o.items.length; i++) {
@@ -166,27 +222,33 @@
       li.classList.remove('qb-selected');
       if (p) li.classList.add('qb-picked');
       li.setAttribute('aria-disabled', 'true');
-      if (c && p) badge(li, CHECK + ' ' + L.correct + ' \u00b7 ' + L.your_answer);
-      else if (c) badge(li, CHECK + ' ' + L.correct_answer);
-      else if (p) badge(li, CROSS + ' ' + L.incorrect + ' \u00b7 ' + L.your_answer);
+      if (c && p) badge(li, CHECK + ' ' + L.correct + ' \u00b7 ' + L.yourAnswer);
+      else if (c) badge(li, CHECK + ' ' + L.correctAnswer);
+      else if (p) badge(li, CROSS + ' ' + L.incorrect + ' \u00b7 ' + L.yourAnswer);
     }
 
-    var fb = back.querySelectorAll('.qb-feedback .qb-fb');
+    var fbSection = back.querySelector('.qb-feedback');
+    heading(fbSection, L.feedback);
+    var fb = markList(fbSection ? fbSection.querySelector('.qb-options') : null, L);
     for (var k = 0; k < fb.length; k++) {
-      var n = parseInt(fb[k].getAttribute('data-i'), 10);
-      if (has(picks, n)) {
+      if (has(picks, k)) {
         fb[k].classList.add('qb-picked');
-        var you = document.createElement('span');
-        you.className = 'qb-you';
-        you.textContent = '\u2190 ' + L.your_answer;
-        fb[k].insertBefore(you, fb[k].querySelector('.qb-fb-text'));
+        fb[k].insertBefore(el('span', 'qb-you', '\u2190 ' + L.yourAnswer), fb[k].querySelector('.qb-fb-text'));
       }
+    }
+    heading(back.querySelector('.qb-explanation'), L.explanation);
+
+    var tr = back.querySelectorAll('.qb-translation');
+    for (var t = 0; t < tr.length; t++) {
+      var other = tr[t].getAttribute('lang'), sum = tr[t].querySelector('summary');
+      if (sum && L.showIn && L.showIn[other]) sum.textContent = L.showIn[other];
+      markList(tr[t].querySelector('.qb-options'), labelsFor(other));
     }
 
     var result = back.querySelector('.qb-result');
     if (result) {
       if (!picks.length) {
-        result.textContent = L.no_answer;
+        result.textContent = L.noAnswer;
       } else {
         result.textContent = (right ? CHECK + ' ' + L.correct : CROSS + ' ' + L.incorrect);
         result.classList.add(right ? 'qb-ok' : 'qb-bad');

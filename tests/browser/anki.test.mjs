@@ -292,14 +292,24 @@ test('without JavaScript the back still shows the correct option and the explana
   const ctx = await browser.newContext({ javaScriptEnabled: false });
   const page = await ctx.newPage();
   await page.goto(`${base}/${id}/nojs-back.html`);
-  assert.ok(await visible(page, '.qb-answer'));
-  const answer = await page.textContent('.qb-answer');
-  assert.match(answer, /Correct answer/);
-  assert.match(answer, /✓\s*1\s*A full copy of the model/);
+  // The note holds no labels: the back marks each option with ✓ or ✗ from
+  // the card's CSS (data-ok), with its feedback, then the explanation.
+  const marks = await page.$$eval('.qb-back .qb-feedback li', (els) => els.map((e) => ({
+    mark: getComputedStyle(e, '::before').content, text: e.textContent,
+    visible: e.checkVisibility({ visibilityProperty: true }),
+  })));
+  assert.equal(marks.length, 4);
+  assert.ok(marks.every((m) => m.visible));
+  assert.match(marks[0].mark, /✓/);
+  assert.match(marks[0].text, /^A full copy of the model/);
+  assert.match(marks[0].text, /each GPU runs the whole model/, 'feedback shown');
+  for (const m of marks.slice(1)) assert.match(m.mark, /✗/);
   assert.ok(await visible(page, '.qb-back .qb-explanation'));
   assert.match(await page.textContent('.qb-back .qb-explanation'), /complete replica/);
-  assert.equal(await visible(page, '.qb-hint'), false, 'no click hint without JS');
-  assert.match(await page.textContent('.qb-feedback .qb-fb-correct'), /✓\s*Correct/);
+  assert.equal(await page.$('.qb-hint'), null, 'no click hint without JS');
+  // The front's copy of the options never shows correctness or feedback.
+  assert.equal(await page.$eval('.qb-front .qb-options li', (e) => getComputedStyle(e, '::before').content), 'none');
+  assert.equal(await visible(page, '.qb-front .qb-options small'), false);
   await ctx.close();
 });
 
@@ -401,7 +411,7 @@ test('option keys: every hinted key is one Anki leaves to the card, and it picks
     await page.keyboard.press(labels[0].toLowerCase());
     await show(page, back(id, n));
     assert.equal(await page.textContent('.qb-result'), lang === 'en' ? '✓ Correct' : '✓ Sahihi');
-    assert.match(await page.textContent('.qb-back .qb-answer-list'), new RegExp(`\\b${labels[0]}\\b`));
+    assert.match(await page.textContent('.qb-feedback .qb-fb-correct'), new RegExp(`\\b${labels[0]}\\b`));
     assert.deepEqual(await page.$$eval('.qb-feedback .qb-num', (els) => els.map((e) => e.textContent)), labels);
     assert.deepEqual(errors, []);
     await ctx.close();
