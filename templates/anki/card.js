@@ -212,7 +212,7 @@
     var o = optionsOf(front);
     var correct = [];
     for (var j = 0; j < o.items.length; j++) if (o.items[j].hasAttribute('data-ok')) correct.push(j);
-    front.className += ' qb-answered';
+    front.className += ' qb-js qb-answered';
 
     var right = picks.length > 0 && picks.length === correct.length;
     for (var i = 0; i < o.items.length; i++) {
