@@ -3,7 +3,9 @@
 #include "anki_db.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <sqlite3.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -73,12 +75,20 @@ static int db_fail(qb_anki_db *db, const char *what)
 	return -1;
 }
 
-qb_anki_db *qb_anki_db_new(void)
+qb_anki_db *qb_anki_db_new(const char *file)
 {
 	qb_anki_db *db = qb_xcalloc(1, sizeof *db);
-	if (sqlite3_open_v2(":memory:", &db->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
-	                    NULL) != SQLITE_OK) {
-		qb_diag_fatal("anki collection: cannot open an in-memory database");
+	if (sqlite3_open_v2(file, &db->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
+	    SQLITE_OK) {
+		qb_diag_fatal("anki collection: cannot open a database in '%s'", file);
+		goto fail;
+	}
+	/* A scratch file: no journal, no syncs (a failed build deletes it),
+	 * SQLite's small page cache, so memory stays flat however big the
+	 * collection. */
+	if (sqlite3_exec(db->db, "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;", NULL,
+	                 NULL, NULL) != SQLITE_OK) {
+		db_fail(db, "setting up the database");
 		goto fail;
 	}
 	/* Anki's files use 4096-byte pages (§A2). */
@@ -180,24 +190,42 @@ int qb_anki_db_add_card(qb_anki_db *db, const qb_anki_card *card)
 	return step(db, st, "inserting a card");
 }
 
-int qb_anki_db_finish(qb_anki_db *db, unsigned char **data, size_t *len)
+/* Header fields that a file database gets from its commits and an
+ * in-memory one leaves zero: the change counter (offset 24), the counter
+ * the page count is valid for (92) and the SQLite version that wrote it
+ * (96).  Zeroed, so that the file's bytes depend on its rows alone, not
+ * on the number of commits or the library's version (§A2). */
+static int zero_header_counters(const char *file)
 {
-	*data = NULL;
-	*len = 0;
+	static const unsigned char zeros[8];
+	FILE *f = fopen(file, "r+b");
+	if (!f)
+		return -1;
+	int rc = fseek(f, 24, SEEK_SET) == 0 && fwrite(zeros, 1, 4, f) == 4 &&
+	                 fseek(f, 92, SEEK_SET) == 0 && fwrite(zeros, 1, 8, f) == 8
+	             ? 0
+	             : -1;
+	if (fclose(f) != 0)
+		rc = -1;
+	return rc;
+}
+
+int qb_anki_db_finish(qb_anki_db *db, const char *file)
+{
 	if (sqlite3_exec(db->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
 		return db_fail(db, "COMMIT");
 	db->in_tx = false;
-	sqlite3_int64 size = 0;
-	unsigned char *bytes = sqlite3_serialize(db->db, "main", &size, 0);
-	if (!bytes || size <= 0) {
-		sqlite3_free(bytes);
-		return db_fail(db, "serialising the database");
+	sqlite3_finalize(db->ins_col);
+	sqlite3_finalize(db->ins_note);
+	sqlite3_finalize(db->ins_card);
+	db->ins_col = db->ins_note = db->ins_card = NULL;
+	if (sqlite3_close(db->db) != SQLITE_OK)
+		return db_fail(db, "closing the database");
+	db->db = NULL;
+	if (zero_header_counters(file) != 0) {
+		qb_diag_fatal("anki collection: cannot finish '%s': %s", file, strerror(errno));
+		return -1;
 	}
-	/* Hand the caller memory that plain free() releases. */
-	*data = qb_xmalloc((size_t)size);
-	memcpy(*data, bytes, (size_t)size);
-	*len = (size_t)size;
-	sqlite3_free(bytes);
 	return 0;
 }
 

@@ -1,10 +1,10 @@
 /* anki_db.h - the SQLite side of an Anki package: the collection.anki2
  * database at schema 11 (anki-format.md §A2-§A4).
  *
- * The collection is built in memory, filled with prepared statements
- * inside one transaction, and handed back as the bytes of a SQLite file
- * (sqlite3_serialize), so that no temporary file is needed and the same
- * input always gives the same bytes.  The JSON columns of `col` are
+ * The collection is built in a scratch file that the caller names and
+ * removes (memory stays flat whatever the collection's size), filled with
+ * prepared statements inside one transaction; the same input always
+ * gives the same bytes.  The JSON columns of `col` are
  * written from jansson values.  This module knows Anki's rules for rows
  * (field separator, sort field, checksum); it knows nothing of banks. */
 #ifndef QB_ANKI_DB_H
@@ -50,20 +50,21 @@ typedef struct qb_anki_card {
 	int64_t due;                /* new-card position, 1-based            */
 } qb_anki_card;
 
-/* Creates an empty schema-11 collection in memory and begins the one
- * transaction.  Returns NULL after a diagnostic.  Free with
- * qb_anki_db_free(). */
-qb_anki_db *qb_anki_db_new(void);
+/* Creates an empty schema-11 collection in file (absent or empty) and
+ * begins the one transaction.  Returns NULL after a diagnostic.  Free
+ * with qb_anki_db_free(). */
+qb_anki_db *qb_anki_db_new(const char *file);
 
 /* Insert rows.  Return 0, or -1 after a diagnostic. */
 int qb_anki_db_set_col(qb_anki_db *db, const qb_anki_col *col);
 int qb_anki_db_add_note(qb_anki_db *db, const qb_anki_note *note);
 int qb_anki_db_add_card(qb_anki_db *db, const qb_anki_card *card);
 
-/* Commits the transaction and returns the database file's bytes in
- * *data (the caller frees them with free()).  Returns 0, or -1 after a
- * diagnostic.  The database cannot be used afterwards except to free it. */
-int qb_anki_db_finish(qb_anki_db *db, unsigned char **data, size_t *len);
+/* Commits the transaction and closes the database: file (the one given
+ * to qb_anki_db_new) then holds the collection.  Returns 0, or -1 after
+ * a diagnostic.  The database cannot be used afterwards except to free
+ * it. */
+int qb_anki_db_finish(qb_anki_db *db, const char *file);
 
 /* Closes the database (rolling back an unfinished transaction).  NULL is
  * allowed. */

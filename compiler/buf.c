@@ -20,6 +20,16 @@ static void grow(qb_buf *b, size_t extra)
 	b->cap = cap;
 }
 
+void qb_buf_reserve(qb_buf *b, size_t extra)
+{
+	size_t need = b->len + extra + 1;
+	if (need <= b->cap)
+		return;
+	b->ptr = qb_xrealloc(b->ptr, need);
+	b->cap = need;
+	b->ptr[b->len] = '\0';
+}
+
 void qb_buf_append(qb_buf *b, const char *data, size_t n)
 {
 	grow(b, n);
@@ -34,19 +44,23 @@ void qb_buf_puts(qb_buf *b, const char *s)
 	qb_buf_append(b, s, strlen(s));
 }
 
-void qb_buf_putc(qb_buf *b, char c)
-{
-	qb_buf_append(b, &c, 1);
-}
-
 void qb_buf_appendf(qb_buf *b, const char *fmt, ...)
 {
+	/* Formats straight into the free space; only when it is too small
+	 * is the text formatted a second time, after growing. */
+	grow(b, 63);
 	va_list ap;
 	va_start(ap, fmt);
-	int n = vsnprintf(NULL, 0, fmt, ap);
+	int n = vsnprintf(b->ptr + b->len, b->cap - b->len, fmt, ap);
 	va_end(ap);
-	if (n <= 0)
+	if (n <= 0) {
+		b->ptr[b->len] = '\0';
 		return;
+	}
+	if ((size_t)n < b->cap - b->len) {
+		b->len += (size_t)n;
+		return;
+	}
 	grow(b, (size_t)n);
 	va_start(ap, fmt);
 	vsnprintf(b->ptr + b->len, (size_t)n + 1, fmt, ap);

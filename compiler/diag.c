@@ -138,6 +138,49 @@ static void quote(FILE *f, qb_loc loc, bool c)
 	qb_buf_dispose(&caret);
 }
 
+/* The longest quotation a message shows, in characters: a 'quoted'
+ * id or text from the bank longer than this is cut, and "…" shows it. */
+enum { QUOTED_MAX = 64 };
+
+/* Where the quotation opened by the ' at s[0] closes: the next ' that is
+ * not followed by a letter or digit (an apostrophe, as in "it's", is);
+ * NULL when none does. */
+static const char *quote_end(const char *s)
+{
+	for (const char *p = strchr(s + 1, '\''); p; p = strchr(p + 1, '\''))
+		if (!(((unsigned char)p[1] | 0x20) >= 'a' && ((unsigned char)p[1] | 0x20) <= 'z') &&
+		    !(p[1] >= '0' && p[1] <= '9'))
+			return p;
+	return NULL;
+}
+
+/* Writes the message m, each quotation in it cut to QUOTED_MAX
+ * characters.  A quotation opens with a ' at the start or after a space
+ * or '(', so that apostrophes inside words do not count. */
+static void put_capped(FILE *f, const char *m)
+{
+	const char *p = m;
+	while (*p) {
+		const char *q = strchr(p, '\'');
+		while (q && q > m && q[-1] != ' ' && q[-1] != '(')
+			q = strchr(q + 1, '\'');
+		const char *e = q ? quote_end(q) : NULL;
+		if (!e) {
+			fputs(p, f);
+			return;
+		}
+		size_t n = (size_t)(e - q - 1), cut = 0;
+		for (int chars = 0; cut < n && chars < QUOTED_MAX; chars++)
+			cut += qb_utf8_next(q + 1 + cut, n - cut);
+		fwrite(p, 1, (size_t)(q + 1 - p) + cut, f);
+		if (cut < n)
+			fputs("\u2026", f);
+		p = e;
+		fputc('\'', f);
+		p++;
+	}
+}
+
 static void vdiag(qb_diag_level level, qb_loc loc, const char *fmt, va_list ap)
 	QB_PRINTF(3, 0);
 static void vdiag(qb_diag_level level, qb_loc loc, const char *fmt, va_list ap)
@@ -161,7 +204,19 @@ static void vdiag(qb_diag_level level, qb_loc loc, const char *fmt, va_list ap)
 	else
 		fputs("qbc: ", f);
 	fprintf(f, "%s%s:%s ", c ? colors[level] : "", names[level], c ? "\033[0m" : "");
-	vfprintf(f, fmt, ap);
+	qb_buf msg = QB_BUF_INIT;
+	va_list aq;
+	va_copy(aq, ap);
+	int n = vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
+	if (n > 0) {
+		msg.ptr = qb_xmalloc((size_t)n + 1);
+		msg.cap = (size_t)n + 1;
+		vsnprintf(msg.ptr, msg.cap, fmt, ap);
+		msg.len = (size_t)n;
+	}
+	put_capped(f, qb_buf_cstr(&msg));
+	qb_buf_dispose(&msg);
 	fputc('\n', f);
 	if (loc.file && loc.line > 0)
 		quote(f, loc, c);

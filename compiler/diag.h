@@ -8,7 +8,8 @@
  * Messages").  Source lines are found through qb_diag_add_source(), which
  * readers call with the text they parsed.  Colour is used only when stderr
  * is a terminal and NO_COLOR is unset.  A long source line is quoted as a
- * window around the caret, with "..." where it is cut.
+ * window around the caret, with "..." where it is cut, and a 'quoted'
+ * id or text inside a message shows at most 64 characters, then "…".
  *
  * Callers that need to know whether a step reported an error take a mark
  * before it and ask for the errors since:

@@ -377,8 +377,8 @@ static qb_drv_status write_all(const selection *sel, const qb_bank *bank, qb_bui
 	}
 	if (failed && rc == QB_DRV_BANK_ERRORS)
 		qb_diag_note((qb_loc){bank->path, 0, 0},
-		             "nothing was written for bank '%s' because its %s output failed: make "
-		             "the bank smaller, or leave %s out of --format",
+		             "nothing was written for bank '%s' because its %s output failed: fix "
+		             "what it reports above, or leave %s out of --format",
 		             bank->id, failed->name, failed->name);
 	else if (failed)
 		qb_diag_note((qb_loc){bank->path, 0, 0},

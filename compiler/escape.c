@@ -7,41 +7,61 @@
 
 void qb_escape_html(qb_buf *out, const char *s)
 {
-	for (; *s; s++) {
+	for (;;) {
+		size_t run = strcspn(s, "&<>\"'"); /* appended in one block */
+		qb_buf_append(out, s, run);
+		s += run;
 		switch (*s) {
+		case '\0': return;
 		case '&': qb_buf_puts(out, "&amp;"); break;
 		case '<': qb_buf_puts(out, "&lt;"); break;
 		case '>': qb_buf_puts(out, "&gt;"); break;
 		case '"': qb_buf_puts(out, "&quot;"); break;
-		case '\'': qb_buf_puts(out, "&#39;"); break;
-		default: qb_buf_putc(out, *s); break;
+		default: qb_buf_puts(out, "&#39;"); break;
 		}
+		s++;
 	}
 }
 
 void qb_escape_script_json(qb_buf *out, const char *s)
 {
-	for (; *s; s++) {
+	for (;;) {
+		size_t run = strcspn(s, "<>&\xE2"); /* appended in one block */
+		qb_buf_append(out, s, run);
+		s += run;
 		unsigned char c = (unsigned char)*s;
-		if (c == '<' || c == '>' || c == '&')
-			qb_buf_appendf(out, "\\u%04x", c);
-		else if (c == 0xE2 && (unsigned char)s[1] == 0x80 &&
+		if (!c)
+			return;
+		if (c == '<')
+			qb_buf_puts(out, "\\u003c");
+		else if (c == '>')
+			qb_buf_puts(out, "\\u003e");
+		else if (c == '&')
+			qb_buf_puts(out, "\\u0026");
+		else if ((unsigned char)s[1] == 0x80 &&
 		         ((unsigned char)s[2] == 0xA8 || (unsigned char)s[2] == 0xA9)) {
-			qb_buf_appendf(out, "\\u%04x", (unsigned char)s[2] == 0xA8 ? 0x2028 : 0x2029);
+			qb_buf_puts(out, (unsigned char)s[2] == 0xA8 ? "\\u2028" : "\\u2029");
 			s += 2;
 		} else
 			qb_buf_putc(out, (char)c);
+		s++;
 	}
 }
 
 void qb_escape_mustache(qb_buf *out, const char *s)
 {
-	for (; *s; s++) {
-		if ((s[0] == '{' && s[1] == '{') || (s[0] == '}' && s[1] == '}')) {
+	for (;;) {
+		size_t run = strcspn(s, "{}"); /* appended in one block */
+		qb_buf_append(out, s, run);
+		s += run;
+		if (!*s)
+			return;
+		/* each brace followed by the same brace is replaced, one by one */
+		if (s[1] == s[0])
 			qb_buf_puts(out, s[0] == '{' ? "&#123;" : "&#125;");
-			continue;
-		}
-		qb_buf_putc(out, *s);
+		else
+			qb_buf_putc(out, s[0]);
+		s++;
 	}
 }
 

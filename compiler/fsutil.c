@@ -17,11 +17,20 @@ int qb_fs_read(const char *path, char **data, size_t *len)
 	FILE *f = fopen(path, "rb");
 	if (!f)
 		return -1;
+	/* A regular file is read into a buffer of its size (and one byte to
+	 * see the end), allocated once; anything else grows as it comes. */
 	qb_buf b = QB_BUF_INIT;
-	char chunk[65536];
+	struct stat st;
+	bool regular = fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0;
+	qb_buf_reserve(&b, regular ? (size_t)st.st_size + 1 : 65536);
 	size_t n;
-	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-		qb_buf_append(&b, chunk, n);
+	do {
+		if (b.len + 1 >= b.cap)
+			qb_buf_reserve(&b, b.cap); /* doubling */
+		n = fread(b.ptr + b.len, 1, b.cap - b.len - 1, f);
+		b.len += n;
+	} while (n > 0);
+	b.ptr[b.len] = '\0';
 	int err = ferror(f) ? errno : 0;
 	fclose(f);
 	if (err) {
@@ -95,17 +104,7 @@ char *qb_fs_tmpname(const char *path)
 	return tmp;
 }
 
-/* An output file under construction. */
-typedef struct atomic_file {
-	char *path; /* final destination                                     */
-	char *tmp;  /* temporary file next to it                             */
-	FILE *f;    /* open for writing while the file is under way          */
-} atomic_file;
-
-static void atomic_discard(atomic_file *a);
-
-/* Opens a temporary file next to path.  On failure nothing is left. */
-static int atomic_open(atomic_file *a, const char *path)
+int qb_fs_atomic_open(qb_fs_atomic *a, const char *path)
 {
 	memset(a, 0, sizeof *a);
 	int fd = make_tmp(path, &a->tmp);
@@ -144,9 +143,7 @@ int qb_fs_rename_durable(const char *tmp, const char *path)
 	return 0;
 }
 
-/* Flushes, fsyncs and renames the temporary file over the destination.
- * On failure the temporary file is removed and the destination is intact. */
-static int atomic_commit(atomic_file *a)
+int qb_fs_atomic_commit(qb_fs_atomic *a)
 {
 	int rc = 0;
 	if (fflush(a->f) != 0 || fsync(fileno(a->f)) != 0)
@@ -163,13 +160,12 @@ static int atomic_commit(atomic_file *a)
 		free(a->tmp); /* renamed, or removed on failure */
 		a->tmp = NULL;
 	}
-	atomic_discard(a);
+	qb_fs_atomic_discard(a);
 	errno = err;
 	return rc;
 }
 
-/* Removes the temporary file; safe after a failed commit or twice. */
-static void atomic_discard(atomic_file *a)
+void qb_fs_atomic_discard(qb_fs_atomic *a)
 {
 	if (a->f)
 		fclose(a->f);
@@ -182,14 +178,14 @@ static void atomic_discard(atomic_file *a)
 
 int qb_fs_write_atomic(const char *path, const void *data, size_t len)
 {
-	atomic_file a;
-	if (atomic_open(&a, path) != 0)
+	qb_fs_atomic a;
+	if (qb_fs_atomic_open(&a, path) != 0)
 		return -1;
 	if (len && fwrite(data, 1, len, a.f) != len) {
 		int err = errno;
-		atomic_discard(&a);
+		qb_fs_atomic_discard(&a);
 		errno = err;
 		return -1;
 	}
-	return atomic_commit(&a);
+	return qb_fs_atomic_commit(&a);
 }

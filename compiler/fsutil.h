@@ -8,6 +8,8 @@
 #ifndef QB_FSUTIL_H
 #define QB_FSUTIL_H
 
+#include <stdio.h>
+
 #include "qb.h"
 
 /* Reads the whole file; *data is NUL-terminated and owned by the caller. */
@@ -23,6 +25,19 @@ char *qb_fs_tmpname(const char *path);
 /* Writes data to path atomically: a temporary file next to it, fsynced,
  * then renamed over it.  On failure path is untouched and nothing is left. */
 int qb_fs_write_atomic(const char *path, const void *data, size_t len);
+/* An output file written piece by piece (for outputs too big to hold
+ * whole): qb_fs_atomic_open() makes a temporary file next to path,
+ * written through f; qb_fs_atomic_commit() flushes, fsyncs and renames it
+ * over path (on failure the temporary file is removed and path is
+ * intact); qb_fs_atomic_discard() removes it (safe after a commit). */
+typedef struct qb_fs_atomic {
+	char *path; /* final destination                                     */
+	char *tmp;  /* temporary file next to it                             */
+	FILE *f;    /* open for writing while the file is under way          */
+} qb_fs_atomic;
+int qb_fs_atomic_open(qb_fs_atomic *a, const char *path);
+int qb_fs_atomic_commit(qb_fs_atomic *a);
+void qb_fs_atomic_discard(qb_fs_atomic *a);
 /* fsyncs tmp and renames it to path; removes tmp on failure. */
 int qb_fs_rename_durable(const char *tmp, const char *path);
 

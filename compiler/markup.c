@@ -3,13 +3,33 @@
 
 #include <ctype.h>
 #include <md4c.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "escape.h"
 
-/* Inline Markdown plus strikethrough; never raw HTML. */
-#define PARSER_FLAGS (MD_FLAG_NOHTML | MD_FLAG_STRIKETHROUGH)
+/* CommonMark plus strikethrough, tables and LaTeX math spans; never raw
+ * HTML. */
+#define PARSER_FLAGS \
+	(MD_FLAG_NOHTML | MD_FLAG_STRIKETHROUGH | MD_FLAG_TABLES | MD_FLAG_LATEXMATHSPANS)
+
+qb_media_kind qb_markup_media_kind(const char *src)
+{
+	static const char *const pictures[] = {"png", "jpg", "jpeg", "gif", "webp", "svg"};
+	static const char *const sounds[] = {"mp3", "ogg", "oga", "m4a", "wav", "opus"};
+	const char *dot = strrchr(src, '.');
+	if (!dot || strchr(dot, '/'))
+		return QB_MEDIA_OTHER;
+	for (size_t i = 0; i < QB_NELEM(pictures); i++)
+		if (strcasecmp(dot + 1, pictures[i]) == 0)
+			return QB_MEDIA_IMAGE;
+	for (size_t i = 0; i < QB_NELEM(sounds); i++)
+		if (strcasecmp(dot + 1, sounds[i]) == 0)
+			return QB_MEDIA_AUDIO;
+	return QB_MEDIA_OTHER;
+}
 
 bool qb_markup_url_safe(const char *url)
 {
@@ -35,6 +55,7 @@ typedef struct html {
 	qb_markup_image_fn image;
 	void *payload;
 	int img_depth;       /* 1 inside an image's alt text: plain text only */
+	bool audio;          /* that image is a sound: <audio>               */
 	int depth;           /* block nesting                                 */
 	int top_blocks;      /* blocks directly in the document               */
 	MD_BLOCKTYPE top;    /* the type of the last of them                  */
@@ -44,12 +65,17 @@ typedef struct html {
 static void put_text(qb_buf *out, const char *s, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
+		size_t run = i; /* bytes that need no escaping go in one block */
+		while (run < n && s[run] != '&' && s[run] != '<' && s[run] != '>' && s[run] != '"')
+			run++;
+		qb_buf_append(out, s + i, run - i);
+		if ((i = run) == n)
+			break;
 		switch (s[i]) {
 		case '&': qb_buf_puts(out, "&amp;"); break;
 		case '<': qb_buf_puts(out, "&lt;"); break;
 		case '>': qb_buf_puts(out, "&gt;"); break;
-		case '"': qb_buf_puts(out, "&quot;"); break;
-		default: qb_buf_putc(out, s[i]); break;
+		default: qb_buf_puts(out, "&quot;"); break;
 		}
 	}
 }
@@ -148,7 +174,20 @@ static int h_enter_block(MD_BLOCKTYPE t, void *detail, void *u)
 		break;
 	}
 	case MD_BLOCK_P: qb_buf_puts(o, "<p>"); break;
-	default: break; /* tables are off; raw HTML is off */
+	case MD_BLOCK_TABLE: qb_buf_puts(o, "<table>\n"); break;
+	case MD_BLOCK_THEAD: qb_buf_puts(o, "<thead>\n"); break;
+	case MD_BLOCK_TBODY: qb_buf_puts(o, "<tbody>\n"); break;
+	case MD_BLOCK_TR: qb_buf_puts(o, "<tr>\n"); break;
+	case MD_BLOCK_TH:
+	case MD_BLOCK_TD: {
+		static const char *const align[] = {"", " align=\"left\"", " align=\"center\"",
+		                                    " align=\"right\""};
+		MD_ALIGN a = ((MD_BLOCK_TD_DETAIL *)detail)->align;
+		qb_buf_appendf(o, "<%s%s>", t == MD_BLOCK_TH ? "th" : "td",
+		               (unsigned)a < 4 ? align[a] : "");
+		break;
+	}
+	default: break; /* raw HTML is off */
 	}
 	return 0;
 }
@@ -166,22 +205,31 @@ static int h_leave_block(MD_BLOCKTYPE t, void *detail, void *u)
 	case MD_BLOCK_H: qb_buf_appendf(o, "</h%u>\n", ((MD_BLOCK_H_DETAIL *)detail)->level); break;
 	case MD_BLOCK_CODE: qb_buf_puts(o, "</code></pre>\n"); break;
 	case MD_BLOCK_P: qb_buf_puts(o, "</p>\n"); break;
+	case MD_BLOCK_TABLE: qb_buf_puts(o, "</table>\n"); break;
+	case MD_BLOCK_THEAD: qb_buf_puts(o, "</thead>\n"); break;
+	case MD_BLOCK_TBODY: qb_buf_puts(o, "</tbody>\n"); break;
+	case MD_BLOCK_TR: qb_buf_puts(o, "</tr>\n"); break;
+	case MD_BLOCK_TH: qb_buf_puts(o, "</th>\n"); break;
+	case MD_BLOCK_TD: qb_buf_puts(o, "</td>\n"); break;
 	default: break;
 	}
 	return 0;
 }
 
+/* A picture is an <img> with its description as alt text; a sound is an
+ * <audio controls> with its description as the fallback text. */
 static void open_img(html *h, const MD_SPAN_IMG_DETAIL *d)
 {
-	qb_buf_puts(h->out, "<img src=\"");
 	char *src = attr_value(&d->src);
+	h->audio = qb_markup_media_kind(src) == QB_MEDIA_AUDIO;
+	qb_buf_puts(h->out, h->audio ? "<audio controls src=\"" : "<img src=\"");
 	const char *repl = h->image ? h->image(h->payload, src) : NULL;
 	if (repl)
 		qb_escape_html(h->out, repl);
 	else
 		put_attr(h->out, &d->src, put_url);
 	free(src);
-	qb_buf_puts(h->out, "\" alt=\"");
+	qb_buf_puts(h->out, h->audio ? "\">" : "\" alt=\"");
 }
 
 static void open_a(html *h, const MD_SPAN_A_DETAIL *d)
@@ -222,6 +270,10 @@ static int h_enter_span(MD_SPANTYPE t, void *detail, void *u)
 		h->img_depth = 1;
 	} else if (t == MD_SPAN_A)
 		open_a(h, detail);
+	else if (t == MD_SPAN_LATEXMATH)
+		qb_buf_puts(h->out, "<span class=\"math inline\">\\(");
+	else if (t == MD_SPAN_LATEXMATH_DISPLAY)
+		qb_buf_puts(h->out, "<span class=\"math display\">\\[");
 	else if (span_tag(t))
 		qb_buf_appendf(h->out, "<%s>", span_tag(t));
 	return 0;
@@ -232,7 +284,9 @@ static int h_leave_span(MD_SPANTYPE t, void *detail, void *u)
 	html *h = u;
 	if (h->img_depth > 0) {
 		/* As md4c-html: the first image to end closes the tag. */
-		if (t == MD_SPAN_IMG && --h->img_depth == 0) {
+		if (t == MD_SPAN_IMG && --h->img_depth == 0 && h->audio) {
+			qb_buf_puts(h->out, "</audio>");
+		} else if (t == MD_SPAN_IMG && h->img_depth == 0) {
 			const MD_SPAN_IMG_DETAIL *d = detail;
 			if (d->title.text) {
 				qb_buf_puts(h->out, "\" title=\"");
@@ -244,6 +298,10 @@ static int h_leave_span(MD_SPANTYPE t, void *detail, void *u)
 	}
 	if (t == MD_SPAN_A)
 		qb_buf_puts(h->out, "</a>");
+	else if (t == MD_SPAN_LATEXMATH)
+		qb_buf_puts(h->out, "\\)</span>");
+	else if (t == MD_SPAN_LATEXMATH_DISPLAY)
+		qb_buf_puts(h->out, "\\]</span>");
 	else if (span_tag(t))
 		qb_buf_appendf(h->out, "</%s>", span_tag(t));
 	return 0;
@@ -266,7 +324,7 @@ int qb_markup_html(qb_buf *out, const char *md, unsigned flags, qb_markup_image_
                    void *payload)
 {
 	qb_buf raw = QB_BUF_INIT;
-	html h = {&raw, image, payload, 0, 0, 0, MD_BLOCK_DOC};
+	html h = {&raw, image, payload, 0, false, 0, 0, MD_BLOCK_DOC};
 	MD_PARSER parser = {0, PARSER_FLAGS, h_enter_block, h_leave_block, h_enter_span,
 	                    h_leave_span, h_text, NULL, NULL};
 	if (md_parse(md, (MD_SIZE)strlen(md), &parser, &h) != 0) {
@@ -296,6 +354,9 @@ typedef struct walk {
 	qb_markup_image_visit fn;
 	void *payload;
 	qb_buf *plain; /* for qb_markup_plain */
+	qb_buf *math;  /* for qb_markup_math: the formula being read */
+	size_t math_off;
+	bool in_math;
 } walk;
 
 static int w_block(MD_BLOCKTYPE t, void *d, void *u)
@@ -315,9 +376,20 @@ static int w_block_leave(MD_BLOCKTYPE t, void *d, void *u)
 	return 0;
 }
 
+static bool is_math(MD_SPANTYPE t)
+{
+	return t == MD_SPAN_LATEXMATH || t == MD_SPAN_LATEXMATH_DISPLAY;
+}
+
 static int w_span(MD_SPANTYPE t, void *detail, void *u)
 {
 	walk *w = u;
+	if (w->math && is_math(t)) {
+		qb_buf_clear(w->math);
+		w->math_off = SIZE_MAX;
+		w->in_math = true;
+		return 0;
+	}
 	if (!w->fn || t != w->want)
 		return 0;
 	const MD_ATTRIBUTE *a = t == MD_SPAN_IMG ? &((MD_SPAN_IMG_DETAIL *)detail)->src
@@ -333,15 +405,25 @@ static int w_span(MD_SPANTYPE t, void *detail, void *u)
 
 static int w_span_leave(MD_SPANTYPE t, void *d, void *u)
 {
-	QB_UNUSED(t);
 	QB_UNUSED(d);
-	QB_UNUSED(u);
+	walk *w = u;
+	if (w->math && w->in_math && is_math(t)) {
+		w->in_math = false;
+		w->fn(w->payload, qb_buf_cstr(w->math), w->math_off == SIZE_MAX ? 0 : w->math_off);
+	}
 	return 0;
 }
 
 static int w_text(MD_TEXTTYPE t, const MD_CHAR *text, MD_SIZE size, void *u)
 {
 	walk *w = u;
+	if (w->math && w->in_math) {
+		size_t md_len = strlen(w->md);
+		if (w->math_off == SIZE_MAX && text >= w->md && text <= w->md + md_len)
+			w->math_off = (size_t)(text - w->md);
+		qb_buf_append(w->math, text, size);
+		return 0;
+	}
 	if (!w->plain)
 		return 0;
 	if (t == MD_TEXT_BR || t == MD_TEXT_SOFTBR)
@@ -357,6 +439,11 @@ static int w_text(MD_TEXTTYPE t, const MD_CHAR *text, MD_SIZE size, void *u)
 
 static int walk_md(walk *w)
 {
+	/* Links and images start with '[' (inline, reference, "![") or '<'
+	 * (autolinks; the permissive ones are off), and math with '$': a text
+	 * without the one it looks for has none, and need not be parsed. */
+	if (!w->plain && !strpbrk(w->md, w->math ? "$" : "[<"))
+		return 0;
 	MD_PARSER parser = {0, PARSER_FLAGS, w_block, w_block_leave, w_span, w_span_leave, w_text,
 	                    NULL, NULL};
 	return md_parse(w->md, (MD_SIZE)strlen(w->md), &parser, w) == 0 ? 0 : -1;
@@ -364,20 +451,29 @@ static int walk_md(walk *w)
 
 int qb_markup_images(const char *md, qb_markup_image_visit fn, void *payload)
 {
-	walk w = {md, MD_SPAN_IMG, fn, payload, NULL};
+	walk w = {md, MD_SPAN_IMG, fn, payload, NULL, NULL, 0, false};
 	return walk_md(&w);
 }
 
 int qb_markup_links(const char *md, qb_markup_image_visit fn, void *payload)
 {
-	walk w = {md, MD_SPAN_A, fn, payload, NULL};
+	walk w = {md, MD_SPAN_A, fn, payload, NULL, NULL, 0, false};
 	return walk_md(&w);
+}
+
+int qb_markup_math(const char *md, qb_markup_image_visit fn, void *payload)
+{
+	qb_buf tex = QB_BUF_INIT;
+	walk w = {md, MD_SPAN_LATEXMATH, fn, payload, NULL, &tex, 0, false};
+	int rc = walk_md(&w);
+	qb_buf_dispose(&tex);
+	return rc;
 }
 
 int qb_markup_plain(qb_buf *out, const char *md)
 {
 	qb_buf tmp = QB_BUF_INIT;
-	walk w = {md, MD_SPAN_A, NULL, NULL, &tmp};
+	walk w = {md, MD_SPAN_A, NULL, NULL, &tmp, NULL, 0, false};
 	int rc = walk_md(&w);
 	/* Drop the separator after the last block. */
 	size_t len = tmp.len;

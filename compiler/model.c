@@ -4,7 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <utf8proc.h>
+
 #include "alloc.h"
+#include "buf.h"
 
 qb_bank *qb_bank_new(const char *path)
 {
@@ -15,6 +18,7 @@ qb_bank *qb_bank_new(const char *path)
 	                                     slash == path ? 1 : (size_t)(slash - path))
 	                  : ".";
 	bank->pass_mark = -1;
+	bank->scoring = QB_SCORING_ALL;
 	return bank;
 }
 
@@ -63,13 +67,186 @@ size_t qb_question_ncorrect(const qb_question *q)
 	return n;
 }
 
+static const char *const qtype_names[QB_QTYPE_COUNT] = {
+	"single", "multiple", "true-false", "short-answer", "numeric", "matching", "cloze",
+};
+
 const char *qb_qtype_name(qb_qtype type)
 {
-	switch (type) {
-	case QB_QTYPE_SINGLE:
-		return "single";
-	case QB_QTYPE_MULTIPLE:
-		return "multiple";
+	return (unsigned)type < QB_QTYPE_COUNT ? qtype_names[type] : "single";
+}
+
+const char *qb_scoring_name(qb_scoring s)
+{
+	return s == QB_SCORING_PARTIAL ? "partial" : "all-or-nothing";
+}
+
+bool qb_qtype_has_options(qb_qtype type)
+{
+	return type == QB_QTYPE_SINGLE || type == QB_QTYPE_MULTIPLE || type == QB_QTYPE_TRUE_FALSE;
+}
+
+bool qb_qtype_partial(qb_qtype type)
+{
+	return type == QB_QTYPE_MULTIPLE || type == QB_QTYPE_MATCHING || type == QB_QTYPE_CLOZE;
+}
+
+bool qb_qtype_shuffles(qb_qtype type)
+{
+	return type == QB_QTYPE_SINGLE || type == QB_QTYPE_MULTIPLE || type == QB_QTYPE_MATCHING;
+}
+
+qb_scoring qb_question_scoring(const qb_bank *bank, const qb_question *q)
+{
+	if (!qb_qtype_partial(q->type))
+		return QB_SCORING_ALL;
+	qb_scoring s = q->scoring != QB_SCORING_INHERIT ? q->scoring : bank->scoring;
+	return s == QB_SCORING_PARTIAL ? QB_SCORING_PARTIAL : QB_SCORING_ALL;
+}
+
+bool qb_question_shuffles(const qb_bank *bank, const qb_question *q)
+{
+	if (!qb_qtype_shuffles(q->type))
+		return false;
+	return q->shuffle != QB_UNSET ? q->shuffle == QB_YES : bank->shuffle_options;
+}
+
+/* ---- cloze ---- */
+
+static bool cloze_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n';
+}
+
+/* s[0..n) trimmed, in the arena. */
+static const char *trimmed(qb_arena *arena, const char *s, size_t n)
+{
+	while (n && cloze_space(*s)) {
+		s++;
+		n--;
 	}
-	return "single";
+	while (n && cloze_space(s[n - 1]))
+		n--;
+	return qb_arena_strndup(arena, s, n);
+}
+
+/* Fills gap from the inside of '{{...}}', s[0..n). */
+static void cloze_gap(qb_arena *arena, const char *s, size_t n, qb_cloze_gap *gap)
+{
+	size_t i = 0;
+	while (i < n && cloze_space(s[i]))
+		i++;
+	gap->choice = i < n && (s[i] == '=' || s[i] == '~');
+	size_t cap = 1;
+	for (size_t k = 0; k < n; k++)
+		cap += s[k] == '|' || s[k] == '=' || s[k] == '~';
+	gap->answers = qb_arena_alloc(arena, cap * sizeof *gap->answers);
+	if (!gap->choice) {
+		size_t start = 0;
+		for (size_t k = 0; k <= n; k++)
+			if (k == n || s[k] == '|') {
+				gap->answers[gap->nanswers++] = trimmed(arena, s + start, k - start);
+				start = k + 1;
+			}
+		return;
+	}
+	/* '=right ~wrong ~wrong': a mark starts an item at the start or
+	 * after white space. */
+	size_t start = i;
+	bool right = s[i] == '=';
+	for (size_t k = i + 1; k <= n; k++)
+		if (k == n || ((s[k] == '=' || s[k] == '~') && cloze_space(s[k - 1]))) {
+			if (right) {
+				if (!gap->nright)
+					gap->right = gap->nanswers;
+				gap->nright++;
+			}
+			gap->answers[gap->nanswers++] = trimmed(arena, s + start + 1, k - start - 1);
+			if (k < n) {
+				start = k;
+				right = s[k] == '=';
+			}
+		}
+}
+
+int qb_cloze_split(qb_arena *arena, const char *text, qb_cloze_part **parts, size_t *nparts)
+{
+	size_t n = strlen(text), cap = 1, np = 0;
+	for (size_t i = 0; i + 1 < n; i++)
+		cap += text[i] == '{' && text[i + 1] == '{';
+	cap = 2 * cap + 1;
+	qb_cloze_part *p = qb_arena_alloc(arena, cap * sizeof *p);
+	int ngaps = 0;
+	size_t lit = 0, i = 0;
+	while (i < n) {
+		if (text[i] == '\\' && i + 1 < n) {
+			i += 2; /* '\{' and every other escape stay literal */
+			continue;
+		}
+		if (!(text[i] == '{' && i + 1 < n && text[i + 1] == '{')) {
+			i++;
+			continue;
+		}
+		const char *close = strstr(text + i + 2, "}}");
+		if (!close) {
+			ngaps = -1;
+			break;
+		}
+		if (i > lit)
+			p[np++] = (qb_cloze_part){text + lit, i - lit, NULL};
+		qb_cloze_gap *gap = qb_arena_alloc(arena, sizeof *gap);
+		memset(gap, 0, sizeof *gap);
+		gap->off = i;
+		gap->len = (size_t)(close - text) + 2 - i;
+		cloze_gap(arena, text + i + 2, (size_t)(close - text) - i - 2, gap);
+		p[np++] = (qb_cloze_part){text + i, gap->len, gap};
+		ngaps++;
+		i = lit = (size_t)(close - text) + 2;
+	}
+	if (n > lit)
+		p[np++] = (qb_cloze_part){text + lit, n - lit, NULL};
+	*parts = p;
+	*nparts = np;
+	return ngaps;
+}
+
+/* ---- short answers ---- */
+
+char *qb_answer_normalise(const char *s, bool case_sensitive)
+{
+	utf8proc_uint8_t *nfc = NULL;
+	utf8proc_ssize_t m = utf8proc_map((const utf8proc_uint8_t *)s, (utf8proc_ssize_t)strlen(s),
+	                                  &nfc, UTF8PROC_STABLE | UTF8PROC_COMPOSE);
+	const utf8proc_uint8_t *src = m >= 0 ? nfc : (const utf8proc_uint8_t *)s;
+	size_t len = m >= 0 ? (size_t)m : strlen(s);
+	qb_buf b = QB_BUF_INIT;
+	bool space = false;
+	for (size_t i = 0; i < len;) {
+		utf8proc_int32_t cp;
+		utf8proc_ssize_t k = utf8proc_iterate(src + i, (utf8proc_ssize_t)(len - i), &cp);
+		if (k <= 0) { /* not UTF-8: kept byte for byte */
+			qb_buf_putc(&b, (char)src[i++]);
+			continue;
+		}
+		i += (size_t)k;
+		utf8proc_category_t cat = utf8proc_category(cp);
+		if (cp == '\t' || cp == '\n' || cp == '\r' || cp == '\f' || cp == '\v' ||
+		    cat == UTF8PROC_CATEGORY_ZS || cat == UTF8PROC_CATEGORY_ZL ||
+		    cat == UTF8PROC_CATEGORY_ZP || cp == 0xFEFF) {
+			space = b.len > 0;
+			continue;
+		}
+		if (space)
+			qb_buf_putc(&b, ' ');
+		space = false;
+		if (!case_sensitive)
+			cp = utf8proc_tolower(cp);
+		utf8proc_uint8_t enc[4];
+		utf8proc_ssize_t e = utf8proc_encode_char(cp, enc);
+		qb_buf_append(&b, (const char *)enc, (size_t)e);
+	}
+	free(nfc);
+	if (!b.ptr)
+		return qb_xstrdup("");
+	return qb_buf_detach(&b);
 }

@@ -19,7 +19,8 @@ typedef struct qb_tr {
 	qb_loc text_loc;  /* position of the first character of the text       */
 	const int *cols;  /* for a text continued with '\\': the column where
 	                   * each following line's text starts (one per '\n'
-	                   * in text), or NULL                                  */
+	                   * in text; 0 for a '\n' the reader added, which
+	                   * starts no source line), or NULL                    */
 } qb_tr;
 
 /* A text in several languages, in source order.  present is false when
@@ -31,18 +32,51 @@ typedef struct qb_text {
 	bool present;
 } qb_text;
 
+/* An option.  What it is depends on the question's type:
+ *   single, multiple  an option, correct when marked '*';
+ *   true-false        two synthetic choices, 0 = true and 1 = false, whose
+ *                     text.present is false (writers take the words from
+ *                     the label keys "true" and "false"); feedback from
+ *                     'feedback-true:' and 'feedback-false:';
+ *   short-answer      an answer: correct = accepted ('*'), else a listed
+ *                     wrong answer ('-'); texts are plain text;
+ *   matching          a pair: text is the left side, match the right side;
+ *                     a distractor ('=> right') has text.present false. */
 typedef struct qb_choice {
 	qb_text text;     /* the option itself                              */
 	qb_text feedback; /* why it is right or wrong; .present may be false */
 	bool correct;     /* marked with '*'                                 */
+	bool pinned;      /* '!' after the mark: stays where it is when the
+	                     options are shuffled                            */
+	qb_text match;    /* matching: the right side; .present false otherwise */
 	qb_loc loc;       /* the bullet                                      */
 } qb_choice;
 
-/* Question types.  Room for more (true/false, ...) later. */
+/* Question types (JSON names: single multiple true-false short-answer
+ * numeric matching cloze, qb_qtype_name()). */
 typedef enum qb_qtype {
-	QB_QTYPE_SINGLE,   /* exactly one correct option                     */
-	QB_QTYPE_MULTIPLE  /* one or more correct options                    */
+	QB_QTYPE_SINGLE,     /* exactly one correct option                   */
+	QB_QTYPE_MULTIPLE,   /* one or more correct options                  */
+	QB_QTYPE_TRUE_FALSE, /* true or false                                */
+	QB_QTYPE_SHORT,      /* a typed word or phrase                       */
+	QB_QTYPE_NUMERIC,    /* a typed number                               */
+	QB_QTYPE_MATCHING,   /* pairs                                        */
+	QB_QTYPE_CLOZE       /* gaps in the prompt                           */
 } qb_qtype;
+#define QB_QTYPE_COUNT 7
+
+/* How a question is scored: INHERIT (not written) takes the bank's. */
+typedef enum qb_scoring { QB_SCORING_INHERIT, QB_SCORING_ALL, QB_SCORING_PARTIAL } qb_scoring;
+typedef enum qb_tristate { QB_UNSET = -1, QB_NO = 0, QB_YES = 1 } qb_tristate;
+
+/* A numeric question's accepted answer. */
+typedef struct qb_numeric {
+	double value, tol;  /* value ± tol (tol absolute; 0 = exact)           */
+	double lo, hi;      /* the accepted closed interval, always filled     */
+	bool percent;       /* tol was written in percent (tol already absolute) */
+	bool range;         /* written as a range 'lo..hi' (value is the middle) */
+	qb_loc loc;         /* the value after 'answer:' (line 0: none)        */
+} qb_numeric;
 
 typedef struct qb_tag {
 	const char *name;
@@ -62,6 +96,22 @@ typedef struct qb_question {
 	qb_choice *choices;
 	size_t nchoices;
 	qb_text explanation;
+	qb_scoring scoring;  /* as written (INHERIT when absent); resolved by
+	                        qb_question_scoring()                        */
+	qb_loc scoring_loc;
+	qb_tristate shuffle; /* as written; resolved by qb_question_shuffles() */
+	qb_loc shuffle_loc;
+	bool case_sensitive; /* short-answer and cloze typed gaps            */
+	qb_loc case_loc;
+	bool truth;          /* true-false: the right answer                 */
+	qb_loc answer_loc;   /* the 'answer:' keyword (line 0: not written)  */
+	qb_numeric num;      /* numeric                                      */
+	const char *unit;    /* numeric, NULL if none                        */
+	qb_loc unit_loc;
+	qb_text feedback_true, feedback_false; /* true-false (also on the
+	                        synthetic choices' feedback)                  */
+	qb_text feedback_wrong; /* every type: the default feedback for a
+	                        wrong answer                                  */
 } qb_question;
 
 typedef struct qb_lang {
@@ -83,6 +133,15 @@ typedef struct qb_bank {
 	qb_loc pass_mark_loc;
 	qb_text title;
 	qb_text description;
+	qb_scoring scoring;      /* ALL when absent                         */
+	qb_loc scoring_loc;
+	bool shuffle_options;    /* 'shuffle-options: yes'                  */
+	qb_loc shuffle_options_loc;
+	bool shuffle_questions;  /* 'shuffle-questions: yes' (SCORM only)   */
+	qb_loc shuffle_questions_loc;
+	int draw;                /* questions per SCORM attempt; 0: all     */
+	bool draw_per_tag;       /* draw from each tag (a question's first) */
+	qb_loc draw_loc;
 	qb_question *questions;
 	size_t nquestions;
 	qb_arena arena;          /* owns everything above                   */
@@ -108,5 +167,58 @@ const char *qb_text_get(const qb_text *t, const char *lang);
 size_t qb_question_ncorrect(const qb_question *q);
 
 const char *qb_qtype_name(qb_qtype type);
+/* "all-or-nothing" or "partial". */
+const char *qb_scoring_name(qb_scoring s);
+/* True for the types whose options are chosen (single, multiple,
+ * true-false); true-false's are synthetic. */
+bool qb_qtype_has_options(qb_qtype type);
+/* True for the types with partial credit (multiple, matching, cloze). */
+bool qb_qtype_partial(qb_qtype type);
+/* True for the types whose options may be shuffled (single, multiple,
+ * matching). */
+bool qb_qtype_shuffles(qb_qtype type);
+
+/* q's scoring: its own, else the bank's; always ALL for a type without
+ * partial credit. */
+qb_scoring qb_question_scoring(const qb_bank *bank, const qb_question *q);
+/* True when q's options are shown shuffled: its 'shuffle:', else the
+ * bank's 'shuffle-options:'; false for a type that does not shuffle. */
+bool qb_question_shuffles(const qb_bank *bank, const qb_question *q);
+
+/* ---- cloze ---- */
+
+/* A gap: a typed gap has its accepted answers; a choice gap its choices,
+ * the right one (marked '=') at index right. */
+typedef struct qb_cloze_gap {
+	bool choice;
+	const char **answers;  /* trimmed, in the arena                       */
+	size_t nanswers;
+	size_t right;          /* choice gaps: index of the first '='          */
+	size_t nright;         /* choice gaps: how many are marked '='         */
+	size_t off, len;       /* the '{{...}}' in the text, in bytes          */
+} qb_cloze_gap;
+
+/* A literal run of text (Markdown as written; '\{' stays, as Markdown
+ * renders it '{') or a gap. */
+typedef struct qb_cloze_part {
+	const char *text;          /* into the split text: literal Markdown   */
+	size_t len;
+	const qb_cloze_gap *gap;   /* or NULL                                 */
+} qb_cloze_part;
+
+/* Splits text into literal runs and gaps ('{{a|b}}' typed, '{{=a ~b}}'
+ * choice), in the arena.  Returns the number of gaps, or -1 when a '{{'
+ * is not closed (everything from it on is then one literal run). */
+int qb_cloze_split(qb_arena *arena, const char *text, qb_cloze_part **parts, size_t *nparts);
+
+/* ---- short answers ---- */
+
+/* The short-answer matching rule, shared by the checks and the tests
+ * (players reimplement it in JavaScript identically:
+ * s.normalize('NFC').trim().replace(/\s+/g, ' ') and, unless case
+ * sensitive, .toLowerCase()): surrounding white space removed, inner runs
+ * of white space made one space, and letters lower-cased (per code point)
+ * unless case_sensitive.  A heap string. */
+char *qb_answer_normalise(const char *s, bool case_sensitive);
 
 #endif

@@ -22,7 +22,8 @@ typedef enum qb_line_kind {
 	QB_LINE_BLANK,
 	QB_LINE_COMMENT,   /* # ...                                            */
 	QB_LINE_QUESTION,  /* 12. id                                           */
-	QB_LINE_OPTION,    /* - text, * text (correct), • text; also – text    */
+	QB_LINE_OPTION,    /* - text, * text (correct), • text; also – text;
+	                      -! and *! pin the option                         */
 	QB_LINE_FEEDBACK,  /* > text                                           */
 	QB_LINE_TR,        /* en: text                                         */
 	QB_LINE_KEY,       /* languages: en sw   (a known keyword)             */
@@ -35,6 +36,7 @@ typedef struct qb_line {
 	size_t indent;     /* bytes of leading white space                     */
 	long number;       /* QB_LINE_QUESTION: the number                     */
 	bool correct;      /* QB_LINE_OPTION: marked '*'                       */
+	bool pinned;       /* QB_LINE_OPTION: '!' right after the mark          */
 	size_t badmark;    /* QB_LINE_OPTION: bytes of a look-alike mark that
 	                    * is not an option mark ('–', '∗', '◦', ...); 0 for
 	                    * '-', '*' and '•'                                 */

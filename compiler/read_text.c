@@ -26,7 +26,9 @@
 
 const char *const qb_text_keywords[] = {
 	"bank", "languages", "default-language", "pass-mark", "title", "description",
-	"type", "tags", "explanation", NULL,
+	"scoring", "shuffle-options", "shuffle-questions", "draw",
+	"type", "tags", "explanation", "shuffle", "case-sensitive", "answer", "unit",
+	"feedback-true", "feedback-false", "feedback-wrong", NULL,
 };
 
 /* ---------------------------------------------------------------------
@@ -129,10 +131,13 @@ void qb_line_classify(const char *s, size_t len, qb_line *out)
 		bl = 1;
 	else if (n >= 3 && memcmp(p, "\xE2\x80\xA2", 3) == 0)
 		bl = 3;
-	if (bl && (bl == n || is_space(p[bl]))) {
+	/* '-!' and '*!': a pinned option. */
+	bool pin = bl == 1 && n >= 2 && p[1] == '!';
+	if (bl && (bl + pin == n || is_space(p[bl + pin]))) {
 		out->kind = QB_LINE_OPTION;
 		out->correct = p[0] == '*';
-		out->rest = skip_space(s, len, i + bl);
+		out->pinned = pin;
+		out->rest = skip_space(s, len, i + bl + pin);
 		return;
 	}
 	/* A dash, star or bullet that a word processor put in place of
@@ -233,6 +238,8 @@ typedef struct reader {
 	size_t jlen;         /* lines ('\\' at the end), or NULL               */
 	vec jcols;           /* int: where each continuation line's text starts */
 	const char *kw;      /* the keyword of a QB_LINE_KEY line, as meant    */
+	char *answer;        /* the value of q's 'answer:' (heap), or NULL     */
+	qb_loc answer_vloc;  /* where that value starts                       */
 	int target;          /* what text is open, see enum below             */
 	qb_text scratch;     /* swallows the language lines of a rejected line */
 	qb_loc target_loc;
@@ -245,7 +252,8 @@ enum {
 	T_PROMPT,
 	T_CHOICE,
 	T_FEEDBACK,
-	T_EXPLANATION
+	T_EXPLANATION,
+	T_QFEEDBACK
 };
 
 static qb_loc loc_at(const reader *r, size_t off)
@@ -260,6 +268,8 @@ static const char *text_dup(reader *r, const char *s, size_t n)
 {
 	while (n && is_space(s[n - 1]))
 		n--;
+	if (qb_utf8_is_nfc(s, n))
+		return qb_arena_strndup(&r->bank->arena, s, n);
 	utf8proc_uint8_t *nfc = NULL;
 	utf8proc_ssize_t m = utf8proc_map((const utf8proc_uint8_t *)s, (utf8proc_ssize_t)n, &nfc,
 	                                  UTF8PROC_STABLE | UTF8PROC_COMPOSE);
@@ -283,6 +293,7 @@ static const char *target_name(int t)
 	case T_CHOICE: return "option";
 	case T_FEEDBACK: return "feedback";
 	case T_EXPLANATION: return "explanation";
+	case T_QFEEDBACK: return "feedback";
 	default: return "text";
 	}
 }
@@ -371,10 +382,10 @@ static bool bad_tag(const reader *r, const qb_loc *loc, const char *s, size_t n,
 }
 
 /* What block Markdown the line s[0..n) (without its indentation) starts,
- * or NULL.  Texts are one paragraph of inline Markdown for now; md4c
- * would render these half (a list with stray backslashes, raw table
- * pipes).  cont: a continuation line, where '-' or '=' alone underline
- * the line above as a heading. */
+ * or NULL.  Where a line ending in '\\' meets block Markdown (on either
+ * side), the '\\' only joins the lines; between two lines of ordinary
+ * text it is also a line break.  cont: a continuation line, where '-' or
+ * '=' alone underline the line above as a heading. */
 static const char *block_markdown(const char *s, size_t n, bool cont)
 {
 	if (!n)
@@ -409,16 +420,13 @@ static const char *block_markdown(const char *s, size_t n, bool cont)
 	return NULL;
 }
 
-/* Reports block Markdown at the start of a text's line.  Returns true if
- * there was some. */
-static bool report_block(qb_loc loc, const char *s, size_t n, bool cont)
+/* The fence ('```' or '~~~', 3 or more) that s[0..n) opens, or 0. */
+static size_t fence_at(const char *s, size_t n)
 {
-	const char *what = block_markdown(s, n, cont);
-	if (what)
-		qb_diag_error(loc, "%s is block Markdown, which texts do not support yet; to show "
-		                   "the line as written, put a '\\' before its first character",
-		              what);
-	return what != NULL;
+	size_t k = 0;
+	while (k < n && (s[k] == '`' || s[k] == '~') && s[k] == s[0])
+		k++;
+	return k >= 3 ? k : 0;
 }
 
 /* Adds a translation to the open text.  lang may be NULL for a text
@@ -452,8 +460,6 @@ static void add_tr(reader *r, const char *lang, size_t langlen, qb_loc loc, size
 		memcpy(cols, r->jcols.v, r->jcols.n * sizeof *cols);
 		t->cols = cols;
 	}
-	const char *nl = memchr(text, '\n', textlen);
-	report_block(t->text_loc, text, nl ? (size_t)(nl - text) : textlen, false);
 	qb_buf_dispose(&canon);
 }
 
@@ -497,11 +503,176 @@ static void swallow(reader *r)
  * Questions
  * ------------------------------------------------------------------- */
 
+/* A number as the source writes it: an optional sign, digits with an
+ * optional '.' fraction (no exponent, no ',').  s[0..n) is trimmed. */
+static bool parse_number(const char *s, size_t n, double *out)
+{
+	while (n && is_space(*s)) {
+		s++;
+		n--;
+	}
+	while (n && is_space(s[n - 1]))
+		n--;
+	size_t i = 0, digits = 0, dots = 0;
+	if (i < n && (s[i] == '-' || s[i] == '+'))
+		i++;
+	for (; i < n; i++)
+		if (isdigit((unsigned char)s[i]))
+			digits++;
+		else if (s[i] == '.' && !dots)
+			dots++;
+		else
+			return false;
+	if (!digits)
+		return false;
+	char *num = qb_xstrndup(s, n);
+	*out = strtod(num, NULL);
+	free(num);
+	return true;
+}
+
+/* Reads a numeric question's 'answer:': '42', '3.5 ± 0.1' (or '+-'),
+ * '3.5 ± 2%', '3..4'. */
+static void numeric_answer(const char *v, qb_loc vloc, qb_numeric *num)
+{
+	size_t n = strlen(v);
+	const char *range = strstr(v, "..");
+	const char *pm = strstr(v, "\xC2\xB1"); /* '±' (two bytes, as '+-') */
+	if (!pm)
+		pm = strstr(v, "+-");
+	num->loc = vloc;
+	if (range && !pm) {
+		if (!parse_number(v, (size_t)(range - v), &num->lo) ||
+		    !parse_number(range + 2, n - (size_t)(range - v) - 2, &num->hi)) {
+			qb_diag_error(vloc, "the range '%s' is not two numbers, e.g. 'answer: 3..4'", v);
+			num->loc.line = 0;
+			return;
+		}
+		num->range = true;
+		num->value = (num->lo + num->hi) / 2;
+		num->tol = (num->hi - num->lo) / 2;
+		return;
+	}
+	if (!parse_number(v, pm ? (size_t)(pm - v) : n, &num->value)) {
+		qb_diag_error(vloc, "'%.*s' is not a number; write it with '.' as the decimal point, "
+		                    "e.g. 'answer: 3.5' or 'answer: 3.5 \xC2\xB1 0.1'",
+		              (int)(pm ? (size_t)(pm - v) : n), v);
+		num->loc.line = 0;
+		return;
+	}
+	if (pm) {
+		const char *t = pm + 2;
+		while (is_space(*t))
+			t++;
+		size_t tn = n - (size_t)(t - v);
+		while (tn && is_space(t[tn - 1]))
+			tn--;
+		num->percent = tn && t[tn - 1] == '%';
+		qb_loc tl = vloc;
+		tl.col += (int)qb_utf8_count(v, (size_t)(t - v));
+		if (!parse_number(t, tn - num->percent, &num->tol) || num->tol < 0) {
+			qb_diag_error(tl, "the tolerance '%.*s' is not a number; write e.g. '\xC2\xB1 "
+			                  "0.1' or '\xC2\xB1 2%%'", (int)tn, t);
+			num->loc.line = 0;
+			return;
+		}
+		if (num->percent)
+			num->tol = num->tol * (num->value < 0 ? -num->value : num->value) / 100;
+	}
+	num->lo = num->value - num->tol;
+	num->hi = num->value + num->tol;
+}
+
+/* A matching question's options: each language's 'left => right' is
+ * split into text (left) and match (right); '=> right' is a distractor. */
+static void split_pairs(reader *r, qb_choice *c)
+{
+	qb_arena *a = &r->bank->arena;
+	qb_tr *left = c->text.ntr ? qb_arena_alloc(a, c->text.ntr * sizeof *left) : NULL;
+	qb_tr *right = c->text.ntr ? qb_arena_alloc(a, c->text.ntr * sizeof *right) : NULL;
+	size_t nl = 0, nr = 0;
+	for (size_t i = 0; i < c->text.ntr; i++) {
+		const qb_tr *tr = &c->text.tr[i];
+		const char *t = tr->text, *arrow = strstr(t, " => ");
+		size_t skip = 4;
+		if (strncmp(t, "=> ", 3) == 0 || strcmp(t, "=>") == 0) {
+			arrow = t;
+			skip = t[2] ? 3 : 2;
+		}
+		if (!arrow) {
+			left[nl++] = *tr; /* reported by the checks: no ' => ' */
+			continue;
+		}
+		qb_tr rt = *tr;
+		const char *rs = arrow + skip;
+		while (*rs == ' ')
+			rs++;
+		rt.text = rs;
+		if (!memchr(t, '\n', (size_t)(rs - t)))
+			rt.text_loc.col += (int)qb_utf8_count(t, (size_t)(rs - t));
+		right[nr++] = rt;
+		if (arrow != t) {
+			qb_tr lt = *tr;
+			lt.text = qb_arena_strndup(a, t, (size_t)(arrow - t));
+			left[nl++] = lt;
+		}
+	}
+	c->match = (qb_text){right, nr, c->text.loc, nr > 0};
+	c->text.tr = left;
+	c->text.ntr = nl;
+	c->text.present = nl > 0;
+}
+
+/* What a question's type makes of what was read. */
+static void finish_type(reader *r, qb_question *q)
+{
+	const char *v = r->answer;
+	bool ok = false;
+	if (v && q->type == QB_QTYPE_TRUE_FALSE) {
+		ok = true;
+		if (strcmp(v, "true") == 0)
+			q->truth = true;
+		else if (strcmp(v, "false") == 0)
+			q->truth = false;
+		else {
+			qb_diag_error(r->answer_vloc, "a true-false answer is 'true' or 'false', not "
+			                              "'%s'", v);
+			ok = false;
+		}
+	} else if (v && q->type == QB_QTYPE_NUMERIC) {
+		numeric_answer(v, r->answer_vloc, &q->num);
+	} else if (v) {
+		qb_diag_error(q->answer_loc, "'answer:' is for true-false and numeric questions; "
+		              "a question of type '%s' marks its answers with '*'",
+		              qb_qtype_name(q->type));
+	}
+	if (q->type == QB_QTYPE_MATCHING)
+		for (size_t i = 0; i < r->choices.n; i++)
+			split_pairs(r, (qb_choice *)r->choices.v + i);
+	if (q->type == QB_QTYPE_TRUE_FALSE) {
+		if (r->choices.n)
+			qb_diag_error(((qb_choice *)r->choices.v)[0].loc,
+			              "a true-false question has no options; write 'answer: true' or "
+			              "'answer: false' (and 'feedback-true:', 'feedback-false:')");
+		r->choices.n = 0;
+		for (int i = 0; i < 2; i++) {
+			qb_choice *c = vec_push(&r->choices);
+			c->correct = (i == 0) == q->truth && ok;
+			c->feedback = i == 0 ? q->feedback_true : q->feedback_false;
+			c->loc = q->loc;
+			c->text.loc = q->loc;
+		}
+	}
+	free(r->answer);
+	r->answer = NULL;
+}
+
 static void end_question(reader *r)
 {
 	close_text(r);
 	if (!r->q)
 		return;
+	finish_type(r, r->q);
 	r->q->nchoices = r->choices.n;
 	r->q->choices = vec_move(&r->choices, &r->bank->arena);
 	r->q->ntags = r->tags.n;
@@ -535,6 +706,7 @@ static void begin_question(reader *r, const qb_line *ln)
 	r->q->number = (int)ln->number;
 	r->q->loc = loc_at(r, ln->indent);
 	r->q->type = QB_QTYPE_SINGLE;
+	r->q->shuffle = QB_UNSET;
 	r->choices.size = sizeof(qb_choice);
 	r->tags.size = sizeof(qb_tag);
 	size_t rest = ln->rest;
@@ -629,6 +801,40 @@ static size_t key_value(const reader *r, const qb_line *ln, const char **val)
 	return vlen;
 }
 
+/* True the first time a keyword is written for its element (its loc is
+ * then recorded in *seen); else reports the second one. */
+static bool once(qb_loc kloc, const char *kw, qb_loc *seen)
+{
+	if (seen->line) {
+		qb_diag_error(kloc, "second '%s:' line; the first is on line %d", kw, seen->line);
+		return false;
+	}
+	*seen = kloc;
+	return true;
+}
+
+/* 1 for 'yes', 0 for 'no', -1 (reported) for anything else. */
+static int yes_no(const char *val, size_t vlen, qb_loc vloc, const char *kw)
+{
+	if (vlen == 3 && strncmp(val, "yes", 3) == 0)
+		return 1;
+	if (vlen == 2 && strncmp(val, "no", 2) == 0)
+		return 0;
+	qb_diag_error(vloc, "'%s:' is 'yes' or 'no', not '%.*s'", kw, (int)vlen, val);
+	return -1;
+}
+
+static qb_scoring scoring_value(const char *val, size_t vlen, qb_loc vloc)
+{
+	if (vlen == 14 && strncmp(val, "all-or-nothing", 14) == 0)
+		return QB_SCORING_ALL;
+	if (vlen == 7 && strncmp(val, "partial", 7) == 0)
+		return QB_SCORING_PARTIAL;
+	qb_diag_error(vloc, "unknown scoring '%.*s'; use 'all-or-nothing' or 'partial'", (int)vlen,
+	              val);
+	return QB_SCORING_INHERIT;
+}
+
 static void header_key(reader *r, const qb_line *ln)
 {
 	qb_bank *b = r->bank;
@@ -713,6 +919,33 @@ static void header_key(reader *r, const qb_line *ln)
 			b->pass_mark_loc = vloc;
 		}
 		free(num);
+	} else if (key_is(r, ln, "scoring")) {
+		if (once(kloc, "scoring", &b->scoring_loc)) {
+			qb_scoring v = scoring_value(val, vlen, vloc);
+			b->scoring = v == QB_SCORING_INHERIT ? QB_SCORING_ALL : v;
+		}
+	} else if (key_is(r, ln, "shuffle-options")) {
+		if (once(kloc, "shuffle-options", &b->shuffle_options_loc))
+			b->shuffle_options = yes_no(val, vlen, vloc, "shuffle-options") == 1;
+	} else if (key_is(r, ln, "shuffle-questions")) {
+		if (once(kloc, "shuffle-questions", &b->shuffle_questions_loc))
+			b->shuffle_questions = yes_no(val, vlen, vloc, "shuffle-questions") == 1;
+	} else if (key_is(r, ln, "draw")) {
+		if (!once(kloc, "draw", &b->draw_loc))
+			return;
+		size_t d = 0;
+		while (d < vlen && d < 7 && isdigit((unsigned char)val[d]))
+			d++;
+		size_t e = skip_space(val, vlen, d);
+		bool per_tag = e + 7 == vlen && strncmp(val + e, "per tag", 7) == 0 && e > d;
+		long v = d ? strtol(val, NULL, 10) : 0;
+		if (!d || (e < vlen && !per_tag) || v < 1)
+			qb_diag_error(vloc, "'draw:' is a number of questions, e.g. 'draw: 20' or "
+			                    "'draw: 2 per tag'");
+		else {
+			b->draw = (int)v;
+			b->draw_per_tag = per_tag;
+		}
 	} else if (key_is(r, ln, "title") || key_is(r, ln, "description")) {
 		bool title = key_is(r, ln, "title");
 		qb_text *t = title ? &b->title : &b->description;
@@ -735,17 +968,67 @@ static void question_key(reader *r, const qb_line *ln)
 	size_t vlen = key_value(r, ln, &val);
 	qb_loc kloc = loc_at(r, ln->word), vloc = loc_at(r, ln->rest);
 	if (key_is(r, ln, "type")) {
-		if (q->type_loc.line)
+		if (q->type_loc.line) {
 			qb_diag_error(kloc, "second 'type:' line; the first is on line %d",
 			              q->type_loc.line);
-		else if (vlen == 6 && strncmp(val, "single", 6) == 0)
-			q->type = QB_QTYPE_SINGLE;
-		else if (vlen == 8 && strncmp(val, "multiple", 8) == 0)
-			q->type = QB_QTYPE_MULTIPLE;
-		else
-			qb_diag_error(vloc, "unknown question type '%.*s'; use 'single' or 'multiple'",
-			              (int)vlen, val);
+			return;
+		}
+		bool found = false;
+		for (int t = 0; t < QB_QTYPE_COUNT; t++)
+			if (vlen == strlen(qb_qtype_name((qb_qtype)t)) &&
+			    strncmp(val, qb_qtype_name((qb_qtype)t), vlen) == 0) {
+				q->type = (qb_qtype)t;
+				found = true;
+			}
+		if (!found)
+			qb_diag_error(vloc, "unknown question type '%.*s'; use 'single', 'multiple', "
+			                    "'true-false', 'short-answer', 'numeric', 'matching' or "
+			                    "'cloze'", (int)vlen, val);
 		q->type_loc = kloc;
+	} else if (key_is(r, ln, "scoring")) {
+		if (!once(kloc, "scoring", &q->scoring_loc))
+			return;
+		q->scoring = scoring_value(val, vlen, vloc);
+	} else if (key_is(r, ln, "shuffle")) {
+		if (!once(kloc, "shuffle", &q->shuffle_loc))
+			return;
+		int v = yes_no(val, vlen, vloc, "shuffle");
+		q->shuffle = v < 0 ? QB_UNSET : v ? QB_YES : QB_NO;
+	} else if (key_is(r, ln, "case-sensitive")) {
+		if (!once(kloc, "case-sensitive", &q->case_loc))
+			return;
+		q->case_sensitive = yes_no(val, vlen, vloc, "case-sensitive") == 1;
+	} else if (key_is(r, ln, "answer")) {
+		if (!once(kloc, "answer", &q->answer_loc))
+			return;
+		if (!vlen) { /* reported once: the question has an answer line */
+			qb_diag_error(kloc, "'answer:' needs a value, e.g. 'answer: true' or "
+			                    "'answer: 42'");
+			return;
+		}
+		free(r->answer);
+		r->answer = qb_xstrndup(val, vlen);
+		r->answer_vloc = vloc;
+	} else if (key_is(r, ln, "unit")) {
+		if (!once(kloc, "unit", &q->unit_loc))
+			return;
+		if (!vlen)
+			qb_diag_error(kloc, "'unit:' needs the unit, e.g. 'unit: ms'");
+		else
+			q->unit = text_dup(r, val, vlen);
+	} else if (key_is(r, ln, "feedback-true") || key_is(r, ln, "feedback-false") ||
+	           key_is(r, ln, "feedback-wrong")) {
+		qb_text *t = key_is(r, ln, "feedback-true")    ? &q->feedback_true
+		           : key_is(r, ln, "feedback-false") ? &q->feedback_false
+		                                              : &q->feedback_wrong;
+		if (t->present) {
+			qb_diag_error(kloc, "second '%s:' block; the first is on line %d", r->kw,
+			              t->loc.line);
+			swallow(r);
+			return;
+		}
+		open_text(r, t, T_QFEEDBACK, kloc);
+		marker_rest(r, ln->rest);
 	} else if (key_is(r, ln, "tags")) {
 		size_t i = 0, s;
 		while (next_item(val, vlen, &i, &s)) {
@@ -803,24 +1086,79 @@ static const char *ends_text(const reader *r, const char *s, size_t n)
 }
 
 /* The text of a line, joined with the following lines while it ends in a
- * backslash (a Markdown hard line break).  *last is the last line used.
- * A '\\' with nothing to continue (the text ends there) is dropped with a
- * warning, and *changed tells that the text differs from the line. */
+ * backslash, and inside a fenced code block up to its closing fence.
+ * Between two lines of ordinary text the '\\' stays, a Markdown hard
+ * line break; next to block Markdown it only joins (block_markdown()).  A
+ * line holding only '\\' is an empty line (a paragraph break).  Code
+ * lines keep their indentation beyond that of their opening fence.
+ * *last is the last line used.  A '\\' with nothing to continue (the text
+ * ends there) is dropped with a warning, and *changed tells that the text
+ * differs from the line. */
 static char *joined(reader *r, size_t off, const char *const *lines, const size_t *lens,
                     size_t nlines, size_t idx, size_t *last, size_t *outlen, bool *changed)
 {
 	qb_buf b = QB_BUF_INIT;
 	qb_buf_append(&b, r->line + off, r->len - off);
 	size_t i = idx;
-	bool block = false;
 	r->jcols.size = sizeof(int);
 	r->jcols.n = 0;
 	*changed = false;
+	/* The current line's text: after a language tag on the first line. */
+	size_t cur = 0;
+	{
+		qb_line sub;
+		qb_line_classify(b.ptr, b.len, &sub);
+		if (sub.kind == QB_LINE_TR)
+			cur = sub.rest;
+	}
+	size_t fence = fence_at(b.ptr + cur, b.len - cur);
+	char fch = fence ? b.ptr[cur] : 0;
+	size_t base = off + cur; /* the fence's indentation, in bytes */
+	int fence_line = (int)idx + 1;
 	for (;;) {
+		if (fence) {
+			/* Inside a fenced code block: every line is code until the
+			 * closing fence, except a line that clearly starts
+			 * something else in the bank (the fence was not closed). */
+			const char *what = NULL;
+			if (i + 1 < nlines) {
+				qb_line ln;
+				qb_line_classify(lines[i + 1], lens[i + 1], &ln);
+				if (ln.kind != QB_LINE_BLANK && ln.kind != QB_LINE_COMMENT &&
+				    ln.kind != QB_LINE_TEXT && ln.kind != QB_LINE_OPTION &&
+				    ln.kind != QB_LINE_FEEDBACK)
+					what = ends_text(r, lines[i + 1], lens[i + 1]);
+			}
+			if (i + 1 >= nlines || what) {
+				qb_diag_error((qb_loc){r->file, fence_line, 1 + (int)qb_utf8_count(
+				                                                  lines[fence_line - 1], base)},
+				              "this code block has no closing fence; end it with a line "
+				              "holding only '%s'", fch == '~' ? "~~~" : "```");
+				break;
+			}
+			i++;
+			size_t sp = 0;
+			while (sp < base && sp < lens[i] && is_space(lines[i][sp]))
+				sp++;
+			qb_buf_putc(&b, '\n');
+			cur = b.len;
+			qb_buf_append(&b, lines[i] + sp, lens[i] - sp);
+			*(int *)vec_push(&r->jcols) = 1 + (int)qb_utf8_count(lines[i], sp);
+			*changed = true;
+			size_t s0 = skip_space(lines[i], lens[i], 0);
+			size_t k = fence_at(lines[i] + s0, lens[i] - s0);
+			/* The closing fence; a '\\' after it continues the text. */
+			size_t e = skip_space(lines[i], lens[i], s0 + k);
+			if (e < lens[i] && lines[i][e] == '\\')
+				e = skip_space(lines[i], lens[i], e + 1);
+			if (k >= fence && lines[i][s0] == fch && e == lens[i])
+				fence = 0;
+			continue;
+		}
 		size_t l = b.len;
-		while (l && is_space(b.ptr[l - 1]))
+		while (l > cur && is_space(b.ptr[l - 1]))
 			l--;
-		if (!l || b.ptr[l - 1] != '\\')
+		if (l == cur || b.ptr[l - 1] != '\\')
 			break;
 		const char *what = i + 1 >= nlines ? "the end of the file"
 		                                   : ends_text(r, lines[i + 1], lens[i + 1]);
@@ -835,16 +1173,38 @@ static char *joined(reader *r, size_t off, const char *const *lines, const size_
 			*changed = true;
 			break;
 		}
-		b.len = l;
+		size_t s = skip_space(lines[i + 1], lens[i + 1], 0);
+		const char *next = lines[i + 1] + s;
+		size_t nlen = lens[i + 1] - s;
+		while (nlen && is_space(next[nlen - 1]))
+			nlen--;
+		bool blank_next = nlen == 1 && next[0] == '\\';
+		bool blank_cur = l - cur == 1;
+		bool keep = !blank_next && !blank_cur &&
+		            !block_markdown(b.ptr + cur, l - 1 - cur, cur > 0 || i > idx) &&
+		            !block_markdown(next, nlen, true);
+		b.len = keep ? l : l - 1;
 		i++;
-		size_t s = skip_space(lines[i], lens[i], 0);
 		qb_buf_putc(&b, '\n');
+		/* A table needs an empty line above it, unless it goes on. */
+		const char *nb = block_markdown(next, nlen, true), *cb = NULL;
+		if (!blank_cur)
+			cb = block_markdown(b.ptr + cur, b.len - 1 - cur, true);
+		bool virt = nb && strcmp(nb, "a table") == 0 && !blank_cur &&
+		            !(cb && strcmp(cb, "a table") == 0);
+		if (virt)
+			qb_buf_putc(&b, '\n');
+		cur = b.len;
 		qb_buf_append(&b, lines[i] + s, lens[i] - s);
 		*(int *)vec_push(&r->jcols) = 1 + (int)qb_utf8_count(lines[i], s);
-		if (!block)
-			block = report_block((qb_loc){r->file, (int)i + 1, 1 + (int)qb_utf8_count(lines[i], s)},
-			                     lines[i] + s, lens[i] - s, true);
+		if (virt) /* a '\n' of no source line: column 0 (qb_tr.cols) */
+			*(int *)vec_push(&r->jcols) = 0;
 		*changed = true;
+		if ((fence = fence_at(next, nlen)) != 0) {
+			fch = next[0];
+			base = s;
+			fence_line = (int)i + 1;
+		}
 	}
 	*last = i;
 	*outlen = b.len;
@@ -929,6 +1289,7 @@ static void read_line(reader *r, const qb_line *ln)
 			              (int)ln->badmark, r->line + ln->indent);
 		qb_choice *c = push_choice(r);
 		c->correct = ln->correct;
+		c->pinned = ln->pinned;
 		c->loc = loc_at(r, ln->indent);
 		open_text(r, &c->text, T_CHOICE, c->loc);
 		c->text.present = true;
@@ -992,6 +1353,17 @@ static char *check_encoding(const char *file, const char *data, size_t len, size
 	qb_buf clean = QB_BUF_INIT;
 	int line = 1, col = 1, reported = 0;
 	for (size_t i = 0; i < len;) {
+		size_t a = i; /* a run of printable ASCII or tabs, the common case */
+		while (a < len && (((unsigned char)data[a] >= 0x20 && data[a] != 0x7F) ||
+		                   data[a] == '\t') && (unsigned char)data[a] < 0x80)
+			a++;
+		if (a > i) {
+			if (clean.ptr)
+				qb_buf_append(&clean, data + i, a - i);
+			col += (int)(a - i);
+			i = a;
+			continue;
+		}
 		utf8proc_int32_t cp;
 		utf8proc_ssize_t n = utf8proc_iterate((const utf8proc_uint8_t *)data + i,
 		                                      (utf8proc_ssize_t)(len - i), &cp);

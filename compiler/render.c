@@ -123,8 +123,10 @@ int qb_render_media(const qb_render_ctx *ctx, qb_media_name_fn name, qb_media_se
 		walk_text(ctx, &w, &q->prompt);
 		for (size_t c = 0; c < q->nchoices; c++) {
 			walk_text(ctx, &w, &q->choices[c].text);
+			walk_text(ctx, &w, &q->choices[c].match);
 			walk_text(ctx, &w, &q->choices[c].feedback);
 		}
+		walk_text(ctx, &w, &q->feedback_wrong);
 		walk_text(ctx, &w, &q->explanation);
 	}
 	walk_text(ctx, &w, &bank->description);
@@ -135,7 +137,10 @@ int qb_render_media(const qb_render_ctx *ctx, qb_media_name_fn name, qb_media_se
 		char *data = NULL;
 		size_t len = 0;
 		if (qb_fs_read(path, &data, &len) != 0) {
-			qb_diag_error(w.locs[i], "cannot read image '%s': %s", path, strerror(errno));
+			qb_diag_error(w.locs[i], "cannot read %s '%s': %s",
+			              qb_markup_media_kind(set->srcs[i]) == QB_MEDIA_AUDIO ? "sound"
+			                                                                   : "image",
+			              path, strerror(errno));
 			fail(ctx, QB_WRITE_EIO);
 			free(path);
 			rc = -1;
@@ -149,7 +154,8 @@ int qb_render_media(const qb_render_ctx *ctx, qb_media_name_fn name, qb_media_se
 				break;
 		if (f == set->nfiles) {
 			set->files = qb_xrealloc(set->files, (set->nfiles + 1) * sizeof *set->files);
-			set->files[set->nfiles++] = (qb_media){nm, (unsigned char *)data, len};
+			set->files[set->nfiles++] = (qb_media){nm, (unsigned char *)data, len,
+			                                       qb_markup_media_kind(set->srcs[i])};
 		} else { /* the same picture under another path */
 			free(nm);
 			free(data);
@@ -508,6 +514,29 @@ const char *qb_render_lang_dir(const qb_render_ctx *ctx, const char *lang)
 
 /* ==== The driver's entry ================================================= */
 
+bool qb_writer_supports(const qb_writer *w, qb_qtype type)
+{
+	return type == QB_QTYPE_SINGLE || type == QB_QTYPE_MULTIPLE ||
+	       (w->types & QB_TYPE_BIT(type)) != 0;
+}
+
+/* Reports each question of a type the writer cannot write yet, once, at
+ * its 'type:' line: the build fails cleanly instead. */
+static bool supports_types(const qb_render_ctx *ctx)
+{
+	bool ok = true;
+	for (size_t i = 0; i < ctx->bank->nquestions; i++) {
+		const qb_question *q = &ctx->bank->questions[i];
+		if (qb_writer_supports(ctx->writer, q->type))
+			continue;
+		qb_render_error(ctx, q->type_loc.line ? q->type_loc : q->loc,
+		                "question '%s' is a %s question; the %s format does not support it "
+		                "yet", q->id ? q->id : "", qb_qtype_name(q->type), ctx->writer->name);
+		ok = false;
+	}
+	return ok;
+}
+
 int qb_render_write(const qb_writer *w, const qb_bank *bank, const qb_build_opts *opts)
 {
 	qb_render_state state = {QB_WRITE_OK, 0};
@@ -548,7 +577,9 @@ int qb_render_write(const qb_writer *w, const qb_bank *bank, const qb_build_opts
 	if (opts->templates_dir &&
 	    !(ctx.labels = labels_load(bank, opts->templates_dir, ctx.langs, ctx.nlangs)))
 		goto done;
-	if (w->write(&ctx, bank) == 0)
+	if (!supports_types(&ctx))
+		rc = QB_WRITE_EBANK;
+	else if (w->write(&ctx, bank) == 0)
 		rc = QB_WRITE_OK;
 	else
 		rc = state.failure == QB_WRITE_EBANK ? QB_WRITE_EBANK : QB_WRITE_EIO;

@@ -32,6 +32,7 @@
 #include <time.h>
 
 #include "buf.h"
+#include "markup.h"
 #include "model.h"
 #include "write.h"
 
@@ -85,6 +86,7 @@ typedef struct qb_media {
 	char *name;          /* the name the naming callback gave            */
 	unsigned char *data; /* the file's bytes                             */
 	size_t len;
+	qb_media_kind kind;  /* a picture or a sound (markup.h)              */
 } qb_media;
 
 typedef struct qb_media_set {
@@ -95,8 +97,9 @@ typedef struct qb_media_set {
 	size_t nsrcs;
 } qb_media_set;
 
-/* Reads every picture the written languages show (each question's prompt,
- * options with their feedback and explanation, then the bank's
+/* Reads every picture and sound the written languages show (each
+ * question's prompt, options with their matching right sides and
+ * feedback, its default feedback and explanation, then the bank's
  * description, each text in every written language) into set, named by
  * name.  A file that cannot be
  * read is reported at the text that names it.  Returns 0, or -1 after

@@ -9,9 +9,13 @@
  *   text <id> <element> <lang> <hash> <basis>
  *
  * hash: the first 16 hex digits of the SHA-256 of the content; time: UTC,
- * ISO 8601; element: prompt, option-N, feedback-N, explanation (or title,
- * description with id "-"); basis: the hash of the element's texts in the
- * other languages when this language's text was last written or reviewed. */
+ * ISO 8601; element: prompt, option-N, feedback-N, match-N, feedback-wrong,
+ * explanation (or title, description with id "-"); basis: what the
+ * element's texts in the other languages were when this language's text
+ * was last written or reviewed: in a bank of two languages the hash of the
+ * other text (16 hex digits); with three or more, one `<lang>:<8 hex
+ * digits>` per other language, comma-separated, so a warning can name
+ * exactly the languages that changed. */
 #include "revision.h"
 
 #include <dirent.h>
@@ -40,7 +44,8 @@ typedef struct qent {
 
 typedef struct tent {
 	char *qid, *elem, *lang;
-	char hash[HEX], basis[HEX];
+	char hash[HEX];
+	char *basis; /* see the top of the file */
 } tent;
 
 typedef struct pent {
@@ -101,6 +106,7 @@ static bool parse_time(const char *s, time_t *out)
 	*out = timegm(&tm);
 	return true;
 }
+
 
 static time_t bump(time_t old, time_t now)
 {
@@ -213,6 +219,7 @@ void qb_rev_free(qb_revisions *rev)
 		free(rev->t[i].qid);
 		free(rev->t[i].elem);
 		free(rev->t[i].lang);
+		free(rev->t[i].basis);
 	}
 	free(rev->tpl);
 	free(rev->q);
@@ -304,6 +311,24 @@ static bool is_hex16(const char *s)
 	return true;
 }
 
+/* A basis as written by basis_of(): 16 hex digits, or lang:8hex pairs. */
+static bool is_basis(const char *s)
+{
+	if (is_hex16(s))
+		return true;
+	while (*s) {
+		size_t n = strcspn(s, ":,");
+		if (!n || s[n] != ':')
+			return false;
+		s += n + 1;
+		size_t h = strspn(s, "0123456789abcdef");
+		if (h != 8 || (s[h] && s[h] != ','))
+			return false;
+		s += h + (s[h] == ',');
+	}
+	return true;
+}
+
 qb_revisions *qb_rev_load(const char *path, bool *io)
 {
 	*io = false;
@@ -376,7 +401,7 @@ qb_revisions *qb_rev_load(const char *path, bool *io)
 				e->time = t;
 			}
 		} else if (n == 6 && strcmp(tok[0], "text") == 0 && is_hex16(tok[4]) &&
-		           is_hex16(tok[5])) {
+		           is_basis(tok[5])) {
 			if (rev->nt == cap_t)
 				rev->t = qb_xrealloc(rev->t, (cap_t = cap_t * 2 + 64) * sizeof *rev->t);
 			tent *e = &rev->t[rev->nt++];
@@ -384,7 +409,7 @@ qb_revisions *qb_rev_load(const char *path, bool *io)
 			e->elem = qb_xstrdup(tok[2]);
 			e->lang = qb_xstrdup(tok[3]);
 			memcpy(e->hash, tok[4], HEX);
-			memcpy(e->basis, tok[5], HEX);
+			e->basis = qb_xstrdup(tok[5]);
 			good = true;
 		}
 		if (!good) {
@@ -457,25 +482,130 @@ static void question_hash(char out[HEX], const qb_bank *bank, const qb_question 
 		qb_buf_putc(&b, q->choices[i].correct ? '*' : '-');
 		append_text(&b, &q->choices[i].text, lang, bank->dir);
 		append_text(&b, &q->choices[i].feedback, lang, bank->dir);
+		/* What issue 10 added, only when written, so that the hashes
+		 * of older questions stay as they were. */
+		if (q->choices[i].pinned)
+			qb_buf_putc(&b, '!');
+		if (q->choices[i].match.present)
+			append_text(&b, &q->choices[i].match, lang, bank->dir);
 	}
 	append_text(&b, &q->explanation, lang, bank->dir);
+	if (q->feedback_wrong.present)
+		append_text(&b, &q->feedback_wrong, lang, bank->dir);
+	if (q->type == QB_QTYPE_NUMERIC)
+		qb_buf_appendf(&b, "%.17g %.17g %.17g %s\x1e", q->num.value, q->num.lo, q->num.hi,
+		               q->unit ? q->unit : "");
+	if (q->case_sensitive)
+		qb_buf_puts(&b, "case\x1e");
+	if (qb_question_scoring(bank, q) == QB_SCORING_PARTIAL)
+		qb_buf_puts(&b, "partial\x1e");
+	if (qb_question_shuffles(bank, q))
+		qb_buf_puts(&b, "shuffle\x1e");
 	hex_of(out, &b);
 	qb_buf_dispose(&b);
 }
 
-/* The hash of t's texts in every language of bank but skip. */
-static void basis_hash(char out[HEX], const qb_bank *bank, const qb_text *t, const char *skip)
+/* Banks of three to this many languages keep one short hash per other
+ * language in each basis, so a warning names the language that changed;
+ * larger ones keep one combined hash, so the record stays linear in size. */
+#define BASIS_PAIRS_MAX 8
+
+/* The text of t in the bank's language k: t's k-th translation when the
+ * author wrote them in the declared order (the usual case: no search),
+ * else a search. */
+static const char *text_in(const qb_bank *bank, const qb_text *t, size_t k)
 {
+	const char *lang = bank->langs[k].code;
+	if (k < t->ntr && strcmp(t->tr[k].lang, lang) == 0)
+		return t->tr[k].text;
+	return qb_text_get(t, lang);
+}
+
+/* The bases of one element's texts, worked out once per element: per
+ * language the first 8 bytes of SHA-256("<lang>=<text>\x1e") and their XOR
+ * (in a bank of two languages the basis of one text is the other's, as
+ * records have always held), and for three to BASIS_PAIRS_MAX languages
+ * each text's own short hash. */
+typedef struct basis_set {
+	const qb_bank *bank;
+	uint8_t (*h)[8];   /* per declared language                          */
+	uint8_t all[8];    /* their XOR                                      */
+	char (*own)[HEX];  /* text_hash() of each text, for the pairs form   */
+} basis_set;
+
+static void basis_set_init(basis_set *bs, const qb_bank *bank, const qb_text *t)
+{
+	size_t n = bank->nlangs;
+	bool pairs = n > 2 && n <= BASIS_PAIRS_MAX;
+	bs->bank = bank;
+	bs->h = qb_xcalloc(n ? n : 1, sizeof *bs->h);
+	bs->own = pairs ? qb_xcalloc(n, sizeof *bs->own) : NULL;
+	memset(bs->all, 0, sizeof bs->all);
 	qb_buf b = QB_BUF_INIT;
-	for (size_t i = 0; i < bank->nlangs; i++) {
-		const char *lang = bank->langs[i].code;
-		if (strcmp(lang, skip) == 0)
-			continue;
-		const char *s = qb_text_get(t, lang);
-		qb_buf_appendf(&b, "%s=%s\x1e", lang, s ? s : "");
+	for (size_t k = 0; k < n; k++) {
+		const char *s = text_in(bank, t, k);
+		qb_buf_clear(&b);
+		qb_buf_appendf(&b, "%s=%s\x1e", bank->langs[k].code, s ? s : "");
+		uint8_t d[QB_SHA256_SIZE];
+		qb_hash_sha256(d, b.ptr, b.len);
+		memcpy(bs->h[k], d, 8);
+		for (size_t i = 0; i < 8; i++)
+			bs->all[i] ^= d[i];
+		if (pairs)
+			text_hash(bs->own[k], s ? s : "");
 	}
-	hex_of(out, &b);
 	qb_buf_dispose(&b);
+}
+
+static void basis_set_dispose(basis_set *bs)
+{
+	free(bs->h);
+	free(bs->own);
+}
+
+/* The basis of the element's text in lang (a heap string): 16 hex digits,
+ * or `<lang>:<8 hex>` per other language, comma-separated. */
+static char *basis_of(const basis_set *bs, const char *lang)
+{
+	const qb_bank *bank = bs->bank;
+	qb_buf b = QB_BUF_INIT;
+	if (bs->own) {
+		for (size_t k = 0; k < bank->nlangs; k++)
+			if (strcmp(bank->langs[k].code, lang) != 0)
+				qb_buf_appendf(&b, "%s%s:%.8s", b.len ? "," : "", bank->langs[k].code,
+				               bs->own[k]);
+		return qb_buf_detach(&b);
+	}
+	uint8_t x[8];
+	memcpy(x, bs->all, sizeof x);
+	for (size_t k = 0; k < bank->nlangs; k++)
+		if (strcmp(bank->langs[k].code, lang) == 0)
+			for (size_t i = 0; i < 8; i++)
+				x[i] ^= bs->h[k][i];
+	for (size_t i = 0; i < 8; i++)
+		qb_buf_appendf(&b, "%02x", x[i]);
+	return qb_buf_detach(&b);
+}
+
+/* The languages whose part of a per-language basis no longer matches the
+ * current texts of t (appended to out as 'xx', 'yy'); nothing for a
+ * two-language (single hash) basis. */
+static void basis_changed(qb_buf *out, const char *basis, const qb_text *t)
+{
+	if (is_hex16(basis))
+		return;
+	for (const char *p = basis; *p;) {
+		size_t n = strcspn(p, ":");
+		char *lang = qb_xstrndup(p, n);
+		const char *s = qb_text_get(t, lang);
+		char h[HEX];
+		text_hash(h, s ? s : "");
+		if (strncmp(p + n + 1, h, 8) != 0)
+			qb_buf_appendf(out, "%s'%s'", out->len ? ", " : "", lang);
+		free(lang);
+		p += n + 1 + 8;
+		p += *p == ',';
+	}
 }
 
 /* Calls fn for every text element of the bank, in source order. */
@@ -503,6 +633,16 @@ static void each_element(const qb_bank *bank, elem_fn fn, void *payload)
 				snprintf(what, sizeof what, "question '%s' feedback %zu", q->id, c + 1);
 				fn(payload, q->id, elem, &q->choices[c].feedback, what);
 			}
+			if (q->choices[c].match.present) {
+				snprintf(elem, sizeof elem, "match-%zu", c + 1);
+				snprintf(what, sizeof what, "question '%s' pair %zu, right side", q->id,
+				         c + 1);
+				fn(payload, q->id, elem, &q->choices[c].match, what);
+			}
+		}
+		if (q->feedback_wrong.present) {
+			snprintf(what, sizeof what, "question '%s' feedback-wrong", q->id);
+			fn(payload, q->id, "feedback-wrong", &q->feedback_wrong, what);
 		}
 		snprintf(what, sizeof what, "question '%s' explanation", q->id);
 		fn(payload, q->id, "explanation", &q->explanation, what);
@@ -613,18 +753,24 @@ static void stale_elem(void *payload, const char *qid, const char *elem, const q
                        const char *what)
 {
 	stale_ctx *c = payload;
+	basis_set bs;
+	basis_set_init(&bs, c->bank, t);
 	for (size_t i = 0; i < t->ntr; i++) {
 		const qb_tr *tr = &t->tr[i];
 		const tent *e = find_t(c->rev, qid, elem, tr->lang);
 		if (!e)
 			continue;
-		char h[HEX], basis[HEX];
+		char h[HEX];
 		text_hash(h, tr->text);
-		basis_hash(basis, c->bank, t, tr->lang);
-		if (strcmp(h, e->hash) != 0 || strcmp(basis, e->basis) == 0)
+		char *basis = basis_of(&bs, tr->lang);
+		bool same = strcmp(basis, e->basis) == 0;
+		free(basis);
+		if (strcmp(h, e->hash) != 0 || same)
 			continue;
 		qb_buf who = QB_BUF_INIT;
 		changed_langs(&who, c->rev, c->bank, qid, elem, t, tr->lang);
+		if (!who.len)
+			basis_changed(&who, e->basis, t);
 		if (!who.len) {
 			/* Already recorded as changed by an earlier build: name
 			 * the languages this text is translated from. */
@@ -637,6 +783,7 @@ static void stale_elem(void *payload, const char *qid, const char *elem, const q
 		qb_buf_dispose(&who);
 		c->nstale++;
 	}
+	basis_set_dispose(&bs);
 }
 
 void qb_rev_check_stale(const qb_revisions *rev, const qb_bank *bank)
@@ -664,14 +811,16 @@ static void upd_elem(void *payload, const char *qid, const char *elem, const qb_
 {
 	QB_UNUSED(what);
 	upd_ctx *c = payload;
+	basis_set bs;
+	basis_set_init(&bs, c->bank, t);
 	for (size_t k = 0; k < c->bank->nlangs; k++) {
 		const char *lang = c->bank->langs[k].code;
-		const char *s = qb_text_get(t, lang);
+		const char *s = text_in(c->bank, t, k);
 		if (!s)
 			continue;
-		char h[HEX], basis[HEX];
+		char h[HEX];
 		text_hash(h, s);
-		basis_hash(basis, c->bank, t, lang);
+		char *basis = basis_of(&bs, lang);
 		const tent *o = find_t(c->old, qid, elem, lang);
 		if (c->nt == c->cap)
 			c->t = qb_xrealloc(c->t, (c->cap = c->cap * 2 + 64) * sizeof *c->t);
@@ -682,10 +831,16 @@ static void upd_elem(void *payload, const char *qid, const char *elem, const qb_
 		memcpy(e->hash, h, HEX);
 		/* A text written now is written against the current others;
 		 * an unchanged text keeps its basis, so staleness persists. */
-		memcpy(e->basis, o && strcmp(o->hash, h) == 0 ? o->basis : basis, HEX);
+		if (o && strcmp(o->hash, h) == 0) {
+			e->basis = qb_xstrdup(o->basis);
+			free(basis);
+		} else {
+			e->basis = basis;
+		}
 		if (!o || strcmp(o->hash, e->hash) != 0 || strcmp(o->basis, e->basis) != 0)
 			c->changed = true;
 	}
+	basis_set_dispose(&bs);
 }
 
 /* Appends id unless it is the last one (a question's entries are
@@ -863,6 +1018,7 @@ bool qb_rev_update(qb_revisions *rev, const qb_bank *bank, const char *templates
 		free(rev->t[i].qid);
 		free(rev->t[i].elem);
 		free(rev->t[i].lang);
+		free(rev->t[i].basis);
 	}
 	free(rev->t);
 	rev->t = c.t;
@@ -900,19 +1056,26 @@ static void review_elem(void *payload, const char *qid, const char *elem, const 
 	bool wanted = c->nids == 0;
 	for (size_t k = 0; k < c->nids && !wanted; k++)
 		wanted = strcmp(c->ids[k], qid) == 0;
-	for (size_t i = 0; wanted && i < t->ntr; i++) {
+	if (!wanted)
+		return;
+	basis_set bs;
+	basis_set_init(&bs, c->bank, t);
+	for (size_t i = 0; i < t->ntr; i++) {
 		if (c->lang && strcmp(t->tr[i].lang, c->lang) != 0)
 			continue;
 		tent *e = find_t(c->rev, qid, elem, t->tr[i].lang);
 		if (!e)
 			continue;
-		char basis[HEX];
-		basis_hash(basis, c->bank, t, e->lang);
+		char *basis = basis_of(&bs, e->lang);
 		if (strcmp(basis, e->basis) != 0) {
-			memcpy(e->basis, basis, HEX);
+			free(e->basis);
+			e->basis = basis;
+			basis = NULL;
 			c->n++;
 		}
+		free(basis);
 	}
+	basis_set_dispose(&bs);
 }
 
 size_t qb_rev_review(qb_revisions *rev, const qb_bank *bank, const char *const *ids,

@@ -62,11 +62,15 @@ static qb_loc shift(const qb_tr *tr, size_t off)
 {
 	qb_loc l = tr->text_loc;
 	const char *start = tr->text;
+	size_t k = 0;
 	for (const char *p = tr->text; p < tr->text + off; p++)
 		if (*p == '\n') {
-			l.col = tr->cols ? tr->cols[l.line - tr->text_loc.line] : 1;
-			l.line++;
+			int col = tr->cols ? tr->cols[k++] : 1;
 			start = p + 1;
+			if (!col) /* added by the reader: the same source line */
+				continue;
+			l.col = col;
+			l.line++;
 		}
 	l.col += nchars(start, (size_t)(tr->text + off - start));
 	return l;
@@ -131,15 +135,48 @@ static void check_image(void *payload, const char *src, size_t off)
 		                 "'media/picture.png'", src);
 		return;
 	}
+	qb_media_kind kind = qb_markup_media_kind(src);
+	if (kind == QB_MEDIA_OTHER) {
+		qb_diag_error(l, "'%s' is neither a picture (png, jpg, jpeg, gif, webp, svg) nor a "
+		                 "sound (mp3, ogg, oga, m4a, wav, opus)", src);
+		return;
+	}
 	char *path = qb_xasprintf("%s/%s", v->c->bank->dir, src);
 	char real[PATH_MAX];
 	if (!realpath(path, real)) {
-		qb_diag_error(l, "image '%s' not found (looked for '%s')", src, path);
+		qb_diag_error(l, "%s '%s' not found (looked for '%s')",
+		              kind == QB_MEDIA_AUDIO ? "sound" : "image", src, path);
 	} else if (v->c->realdir && (strncmp(real, v->c->realdir, strlen(v->c->realdir)) != 0 ||
 	                             real[strlen(v->c->realdir)] != '/')) {
 		qb_diag_error(l, "image '%s' leads outside the bank's folder (through a link)", src);
 	}
 	free(path);
+}
+
+/* A formula whose braces do not pair up, or an empty one: what KaTeX and
+ * MathJax would show as an error or as nothing.  (KaTeX itself checks the
+ * rest in the player.) */
+static void check_math(void *payload, const char *tex, size_t off)
+{
+	const visit *v = payload;
+	int depth = 0;
+	size_t i = 0, unopened = SIZE_MAX;
+	for (; tex[i]; i++) {
+		if (tex[i] == '\\' && tex[i + 1]) {
+			i++;
+			continue;
+		}
+		if (tex[i] == '{')
+			depth++;
+		else if (tex[i] == '}' && --depth < 0 && unopened == SIZE_MAX)
+			unopened = i;
+	}
+	if (!*tex || strspn(tex, " ") == strlen(tex))
+		qb_diag_error(shift(v->tr, off), "empty formula");
+	else if (unopened != SIZE_MAX)
+		qb_diag_error(shift(v->tr, off + unopened), "this '}' closes no '{' in the formula");
+	else if (depth > 0)
+		qb_diag_error(shift(v->tr, off), "the formula has %d '{' without '}'", depth);
 }
 
 static void check_link(void *payload, const char *url, size_t off)
@@ -185,7 +222,7 @@ static bool is_letter(utf8proc_int32_t cp)
 
 /* The number of ordinary words in Markdown text s: words of at least
  * QB_WORD_LETTERS letters, none of them upper-case, outside code spans,
- * link and image addresses and URLs.  Names ('All-reduce', 'NVLink',
+ * formulas, link and image addresses and URLs.  Names ('All-reduce', 'NVLink',
  * 'LL128'), code and numbers are not ordinary words, so a text made of
  * them may be the same in every language. */
 static int ordinary_words(const char *s)
@@ -193,11 +230,17 @@ static int ordinary_words(const char *s)
 	int words = 0;
 	size_t n = strlen(s), i = 0;
 	while (i < n) {
-		if (s[i] == '`') { /* a code span: up to the same run of backticks */
-			size_t r = strspn(s + i, "`");
+		if (s[i] == '\\' && s[i + 1] == '$') { /* an escaped dollar sign */
+			i += 2;
+			continue;
+		}
+		if (s[i] == '`' || s[i] == '$') {
+			/* a code span or a formula: up to the same run of marks */
+			const char *mark = s[i] == '`' ? "`" : "$";
+			size_t r = strspn(s + i, mark);
 			const char *e = s + i + r;
-			while ((e = strchr(e, '`')) && strspn(e, "`") != r)
-				e += strspn(e, "`");
+			while ((e = strchr(e, *mark)) && strspn(e, mark) != r)
+				e += strspn(e, mark);
 			i = e ? (size_t)(e - s) + r : i + r;
 			continue;
 		}
@@ -320,6 +363,7 @@ static void check_text(ctx *c, const qb_text *t, const char *what, bool check_mi
 		visit v = {c, tr};
 		qb_markup_images(tr->text, check_image, &v);
 		qb_markup_links(tr->text, check_link, &v);
+		qb_markup_math(tr->text, check_math, &v);
 	}
 	check_same(t, what);
 	/* A line without a tag most likely is the missing translation: one
@@ -338,10 +382,13 @@ static void check_text(ctx *c, const qb_text *t, const char *what, bool check_mi
 /* The same for any text of question q. */
 static bool question_has(const qb_question *q, bool tagged)
 {
-	if (text_has(&q->prompt, tagged) || text_has(&q->explanation, tagged))
+	if (text_has(&q->prompt, tagged) || text_has(&q->explanation, tagged) ||
+	    text_has(&q->feedback_wrong, tagged) || text_has(&q->feedback_true, tagged) ||
+	    text_has(&q->feedback_false, tagged))
 		return true;
 	for (size_t i = 0; i < q->nchoices; i++)
-		if (text_has(&q->choices[i].text, tagged) || text_has(&q->choices[i].feedback, tagged))
+		if (text_has(&q->choices[i].text, tagged) || text_has(&q->choices[i].feedback, tagged) ||
+		    text_has(&q->choices[i].match, tagged))
 			return true;
 	return false;
 }
@@ -445,18 +492,56 @@ static void check_ids(ctx *c)
 	free(first);
 }
 
+/* A type's word for its options in messages. */
+static const char *option_word(qb_qtype t)
+{
+	return t == QB_QTYPE_SHORT ? "answer" : t == QB_QTYPE_MATCHING ? "pair" : "option";
+}
+
+/* A matching pair: both sides in the same languages. */
+static void check_pair(ctx *c, const qb_choice *ch, const char *what)
+{
+	if (ch->match.present)
+		check_text(c, &ch->match, what, false, false);
+	for (size_t t = 0; t < ch->text.ntr; t++) {
+		const qb_tr *tr = &ch->text.tr[t];
+		if (*tr->lang && !qb_text_tr(&ch->match, tr->lang))
+			qb_diag_error(tr->loc, "the '%s' text of %s has no ' => ' between the left and "
+			                       "the right side; write 'left => right'", tr->lang, what);
+	}
+	if (!ch->text.present) /* a distractor: its right side in every language */
+		for (size_t k = 0; k < c->bank->nlangs; k++)
+			if (ch->match.present && !qb_text_tr(&ch->match, c->bank->langs[k].code)) {
+				char *d = describe_lang(c->bank->langs[k].code);
+				qb_diag_error(ch->loc, "%s has no %s text", what, d);
+				free(d);
+			}
+}
+
 static void check_choices(ctx *c, const qb_question *q, const char *name, bool untagged)
 {
 	const qb_bank *b = c->bank;
+	const char *word = option_word(q->type);
 	qb_buf what = QB_BUF_INIT;
+	size_t pairs = 0;
 	for (size_t i = 0; i < q->nchoices; i++) {
 		const qb_choice *ch = &q->choices[i];
 		qb_buf_clear(&what);
-		qb_buf_appendf(&what, "option %zu of %s", i + 1, name);
-		check_text(c, &ch->text, qb_buf_cstr(&what), !untagged, untagged);
+		qb_buf_appendf(&what, "%s %zu of %s", word, i + 1, name);
+		if (q->type == QB_QTYPE_MATCHING) {
+			pairs += ch->text.present;
+			if (ch->text.present)
+				check_text(c, &ch->text, qb_buf_cstr(&what), !untagged, untagged);
+			check_pair(c, ch, qb_buf_cstr(&what));
+		} else
+			check_text(c, &ch->text, qb_buf_cstr(&what), !untagged, untagged);
+		if (ch->pinned && !qb_qtype_shuffles(q->type))
+			qb_diag_error(ch->loc, "'!' pins an option in place when options are shuffled; "
+			                       "the %ss of a question of type '%s' are not shuffled", word,
+			              qb_qtype_name(q->type));
 		if (ch->feedback.present) {
 			qb_buf_clear(&what);
-			qb_buf_appendf(&what, "the feedback of option %zu of %s", i + 1, name);
+			qb_buf_appendf(&what, "the feedback of %s %zu of %s", word, i + 1, name);
 			check_text(c, &ch->feedback, qb_buf_cstr(&what), false, untagged);
 			/* Feedback is optional, but if written, in every language. */
 			if (!untagged && ch->feedback.ntr && !has_untagged(&ch->feedback))
@@ -469,30 +554,169 @@ static void check_choices(ctx *c, const qb_question *q, const char *name, bool u
 					free(d);
 				}
 		}
-		/* The same option text twice in one language. */
-		for (size_t t = 0; t < ch->text.ntr; t++) {
+		/* The same option text twice in one language (a short answer
+		 * may repeat one: a language may have fewer spellings). */
+		for (size_t t = 0; t < ch->text.ntr && q->type != QB_QTYPE_SHORT; t++) {
 			const qb_tr *tr = &ch->text.tr[t];
 			if (!*tr->lang || !*tr->text)
 				continue;
 			for (size_t j = 0; j < i; j++) {
 				const char *other = qb_text_get(&q->choices[j].text, tr->lang);
 				if (other && strcmp(other, tr->text) == 0) {
-					qb_diag_error(tr->loc, "option %zu of %s repeats option %zu in '%s'",
-					              i + 1, name, j + 1, tr->lang);
+					qb_diag_error(tr->loc, "%s %zu of %s repeats %s %zu in '%s'", word,
+					              i + 1, name, word, j + 1, tr->lang);
 					break;
 				}
 			}
 		}
 	}
 	qb_buf_dispose(&what);
-	if (q->nchoices < 2)
+	if (q->type == QB_QTYPE_MATCHING && pairs < 2)
+		qb_diag_error(q->nchoices ? q->choices[0].loc : q->loc,
+		              "matching %s has %zu pair%s; it needs at least two ('left => right')",
+		              name, pairs, pairs == 1 ? "" : "s");
+	else if (q->nchoices < 2 && qb_qtype_has_options(q->type))
 		qb_diag_error(q->nchoices ? q->choices[0].loc : q->loc,
 		              "%s has %zu option%s; it needs at least two", name, q->nchoices,
 		              q->nchoices == 1 ? "" : "s");
 	if (q->nchoices > QB_MANY_OPTIONS)
 		qb_diag_warning(q->choices[QB_MANY_OPTIONS].loc,
-		                "%s has %zu options; more than %d is hard to answer on a phone", name,
-		                q->nchoices, QB_MANY_OPTIONS);
+		                "%s has %zu %ss; more than %d is hard to answer on a phone", name,
+		                q->nchoices, word, QB_MANY_OPTIONS);
+}
+
+/* A question-level text block (feedback-wrong:, ...): optional, but in
+ * every language when written. */
+static void check_block(ctx *c, const qb_text *t, const char *kw, const char *name,
+                        bool untagged)
+{
+	if (!t->present)
+		return;
+	qb_buf what = QB_BUF_INIT;
+	qb_buf_appendf(&what, "the '%s:' of %s", kw, name);
+	check_text(c, t, qb_buf_cstr(&what), !untagged, untagged);
+	qb_buf_dispose(&what);
+}
+
+/* The gaps of a cloze question, in every language: the same number, a
+ * right choice in each choice gap, no empty answer. */
+static void check_cloze(ctx *c, const qb_question *q, const char *name)
+{
+	qb_arena a = {0};
+	int first = -1;
+	const char *first_lang = NULL;
+	for (size_t i = 0; i < q->prompt.ntr; i++) {
+		const qb_tr *tr = &q->prompt.tr[i];
+		if (!*tr->lang || (c->bank->nlangs && !qb_bank_has_lang(c->bank, tr->lang)))
+			continue;
+		qb_cloze_part *p;
+		size_t np;
+		int n = qb_cloze_split(&a, tr->text, &p, &np);
+		if (n < 0) {
+			const char *open = tr->text;
+			for (size_t k = 0; k < np; k++)
+				if (!p[k].gap)
+					open = p[k].text;
+			const char *at = strstr(open, "{{");
+			qb_diag_error(shift(tr, at ? (size_t)(at - tr->text) : 0),
+			              "this '{{' has no '}}'; a gap is written '{{answer}}' (write '\\{' "
+			              "for a literal brace)");
+			continue;
+		}
+		if (n == 0) {
+			qb_diag_error(tr->text_loc, "the '%s' prompt of cloze %s has no gap; write each "
+			                            "gap as '{{answer}}' or '{{=right ~wrong}}'",
+			              tr->lang, name);
+			continue;
+		}
+		if (first < 0) {
+			first = n;
+			first_lang = tr->lang;
+		} else if (n != first)
+			qb_diag_error(tr->text_loc, "the '%s' prompt of %s has %d gap%s, the '%s' one %d; "
+			                            "every language needs the same gaps in the same order",
+			              tr->lang, name, n, n == 1 ? "" : "s", first_lang, first);
+		for (size_t k = 0; k < np; k++) {
+			const qb_cloze_gap *g = p[k].gap;
+			if (!g)
+				continue;
+			qb_loc l = shift(tr, g->off);
+			if (g->choice && !g->nright)
+				qb_diag_error(l, "this choice gap has no right choice; mark it with '=' "
+				                 "instead of '~'");
+			else if (g->choice && g->nright != 1)
+				qb_diag_error(l, "this choice gap has %zu right choices; mark exactly one "
+				                 "with '=' and the wrong ones with '~'", g->nright);
+			else if (g->choice && g->nanswers < 2)
+				qb_diag_error(l, "this choice gap has one choice; add wrong ones with '~'");
+			for (size_t j = 0; j < g->nanswers; j++)
+				if (!*g->answers[j]) {
+					qb_diag_error(l, "this gap has an empty answer");
+					break;
+				}
+		}
+	}
+	qb_arena_dispose(&a);
+}
+
+/* What each type needs, and the keys that only some types take. */
+static void check_type(ctx *c, const qb_question *q, const char *name, bool untagged)
+{
+	const char *tn = qb_qtype_name(q->type);
+	size_t ncorrect = qb_question_ncorrect(q);
+	if (q->scoring_loc.line && !qb_qtype_partial(q->type))
+		qb_diag_error(q->scoring_loc, "'scoring:' is for multiple, matching and cloze "
+		                              "questions; a question of type '%s' is right or wrong", tn);
+	if (q->shuffle_loc.line && !qb_qtype_shuffles(q->type))
+		qb_diag_error(q->shuffle_loc, "'shuffle:' is for single, multiple and matching "
+		                              "questions; a question of type '%s' has no options to shuffle", tn);
+	if (q->case_loc.line && q->type != QB_QTYPE_SHORT && q->type != QB_QTYPE_CLOZE)
+		qb_diag_error(q->case_loc, "'case-sensitive:' is for short-answer and cloze questions");
+	if (q->unit_loc.line && q->type != QB_QTYPE_NUMERIC)
+		qb_diag_error(q->unit_loc, "'unit:' is for numeric questions");
+	if (q->type != QB_QTYPE_TRUE_FALSE) {
+		if (q->feedback_true.present)
+			qb_diag_error(q->feedback_true.loc, "'feedback-true:' is for true-false questions; "
+			                                    "give an option its feedback with '>'");
+		if (q->feedback_false.present)
+			qb_diag_error(q->feedback_false.loc, "'feedback-false:' is for true-false "
+			                                     "questions; give an option its feedback "
+			                                     "with '>'");
+	}
+	if ((q->type == QB_QTYPE_NUMERIC || q->type == QB_QTYPE_CLOZE) && q->nchoices)
+		qb_diag_error(q->choices[0].loc, "a question of type '%s' has no options; %s", tn,
+		              q->type == QB_QTYPE_NUMERIC ? "write its answer as 'answer: 42'"
+		                                          : "write its gaps in the prompt as "
+		                                            "'{{answer}}'");
+	switch (q->type) {
+	case QB_QTYPE_TRUE_FALSE:
+		if (!q->answer_loc.line)
+			qb_diag_error(q->loc, "true-false %s has no answer; add 'answer: true' or "
+			                      "'answer: false'", name);
+		check_block(c, &q->feedback_true, "feedback-true", name, untagged);
+		check_block(c, &q->feedback_false, "feedback-false", name, untagged);
+		break;
+	case QB_QTYPE_SHORT:
+		if (!ncorrect)
+			qb_diag_error(q->nchoices ? q->choices[0].loc : q->loc,
+			              "short-answer %s has no accepted answer; write one per line, "
+			              "starting with '*'", name);
+		break;
+	case QB_QTYPE_NUMERIC:
+		if (!q->answer_loc.line)
+			qb_diag_error(q->loc, "numeric %s has no answer; add e.g. 'answer: 42', "
+			                      "'answer: 3.5 \xC2\xB1 0.1' or 'answer: 3..4'", name);
+		else if (q->num.loc.line && q->num.range && q->num.lo > q->num.hi)
+			qb_diag_error(q->num.loc, "the range of %s starts above its end (%g > %g); write "
+			                          "the smaller number first", name, q->num.lo, q->num.hi);
+		break;
+	case QB_QTYPE_CLOZE:
+		if (q->prompt.present)
+			check_cloze(c, q, name);
+		break;
+	default:
+		break;
+	}
 }
 
 /* True when s has a quotation mark: straight, curly ('“basics”', as word
@@ -531,7 +755,8 @@ static void check_question(ctx *c, const qb_question *q)
 	size_t nl = 0;
 	if (!q->id)
 		lacks[nl++] = "an id";
-	if (!ncorrect && q->nchoices)
+	if (!ncorrect && q->nchoices && qb_qtype_has_options(q->type) &&
+	    q->type != QB_QTYPE_TRUE_FALSE)
 		lacks[nl++] = "a correct-option mark ('*')";
 	if (!q->explanation.present)
 		lacks[nl++] = "an explanation";
@@ -566,7 +791,10 @@ static void check_question(ctx *c, const qb_question *q)
 		qb_buf_dispose(&what);
 	}
 
-	check_choices(c, q, name, folded);
+	if (q->type != QB_QTYPE_TRUE_FALSE)
+		check_choices(c, q, name, folded);
+	check_type(c, q, name, folded);
+	check_block(c, &q->feedback_wrong, "feedback-wrong", name, folded);
 
 	/* The answer key. */
 	if (q->nchoices && !(folded && !ncorrect)) {
@@ -604,6 +832,42 @@ static void check_question(ctx *c, const qb_question *q)
 	qb_buf_dispose(&nb);
 }
 
+/* Drawing: enough questions for every attempt. */
+static void check_draw(const qb_bank *b)
+{
+	if (!b->draw_loc.line || !b->draw)
+		return;
+	if (!b->draw_per_tag) {
+		if ((size_t)b->draw > b->nquestions)
+			qb_diag_error(b->draw_loc, "'draw: %d' asks for more questions than the bank has "
+			                           "(%zu)", b->draw, b->nquestions);
+		return;
+	}
+	for (size_t i = 0; i < b->nquestions; i++) {
+		const qb_question *q = &b->questions[i];
+		if (!q->ntags) {
+			qb_diag_error(q->loc, "question '%s' has no tag, but 'draw: %d per tag' (line %d) "
+			                      "draws by the first tag of each question",
+			              q->id ? q->id : "", b->draw, b->draw_loc.line);
+			continue;
+		}
+		size_t n = 0;
+		bool first = true;
+		for (size_t j = 0; j < b->nquestions; j++) {
+			const qb_question *o = &b->questions[j];
+			if (!o->ntags || strcmp(o->tags[0].name, q->tags[0].name) != 0)
+				continue;
+			n++;
+			if (j < i)
+				first = false;
+		}
+		if (first && n < (size_t)b->draw)
+			qb_diag_error(q->tags[0].loc, "tag '%s' has %zu question%s, fewer than 'draw: %d "
+			                              "per tag' (line %d) draws",
+			              q->tags[0].name, n, n == 1 ? "" : "s", b->draw, b->draw_loc.line);
+	}
+}
+
 void qb_validate(const qb_bank *bank)
 {
 	ctx c = {0};
@@ -618,5 +882,6 @@ void qb_validate(const qb_bank *bank)
 	check_ids(&c);
 	for (size_t i = 0; i < bank->nquestions; i++)
 		check_question(&c, &bank->questions[i]);
+	check_draw(bank);
 	free(c.realdir);
 }

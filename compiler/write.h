@@ -51,7 +51,17 @@ typedef struct qb_writer {
 	bool make;             /* built by make for every bank in input/      */
 	const char *templates; /* its folder under templates/, or NULL        */
 	qb_write_fn write;
+	unsigned types;        /* question types it writes besides single and
+	                          multiple: QB_TYPE_BIT()s, or QB_TYPES_ALL;
+	                          a bank with another type fails to build in
+	                          this format with one error per question    */
 } qb_writer;
+
+#define QB_TYPE_BIT(t) (1u << (unsigned)(t))
+#define QB_TYPES_ALL ((1u << QB_QTYPE_COUNT) - 1)
+
+/* True when w can write questions of type (render.c). */
+bool qb_writer_supports(const qb_writer *w, qb_qtype type);
 
 /* The folder under templates/ that every writer uses (the label
  * catalogues, render.h); the revision record times it like a writer's. */

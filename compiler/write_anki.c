@@ -22,16 +22,19 @@
  * reads is JSON placed as HTML text. */
 #include "write.h"
 
+#include <errno.h>
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "alloc.h"
 #include "anki_db.h"
 #include "diag.h"
 #include "escape.h"
+#include "fsutil.h"
 #include "hash.h"
 #include "lang.h"
 #include "markup.h"
@@ -736,15 +739,15 @@ static int add_notes(anki *a, qb_anki_db *db, int64_t base_ms)
 	return 0;
 }
 
-/* The whole collection.anki2 (anki_db.c) into *col. */
-static int build_collection(anki *a, unsigned char **col, size_t *len)
+/* The whole collection.anki2 (anki_db.c) into the scratch file col. */
+static int build_collection(anki *a, const char *col)
 {
 	int rc = -1;
 	qb_anki_db *db = NULL;
 	json_t *models = NULL, *dconf = NULL, *conf = NULL;
 	int64_t base_ms = id_base_ms(a->ctx);
 
-	db = qb_anki_db_new();
+	db = qb_anki_db_new(col);
 	if (!db || add_notes(a, db, base_ms) != 0)
 		goto done;
 	json_t *nt = notetype_json(a, a->nlangs ? a->dids[0] : 1);
@@ -756,7 +759,7 @@ static int build_collection(anki *a, unsigned char **col, size_t *len)
 	conf = conf_json(notetype_id(), a->bank->nquestions * a->nlangs);
 	/* crt: the start of the UTC day of the ids' base, in seconds. */
 	qb_anki_col c = {base_ms / 1000 / 86400 * 86400, base_ms, conf, models, a->decks, dconf};
-	if (qb_anki_db_set_col(db, &c) != 0 || qb_anki_db_finish(db, col, len) != 0)
+	if (qb_anki_db_set_col(db, &c) != 0 || qb_anki_db_finish(db, col) != 0)
 		goto done;
 	rc = 0;
 done:
@@ -770,7 +773,7 @@ done:
 /* The package (§A1): collection.anki2, the media map, then the media as
  * 0, 1, 2, ... in map order (the static files, then the pictures); every
  * member with the latest time of the record. */
-static int write_package(const anki *a, const unsigned char *col, size_t len)
+static int write_package(const anki *a, const char *col)
 {
 	int rc = -1;
 	json_t *map = json_object();
@@ -791,7 +794,7 @@ static int write_package(const anki *a, const unsigned char *col, size_t len)
 		goto done;
 	}
 	zip = qb_zipw_open(a->ctx->path, a->ctx->latest);
-	if (!zip || qb_zipw_add(zip, "collection.anki2", col, len, true) != 0 ||
+	if (!zip || qb_zipw_add_file(zip, "collection.anki2", col, true) != 0 ||
 	    qb_zipw_add(zip, "media", map_text, strlen(map_text), true) != 0)
 		goto done;
 	for (size_t i = 0; i < n; i++) {
@@ -822,8 +825,12 @@ int qb_write_anki(const qb_render_ctx *ctx, const qb_bank *bank)
 {
 	int rc = -1;
 	anki a = {.ctx = ctx, .bank = bank, .langs = ctx->langs, .nlangs = ctx->nlangs};
-	unsigned char *col = NULL;
-	size_t col_len = 0;
+	/* The collection is built in a scratch file next to the package. */
+	char *col = qb_fs_tmpname(ctx->path);
+	if (!col) {
+		qb_diag_fatal("cannot create a file next to '%s': %s", ctx->path, strerror(errno));
+		return -1;
+	}
 
 	if (qb_render_media(ctx, media_name, &a.images) != 0)
 		goto done;
@@ -834,10 +841,11 @@ int qb_write_anki(const qb_render_ctx *ctx, const qb_bank *bank)
 	a.labels_name = add_static_data(&a, labels, llen, "labels", "js");
 	a.js_name = add_static(&a, "anki/card.js", "card", "js");
 	if (!a.css_name || !a.js_name || build_decks(&a) != 0 ||
-	    build_collection(&a, &col, &col_len) != 0 || write_package(&a, col, col_len) != 0)
+	    build_collection(&a, col) != 0 || write_package(&a, col) != 0)
 		goto done;
 	rc = 0;
 done:
+	unlink(col);
 	free(col);
 	json_decref(a.decks);
 	for (size_t i = 0; i < a.nstatics; i++) {

@@ -44,7 +44,71 @@ static void set_text(json_t *o, const char *key, const qb_text *t, const qb_buil
 	free(hk);
 }
 
-json_t *qb_json_bank(const qb_bank *bank, const qb_build_opts *opts)
+/* The gaps of a cloze question in each language. */
+static json_t *gaps_obj(const qb_question *q, const qb_build_opts *opts)
+{
+	json_t *o = json_object();
+	qb_arena a = {0};
+	for (size_t i = 0; i < opts->nlangs; i++) {
+		const char *s = qb_text_get(&q->prompt, opts->langs[i]);
+		if (!s)
+			continue;
+		qb_cloze_part *p;
+		size_t np;
+		json_t *arr = json_array();
+		if (qb_cloze_split(&a, s, &p, &np) >= 0)
+			for (size_t k = 0; k < np; k++) {
+				const qb_cloze_gap *g = p[k].gap;
+				if (!g)
+					continue;
+				json_t *jg = json_object();
+				json_object_set_new(jg, "kind", json_string(g->choice ? "choice" : "typed"));
+				json_t *ans = json_array();
+				for (size_t j = 0; j < g->nanswers; j++)
+					json_array_append_new(ans, json_string(g->answers[j]));
+				json_object_set_new(jg, "answers", ans);
+				if (g->choice)
+					json_object_set_new(jg, "right", json_integer((json_int_t)g->right));
+				json_array_append_new(arr, jg);
+			}
+		json_object_set_new(o, opts->langs[i], arr);
+	}
+	qb_arena_dispose(&a);
+	return o;
+}
+
+/* The keys that only some types have. */
+static void type_keys(json_t *jq, const qb_question *q, const qb_build_opts *opts)
+{
+	switch (q->type) {
+	case QB_QTYPE_TRUE_FALSE:
+		json_object_set_new(jq, "answer", json_boolean(q->truth));
+		break;
+	case QB_QTYPE_SHORT:
+		json_object_set_new(jq, "case_sensitive", json_boolean(q->case_sensitive));
+		break;
+	case QB_QTYPE_NUMERIC: {
+		json_t *a = json_object();
+		json_object_set_new(a, "value", json_real(q->num.value));
+		json_object_set_new(a, "tolerance", json_real(q->num.tol));
+		json_object_set_new(a, "min", json_real(q->num.lo));
+		json_object_set_new(a, "max", json_real(q->num.hi));
+		json_object_set_new(a, "percent", json_boolean(q->num.percent));
+		json_object_set_new(jq, "answer", a);
+		json_object_set_new(jq, "unit", q->unit ? json_string(q->unit) : json_null());
+		break;
+	}
+	case QB_QTYPE_CLOZE:
+		json_object_set_new(jq, "case_sensitive", json_boolean(q->case_sensitive));
+		json_object_set_new(jq, "gaps", gaps_obj(q, opts));
+		break;
+	default:
+		break;
+	}
+}
+
+/* The bank without its questions ("questions" last, and empty). */
+static json_t *bank_head(const qb_bank *bank, const qb_build_opts *opts)
 {
 	json_t *root = json_object();
 	json_object_set_new(root, "id", bank->id ? json_string(bank->id) : json_null());
@@ -56,62 +120,127 @@ json_t *qb_json_bank(const qb_bank *bank, const qb_build_opts *opts)
 	json_object_set_new(root, "default_language", dl ? json_string(dl) : json_null());
 	json_object_set_new(root, "pass_mark",
 	                    bank->pass_mark >= 0 ? json_integer(bank->pass_mark) : json_null());
+	json_object_set_new(root, "scoring", json_string(qb_scoring_name(bank->scoring)));
+	json_object_set_new(root, "shuffle_options", json_boolean(bank->shuffle_options));
+	json_object_set_new(root, "shuffle_questions", json_boolean(bank->shuffle_questions));
+	json_object_set_new(root, "draw", json_integer(bank->draw));
+	json_object_set_new(root, "draw_per_tag", json_boolean(bank->draw_per_tag));
 	json_object_set_new(root, "title", text_obj(&bank->title, opts, false));
 	json_object_set_new(root, "description", text_obj(&bank->description, opts, false));
-	json_t *qs = json_array();
-	for (size_t i = 0; i < bank->nquestions; i++) {
-		const qb_question *q = &bank->questions[i];
-		json_t *jq = json_object();
-		json_object_set_new(jq, "id", q->id ? json_string(q->id) : json_null());
-		json_object_set_new(jq, "number", json_integer(q->number));
-		json_object_set_new(jq, "type", json_string(qb_qtype_name(q->type)));
-		json_t *tags = json_array();
-		for (size_t t = 0; t < q->ntags; t++)
-			json_array_append_new(tags, json_string(q->tags[t].name));
-		json_object_set_new(jq, "tags", tags);
-		set_text(jq, "prompt", &q->prompt, opts);
-		json_t *chs = json_array();
-		for (size_t c = 0; c < q->nchoices; c++) {
-			const qb_choice *ch = &q->choices[c];
-			json_t *jc = json_object();
-			set_text(jc, "text", &ch->text, opts);
-			json_object_set_new(jc, "correct", json_boolean(ch->correct));
-			set_text(jc, "feedback", &ch->feedback, opts);
-			json_array_append_new(chs, jc);
-		}
-		json_object_set_new(jq, "choices", chs);
-		set_text(jq, "explanation", &q->explanation, opts);
-		json_t *src = json_object();
-		json_object_set_new(src, "file", json_string(q->loc.file));
-		json_object_set_new(src, "line", json_integer(q->loc.line));
-		json_object_set_new(jq, "source", src);
-		json_array_append_new(qs, jq);
+	json_object_set_new(root, "questions", json_array());
+	return root;
+}
+
+static json_t *question_json(const qb_bank *bank, const qb_question *q,
+                             const qb_build_opts *opts)
+{
+	json_t *jq = json_object();
+	json_object_set_new(jq, "id", q->id ? json_string(q->id) : json_null());
+	json_object_set_new(jq, "number", json_integer(q->number));
+	json_object_set_new(jq, "type", json_string(qb_qtype_name(q->type)));
+	json_object_set_new(jq, "scoring",
+	                    json_string(qb_scoring_name(qb_question_scoring(bank, q))));
+	json_object_set_new(jq, "shuffle", json_boolean(qb_question_shuffles(bank, q)));
+	json_t *tags = json_array();
+	for (size_t t = 0; t < q->ntags; t++)
+		json_array_append_new(tags, json_string(q->tags[t].name));
+	json_object_set_new(jq, "tags", tags);
+	set_text(jq, "prompt", &q->prompt, opts);
+	json_t *chs = json_array();
+	for (size_t c = 0; c < q->nchoices; c++) {
+		const qb_choice *ch = &q->choices[c];
+		json_t *jc = json_object();
+		set_text(jc, "text", &ch->text, opts);
+		if (q->type == QB_QTYPE_MATCHING)
+			set_text(jc, "match", &ch->match, opts);
+		json_object_set_new(jc, "correct", json_boolean(ch->correct));
+		json_object_set_new(jc, "pinned", json_boolean(ch->pinned));
+		set_text(jc, "feedback", &ch->feedback, opts);
+		json_array_append_new(chs, jc);
 	}
-	json_object_set_new(root, "questions", qs);
+	json_object_set_new(jq, "choices", chs);
+	type_keys(jq, q, opts);
+	if (q->feedback_wrong.present)
+		set_text(jq, "feedback_wrong", &q->feedback_wrong, opts);
+	set_text(jq, "explanation", &q->explanation, opts);
+	json_t *src = json_object();
+	json_object_set_new(src, "file", json_string(q->loc.file));
+	json_object_set_new(src, "line", json_integer(q->loc.line));
+	json_object_set_new(jq, "source", src);
+	return jq;
+}
+
+json_t *qb_json_bank(const qb_bank *bank, const qb_build_opts *opts)
+{
+	json_t *root = bank_head(bank, opts);
+	json_t *qs = json_object_get(root, "questions");
+	for (size_t i = 0; i < bank->nquestions; i++)
+		json_array_append_new(qs, question_json(bank, &bank->questions[i], opts));
 	return root;
 }
 
 char *qb_json_dump(const qb_bank *bank, const qb_build_opts *opts)
 {
 	json_t *root = qb_json_bank(bank, opts);
-	char *s = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	char *s = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15));
 	json_decref(root);
 	return s;
 }
 
+enum { JSON_FLAGS = JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15) };
+
+/* Writes json_dumps(v) with every line after the first indented by
+ * 'indent' spaces (a JSON string never holds a raw newline). */
+static void put_indented(FILE *f, const json_t *v, const char *indent)
+{
+	char *s = json_dumps(v, JSON_FLAGS);
+	for (const char *p = s, *nl; p; p = nl ? nl + 1 : NULL) {
+		nl = strchr(p, '\n');
+		fwrite(p, 1, nl ? (size_t)(nl + 1 - p) : strlen(p), f);
+		if (nl)
+			fputs(indent, f);
+	}
+	free(s);
+}
+
+/* The same text as qb_json_dump() and a newline, written a question at
+ * a time so that the whole tree is never held: the head dumped with an
+ * empty "questions" array, each question dumped and indented to its
+ * place in it. */
 int qb_write_json(const qb_render_ctx *ctx, const qb_bank *bank)
 {
 	qb_build_opts langs = {.langs = ctx->langs, .nlangs = ctx->nlangs};
-	qb_buf b = QB_BUF_INIT;
-	char *s = qb_json_dump(bank, &langs);
-	qb_buf_puts(&b, s);
-	qb_buf_putc(&b, '\n');
-	free(s);
-	int rc = 0;
-	if (qb_fs_write_atomic(ctx->path, b.ptr, b.len) != 0) {
-		qb_diag_fatal("cannot write '%s': %s", ctx->path, strerror(errno));
-		rc = -1;
+	static const char empty_tail[] = "[]\n}";
+	json_t *head = bank_head(bank, &langs);
+	char *hs = json_dumps(head, JSON_FLAGS);
+	json_decref(head);
+	size_t hl = strlen(hs), tl = sizeof empty_tail - 1;
+	qb_fs_atomic out;
+	int rc = qb_fs_atomic_open(&out, ctx->path);
+	bool split = bank->nquestions && hl >= tl && strcmp(hs + hl - tl, empty_tail) == 0;
+	if (rc == 0 && !split) { /* no questions (or not the expected head) */
+		char *all = qb_json_dump(bank, &langs);
+		fprintf(out.f, "%s\n", all);
+		free(all);
+	} else if (rc == 0) {
+		fwrite(hs, 1, hl - tl, out.f);
+		fputs("[\n", out.f);
+		for (size_t i = 0; i < bank->nquestions; i++) {
+			json_t *jq = question_json(bank, &bank->questions[i], &langs);
+			fputs("    ", out.f);
+			put_indented(out.f, jq, "    ");
+			fputs(i + 1 < bank->nquestions ? ",\n" : "\n", out.f);
+			json_decref(jq);
+		}
+		fputs("  ]\n}\n", out.f);
 	}
-	qb_buf_dispose(&b);
+	free(hs);
+	if (rc == 0 && ferror(out.f)) {
+		qb_fs_atomic_discard(&out);
+		rc = -1;
+	} else if (rc == 0)
+		rc = qb_fs_atomic_commit(&out);
+	if (rc != 0)
+		qb_diag_fatal("cannot write '%s': %s", ctx->path, strerror(errno));
 	return rc;
 }

@@ -2,32 +2,32 @@
  * bank -> Import -> "Moodle XML format"), both languages in one question.
  *
  * The file is one <quiz>: a category question, then every question of the
- * bank in order as a multichoice question.  Every element written is one
- * that Moodle 4.5's importer reads (question/format/xml/format.php:
- * import_headers, import_multichoice, import_answer,
- * import_combined_feedback, import_question_tags, import_category).
+ * bank in order as Moodle's own type of it, one function per type:
+ * multichoice (single, multiple), truefalse, shortanswer, numerical,
+ * matching, cloze (multianswer).  Every element written is one that
+ * Moodle 4.5's importer reads (question/format/xml/format.php:
+ * import_headers, import_answer, import_combined_feedback,
+ * import_question_tags, import_category and import_<type>); what Moodle
+ * cannot express is a located error (a choice gap that differs between
+ * languages) or warning (all-or-nothing scoring of parts, pinning).
  *
  * Texts are the bank's Markdown rendered to HTML by the render layer
  * (render.h: language fallback, media, labels; md4c with raw HTML off)
  * and, when more than one language is written, wrapped per language in
  * <span lang="xx" class="multilang">...</span>, default language first,
- * for Moodle's "Multi-language content" filter.  libxml2's xmlTextWriter
- * writes them as escaped text (not CDATA: its CDATA writer does not split
- * "]]>"), so nothing from the bank can leave its <text> element, and an
- * author's own "@@PLUGINFILE@@" is written as "&#64;@PLUGINFILE@@".
- * Images are embedded as <file encoding="base64"> next to the <text> that
+ * for Moodle's "Multi-language content" filter.  That filter ends a
+ * language at the first </span>, so no span may sit inside: math loses
+ * its span (put_html) and cloze gaps sit between the languages' runs
+ * (write_multianswer).  libxml2's xmlTextWriter writes every text as
+ * escaped text (not CDATA: its CDATA writer does not split "]]>"), so
+ * nothing from the bank can leave its <text> element, and an author's own
+ * "@@PLUGINFILE@@" is written as "&#64;@PLUGINFILE@@".  Pictures and
+ * sounds are embedded as <file encoding="base64"> next to the <text> that
  * uses them, under content-addressed names, and referenced as
  * @@PLUGINFILE@@/<name>.
  *
  * Grades (fractions) are always one of Moodle's grades (question/format.php
- * refuses the whole file otherwise):
- *   single:   the correct option 100, the others 0;
- *   multiple: each of the k correct options 100/k (k must be 1-10 or 20 so
- *             that 100/k is a Moodle grade; anything else is a located
- *             error); each of the w wrong options -100/w, rounded up to the
- *             next Moodle grade when 100/w is not one.  The correct set
- *             scores 100, every wrong pick costs at least 100/w, and
- *             ticking every option scores 0 (Moodle never goes below 0).
+ * refuses the whole file otherwise); write_multichoice() says which.
  *
  * Re-importing: Moodle makes a new question for every question of the
  * file and drops an idnumber that already exists in the target category
@@ -56,13 +56,6 @@
 #define IDNUMBER_MAX 100     /* question_bank_entries.idnumber              */
 #define NAME_PROMPT_CHARS 60 /* characters of the prompt in <name>          */
 #define PLUGINFILE "@@PLUGINFILE@@/"
-
-/* Moodle's grades, in percent, as the importer matches them
- * (question_bank::fraction_options_full(), lib/questionlib.php). */
-static const char *const grades[] = {"100",      "90",       "83.33333", "80",       "75",
-                                     "70",       "66.66667", "60",       "50",       "40",
-                                     "33.33333", "30",       "25",       "20",       "16.66667",
-                                     "14.28571", "12.5",     "11.11111", "10",       "5"};
 
 typedef struct ctx {
 	const qb_render_ctx *r;
@@ -138,71 +131,138 @@ static void write_files(ctx *c)
 
 /* ---- texts ---- */
 
-/* Appends html to out with every @@PLUGINFILE@@ that is not the start of
- * one of our image srcs written as &#64;@PLUGINFILE@@: Moodle replaces
- * the marker anywhere in a text by its file area's URL.  md4c escapes the
- * author's quotes, so src=" only precedes a src markup wrote. */
-static void put_html(qb_buf *out, const char *html)
+/* Appends html to out as Moodle should store it:
+ *  - every @@PLUGINFILE@@ that is not the start of one of our media srcs
+ *    as &#64;@PLUGINFILE@@ (Moodle replaces the marker anywhere in a text
+ *    by its file area's URL; md4c escapes the author's quotes, so src="
+ *    only precedes a src markup wrote);
+ *  - a formula's <span class="math ...">\(...\)</span> as the bare
+ *    \(...\) for Moodle's MathJax filter: a </span> inside a language's
+ *    <span class="multilang"> would end it for the multilang filter, whose
+ *    expression stops at the first </span> (the TeX is HTML-escaped, so
+ *    the wrapper's </span> is the next tag; raw HTML from a bank is
+ *    escaped, so the wrapper only comes from markup);
+ *  - each byte of esc as a character reference (&#123; for '{' in a
+ *    cloze text, which Moodle would read as a gap; md4c writes these
+ *    bytes only in text and attribute values, where the reference reads
+ *    the same). */
+static void put_html(qb_buf *out, const char *html, const char *esc)
 {
-	static const char marker[] = "@@PLUGINFILE@@", src[] = "src=\"";
-	const char *p = html, *m;
-	while ((m = strstr(p, marker)) != NULL) {
-		qb_buf_append(out, p, (size_t)(m - p));
-		bool ours = (size_t)(m - html) >= sizeof src - 1 &&
-		            memcmp(m - (sizeof src - 1), src, sizeof src - 1) == 0;
-		qb_buf_puts(out, ours ? "@" : "&#64;");
-		p = m + 1;
+	static const char marker[] = "@@PLUGINFILE@@", src[] = "src=\"",
+	                  math[] = "<span class=\"math ", end[] = "</span>";
+	bool in_math = false;
+	for (const char *p = html; *p; p++) {
+		if (strncmp(p, marker, sizeof marker - 1) == 0) {
+			bool ours = (size_t)(p - html) >= sizeof src - 1 &&
+			            memcmp(p - (sizeof src - 1), src, sizeof src - 1) == 0;
+			qb_buf_puts(out, ours ? "@" : "&#64;");
+		} else if (strncmp(p, math, sizeof math - 1) == 0 && strchr(p, '>')) {
+			p = strchr(p, '>');
+			in_math = true;
+		} else if (in_math && strncmp(p, end, sizeof end - 1) == 0) {
+			p += sizeof end - 2;
+			in_math = false;
+		} else if (esc && strchr(esc, *p)) {
+			qb_buf_appendf(out, "&#%d;", (unsigned char)*p);
+		} else {
+			qb_buf_putc(out, *p);
+		}
 	}
-	qb_buf_puts(out, p);
+}
+
+/* Opens and closes one language's part of a text: a multilang span when
+ * more than one language is written. */
+static void lang_open(ctx *c, qb_buf *out, const char *lang)
+{
+	if (c->nlangs > 1)
+		qb_buf_appendf(out, "<span lang=\"%s\" class=\"multilang\">", lang);
+}
+
+static void lang_close(ctx *c, qb_buf *out)
+{
+	if (c->nlangs > 1)
+		qb_buf_puts(out, "</span>");
 }
 
 /* Appends one language's HTML to out: in a multilang span when more than
  * one language is written. */
 static void lang_html(ctx *c, qb_buf *out, const char *lang, const char *html)
 {
-	if (c->nlangs > 1)
-		qb_buf_appendf(out, "<span lang=\"%s\" class=\"multilang\">", lang);
-	put_html(out, html);
-	if (c->nlangs > 1)
-		qb_buf_puts(out, "</span>");
+	lang_open(c, out, lang);
+	put_html(out, html, NULL);
+	lang_close(c, out);
+}
+
+/* Renders md (one language) to HTML in out, noting its media. */
+static void md_html(ctx *c, qb_buf *out, const char *md)
+{
+	qb_markup_images(md, note_image, c);
+	if (qb_render_html(c->r, out, md, &c->media) != 0)
+		c->failed = true;
 }
 
 /* Appends the HTML of t in every written language to out (nothing when
- * t is absent) and notes its images. */
+ * t is absent) and notes its media. */
 static void text_html(ctx *c, qb_buf *out, const qb_text *t)
 {
 	qb_buf html = QB_BUF_INIT;
 	for (size_t i = 0; t->present && i < c->nlangs; i++) {
 		qb_buf_clear(&html);
-		const char *md = qb_render_md(c->r, t, c->langs[i]);
-		qb_markup_images(md, note_image, c);
-		if (qb_render_html(c->r, &html, md, &c->media) != 0)
-			c->failed = true;
+		md_html(c, &html, qb_render_md(c->r, t, c->langs[i]));
 		lang_html(c, out, c->langs[i], qb_buf_cstr(&html));
 	}
 	qb_buf_dispose(&html);
 }
 
-/* <text>html</text>, then the <file>s its images need. */
-static void write_text_files(ctx *c, const char *html)
+/* Appends the plain text of t (HTML-escaped) in every written language to
+ * out, for Moodle's plain-text fields that it shows through its filters
+ * (matching answers, the choices of a cloze gap).  The spans are
+ * separated by a space, which the multilang filter allows, so that with
+ * the filter off the languages read as words, not one run. */
+static void text_plain(ctx *c, qb_buf *out, const qb_text *t)
 {
-	xok(c, xmlTextWriterWriteElement(c->w, BAD_CAST "text", BAD_CAST html));
-	write_files(c);
+	qb_buf plain = QB_BUF_INIT;
+	for (size_t i = 0; t->present && i < c->nlangs; i++) {
+		qb_buf_clear(&plain);
+		qb_render_plain(&plain, qb_render_md(c->r, t, c->langs[i]));
+		if (i)
+			qb_buf_putc(out, ' ');
+		lang_open(c, out, c->langs[i]);
+		qb_escape_html(out, qb_buf_cstr(&plain));
+		lang_close(c, out);
+	}
+	qb_buf_dispose(&plain);
 }
 
-/* <tag format="html"><text>HTML</text><file .../>...</tag> for t (an empty
- * text when t is absent), or for the label key when t is NULL. */
-static void write_text(ctx *c, const char *tag, const qb_text *t, const char *key)
+/* <tag format="html"><text>html</text><file>s of the media noted</tag>. */
+static void write_html(ctx *c, const char *tag, const char *html)
+{
+	xok(c, xmlTextWriterStartElement(c->w, BAD_CAST tag));
+	xok(c, xmlTextWriterWriteAttribute(c->w, BAD_CAST "format", BAD_CAST "html"));
+	xok(c, xmlTextWriterWriteElement(c->w, BAD_CAST "text", BAD_CAST html));
+	write_files(c);
+	xok(c, xmlTextWriterEndElement(c->w));
+}
+
+/* write_html() of t (an empty text when t is absent), or of the label
+ * key when t is NULL; after the label, the HTML of more when present. */
+static void write_text(ctx *c, const char *tag, const qb_text *t, const char *key,
+                       const qb_text *more)
 {
 	qb_buf all = QB_BUF_INIT;
 	if (t)
 		text_html(c, &all, t);
-	for (size_t i = 0; !t && i < c->nlangs; i++)
-		lang_html(c, &all, c->langs[i], qb_render_label(c->r, c->langs[i], key));
-	xok(c, xmlTextWriterStartElement(c->w, BAD_CAST tag));
-	xok(c, xmlTextWriterWriteAttribute(c->w, BAD_CAST "format", BAD_CAST "html"));
-	write_text_files(c, qb_buf_cstr(&all));
-	xok(c, xmlTextWriterEndElement(c->w));
+	for (size_t i = 0; !t && i < c->nlangs; i++) {
+		qb_buf label = QB_BUF_INIT;
+		bool with = more && more->present;
+		qb_buf_appendf(&label, with ? "<p>%s</p>" : "%s",
+		               qb_render_label(c->r, c->langs[i], key));
+		if (with)
+			md_html(c, &label, qb_render_md(c->r, more, c->langs[i]));
+		lang_html(c, &all, c->langs[i], qb_buf_cstr(&label));
+		qb_buf_dispose(&label);
+	}
+	write_html(c, tag, qb_buf_cstr(&all));
 	qb_buf_dispose(&all);
 }
 
@@ -212,6 +272,11 @@ static void write_plain(ctx *c, const char *tag, const char *s)
 	xok(c, xmlTextWriterStartElement(c->w, BAD_CAST tag));
 	xok(c, xmlTextWriterWriteElement(c->w, BAD_CAST "text", BAD_CAST s));
 	xok(c, xmlTextWriterEndElement(c->w));
+}
+
+static void write_elem(ctx *c, const char *tag, const char *value)
+{
+	xok(c, xmlTextWriterWriteElement(c->w, BAD_CAST tag, BAD_CAST value));
 }
 
 /* The plain text of t in the main language, whitespace collapsed, cut
@@ -255,73 +320,109 @@ static const char *equal_share(size_t n)
 	return n == 20 ? "5" : NULL;
 }
 
-/* The smallest Moodle grade >= 100/n (n >= 1). */
-static const char *share_up(size_t n)
+/* Warns that Moodle grades q's parts although q is all-or-nothing: the
+ * nearest Moodle question is written (what it grades otherwise is said in
+ * the message), and 'scoring: partial' says so in the bank. */
+static void all_or_nothing_warning(const qb_question *q, const char *what)
 {
-	const char *g = grades[0];
-	for (size_t i = 0; i < QB_NELEM(grades); i++)
-		if (strtod(grades[i], NULL) * (double)n >= 100.0 - 1e-3)
-			g = grades[i];
-	return g;
+	qb_diag_warning(q->scoring_loc.line ? q->scoring_loc : q->loc,
+	                "question '%s' is scored all-or-nothing, but Moodle gives partial credit "
+	                "for %s; write 'scoring: partial' to accept that in Moodle XML", q->id, what);
 }
 
-/* ---- questions ---- */
+/* ---- the parts every question has ---- */
 
-static void write_question(ctx *c, const qb_question *q)
+/* The feedback an answer shows: its own, else for a wrong answer the
+ * question's feedback-wrong. */
+static const qb_text *answer_feedback(const qb_question *q, const qb_choice *ch, bool right)
 {
-	size_t ncorrect = qb_question_ncorrect(q), nwrong = q->nchoices - ncorrect;
-	bool single = q->type == QB_QTYPE_SINGLE;
-	const char *right = single ? "100" : equal_share(ncorrect);
-	char *wrong = single ? qb_xstrdup("0") : nwrong ? qb_xasprintf("-%s", share_up(nwrong)) : NULL;
-	if (!right) {
-		qb_render_error(c->r, q->loc, "question '%s' has %zu correct options: Moodle's grades "
-		                "cannot split 100%% equally over %zu (use 1 to 10, or 20)", q->id,
-		                ncorrect, ncorrect);
-		c->failed = true;
-	}
+	if (ch && ch->feedback.present)
+		return &ch->feedback;
+	return right ? NULL : &q->feedback_wrong;
+}
+
+/* <answer fraction= format=><text>text</text> (HTML when html, with its
+ * files) <feedback>fb</feedback> ... (the caller ends it). */
+static void start_answer(ctx *c, const char *fraction, const char *text, bool html,
+                         const qb_text *fb)
+{
+	xok(c, xmlTextWriterStartElement(c->w, BAD_CAST "answer"));
+	xok(c, xmlTextWriterWriteAttribute(c->w, BAD_CAST "fraction", BAD_CAST fraction));
+	xok(c, xmlTextWriterWriteAttribute(c->w, BAD_CAST "format",
+	                                   BAD_CAST(html ? "html" : "plain_text")));
+	write_elem(c, "text", text);
+	if (html)
+		write_files(c);
+	static const qb_text none = {0};
+	write_text(c, "feedback", fb ? fb : &none, NULL, NULL);
+}
+
+/* The prompt's HTML in every written language with each byte of esc as
+ * a character reference (put_html), then tail. */
+static void prompt_html(ctx *c, qb_buf *out, const qb_question *q, const char *esc,
+                        const char *tail)
+{
+	qb_buf prompt = QB_BUF_INIT;
+	text_html(c, &prompt, &q->prompt);
+	put_html(out, qb_buf_cstr(&prompt), esc);
+	qb_buf_puts(out, tail);
+	qb_buf_dispose(&prompt);
+}
+
+/* <question type=...>: name, question text (qtext, or the prompt when
+ * NULL), general feedback, grade, penalty, idnumber. */
+static void start_question(ctx *c, const qb_question *q, const char *type, const char *qtext)
+{
 	if (strlen(q->id) > IDNUMBER_MAX) {
 		qb_render_error(c->r, q->id_loc, "question id '%s' is longer than Moodle's %d "
 		                "characters", q->id, IDNUMBER_MAX);
 		c->failed = true;
 	}
-
 	xok(c, xmlTextWriterStartElement(c->w, BAD_CAST "question"));
-	xok(c, xmlTextWriterWriteAttribute(c->w, BAD_CAST "type", BAD_CAST "multichoice"));
+	xok(c, xmlTextWriterWriteAttribute(c->w, BAD_CAST "type", BAD_CAST type));
 	qb_buf name = QB_BUF_INIT;
 	qb_buf_appendf(&name, "%s: ", q->id);
 	plain_start(c, &name, &q->prompt, NAME_PROMPT_CHARS);
 	write_plain(c, "name", qb_buf_cstr(&name));
 	qb_buf_dispose(&name);
-	write_text(c, "questiontext", &q->prompt, NULL);
-	write_text(c, "generalfeedback", &q->explanation, NULL);
+	if (qtext)
+		write_html(c, "questiontext", qtext);
+	else
+		write_text(c, "questiontext", &q->prompt, NULL, NULL);
+	write_text(c, "generalfeedback", &q->explanation, NULL, NULL);
 	static const char *const fixed[][2] = {
 		{"defaultgrade", "1"}, {"penalty", "0.3333333"}, {"hidden", "0"}};
 	for (size_t i = 0; i < QB_NELEM(fixed); i++)
-		xok(c, xmlTextWriterWriteElement(c->w, BAD_CAST fixed[i][0], BAD_CAST fixed[i][1]));
-	xok(c, xmlTextWriterWriteElement(c->w, BAD_CAST "idnumber", BAD_CAST q->id));
-	xok(c, xmlTextWriterWriteElement(c->w, BAD_CAST "single",
-	                                 BAD_CAST(single ? "true" : "false")));
-	xok(c, xmlTextWriterWriteElement(c->w, BAD_CAST "shuffleanswers", BAD_CAST "false"));
-	xok(c, xmlTextWriterWriteElement(c->w, BAD_CAST "answernumbering", BAD_CAST "abc"));
-	xok(c, xmlTextWriterWriteElement(c->w, BAD_CAST "showstandardinstruction", BAD_CAST "1"));
-	write_text(c, "correctfeedback", NULL, "answerCorrect");
-	write_text(c, "partiallycorrectfeedback", NULL, "answerPartiallyCorrect");
-	write_text(c, "incorrectfeedback", NULL, "answerIncorrect");
-	if (!single)
-		xok(c, xmlTextWriterWriteElement(c->w, BAD_CAST "shownumcorrect", BAD_CAST ""));
-	for (size_t i = 0; i < q->nchoices; i++) {
-		const qb_choice *ch = &q->choices[i];
-		xok(c, xmlTextWriterStartElement(c->w, BAD_CAST "answer"));
-		xok(c, xmlTextWriterWriteAttribute(c->w, BAD_CAST "fraction",
-		                                   BAD_CAST(ch->correct ? (right ? right : "0") : wrong)));
-		xok(c, xmlTextWriterWriteAttribute(c->w, BAD_CAST "format", BAD_CAST "html"));
-		qb_buf html = QB_BUF_INIT;
-		text_html(c, &html, &ch->text);
-		write_text_files(c, qb_buf_cstr(&html));
-		qb_buf_dispose(&html);
-		write_text(c, "feedback", &ch->feedback, NULL);
-		xok(c, xmlTextWriterEndElement(c->w));
-	}
+		write_elem(c, fixed[i][0], fixed[i][1]);
+	write_elem(c, "idnumber", q->id);
+}
+
+/* The combined feedback of multichoice and matching: the labels, and
+ * after the wrong ones the question's feedback-wrong when more. */
+static void combined_feedback(ctx *c, const qb_text *more)
+{
+	write_text(c, "correctfeedback", NULL, "answerCorrect", NULL);
+	write_text(c, "partiallycorrectfeedback", NULL, "answerPartiallyCorrect", more);
+	write_text(c, "incorrectfeedback", NULL, "answerIncorrect", more);
+	write_elem(c, "shownumcorrect", "");
+}
+
+/* <shuffleanswers>: the question's shuffling, off when an option is
+ * pinned (Moodle cannot keep one in place; a warning says so). */
+static void shuffle_answers(ctx *c, const qb_question *q)
+{
+	bool shuffle = qb_question_shuffles(c->bank, q);
+	for (size_t i = 0; shuffle && i < q->nchoices; i++)
+		if (q->choices[i].pinned) {
+			qb_diag_warning(q->choices[i].loc, "Moodle cannot keep an option in place while "
+			                "shuffling: the Moodle XML question '%s' is not shuffled", q->id);
+			shuffle = false;
+		}
+	write_elem(c, "shuffleanswers", shuffle ? "true" : "false");
+}
+
+static void end_question(ctx *c, const qb_question *q)
+{
 	if (q->ntags) {
 		xok(c, xmlTextWriterStartElement(c->w, BAD_CAST "tags"));
 		for (size_t t = 0; t < q->ntags; t++)
@@ -329,7 +430,478 @@ static void write_question(ctx *c, const qb_question *q)
 		xok(c, xmlTextWriterEndElement(c->w));
 	}
 	xok(c, xmlTextWriterEndElement(c->w));
+}
+
+/* ---- one function per type ---- */
+
+/* single and multiple: multichoice.  single: 100 for the correct option,
+ * 0 for the others.  multiple, partial: each of the k correct options
+ * 100/k and each wrong one -100/k, which is qbc's rule (right picks minus
+ * wrong picks over k, never below 0).  multiple, all-or-nothing: each
+ * wrong one -100, so that any wrong pick scores 0; with k = 1 that is
+ * all-or-nothing, with more Moodle still gives credit for picking only
+ * some of the correct options (a warning says so). */
+static void write_multichoice(ctx *c, const qb_question *q)
+{
+	size_t ncorrect = qb_question_ncorrect(q);
+	bool single = q->type == QB_QTYPE_SINGLE;
+	const char *right = single ? "100" : equal_share(ncorrect);
+	bool all = !single && qb_question_scoring(c->bank, q) == QB_SCORING_ALL;
+	char *wrong = single ? qb_xstrdup("0")
+	                     : qb_xasprintf("-%s", all ? "100" : right ? right : "0");
+	if (!right) {
+		qb_render_error(c->r, q->loc, "question '%s' has %zu correct options: Moodle's grades "
+		                "cannot split 100%% equally over %zu (use 1 to 10, or 20)", q->id,
+		                ncorrect, ncorrect);
+		c->failed = true;
+	} else if (all && ncorrect > 1) {
+		all_or_nothing_warning(q, "picking only some of its correct options");
+	}
+	start_question(c, q, "multichoice", NULL);
+	write_elem(c, "single", single ? "true" : "false");
+	shuffle_answers(c, q);
+	write_elem(c, "answernumbering", "abc");
+	write_elem(c, "showstandardinstruction", "1");
+	combined_feedback(c, NULL);
+	for (size_t i = 0; i < q->nchoices; i++) {
+		const qb_choice *ch = &q->choices[i];
+		qb_buf html = QB_BUF_INIT;
+		text_html(c, &html, &ch->text);
+		start_answer(c, ch->correct ? (right ? right : "0") : wrong, qb_buf_cstr(&html), true,
+		             answer_feedback(q, ch, ch->correct));
+		xok(c, xmlTextWriterEndElement(c->w));
+		qb_buf_dispose(&html);
+	}
+	end_question(c, q);
 	free(wrong);
+}
+
+/* true-false: truefalse, the answers named "true" and "false" (Moodle
+ * shows them in the learner's language), 100 for the right one. */
+static void write_truefalse(ctx *c, const qb_question *q)
+{
+	start_question(c, q, "truefalse", NULL);
+	for (size_t i = 0; i < 2 && i < q->nchoices; i++) {
+		const qb_choice *ch = &q->choices[i];
+		start_answer(c, ch->correct ? "100" : "0", i == 0 ? "true" : "false", false,
+		             answer_feedback(q, ch, ch->correct));
+		xok(c, xmlTextWriterEndElement(c->w));
+	}
+	end_question(c, q);
+}
+
+/* Moodle's short-answer matching reads '*' as "any text"; "\*" is a star. */
+static void star_escape(qb_buf *out, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '*')
+			qb_buf_putc(out, '\\');
+		qb_buf_putc(out, *s);
+	}
+}
+
+/* The distinct answers of q's accepted (right) or listed wrong options in
+ * every written language, as Moodle compares them (qb_answer_normalise:
+ * Moodle also ignores case unless usecase, and surrounding space), each
+ * with the option it came from.  Returns the count; *out is heap. */
+typedef struct sa_answer {
+	const char *text;      /* as written (the model trims it)          */
+	const qb_choice *from;
+} sa_answer;
+
+static size_t distinct_answers(ctx *c, const qb_question *q, bool right, sa_answer **out,
+                               char ***keys, size_t *nkeys)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < q->nchoices; i++) {
+		const qb_choice *ch = &q->choices[i];
+		if (ch->correct != right)
+			continue;
+		for (size_t l = 0; l < c->nlangs; l++) {
+			const char *s = qb_render_md(c->r, &ch->text, c->langs[l]);
+			char *key = qb_answer_normalise(s, q->case_sensitive);
+			size_t k;
+			for (k = 0; k < *nkeys && strcmp((*keys)[k], key) != 0; k++)
+				;
+			if (k < *nkeys || !*key) {
+				free(key);
+				continue;
+			}
+			*keys = qb_xrealloc(*keys, (*nkeys + 1) * sizeof **keys);
+			(*keys)[(*nkeys)++] = key;
+			*out = qb_xrealloc(*out, (n + 1) * sizeof **out);
+			(*out)[n++] = (sa_answer){s, ch};
+		}
+	}
+	return n;
+}
+
+/* short-answer: shortanswer.  Moodle compares an answer's text with the
+ * learner's response literally (no filter), so each distinct accepted
+ * string of every written language is one <answer> at 100, then each
+ * listed wrong one at 0, then "*" (anything else) at 0 with the
+ * feedback-wrong: Moodle takes the first answer that matches. */
+static void write_shortanswer(ctx *c, const qb_question *q)
+{
+	qb_buf qtext = QB_BUF_INIT;
+	prompt_html(c, &qtext, q, "_", ""); /* see write_numerical() */
+	start_question(c, q, "shortanswer", qb_buf_cstr(&qtext));
+	qb_buf_dispose(&qtext);
+	write_elem(c, "usecase", q->case_sensitive ? "1" : "0");
+	char **keys = NULL;
+	size_t nkeys = 0;
+	for (int pass = 0; pass < 2; pass++) {
+		sa_answer *a = NULL;
+		size_t n = distinct_answers(c, q, pass == 0, &a, &keys, &nkeys);
+		for (size_t i = 0; i < n; i++) {
+			qb_buf t = QB_BUF_INIT;
+			star_escape(&t, a[i].text);
+			start_answer(c, pass == 0 ? "100" : "0", qb_buf_cstr(&t), false,
+			             answer_feedback(q, a[i].from, pass == 0));
+			xok(c, xmlTextWriterEndElement(c->w));
+			qb_buf_dispose(&t);
+		}
+		free(a);
+	}
+	if (q->feedback_wrong.present) {
+		start_answer(c, "0", "*", false, &q->feedback_wrong);
+		xok(c, xmlTextWriterEndElement(c->w));
+	}
+	for (size_t i = 0; i < nkeys; i++)
+		free(keys[i]);
+	free(keys);
+	end_question(c, q);
+}
+
+/* A number as PHP reads it back exactly: the shortest %.*g that
+ * round-trips. */
+static void put_number(qb_buf *out, double v)
+{
+	char s[40];
+	for (int prec = 1; prec <= 17; prec++) {
+		snprintf(s, sizeof s, "%.*g", prec, v);
+		if (strtod(s, NULL) == v)
+			break;
+	}
+	qb_buf_puts(out, s);
+}
+
+/* numeric: numerical.  value ± tolerance (absolute, Moodle's "nominal"
+ * tolerance; a percentage is already absolute in the model); a range
+ * lo..hi is its middle ± half its width.  A unit is Moodle's one unit
+ * (multiplier 1), optional when typed (unitgradingtype 0, showunits 0:
+ * "42" and "42 GB" both count) and shown after the box through Moodle's
+ * answer-box placeholder: a line "__________ GB" at the end of the
+ * question text (the renderers of numerical and shortanswer put the box
+ * where the first run of five or more underscores is, so the prompt's
+ * own are written as &#95;). */
+static void write_numerical(ctx *c, const qb_question *q)
+{
+	qb_buf qtext = QB_BUF_INIT, tail = QB_BUF_INIT, v = QB_BUF_INIT, t = QB_BUF_INIT;
+	if (q->unit) {
+		qb_buf_puts(&tail, "<p>__________ ");
+		qb_escape_html(&tail, q->unit);
+		qb_buf_puts(&tail, "</p>");
+	}
+	prompt_html(c, &qtext, q, "_", qb_buf_cstr(&tail));
+	qb_buf_dispose(&tail);
+	start_question(c, q, "numerical", qb_buf_cstr(&qtext));
+	double half = (q->num.hi - q->num.lo) / 2;
+	put_number(&v, q->num.range ? q->num.lo + half : q->num.value);
+	put_number(&t, q->num.range ? half : q->num.tol);
+	start_answer(c, "100", qb_buf_cstr(&v), false, NULL);
+	write_elem(c, "tolerance", qb_buf_cstr(&t));
+	xok(c, xmlTextWriterEndElement(c->w));
+	if (q->feedback_wrong.present) {
+		start_answer(c, "0", "*", false, &q->feedback_wrong);
+		write_elem(c, "tolerance", "0");
+		xok(c, xmlTextWriterEndElement(c->w));
+	}
+	if (q->unit) {
+		xok(c, xmlTextWriterStartElement(c->w, BAD_CAST "units"));
+		xok(c, xmlTextWriterStartElement(c->w, BAD_CAST "unit"));
+		write_elem(c, "multiplier", "1");
+		write_elem(c, "unit_name", q->unit);
+		xok(c, xmlTextWriterEndElement(c->w));
+		xok(c, xmlTextWriterEndElement(c->w));
+	}
+	write_elem(c, "unitgradingtype", "0");
+	write_elem(c, "unitpenalty", "0");
+	write_elem(c, "showunits", q->unit ? "0" : "3");
+	write_elem(c, "unitsleft", "0");
+	end_question(c, q);
+	qb_buf_dispose(&qtext);
+	qb_buf_dispose(&v);
+	qb_buf_dispose(&t);
+}
+
+/* qb_markup_images callback: counts. */
+static void count_media(void *payload, const char *src, size_t offset)
+{
+	QB_UNUSED(src);
+	QB_UNUSED(offset);
+	++*(size_t *)payload;
+}
+
+/* Reports media in t, which Moodle's field for it cannot hold. */
+static void no_media(ctx *c, const qb_question *q, const qb_text *t, const char *what)
+{
+	for (size_t i = 0; t->present && i < c->nlangs; i++) {
+		size_t n = 0;
+		const qb_tr *tr = qb_render_tr(c->r, t, c->langs[i]);
+		qb_markup_images(tr ? tr->text : "", count_media, &n);
+		if (n) {
+			qb_render_error(c->r, tr->loc, "question '%s': Moodle's %s cannot hold a picture "
+			                "or sound", q->id, what);
+			c->failed = true;
+			return;
+		}
+	}
+}
+
+/* matching: matching.  Each pair a subquestion (the left side as HTML,
+ * the right side as Moodle's plain-text answer); a distractor a
+ * subquestion with an empty text.  Moodle scores right pairs / pairs,
+ * qbc's partial rule (all-or-nothing: a warning). */
+static void write_matching(ctx *c, const qb_question *q)
+{
+	if (qb_question_scoring(c->bank, q) == QB_SCORING_ALL)
+		all_or_nothing_warning(q, "each right pair");
+	start_question(c, q, "matching", NULL);
+	shuffle_answers(c, q);
+	combined_feedback(c, &q->feedback_wrong);
+	for (size_t i = 0; i < q->nchoices; i++) {
+		const qb_choice *ch = &q->choices[i];
+		qb_buf left = QB_BUF_INIT, right = QB_BUF_INIT;
+		text_html(c, &left, &ch->text);
+		no_media(c, q, &ch->match, "matching answers");
+		text_plain(c, &right, &ch->match);
+		xok(c, xmlTextWriterStartElement(c->w, BAD_CAST "subquestion"));
+		xok(c, xmlTextWriterWriteAttribute(c->w, BAD_CAST "format", BAD_CAST "html"));
+		write_elem(c, "text", qb_buf_cstr(&left));
+		write_files(c);
+		xok(c, xmlTextWriterStartElement(c->w, BAD_CAST "answer"));
+		write_elem(c, "text", qb_buf_cstr(&right));
+		xok(c, xmlTextWriterEndElement(c->w));
+		xok(c, xmlTextWriterEndElement(c->w));
+		qb_buf_dispose(&left);
+		qb_buf_dispose(&right);
+	}
+	end_question(c, q);
+}
+
+/* ---- cloze ---- */
+
+/* Appends s for Moodle's embedded-answer syntax, which reads a gap's
+ * answers and feedback up to an unescaped '~', '#' or '}' and decodes
+ * HTML character references in them (qtype_multianswer_extract_question,
+ * question/type/multianswer/questiontype.php): every character the syntax
+ * or HTML treats specially is written as a character reference, so the
+ * text decodes back to s exactly. */
+static void cloze_escape(qb_buf *out, const char *s)
+{
+	static const char special[] = "{}#~=%:/\\|*\"'<>&";
+	for (; *s; s++) {
+		if (strchr(special, *s))
+			qb_buf_appendf(out, "&#%d;", (unsigned char)*s);
+		else
+			qb_buf_putc(out, *s);
+	}
+}
+
+#define GAP_MARK "\xEE\x80\x80" /* U+E000: a gap in the rendered prompt      */
+
+/* One gap's embedded answer, {1:TYPE:...}, from its versions in every
+ * written language (g[l]).  A typed gap accepts the distinct answers of
+ * every language (Moodle compares them literally, as in shortanswer); a
+ * choice gap's choices are multilang texts, so every language must have
+ * the same number of choices with the right one at the same place. */
+static void cloze_gap(ctx *c, qb_buf *out, const qb_question *q, const qb_cloze_gap **g,
+                      size_t gi)
+{
+	qb_buf html = QB_BUF_INIT;
+	qb_buf fb = QB_BUF_INIT;
+	if (q->feedback_wrong.present)
+		text_html(c, &fb, &q->feedback_wrong);
+	for (size_t l = 1; l < c->nlangs; l++)
+		if (g[l]->choice != g[0]->choice ||
+		    (g[0]->choice && (g[l]->nanswers != g[0]->nanswers || g[l]->right != g[0]->right))) {
+			const qb_tr *tr = qb_render_tr(c->r, &q->prompt, c->langs[l]);
+			qb_render_error(c->r, tr ? tr->text_loc : q->prompt.loc,
+			                "question '%s': gap %zu differs between %s and %s in its kind, "
+			                "number of choices or right choice; Moodle keeps one list of "
+			                "choices per gap", q->id, gi + 1, c->langs[0], c->langs[l]);
+			c->failed = true;
+			goto done;
+		}
+	if (g[0]->choice) {
+		qb_buf_puts(out, "{1:MULTICHOICE:");
+		for (size_t k = 0; k < g[0]->nanswers; k++) {
+			if (k)
+				qb_buf_putc(out, '~');
+			if (k == g[0]->right)
+				qb_buf_putc(out, '=');
+			qb_buf_clear(&html);
+			for (size_t l = 0; l < c->nlangs; l++) {
+				if (l)
+					qb_buf_putc(&html, ' ');
+				lang_open(c, &html, c->langs[l]);
+				qb_escape_html(&html, g[l]->answers[k]);
+				lang_close(c, &html);
+			}
+			cloze_escape(out, qb_buf_cstr(&html));
+			if (k != g[0]->right && fb.len) {
+				qb_buf_putc(out, '#');
+				cloze_escape(out, qb_buf_cstr(&fb));
+			}
+		}
+	} else {
+		qb_buf_puts(out, q->case_sensitive ? "{1:SHORTANSWER_C:" : "{1:SHORTANSWER:");
+		char **keys = NULL;
+		size_t nkeys = 0;
+		for (size_t l = 0; l < c->nlangs; l++)
+			for (size_t k = 0; k < g[l]->nanswers; k++) {
+				char *key = qb_answer_normalise(g[l]->answers[k], q->case_sensitive);
+				size_t j;
+				for (j = 0; j < nkeys && strcmp(keys[j], key) != 0; j++)
+					;
+				if (j < nkeys || !*key) {
+					free(key);
+					continue;
+				}
+				keys = qb_xrealloc(keys, (nkeys + 1) * sizeof *keys);
+				keys[nkeys++] = key;
+				qb_buf_puts(out, nkeys > 1 ? "~=" : "=");
+				qb_buf_clear(&html);
+				star_escape(&html, g[l]->answers[k]);
+				cloze_escape(out, qb_buf_cstr(&html));
+			}
+		for (size_t j = 0; j < nkeys; j++)
+			free(keys[j]);
+		free(keys);
+		if (fb.len) {
+			qb_buf_puts(out, "~*#");
+			cloze_escape(out, qb_buf_cstr(&fb));
+		}
+	}
+	qb_buf_putc(out, '}');
+done:
+	qb_buf_dispose(&html);
+	qb_buf_dispose(&fb);
+}
+
+/* cloze: multianswer.  Moodle reads the gaps out of the question text
+ * ({1:SHORTANSWER:=a~=b}, {1:MULTICHOICE:=right~wrong}) and draws each
+ * where it was.  Its renderer marks a gap with a <span> before the
+ * filters run, and the multilang filter ends a language at the first
+ * </span>, so a gap cannot sit inside a language's span: the text is the
+ * languages' runs between the gaps, each run a multilang group, and each
+ * gap once between them (every language has the same gaps in the same
+ * order).  Each language's prompt is rendered whole, with a mark where
+ * each gap is, then cut at the marks, so Markdown around a gap stays
+ * right once the filter keeps one language.  '{' in the text is written
+ * &#123; so that nothing from the bank reads as a gap.  Moodle scores
+ * right gaps / gaps (the question is worth one mark per gap), qbc's
+ * partial rule (all-or-nothing with two gaps or more: a warning). */
+static void write_multianswer(ctx *c, const qb_question *q)
+{
+	qb_arena a = {0};
+	const qb_cloze_gap ***gaps = qb_arena_alloc(&a, c->nlangs * sizeof *gaps);
+	char **runs = qb_arena_alloc(&a, c->nlangs * sizeof *runs);
+	size_t ngaps = 0;
+	bool ok = true;
+	for (size_t l = 0; l < c->nlangs; l++) {
+		/* The gaps, and the prompt with each replaced by the mark. */
+		qb_cloze_part *p = NULL;
+		size_t np = 0, n = 0;
+		if (qb_cloze_split(&a, qb_render_md(c->r, &q->prompt, c->langs[l]), &p, &np) < 0)
+			ok = false, np = 0;
+		gaps[l] = qb_arena_alloc(&a, (np + 1) * sizeof **gaps);
+		qb_buf md = QB_BUF_INIT, html = QB_BUF_INIT;
+		for (size_t i = 0; i < np; i++) {
+			if (p[i].gap) {
+				gaps[l][n++] = p[i].gap;
+				qb_buf_puts(&md, GAP_MARK);
+			} else {
+				qb_buf_append(&md, p[i].text, p[i].len);
+			}
+		}
+		if (l && n != ngaps)
+			ok = false;
+		ngaps = n;
+		md_html(c, &html, qb_buf_cstr(&md));
+		qb_buf esc = QB_BUF_INIT;
+		put_html(&esc, qb_buf_cstr(&html), "{");
+		runs[l] = qb_arena_strdup(&a, qb_buf_cstr(&esc));
+		size_t marks = 0;
+		for (const char *m = runs[l]; (m = strstr(m, GAP_MARK)) != NULL; m++)
+			marks++;
+		if (marks != ngaps)
+			ok = false;
+		qb_buf_dispose(&md);
+		qb_buf_dispose(&html);
+		qb_buf_dispose(&esc);
+	}
+	if (!ok) {
+		qb_render_error(c->r, q->prompt.loc, "question '%s': its gaps cannot be written for "
+		                "Moodle (a language has other gaps, or the text holds U+E000)", q->id);
+		c->failed = true;
+	}
+	if (ngaps > 1 && qb_question_scoring(c->bank, q) == QB_SCORING_ALL)
+		all_or_nothing_warning(q, "each right gap");
+
+	qb_buf text = QB_BUF_INIT;
+	const qb_cloze_gap **g = qb_arena_alloc(&a, c->nlangs * sizeof *g);
+	for (size_t gi = 0; ok && gi <= ngaps; gi++) {
+		bool empty = true;
+		const char **ends = qb_arena_alloc(&a, c->nlangs * sizeof *ends);
+		for (size_t l = 0; l < c->nlangs; l++) {
+			ends[l] = strstr(runs[l], GAP_MARK);
+			if (!ends[l])
+				ends[l] = runs[l] + strlen(runs[l]);
+			empty = empty && ends[l] == runs[l];
+		}
+		for (size_t l = 0; !empty && l < c->nlangs; l++) {
+			lang_open(c, &text, c->langs[l]);
+			qb_buf_append(&text, runs[l], (size_t)(ends[l] - runs[l]));
+			lang_close(c, &text);
+		}
+		for (size_t l = 0; l < c->nlangs; l++) {
+			runs[l] = (char *)ends[l] + (*ends[l] ? strlen(GAP_MARK) : 0);
+			g[l] = gi < ngaps ? gaps[l][gi] : NULL;
+		}
+		if (gi < ngaps)
+			cloze_gap(c, &text, q, g, gi);
+	}
+	start_question(c, q, "cloze", qb_buf_cstr(&text));
+	end_question(c, q);
+	qb_buf_dispose(&text);
+	qb_arena_dispose(&a);
+}
+
+static void write_question(ctx *c, const qb_question *q)
+{
+	switch (q->type) {
+	case QB_QTYPE_SINGLE:
+	case QB_QTYPE_MULTIPLE:
+		write_multichoice(c, q);
+		break;
+	case QB_QTYPE_TRUE_FALSE:
+		write_truefalse(c, q);
+		break;
+	case QB_QTYPE_SHORT:
+		write_shortanswer(c, q);
+		break;
+	case QB_QTYPE_NUMERIC:
+		write_numerical(c, q);
+		break;
+	case QB_QTYPE_MATCHING:
+		write_matching(c, q);
+		break;
+	case QB_QTYPE_CLOZE:
+		write_multianswer(c, q);
+		break;
+	}
 }
 
 /* ---- the category ---- */

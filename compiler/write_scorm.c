@@ -8,10 +8,21 @@
  * <script> context; the labels are those of templates/labels/ that the
  * player reads.
  *
- * Saved state (cmi.suspend_data), format 1, as player.js writes it:
+ * Saved state (cmi.suspend_data), format 2, as player.js writes it:
  *
- *     1|<lang>|<pos>|<answer>,<answer>,...
- *     answer = <key>.<fp>.<letters>
+ *     2|<lang>|<pos>|<seed>|<drawn>|<answer>,<answer>,...
+ *     answer = <key>.<fp>.<value>
+ *     value  = option letters (single, multiple; true-false: a true, b false)
+ *            | <length>:<typed text> (short-answer, numeric; no escaping)
+ *            | one right-side letter per pair, in pair order (matching)
+ *            | per gap, a choice letter or <length>:<typed text> (cloze)
+ *
+ * A typed text is at most typed_cap() UTF-16 units (the player's
+ * maxlength), so max_state can count it.  <seed> (SEED_LEN base-36
+ * digits, "" when nothing is shuffled or drawn) fixes the attempt's
+ * question order, option order and draw; <drawn> lists the keys of the
+ * drawn questions in the order shown (only with 'draw:'), so only they
+ * count towards max_state.  Format 1 (no seed or draw) is still read.
  *
  * <key> is the first hex digits of SHA-256(question id) (KEY_MIN_HEX, more
  * when two questions of the bank would collide), so answers survive
@@ -51,16 +62,26 @@
 
 /* ---- limits ---- */
 
-#define STATE_FORMAT 1         /* first field of the saved state            */
+#define STATE_FORMAT 2         /* first field of the saved state            */
+#define SEED_LEN 6             /* base-36 digits of an attempt's seed       */
 #define KEY_MIN_HEX 6          /* hex digits of a question key              */
 #define FP_HEX 4               /* hex digits of an options fingerprint      */
 #define MAX_OPTIONS 26         /* option ids are the letters a..z: SCORM 1.2
                                   CMIFeedback allows one character per choice,
                                   2004 choice responses need [A-Za-z0-9_.]  */
+#define TYPED_MIN 32           /* typed answers: at least this many UTF-16
+                                  units may be typed ...                    */
+#define TYPED_MAX 250          /* ... at most this many (2004 fill-in: 250)  */
+#define NUMBER_CAP 32          /* a typed number                            */
 #define SCORM12_STATE_MAX 4096 /* CMIString4096, Moodle's standards mode     */
 #define SCORM2004_STATE_MAX 64000 /* SCORM 2004 cmi.suspend_data SPM       */
 
 #define LAUNCH "index.html"
+
+/* KaTeX (Debian's libjs-katex), copied into packages whose bank has math:
+ * $QBC_KATEX, else this folder. */
+#define KATEX_DIR "/usr/share/javascript/katex"
+static const char *const katex_files[] = {"katex.min.js", "katex.min.css"};
 
 /* The static player files copied from templates/scorm/ as they are. */
 static const char *const static_files[] = {"player.css", "player.js"};
@@ -73,7 +94,8 @@ static const char *const player_labels[] = {
 	"correctOption", "yourChoice", "explanation", "showIn", "hideIn", "announceCorrect",
 	"announceWrong", "summary", "score", "scoreDetail", "passed", "failed", "completed",
 	"review", "yourAnswer", "notAnswered", "backToQuestion", "tryAgain", "saveError", "saved",
-	"standalone",
+	"standalone", "true", "false", "typeAnswer", "typeNumber", "notANumber", "acceptedAnswers",
+	"matchPrompt", "matchChoose", "gap", "partialScore", "partlyCorrect",
 };
 
 typedef struct ctx {
@@ -156,25 +178,34 @@ static json_t *plain_map(ctx *c, const qb_text *t)
 
 /* ---- saved-state keys ---- */
 
+typedef char hexkey[2 * QB_SHA256_SIZE + 1];
+
+static int cmp_keys(const void *a, const void *b)
+{
+	return strcmp(*(const hexkey *)a, *(const hexkey *)b);
+}
+
 /* The shortest key length (>= KEY_MIN_HEX) at which the questions' keys
- * are all different. */
+ * are all different: the keys at full length, sorted once, then for each
+ * length only neighbours can share a prefix. */
 static size_t key_hex_len(const qb_bank *bank)
 {
+	size_t nq = bank->nquestions;
+	hexkey *keys = qb_xcalloc(nq ? nq : 1, sizeof *keys);
+	for (size_t i = 0; i < nq; i++) {
+		const char *id = bank->questions[i].id ? bank->questions[i].id : "";
+		qb_hash_sha256_hex(keys[i], QB_SHA256_SIZE, id, strlen(id));
+	}
+	qsort(keys, nq, sizeof *keys, cmp_keys);
 	size_t n = KEY_MIN_HEX;
 	for (; n < 2 * QB_SHA256_SIZE; n += 2) {
 		bool clash = false;
-		char(*keys)[2 * QB_SHA256_SIZE + 1] = qb_xcalloc(bank->nquestions ? bank->nquestions : 1,
-		                                                  sizeof *keys);
-		for (size_t i = 0; i < bank->nquestions && !clash; i++) {
-			const char *id = bank->questions[i].id ? bank->questions[i].id : "";
-			qb_hash_sha256_hex(keys[i], n / 2, id, strlen(id));
-			for (size_t j = 0; j < i && !clash; j++)
-				clash = strcmp(keys[i], keys[j]) == 0;
-		}
-		free(keys);
+		for (size_t i = 1; i < nq && !clash; i++)
+			clash = strncmp(keys[i - 1], keys[i], n) == 0;
 		if (!clash)
 			break;
 	}
+	free(keys);
 	return n;
 }
 
@@ -187,7 +218,14 @@ static void fingerprint(char out[FP_HEX + 1], const qb_bank *bank, const qb_ques
 	qb_buf_puts(&b, qb_qtype_name(q->type));
 	for (size_t i = 0; i < q->nchoices; i++) {
 		const char *t = qb_text_get(&q->choices[i].text, qb_bank_default_lang(bank));
+		const char *m = qb_text_get(&q->choices[i].match, qb_bank_default_lang(bank));
 		qb_buf_appendf(&b, "\x1f%c%s", q->choices[i].correct ? '*' : '-', t ? t : "");
+		if (m)
+			qb_buf_appendf(&b, "\x1e%s", m);
+	}
+	if (q->type == QB_QTYPE_CLOZE) { /* the gaps are in the prompt */
+		const char *p = qb_text_get(&q->prompt, qb_bank_default_lang(bank));
+		qb_buf_appendf(&b, "\x1d%s", p ? p : "");
 	}
 	qb_hash_sha256_hex(out, FP_HEX / 2, qb_buf_cstr(&b), b.len);
 	qb_buf_dispose(&b);
@@ -212,7 +250,168 @@ static json_t *labels(const ctx *c)
 	return out;
 }
 
-static json_t *question_json(ctx *c, const qb_question *q, size_t keylen, size_t *max_letters)
+/* The first tag of q, its group when drawing per tag ("" for none). */
+static const char *draw_tag(const qb_question *q)
+{
+	return q->ntags ? q->tags[0].name : "";
+}
+
+/* The length of s in UTF-16 code units, as JavaScript counts it (the
+ * saved state and an input's maxlength count the same way). */
+static size_t js_length(const char *s)
+{
+	size_t n = 0;
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		if ((*p & 0xC0) != 0x80)
+			n += *p >= 0xF0 ? 2 : 1;
+	return n;
+}
+
+/* The most a learner may type into an answer box whose accepted or listed
+ * answers are at most longest long: twice that, at least TYPED_MIN, at
+ * most TYPED_MAX.  The player enforces it (maxlength) and max_state
+ * counts it. */
+static size_t typed_cap(size_t longest)
+{
+	size_t cap = 2 * longest;
+	return cap < TYPED_MIN ? TYPED_MIN : cap > TYPED_MAX ? TYPED_MAX : cap;
+}
+
+/* The saved size of a typed answer of at most cap characters: "<len>:"
+ * then the text. */
+static size_t typed_state(size_t cap)
+{
+	size_t digits = 1;
+	for (size_t n = cap; n >= 10; n /= 10)
+		digits++;
+	return digits + 1 + cap;
+}
+
+/* {lang: text as written, ...}: answer texts are plain text. */
+static json_t *raw_map(ctx *c, const qb_text *t)
+{
+	json_t *o = json_object();
+	for (size_t i = 0; i < c->nlangs; i++)
+		set(o, c->langs[i], json_string(qb_render_md(c->r, t, c->langs[i])));
+	return o;
+}
+
+/* The longest text of t in the written languages, in UTF-16 units. */
+static size_t longest_text(ctx *c, const qb_text *t)
+{
+	size_t m = 0;
+	for (size_t i = 0; i < c->nlangs; i++) {
+		size_t n = js_length(qb_render_md(c->r, t, c->langs[i]));
+		m = n > m ? n : m;
+	}
+	return m;
+}
+
+#define GAP_MARK "\xEE\x80\x80" /* U+E000, then the gap's number, then U+E001 */
+#define GAP_END "\xEE\x80\x81"
+
+/* A cloze prompt: {prompt: {lang: html with <span class="gap"
+ * data-gap="i"></span>}, promptText, gaps: [{choice, answers: {lang:
+ * [...]}, right, cap}]}; *state gets the largest saved answer. */
+static void cloze_json(ctx *c, const qb_question *q, json_t *o, size_t *state)
+{
+	json_t *prompt = json_object(), *text = json_object(), *gaps = json_array();
+	qb_buf md = QB_BUF_INIT, html = QB_BUF_INIT, out = QB_BUF_INIT;
+	qb_arena arena = QB_ARENA_INIT;
+	for (size_t l = 0; l < c->nlangs; l++) {
+		qb_cloze_part *parts = NULL;
+		size_t nparts = 0, g = 0;
+		qb_buf_clear(&md);
+		qb_cloze_split(&arena, qb_render_md(c->r, &q->prompt, c->langs[l]), &parts, &nparts);
+		for (size_t i = 0; i < nparts; i++) {
+			if (!parts[i].gap) {
+				qb_buf_append(&md, parts[i].text, parts[i].len);
+				continue;
+			}
+			const qb_cloze_gap *gap = parts[i].gap;
+			qb_buf_appendf(&md, GAP_MARK "%zu" GAP_END, g);
+			json_t *jg = json_array_get(gaps, g);
+			if (!jg) {
+				jg = json_object();
+				set(jg, "choice", json_boolean(gap->choice));
+				set(jg, "answers", json_object());
+				set(jg, "right", json_object());
+				set(jg, "cap", json_integer(0));
+				json_array_append_new(gaps, jg);
+			}
+			json_t *ans = json_array();
+			size_t longest = (size_t)json_integer_value(json_object_get(jg, "cap"));
+			for (size_t k = 0; k < gap->nanswers; k++) {
+				json_array_append_new(ans, json_string(gap->answers[k]));
+				size_t n = js_length(gap->answers[k]);
+				longest = n > longest ? n : longest;
+			}
+			set(jg, "cap", json_integer((json_int_t)longest));
+			json_object_set_new(json_object_get(jg, "answers"), c->langs[l], ans);
+			json_object_set_new(json_object_get(jg, "right"), c->langs[l],
+			                    json_integer((json_int_t)gap->right));
+			g++;
+		}
+		qb_buf_clear(&html);
+		if (qb_render_html(c->r, &html, qb_buf_cstr(&md), &c->media) != 0)
+			c->failed = true;
+		/* The marks become the places of the gaps. */
+		qb_buf_clear(&out);
+		const char *h = qb_buf_cstr(&html), *m;
+		while ((m = strstr(h, GAP_MARK)) != NULL) {
+			qb_buf_append(&out, h, (size_t)(m - h));
+			const char *e = strstr(m, GAP_END);
+			if (!e)
+				break;
+			qb_buf_appendf(&out, "<span class=\"gap\" data-gap=\"%d\"></span>",
+			               (int)strtol(m + strlen(GAP_MARK), NULL, 10));
+			h = e + strlen(GAP_END);
+		}
+		qb_buf_puts(&out, h);
+		set(prompt, c->langs[l], json_stringn(qb_buf_cstr(&out), out.len));
+		qb_buf_clear(&html);
+		qb_render_plain(&html, qb_buf_cstr(&md));
+		qb_buf_clear(&out);
+		h = qb_buf_cstr(&html);
+		while ((m = strstr(h, GAP_MARK)) != NULL) {
+			qb_buf_append(&out, h, (size_t)(m - h));
+			const char *e = strstr(m, GAP_END);
+			if (!e)
+				break;
+			qb_buf_puts(&out, "___");
+			h = e + strlen(GAP_END);
+		}
+		qb_buf_puts(&out, h);
+		set(text, c->langs[l], json_stringn(qb_buf_cstr(&out), out.len));
+	}
+	size_t total = 0, i;
+	json_t *jg;
+	json_array_foreach(gaps, i, jg) {
+		bool choice = json_is_true(json_object_get(jg, "choice"));
+		size_t longest = (size_t)json_integer_value(json_object_get(jg, "cap"));
+		size_t cap = typed_cap(longest);
+		if (!choice && longest > TYPED_MAX) {
+			qb_render_error(c->r, q->loc, "gap %zu of question '%s' accepts an answer of %zu "
+			                "characters; a SCORM package takes typed answers of at most %d",
+			                i + 1, q->id, longest, TYPED_MAX);
+			c->failed = true;
+		}
+		set(jg, "cap", json_integer((json_int_t)cap));
+		total += choice ? 1 : typed_state(cap);
+	}
+	*state = total;
+	set(o, "prompt", prompt);
+	set(o, "promptText", text);
+	set(o, "gaps", gaps);
+	qb_arena_dispose(&arena);
+	qb_buf_dispose(&md);
+	qb_buf_dispose(&html);
+	qb_buf_dispose(&out);
+}
+
+/* The question's data; *answer_state gets the largest saved answer (the
+ * part after "<key>.<fp>."). */
+static json_t *question_json(ctx *c, const qb_question *q, size_t keylen, size_t *answer_state)
 {
 	json_t *o = json_object();
 	char key[2 * QB_SHA256_SIZE + 1], fp[FP_HEX + 1];
@@ -222,23 +421,137 @@ static json_t *question_json(ctx *c, const qb_question *q, size_t keylen, size_t
 	set(o, "key", json_string(key));
 	set(o, "fp", json_string(fp));
 	set(o, "type", json_string(qb_qtype_name(q->type)));
-	set(o, "prompt", html_map(c, &q->prompt));
-	set(o, "promptText", plain_map(c, &q->prompt));
+	set(o, "partial", json_boolean(qb_question_scoring(c->bank, q) == QB_SCORING_PARTIAL));
+	set(o, "shuffle", json_boolean(qb_question_shuffles(c->bank, q)));
+	set(o, "tag", json_string(draw_tag(q)));
+	if (q->type == QB_QTYPE_CLOZE) {
+		cloze_json(c, q, o, answer_state);
+	} else {
+		set(o, "prompt", html_map(c, &q->prompt));
+		set(o, "promptText", plain_map(c, &q->prompt));
+	}
 	json_t *opts = json_array();
+	size_t longest = 0;
 	for (size_t i = 0; i < q->nchoices; i++) {
 		const qb_choice *ch = &q->choices[i];
 		json_t *oo = json_object();
 		char id[2] = {(char)('a' + i), '\0'};
 		set(oo, "id", json_string(id));
 		set(oo, "correct", json_boolean(ch->correct));
-		set(oo, "text", html_map(c, &ch->text));
+		set(oo, "pinned", json_boolean(ch->pinned));
+		if (q->type == QB_QTYPE_SHORT) {
+			set(oo, "text", raw_map(c, &ch->text));
+			size_t n = longest_text(c, &ch->text);
+			longest = n > longest ? n : longest;
+		} else {
+			set(oo, "text", html_map(c, &ch->text));
+		}
+		if (q->type == QB_QTYPE_MATCHING) {
+			set(oo, "match", html_map(c, &ch->match));
+			/* The id of the first right side with the same text: the
+			 * same right side is one choice in the matcher. */
+			size_t first = i;
+			const char *mine = qb_text_get(&ch->match, qb_bank_default_lang(c->bank));
+			for (size_t k = 0; k < i && mine; k++) {
+				const char *other =
+					qb_text_get(&q->choices[k].match, qb_bank_default_lang(c->bank));
+				if (other && strcmp(other, mine) == 0) {
+					first = k;
+					break;
+				}
+			}
+			char rid[2] = {(char)('a' + first), '\0'};
+			set(oo, "rid", json_string(rid));
+		}
 		set(oo, "feedback", html_map(c, &ch->feedback));
 		json_array_append_new(opts, oo);
 	}
 	set(o, "options", opts);
+	set(o, "feedbackWrong", html_map(c, &q->feedback_wrong));
 	set(o, "explanation", html_map(c, &q->explanation));
-	*max_letters = q->type == QB_QTYPE_MULTIPLE ? q->nchoices : 1;
+	switch (q->type) {
+	case QB_QTYPE_MULTIPLE:
+		*answer_state = q->nchoices;
+		break;
+	case QB_QTYPE_SHORT: {
+		size_t cap = typed_cap(longest);
+		if (longest > TYPED_MAX) {
+			qb_render_error(c->r, q->loc, "question '%s' lists an answer of %zu characters; "
+			                "a SCORM package takes typed answers of at most %d",
+			                q->id, longest, TYPED_MAX);
+			c->failed = true;
+		}
+		set(o, "caseSensitive", json_boolean(q->case_sensitive));
+		set(o, "cap", json_integer((json_int_t)cap));
+		*answer_state = typed_state(cap);
+		break;
+	}
+	case QB_QTYPE_NUMERIC: {
+		json_t *n = json_object();
+		set(n, "value", json_real(q->num.value));
+		set(n, "tol", json_real(q->num.tol));
+		set(n, "min", json_real(q->num.lo));
+		set(n, "max", json_real(q->num.hi));
+		set(n, "percent", json_boolean(q->num.percent));
+		set(n, "range", json_boolean(q->num.range));
+		set(o, "num", n);
+		set(o, "unit", q->unit ? json_string(q->unit) : json_null());
+		set(o, "cap", json_integer(NUMBER_CAP));
+		*answer_state = typed_state(NUMBER_CAP);
+		break;
+	}
+	case QB_QTYPE_MATCHING: {
+		size_t pairs = 0;
+		for (size_t i = 0; i < q->nchoices; i++)
+			pairs += q->choices[i].text.present;
+		*answer_state = pairs;
+		break;
+	}
+	case QB_QTYPE_CLOZE:
+		break;
+	default:
+		*answer_state = 1;
+		break;
+	}
 	return o;
+}
+
+static int size_desc(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/* The largest sum of entry[] over the questions one attempt can hold: all
+ * of them, or the bank's draw (the largest entries of the bank, or of
+ * each tag).  *count gets the number of questions drawn. */
+static size_t drawn_state(const qb_bank *bank, const size_t *entry, size_t *count)
+{
+	size_t n = bank->nquestions, sum = 0;
+	size_t *sizes = qb_xcalloc(n + 1, sizeof *sizes);
+	bool *done = qb_xcalloc(n + 1, sizeof *done);
+	*count = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (done[i])
+			continue;
+		/* One group: the whole bank, or the questions of i's tag. */
+		size_t m = 0;
+		for (size_t j = i; j < n; j++)
+			if (!done[j] && (!bank->draw_per_tag ||
+			                 strcmp(draw_tag(&bank->questions[i]),
+			                        draw_tag(&bank->questions[j])) == 0)) {
+				sizes[m++] = entry[j];
+				done[j] = true;
+			}
+		qsort(sizes, m, sizeof *sizes, size_desc);
+		size_t take = bank->draw > 0 && (size_t)bank->draw < m ? (size_t)bank->draw : m;
+		for (size_t k = 0; k < take; k++)
+			sum += sizes[k];
+		*count += take;
+	}
+	free(sizes);
+	free(done);
+	return sum;
 }
 
 /* Builds data.js into out; *max_state receives the largest saved state. */
@@ -247,7 +560,10 @@ static int data_js(qb_buf *out, ctx *c, size_t *max_state)
 	const qb_bank *bank = c->bank;
 	int rc = -1;
 	char *dump = NULL;
-	json_t *d = json_object(), *qs = json_array(), *names = json_object();
+	json_t *d = json_object(), *names = json_object();
+	/* The questions' compact JSON, dumped one at a time (the whole tree
+	 * would take several times the text), comma-separated. */
+	qb_buf qs = QB_BUF_INIT;
 	bool failed = false;
 	json_t *lab = labels(c);
 	size_t keylen = key_hex_len(bank);
@@ -258,7 +574,7 @@ static int data_js(qb_buf *out, ctx *c, size_t *max_state)
 		maxlang = l > maxlang ? l : maxlang;
 		set(names, c->langs[i], json_string(qb_render_lang_own_name(c->r, c->langs[i])));
 	}
-	size_t state = 2 + maxlang + 1 + (keylen > 1 ? keylen : 1) + 1;
+	size_t *entry = qb_xcalloc(bank->nquestions + 1, sizeof *entry);
 	for (size_t i = 0; i < bank->nquestions; i++) {
 		const qb_question *q = &bank->questions[i];
 		if (q->nchoices > MAX_OPTIONS) {
@@ -268,12 +584,33 @@ static int data_js(qb_buf *out, ctx *c, size_t *max_state)
 			failed = true;
 			continue;
 		}
-		size_t letters = 0;
-		json_array_append_new(qs, question_json(c, q, keylen, &letters));
-		state += (i ? 1 : 0) + keylen + 1 + FP_HEX + 1 + letters;
+		size_t answer = 0;
+		json_t *jq = question_json(c, q, keylen, &answer);
+		entry[i] = 1 + keylen + 1 + FP_HEX + 1 + answer; /* with its ',' */
+		char *text = json_dumps(jq, JSON_COMPACT);
+		json_decref(jq);
+		if (!text) {
+			qb_diag_fatal("cannot encode the data of bank '%s' as JSON", bank->id);
+			free(entry);
+			goto done;
+		}
+		if (qs.len)
+			qb_buf_putc(&qs, ',');
+		qb_buf_puts(&qs, text);
+		free(text);
 	}
+	size_t drawn = 0, answers = drawn_state(bank, entry, &drawn);
+	free(entry);
 	if (failed)
 		goto done;
+	/* A seed when something is drawn or shuffled (player.js needsSeed()). */
+	bool seeded = bank->shuffle_questions || bank->draw > 0;
+	for (size_t i = 0; i < bank->nquestions; i++)
+		seeded = seeded || qb_question_shuffles(bank, &bank->questions[i]) ||
+		         bank->questions[i].type == QB_QTYPE_MATCHING;
+	/* "2|" lang "|" pos "|" seed "|" drawn keys "|" answers */
+	size_t state = 2 + maxlang + 1 + (keylen > 1 ? keylen : 1) + 1 + (seeded ? SEED_LEN : 0) + 1 +
+	               (bank->draw > 0 ? drawn * keylen : 0) + 1 + (answers ? answers - 1 : 0);
 	*max_state = state;
 
 	set(d, "format", json_integer(1));
@@ -289,40 +626,52 @@ static int data_js(qb_buf *out, ctx *c, size_t *max_state)
 	names = NULL;
 	set(d, "passMark", bank->pass_mark >= 0 ? json_integer(bank->pass_mark) : json_null());
 	set(d, "keyLen", json_integer((json_int_t)keylen));
+	set(d, "shuffleQuestions", json_boolean(bank->shuffle_questions));
+	set(d, "draw", json_integer(bank->draw));
+	set(d, "drawPerTag", json_boolean(bank->draw_per_tag));
 	set(d, "maxState", json_integer((json_int_t)state));
 	set(d, "title", plain_map(c, &bank->title));
 	set(d, "description", html_map(c, &bank->description));
 	set(d, "labels", lab);
 	lab = NULL;
-	set(d, "questions", qs);
-	qs = NULL;
+	set(d, "questions", json_array()); /* filled in the text below */
 	if (c->failed)
 		goto done;
 
-	/* A content version, for the standalone store and for debugging. */
+	/* A content version, for the standalone store and for debugging: the
+	 * hash of the data, added as a last key "build".  The tree goes as
+	 * soon as it is dumped, and the key is put in the dump's text, not
+	 * dumped a second time. */
 	dump = json_dumps(d, JSON_COMPACT);
-	if (!dump) {
+	json_decref(d);
+	d = NULL;
+	static const char empty_tail[] = "\"questions\":[]}";
+	size_t dl = dump ? strlen(dump) : 0, tl = sizeof empty_tail - 1;
+	if (!dump || dl < tl || strcmp(dump + dl - tl, empty_tail) != 0) {
 		qb_diag_fatal("cannot encode the data of bank '%s' as JSON", bank->id);
 		goto done;
 	}
-	char build[13];
-	qb_hash_sha256_hex(build, 6, dump, strlen(dump));
+	/* The head, up to the questions' '[', then the questions, "]}". */
+	qb_buf whole = QB_BUF_INIT;
+	qb_buf_append(&whole, dump, dl - 2);
 	free(dump);
-	set(d, "build", json_string(build));
-	dump = json_dumps(d, JSON_COMPACT);
-	if (!dump) {
-		qb_diag_fatal("cannot encode the data of bank '%s' as JSON", bank->id);
-		goto done;
-	}
+	qb_buf_append(&whole, qs.ptr ? qs.ptr : "", qs.len);
+	qb_buf_dispose(&qs);
+	qb_buf_puts(&whole, "]}");
+	dl = whole.len;
+	dump = qb_buf_detach(&whole);
+	char build[13];
+	qb_hash_sha256_hex(build, 6, dump, dl);
 	qb_buf_puts(out, "/* Generated by qbc " QB_VERSION " from the bank; do not edit. */\n"
 	                 "window.QB_DATA = ");
-	qb_escape_script_json(out, dump);
-	qb_buf_puts(out, ";\n");
+	dump[dl - 1] = '\0';
+	qb_escape_script_json(out, dump); /* build: hex digits, nothing to escape */
+	qb_buf_appendf(out, "%s\"build\":\"%s\"};\n", dl > 2 ? "," : "", build);
 	rc = 0;
 done:
 	free(dump);
 	json_decref(d);
-	json_decref(qs);
+	qb_buf_dispose(&qs);
 	json_decref(names);
 	json_decref(lab);
 	return rc;
@@ -333,6 +682,7 @@ done:
 typedef struct page_vars {
 	const char *lang;
 	const char *title;
+	bool math;
 } page_vars;
 
 static const char *page_lookup(void *payload, const char *name)
@@ -344,10 +694,14 @@ static const char *page_lookup(void *payload, const char *name)
 		return v->title;
 	if (strcmp(name, "version") == 0)
 		return QB_VERSION;
+	if (strcmp(name, "katex") == 0)
+		return v->math ? "<link rel=\"stylesheet\" href=\"katex/katex.min.css\">\n"
+		                 "<script src=\"katex/katex.min.js\"></script>"
+		               : "";
 	return NULL;
 }
 
-static int index_html(qb_buf *out, ctx *c, const char *lang)
+static int index_html(qb_buf *out, ctx *c, const char *lang, bool math)
 {
 	int rc = -1;
 	qb_buf title = QB_BUF_INIT, esc = QB_BUF_INIT;
@@ -356,7 +710,7 @@ static int index_html(qb_buf *out, ctx *c, const char *lang)
 		goto done;
 	qb_render_plain(&title, qb_render_md(c->r, &c->bank->title, lang));
 	qb_escape_html(&esc, title.len ? qb_buf_cstr(&title) : c->bank->id);
-	page_vars v = {lang, qb_buf_cstr(&esc)};
+	page_vars v = {lang, qb_buf_cstr(&esc), math};
 	rc = qb_template_expand(out, "scorm/index.html", tmpl, page_lookup, &v);
 done:
 	free(tmpl);
@@ -414,6 +768,78 @@ static int add_schemas(qb_zipw *z, const char *dir, const char *prefix)
 	return rc;
 }
 
+/* The KaTeX files a package carries: the script, the style sheet and the
+ * fonts it names in WOFF2 (every browser that runs the player reads
+ * WOFF2, and the style sheet lists it first). */
+typedef struct katex_set {
+	char **paths;   /* on disk                                            */
+	char **members; /* in the zip: katex/...                              */
+	size_t n;
+} katex_set;
+
+static void katex_dispose(katex_set *k)
+{
+	for (size_t i = 0; i < k->n; i++) {
+		free(k->paths[i]);
+		free(k->members[i]);
+	}
+	free(k->paths);
+	free(k->members);
+	*k = (katex_set){0};
+}
+
+static void katex_add(katex_set *k, char *path, const char *member)
+{
+	k->paths = qb_xrealloc(k->paths, (k->n + 1) * sizeof *k->paths);
+	k->members = qb_xrealloc(k->members, (k->n + 1) * sizeof *k->members);
+	k->paths[k->n] = path;
+	k->members[k->n++] = qb_xasprintf("katex/%s", member);
+}
+
+static int woff2(const struct dirent *e)
+{
+	size_t n = strlen(e->d_name);
+	return e->d_name[0] != '.' && n > 6 && strcmp(e->d_name + n - 6, ".woff2") == 0;
+}
+
+/* Lists the KaTeX files under dir; -1 after a diagnostic when KaTeX is
+ * not there. */
+static int katex_list(const char *dir, katex_set *k)
+{
+	for (size_t i = 0; i < QB_NELEM(katex_files); i++) {
+		char *path = qb_fs_join(dir, katex_files[i]);
+		struct stat st;
+		if (stat(path, &st) != 0) {
+			qb_diag_fatal("the bank has math, and KaTeX is not at %s (%s): install Debian's "
+			              "libjs-katex ('make' does), or set QBC_KATEX to its folder",
+			              path, strerror(errno));
+			free(path);
+			katex_dispose(k);
+			return -1;
+		}
+		katex_add(k, path, katex_files[i]);
+	}
+	char *fonts = qb_fs_join(dir, "fonts");
+	struct dirent **names = NULL;
+	int n = scandir(fonts, &names, woff2, alphasort);
+	if (n <= 0) {
+		qb_diag_fatal("the bank has math, and KaTeX's fonts are not in %s", fonts);
+		free(fonts);
+		free(names);
+		katex_dispose(k);
+		return -1;
+	}
+	for (int i = 0; i < n; i++) {
+		char *member = qb_xasprintf("fonts/%s", names[i]->d_name);
+		katex_add(k, qb_fs_join(fonts, names[i]->d_name), member);
+		free(member);
+		free(names[i]);
+	}
+	free(names);
+	free(fonts);
+	return 0;
+}
+
 static int write_scorm(const qb_render_ctx *r, const qb_bank *bank, qb_scorm_version version)
 {
 	int rc = -1;
@@ -422,6 +848,7 @@ static int write_scorm(const qb_render_ctx *r, const qb_bank *bank, qb_scorm_ver
 	qb_zipw *z = NULL;
 	qb_buf data = QB_BUF_INIT, page = QB_BUF_INIT, manifest = QB_BUF_INIT;
 	size_t max_state = 0, nfiles = 0;
+	katex_set katex = {0};
 
 	if (qb_render_media(r, media_name, &c.media) != 0 || data_js(&data, &c, &max_state) != 0)
 		goto done;
@@ -436,15 +863,22 @@ static int write_scorm(const qb_render_ctx *r, const qb_bank *bank, qb_scorm_ver
 		                                         "app); split the bank" : "");
 		goto done;
 	}
-	if (index_html(&page, &c, r->main_lang) != 0)
+	/* Math: the texts hold <span class="math ..."> (markup.c). */
+	bool math = strstr(qb_buf_cstr(&data), "class=\\\"math ") != NULL;
+	const char *kdir = getenv("QBC_KATEX") ? getenv("QBC_KATEX") : KATEX_DIR;
+	if (math && katex_list(kdir, &katex) != 0)
+		goto done;
+	if (index_html(&page, &c, r->main_lang, math) != 0)
 		goto done;
 
 	/* Every file but the manifest, in zip order. */
-	files = qb_xcalloc(3 + QB_NELEM(static_files) + c.media.nfiles, sizeof *files);
+	files = qb_xcalloc(3 + QB_NELEM(static_files) + c.media.nfiles + katex.n, sizeof *files);
 	files[nfiles++] = LAUNCH;
 	for (size_t i = 0; i < QB_NELEM(static_files); i++)
 		files[nfiles++] = static_files[i];
 	files[nfiles++] = "data.js";
+	for (size_t i = 0; i < katex.n; i++)
+		files[nfiles++] = katex.members[i];
 	for (size_t i = 0; i < c.media.nfiles; i++)
 		files[nfiles++] = c.media.files[i].name;
 	qb_scorm_manifest m = {version, LAUNCH, files, nfiles, r->revision};
@@ -465,8 +899,21 @@ static int write_scorm(const qb_render_ctx *r, const qb_bank *bank, qb_scorm_ver
 		if (ar != 0)
 			goto done;
 	}
-	if (qb_zipw_add(z, "data.js", data.ptr, data.len, true) != 0)
+	size_t data_len = data.len; /* the biggest member: handed over, not copied */
+	if (qb_zipw_add_owned(z, "data.js", qb_buf_detach(&data), data_len, true) != 0)
 		goto done;
+	for (size_t i = 0; i < katex.n; i++) {
+		char *text = NULL;
+		size_t len = 0;
+		if (qb_fs_read(katex.paths[i], &text, &len) != 0) {
+			qb_diag_fatal("cannot read %s: %s", katex.paths[i], strerror(errno));
+			goto done;
+		}
+		int ar = qb_zipw_add(z, katex.members[i], text, len, true);
+		free(text);
+		if (ar != 0)
+			goto done;
+	}
 	for (size_t i = 0; i < c.media.nfiles; i++)
 		if (qb_zipw_add(z, c.media.files[i].name, c.media.files[i].data, c.media.files[i].len,
 		                false) != 0)
@@ -484,6 +931,7 @@ static int write_scorm(const qb_render_ctx *r, const qb_bank *bank, qb_scorm_ver
 	rc = 0;
 done:
 	qb_zipw_discard(z);
+	katex_dispose(&katex);
 	qb_media_set_dispose(&c.media);
 	free(files);
 	qb_buf_dispose(&data);

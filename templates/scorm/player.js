@@ -6,8 +6,11 @@
  * request, no eval, no framework.
  *
  * Saved state (cmi.suspend_data, or localStorage without an LMS), format 1:
- *     1|<lang>|<pos>|<key>.<fp>.<letters>,...
- * answers keyed by a short hash of the question id (survives questions
+ *     1|<lang>|<pos>|<key>.<fp>.<answer>,...
+ * <answer>: option letters (single, multiple, true-false: a = true); a
+ * typed text as "<length>:<text>" (short-answer, numeric); one right-side
+ * letter per pair (matching); per gap a choice letter or a typed text
+ * (cloze).  Answers keyed by a short hash of the question id (survives questions
  * being added, removed or reordered) and checked against a fingerprint of
  * the options; <pos> is a question key, "" (start) or "*" (summary).  qbc
  * computes the largest such string at build time (QB_DATA.maxState) with
@@ -25,54 +28,255 @@
   var S = {
     lang: D.defaultLang,
     pos: '',            // '' start, question key, '*' summary
-    answers: {},        // key -> {letters: 'ac', correct: bool}
-    pending: {},        // key -> letters chosen but not yet checked
+    seed: '',           // fixes this attempt's draw and orders ('' none)
+    answers: {},        // key -> graded(): {value, score, correct, n, total}
+    pending: {},        // key -> the value being answered, not yet checked
     shownAt: {},        // key -> Date.now() when the question was shown
     other: {},          // 'key:lang' -> other-language explanation open
     resumed: false,
     nextInteraction: 0
   };
   var byKey = {};
-  D.questions.forEach(function (q, i) { q.index = i; byKey[q.key] = q; });
+  D.questions.forEach(function (q) { byKey[q.key] = q; });
+  var Q = []; // this attempt's questions, in the order shown
+
+  /* A pseudo-random generator seeded by a string (mulberry32). */
+  function rng(str) {
+    var h = 2166136261;
+    for (var i = 0; i < str.length; i++) h = Math.imul(h ^ str.charCodeAt(i), 16777619) >>> 0;
+    return function () {
+      h = (h + 0x6D2B79F5) >>> 0;
+      var t = Math.imul(h ^ (h >>> 15), h | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+  }
+  function shuffled(list, seed) {
+    var r = rng(seed), out = list.slice();
+    for (var j = out.length - 1; j > 0; j--) {
+      var k = Math.floor(r() * (j + 1)), t = out[j]; out[j] = out[k]; out[k] = t;
+    }
+    return out;
+  }
+  function needsSeed() {
+    return D.shuffleQuestions || D.draw > 0 ||
+      D.questions.some(function (q) { return q.shuffle || q.type === 'matching'; });
+  }
+  function newSeed() {
+    var s = '';
+    for (var i = 0; i < 6; i++) s += Math.floor(Math.random() * 36).toString(36);
+    return s;
+  }
+  /* Sets this attempt's questions: the saved drawn keys, else a new draw
+   * (N from the bank, or N per first tag) from the seed; the order is
+   * shuffled from the seed when the bank asks for it. */
+  function makeAttempt(drawn) {
+    var list = [];
+    if (D.draw > 0 && drawn) {
+      for (var i = 0; i + D.keyLen <= drawn.length; i += D.keyLen) {
+        var q = byKey[drawn.substr(i, D.keyLen)];
+        if (q && list.indexOf(q) < 0) list.push(q);
+      }
+    }
+    if (!list.length) {
+      list = D.questions.slice();
+      if (D.draw > 0) {
+        var groups = {}, names = [], picked = {};
+        list.forEach(function (q) {
+          var g = D.drawPerTag ? q.tag : '';
+          if (!groups[g]) { groups[g] = []; names.push(g); }
+          groups[g].push(q);
+        });
+        names.forEach(function (g) {
+          shuffled(groups[g], S.seed + ':draw:' + g).slice(0, D.draw).forEach(function (q) { picked[q.key] = 1; });
+        });
+        list = list.filter(function (q) { return picked[q.key]; });
+      }
+      if (D.shuffleQuestions) list = shuffled(list, S.seed + ':order');
+    }
+    Q = list;
+    Q.forEach(function (q, i) { q.index = i; });
+  }
+  function inAttempt(key) { return byKey[key] && Q.indexOf(byKey[key]) >= 0; }
+  /* The options of q in the order shown: shuffled from the seed when q
+   * shuffles, pinned options kept in place. */
+  function shownOptions(q) {
+    if (!q.shuffle) return q.options;
+    var mixed = shuffled(q.options.filter(function (o) { return !o.pinned; }), S.seed + ':' + q.key), k = 0;
+    return q.options.map(function (o) { return o.pinned ? o : mixed[k++]; });
+  }
 
   function correctLetters(q) {
     return q.options.filter(function (o) { return o.correct; })
       .map(function (o) { return o.id; }).join('');
   }
+  function isChoice(q) { return q.type === 'single' || q.type === 'multiple' || q.type === 'true-false'; }
+  function isTyped(q) { return q.type === 'short-answer' || q.type === 'numeric'; }
+  function pairs(q) { return q.options.filter(function (o) { return o.text !== null; }); }
+  function letter(i) { return String.fromCharCode(97 + i); }
+
+  /* A typed text in the saved state: "<length>:<text>" (no escaping). */
+  function typed(text) { return text.length + ':' + text; }
+  /* Reads a typed text at s[at]: [text, next index] or null. */
+  function readTyped(s, at, cap) {
+    var m = /^(\d{1,3}):/.exec(s.slice(at, at + 4));
+    if (!m) return null;
+    var n = +m[1], from = at + m[0].length;
+    if (n > cap || from + n > s.length) return null;
+    return [s.substr(from, n), from + n];
+  }
+
+  /* The saved answer of q (the part after "<key>.<fp>.") from its value. */
+  function encode(q, v) {
+    if (isChoice(q)) return v;
+    if (isTyped(q)) return typed(v);
+    if (q.type === 'matching') return v.join('');
+    return q.gaps.map(function (g, i) { return g.choice ? letter(v[i]) : typed(v[i]); }).join('');
+  }
+  /* Reads the saved answer of q at s[at]: [value, next index] or null. */
+  function decode(q, s, at) {
+    var m;
+    if (isChoice(q)) {
+      m = /^[a-z]+/.exec(s.slice(at));
+      return m && validLetters(q, m[0]) ? [m[0], at + m[0].length] : null;
+    }
+    if (isTyped(q)) {
+      var t = readTyped(s, at, q.cap);
+      return t && t[0] ? t : null;
+    }
+    if (q.type === 'matching') {
+      var n = pairs(q).length, v = s.substr(at, n).split('');
+      var rids = q.options.map(function (o) { return o.rid; });
+      if (v.length !== n || v.some(function (r) { return rids.indexOf(r) < 0; })) return null;
+      return [v, at + n];
+    }
+    var out = [];
+    for (var i = 0; i < q.gaps.length; i++) {
+      var g = q.gaps[i];
+      if (g.choice) {
+        var k = s.charCodeAt(at) - 97;
+        if (!(k >= 0 && k < 26)) return null;
+        out.push(k);
+        at++;
+      } else {
+        var r = readTyped(s, at, g.cap);
+        if (!r) return null;
+        out.push(r[0]);
+        at = r[1];
+      }
+    }
+    return [out, at];
+  }
 
   function serialize() {
     var ans = [];
-    D.questions.forEach(function (q) {
+    Q.forEach(function (q) {
       var a = S.answers[q.key];
-      if (a) ans.push(q.key + '.' + q.fp + '.' + a.letters);
+      if (a) ans.push(q.key + '.' + q.fp + '.' + encode(q, a.value));
     });
-    return D.stateFormat + '|' + S.lang + '|' + S.pos + '|' + ans.join(',');
+    var drawn = D.draw > 0 ? Q.map(function (q) { return q.key; }).join('') : '';
+    return D.stateFormat + '|' + S.lang + '|' + S.pos + '|' + S.seed + '|' + drawn + '|' + ans.join(',');
   }
 
   /* Reads a saved state; anything unknown is ignored, never fatal. */
   function restore(str) {
     if (typeof str !== 'string' || !str) return false;
     var parts = str.split('|');
-    if (parts.length !== 4 || parts[0] !== String(D.stateFormat)) return false;
+    // Format 1 (before seeds and draws): 1|lang|pos|answers.
+    var v1 = parts[0] === '1' && parts.length >= 4;
+    if (!v1 && (parts.length < 6 || parts[0] !== String(D.stateFormat))) return false;
+    if (!v1 && /^[0-9a-z]{6}$/.test(parts[3])) S.seed = parts[3];
+    if (!S.seed && needsSeed()) S.seed = newSeed();
+    makeAttempt(v1 ? '' : parts[4]);
+    var list = parts.slice(v1 ? 3 : 5).join('|'); // typed answers may hold '|'
     var found = false;
-    if (parts[3]) {
-      parts[3].split(',').forEach(function (entry) {
-        var f = entry.split('.');
-        var q = byKey[f[0]];
-        if (f.length !== 3 || !q || f[1] !== q.fp || !validLetters(q, f[2])) return;
-        S.answers[q.key] = { letters: f[2], correct: f[2] === correctLetters(q) };
+    for (var at = 0; at < list.length;) {
+      var m = /^([0-9a-f]+)\.([0-9a-f]+)\./.exec(list.slice(at, at + 80));
+      var q = m && byKey[m[1]];
+      var d = q && m[2] === q.fp ? decode(q, list, at + m[0].length) : null;
+      if (d && (d[1] === list.length || list.charAt(d[1]) === ',')) {
+        if (inAttempt(q.key)) S.answers[q.key] = graded(q, d[0]);
         found = true;
-      });
+        at = d[1] + 1;
+      } else {
+        // Skip to the next entry that starts a known question.
+        var next = list.indexOf(',', at + 1);
+        while (next >= 0 && !/^[0-9a-f]+\.[0-9a-f]+\./.test(list.slice(next + 1, next + 40))) next = list.indexOf(',', next + 1);
+        at = next < 0 ? list.length : next + 1;
+      }
     }
     if (D.langs.indexOf(parts[1]) >= 0) S.lang = parts[1];
     if (parts[2] === '*' && allAnswered()) S.pos = '*';
-    else if (byKey[parts[2]]) S.pos = parts[2];
+    else if (inAttempt(parts[2])) S.pos = parts[2];
     else if (found) S.pos = firstOpenKey();
     return found || S.pos !== '';
   }
 
+  /* ---------------------------------------------------------------- grading */
+
+  /* The short-answer rule (qb_answer_normalise in the compiler). */
+  function norm(s, cs) {
+    s = String(s).normalize('NFC').trim().replace(/\s+/g, ' ');
+    return cs ? s : s.toLowerCase();
+  }
+  /* A typed number: '.' or ',' as the decimal mark; null if not a number. */
+  function parseNumber(s) {
+    var t = String(s).replace(/[\s\u00a0\u202f]/g, '').replace(/\u2212/g, '-');
+    if (/^[+-]?\d*,\d+$/.test(t)) t = t.replace(',', '.');
+    if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(t)) return null;
+    return Number(t);
+  }
+  /* The listed answer of a short-answer question that s matches, in any
+   * language, or null. */
+  function matchedAnswer(q, s) {
+    var n = norm(s, q.caseSensitive);
+    for (var i = 0; i < q.options.length; i++) {
+      var o = q.options[i];
+      for (var l in o.text) if (norm(o.text[l], q.caseSensitive) === n) return o;
+    }
+    return null;
+  }
+  function gapRight(q, g, v) {
+    if (g.choice) return v === g.right[D.defaultLang];
+    var n = norm(v, q.caseSensitive);
+    return Object.keys(g.answers).some(function (l) {
+      return g.answers[l].some(function (x) { return norm(x, q.caseSensitive) === n; });
+    });
+  }
+
+  /* {value, score 0..1, correct, n, total}: the scoring rule of the
+   * bank's documentation (all-or-nothing, or partial credit). */
+  function graded(q, v) {
+    var n = 0, total = 1;
+    if (q.type === 'multiple') {
+      var right = correctLetters(q);
+      total = right.length;
+      v.split('').forEach(function (c) { n += right.indexOf(c) >= 0 ? 1 : -1; });
+      n = Math.max(0, n);
+      if (v !== right) n = Math.min(n, total - 1);
+    } else if (isChoice(q)) {
+      n = v === correctLetters(q) ? 1 : 0;
+    } else if (q.type === 'short-answer') {
+      var o = matchedAnswer(q, v);
+      n = o && o.correct ? 1 : 0;
+    } else if (q.type === 'numeric') {
+      var x = parseNumber(v), eps = 1e-9 * Math.max(1, Math.abs(q.num.value));
+      n = x !== null && x >= q.num.min - eps && x <= q.num.max + eps ? 1 : 0;
+    } else if (q.type === 'matching') {
+      var ps = pairs(q);
+      total = ps.length;
+      ps.forEach(function (p, i) { if (v[i] === p.rid) n++; });
+    } else {
+      total = q.gaps.length;
+      q.gaps.forEach(function (g, i) { if (gapRight(q, g, v[i])) n++; });
+    }
+    var correct = n === total;
+    var score = correct ? 1 : (q.partial ? n / total : 0);
+    return { value: v, score: score, correct: correct, n: n, total: total };
+  }
+
   function validLetters(q, letters) {
-    if (!letters || (q.type === 'single' && letters.length !== 1)) return false;
+    if (!letters || (q.type !== 'multiple' && letters.length !== 1)) return false;
     var ids = q.options.map(function (o) { return o.id; }).join('');
     var last = -1;
     for (var i = 0; i < letters.length; i++) {
@@ -83,19 +287,22 @@
     return true;
   }
 
-  function answeredCount() { return Object.keys(S.answers).length; }
-  function allAnswered() { return answeredCount() === D.questions.length; }
+  function answeredCount() { return Object.keys(S.answers).length; } // only the attempt's
+  function allAnswered() { return answeredCount() === Q.length; }
   function correctCount() {
     return Object.keys(S.answers).filter(function (k) { return S.answers[k].correct; }).length;
   }
+  function scoreSum() {
+    return Object.keys(S.answers).reduce(function (t, k) { return t + S.answers[k].score; }, 0);
+  }
   function firstOpenKey() {
-    for (var i = 0; i < D.questions.length; i++)
-      if (!S.answers[D.questions[i].key]) return D.questions[i].key;
+    for (var i = 0; i < Q.length; i++)
+      if (!S.answers[Q[i].key]) return Q[i].key;
     return '*';
   }
   /* Percentage correct, an integer 0..100: Moodle grades from score.raw. */
   function scoreRaw() {
-    return D.questions.length ? Math.round(100 * correctCount() / D.questions.length) : 0;
+    return Q.length ? Math.round(100 * scoreSum() / Q.length) : 0;
   }
   function isPassed() { return D.passMark === null || scoreRaw() >= D.passMark; }
 
@@ -204,19 +411,73 @@
     }
   }
 
+  /* x without binary noise (9.860000000000001 -> 9.86). */
+  function clean(x) { return Number(Number(x).toPrecision(15)); }
+  /* x in plain decimal notation (1e+31 -> 10000...): 1.2's numeric. */
+  function plainNumber(x) {
+    return clean(x).toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: 20 });
+  }
+  /* 2004 CMIDecimal, which Moodle checks for numeric responses. */
+  function decimal(x) {
+    var s = String(clean(x));
+    return /^-?([0-9]{1,5})(\.[0-9]{1,18})?$/.test(s) ? s : null;
+  }
+  function cut(s) { return Array.from(s).slice(0, V12 ? 255 : 250).join('').replace(/\[,\]/g, ','); }
+  /* The interaction type, the learner's response and the correct
+   * patterns of an answer, in the formats of SCORM 1.2 and 2004 (null:
+   * not written, a value Moodle would refuse). */
+  function record(q, v) {
+    var fields = V12 ? ',' : '[,]', pair = V12 ? '.' : '[.]';
+    var cs = !V12 && q.caseSensitive ? '{case_matters=true}' : '';
+    if (q.type === 'true-false') {
+      var tf = function (l) { return l === 'a' ? (V12 ? 't' : 'true') : (V12 ? 'f' : 'false'); };
+      return { type: 'true-false', response: tf(v), patterns: [tf(correctLetters(q))] };
+    }
+    if (isChoice(q)) return { type: 'choice', response: response(v), patterns: [response(correctLetters(q))] };
+    if (q.type === 'short-answer') {
+      var seen = {}, pats = [];
+      q.options.forEach(function (o) {
+        if (!o.correct) return;
+        for (var l in o.text) if (!seen[o.text[l]]) { seen[o.text[l]] = 1; pats.push(cs + cut(o.text[l])); }
+      });
+      return { type: 'fill-in', response: cut(v), patterns: pats };
+    }
+    if (q.type === 'numeric') {
+      var x = parseNumber(v), lo = decimal(q.num.min), hi = decimal(q.num.max);
+      var pat = V12 ? (q.num.min === q.num.max ? plainNumber(q.num.min) : plainNumber(q.num.min) + ':' + plainNumber(q.num.max))
+                    : (lo !== null && hi !== null ? lo + '[:]' + hi : null);
+      return { type: 'numeric', response: V12 ? cut(plainNumber(x)) : decimal(x), patterns: pat === null ? [] : [pat] };
+    }
+    if (q.type === 'matching') {
+      var ps = pairs(q);
+      return { type: 'matching',
+        response: ps.map(function (p, i) { return p.id + pair + v[i]; }).join(fields),
+        patterns: [ps.map(function (p) { return p.id + pair + p.rid; }).join(fields)] };
+    }
+    var texts = q.gaps.map(function (g, i) { return g.choice ? gapChoice(g, v[i]) : v[i]; });
+    var right = q.gaps.map(function (g) { return g.choice ? gapChoice(g, g.right[S.lang]) : (g.answers[S.lang] || [])[0] || ''; });
+    if (!V12 && q.gaps.length > 10) return { type: 'fill-in', response: null, patterns: [] };
+    // Gaps are separated by "[,]" in both versions (1.2 has no multi-part
+    // fill-in form; Moodle keeps its 255 characters).
+    var join = function (a) { var t = a.map(cut).join('[,]'); return V12 ? t.slice(0, 255) : t; };
+    return { type: 'fill-in', response: join(texts), patterns: [cs + join(right)] };
+  }
+  function gapChoice(g, i) { var a = g.answers[S.lang] || g.answers[D.defaultLang]; return a[i] !== undefined ? a[i] : ''; }
+
   /* The interaction record of one answer, as a function that (re)writes it
    * at a fixed index with fixed values, so a failed write can be retried. */
-  function interaction(q, letters, correct) {
+  function interaction(q, v, correct) {
     var n = 'cmi.interactions.' + (S.nextInteraction++) + '.';
-    var values = [[n + 'id', q.id], [n + 'type', 'choice']];
+    var rec = record(q, v);
+    var values = [[n + 'id', q.id], [n + 'type', rec.type]];
     if (!V12) {
       var text = (q.promptText[S.lang] || '').replace(/^\{+/, '');
       values.push([n + 'description', '{lang=' + S.lang + '}' + Array.from(text).slice(0, 250).join('')]);
     }
-    values.push([n + 'weighting', '1'],
-      [n + M.response, response(letters)],
-      [n + 'correct_responses.0.pattern', response(correctLetters(q))],
-      [n + 'result', correct ? 'correct' : (V12 ? 'wrong' : 'incorrect')],
+    values.push([n + 'weighting', '1']);
+    if (rec.response !== null) values.push([n + M.response, rec.response]);
+    rec.patterns.forEach(function (p, i) { values.push([n + 'correct_responses.' + i + '.pattern', p]); });
+    values.push([n + 'result', correct ? 'correct' : (V12 ? 'wrong' : 'incorrect')],
       [n + 'latency', span(Date.now() - (S.shownAt[q.key] || started))],
       [n + M.time, stamp(new Date())]);
     return function () {
@@ -368,10 +629,33 @@
     if (S.pos === '') renderStart();
     else if (S.pos === '*') renderSummary();
     else renderQuestion(byKey[S.pos]);
+    renderMath(main);
     if (moveFocus) {
       var h = main.querySelector('h1, h2');
       if (h) { h.setAttribute('tabindex', '-1'); h.focus(); }
     }
+  }
+
+  /* Typesets every formula (markup.c writes <span class="math inline|display">
+   * with the TeX source between \( \) or \[ \]) with KaTeX, which qbc
+   * packs only when the bank has math.  A formula KaTeX rejects shows its
+   * source and the error, never a blank. */
+  function renderMath(root) {
+    if (!window.katex) return;
+    Array.prototype.forEach.call(root.querySelectorAll('span.math'), function (span) {
+      if (span.getAttribute('data-tex') !== null) return;
+      var tex = span.textContent.replace(/^\\[([]/, '').replace(/\\[)\]]$/, '');
+      var display = span.classList.contains('display');
+      span.setAttribute('data-tex', tex);
+      try {
+        window.katex.render(tex, span, { displayMode: display, throwOnError: true });
+      } catch (e) {
+        span.textContent = '';
+        span.classList.add('math-error');
+        span.appendChild(el('code', { text: tex }));
+        span.appendChild(el('span', { 'class': 'math-error-msg', text: ' ⚠ ' + (e && e.message ? e.message : String(e)) }));
+      }
+    });
   }
 
   function go(pos) {
@@ -386,12 +670,12 @@
     main.appendChild(el('section', { 'class': 'card start' }, [
       el('h1', { lang: S.lang, text: tx(D.title) }),
       D.description ? html('div', 'desc', D.description) : null,
-      el('p', { 'class': 'meta', lang: S.lang, text: L('questionCount', { total: D.questions.length }) +
+      el('p', { 'class': 'meta', lang: S.lang, text: L('questionCount', { total: Q.length }) +
         (D.passMark !== null ? ' · ' + L('passInfo', { pass: D.passMark }) : '') }),
       el('button', {
         type: 'button', 'class': 'btn primary', id: 'start', lang: S.lang,
         text: any ? L('resume') : L('start'),
-        onclick: function () { go(any ? firstOpenKey() : D.questions[0].key); }
+        onclick: function () { go(any ? firstOpenKey() : Q[0].key); }
       })
     ]));
   }
@@ -399,16 +683,20 @@
   function optionState(q, o) {
     var a = S.answers[q.key];
     if (!a) return null;
-    return { chosen: a.letters.indexOf(o.id) >= 0, correct: o.correct };
+    return { chosen: a.value.indexOf(o.id) >= 0, correct: o.correct };
+  }
+  function optionHtml(q, o) {
+    if (q.type === 'true-false') return el('span', { 'class': 'opt-text', lang: S.lang, text: L(o.id === 'a' ? 'true' : 'false') });
+    return html('span', 'opt-text', o.text);
   }
 
-  function renderQuestion(q) {
-    var a = S.answers[q.key];
+  /* The options of single, multiple and true-false. */
+  function choiceInputs(q, a) {
     var multi = q.type === 'multiple';
     var name = 'q-' + q.key;
     var pending = S.pending[q.key] || '';
     var list = el('div', { 'class': 'options' });
-    q.options.forEach(function (o) {
+    shownOptions(q).forEach(function (o, pos) {
       var st = optionState(q, o);
       var id = name + '-' + o.id;
       var input = el('input', {
@@ -424,8 +712,8 @@
       var row = el('div', { 'class': cls }, [
         input,
         el('label', { 'for': id }, [
-          el('span', { 'class': 'letter', 'aria-hidden': 'true', text: o.id.toUpperCase() }),
-          html('span', 'opt-text', o.text)
+          el('span', { 'class': 'letter', 'aria-hidden': 'true', text: letter(pos).toUpperCase() }),
+          optionHtml(q, o)
         ])
       ]);
       // Screen readers hear the marks and the feedback with the option.
@@ -443,42 +731,220 @@
       if (described.length) input.setAttribute('aria-describedby', described.join(' '));
       list.appendChild(row);
     });
-
     var fs = el('fieldset', { 'class': 'question' }, [
       el('legend', { 'class': 'prompt' }, [html('span', '', q.prompt)]),
       el('p', { 'class': 'hint', lang: S.lang, text: multi ? L('chooseMany') : L('chooseOne') }),
       list
     ]);
     if (!multi) fs.setAttribute('role', 'radiogroup');
+    return fs;
+  }
 
-    var card = el('section', { 'class': 'card' }, [
-      el('h1', { 'class': 'qnum', lang: S.lang, text: L('questionOf', { n: q.index + 1, total: D.questions.length }) }),
-      fs
+  /* A text box for short-answer and numeric. */
+  function typedInput(q, a) {
+    var id = 'q-' + q.key + '-input';
+    var input = el('input', {
+      type: 'text', id: id, 'class': 'answer-box', maxlength: String(q.cap), autocomplete: 'off',
+      spellcheck: 'false', inputmode: q.type === 'numeric' ? 'decimal' : null, disabled: !!a,
+      lang: S.lang
+    });
+    input.value = a ? a.value : (S.pending[q.key] || '');
+    input.addEventListener('input', function () { updatePending(q); });
+    input.addEventListener('keydown', function (e) { if (e.key === 'Enter') check(q); });
+    var row = el('div', { 'class': 'typed' }, [input]);
+    if (q.unit) row.appendChild(el('span', { 'class': 'unit', text: q.unit }));
+    return el('div', { 'class': 'question' }, [
+      el('div', { 'class': 'prompt', id: id + '-prompt' }, [html('div', '', q.prompt)]),
+      el('label', { 'for': id, 'class': 'hint', lang: S.lang, text: q.type === 'numeric' ? L('typeNumber') : L('typeAnswer') }),
+      row,
+      el('p', { 'class': 'hint input-error', id: id + '-error', lang: S.lang, hidden: true, text: L('notANumber') })
     ]);
+  }
+
+  /* Right-hand choices of a matching question, one per distinct right
+   * side, in an order fixed by the question (never the pairs' order). */
+  function rights(q) {
+    var out = q.options.filter(function (o) { return o.rid === o.id && o.match; });
+    return shuffled(out, S.seed + ':' + q.key);
+  }
+  function plain(h) { var d = document.createElement('div'); d.innerHTML = h || ''; return d.textContent; }
+
+  function matchingInputs(q, a) {
+    var pending = S.pending[q.key] || [];
+    var rows = pairs(q).map(function (p, i) {
+      var id = 'q-' + q.key + '-m' + i;
+      var sel = el('select', { id: id, 'class': 'match-select', disabled: !!a, lang: S.lang });
+      sel.appendChild(el('option', { value: '', text: L('matchChoose') }));
+      rights(q).forEach(function (r) {
+        sel.appendChild(el('option', { value: r.rid, text: plain(tx(r.match)) }));
+      });
+      sel.value = a ? a.value[i] : (pending[i] || '');
+      sel.addEventListener('change', function () { updatePending(q); });
+      var cls = 'match-row' + (a ? (a.value[i] === p.rid ? ' is-correct' : ' is-wrong') : '');
+      var row = el('div', { 'class': cls }, [el('label', { 'for': id, 'class': 'match-left' }, [html('span', '', p.text)]), sel]);
+      if (a && a.value[i] !== p.rid) {
+        row.appendChild(el('p', { 'class': 'mark mark-ok', lang: S.lang }, [
+          el('span', { text: '✓ ' + L('correctOption') + ': ' }), html('span', '', p.match)]));
+      }
+      return row;
+    });
+    return el('div', { 'class': 'question' }, [
+      el('div', { 'class': 'prompt' }, [html('div', '', q.prompt)]),
+      el('p', { 'class': 'hint', lang: S.lang, text: L('matchPrompt') }),
+      el('div', { 'class': 'matches' }, rows)
+    ]);
+  }
+
+  function clozeInputs(q, a) {
+    var pending = S.pending[q.key] || [];
+    var box = html('div', 'prompt cloze', q.prompt);
+    Array.prototype.forEach.call(box.querySelectorAll('span.gap'), function (span) {
+      var i = +span.getAttribute('data-gap'), g = q.gaps[i];
+      if (!g) return;
+      var id = 'q-' + q.key + '-g' + i, input;
+      var v = a ? a.value[i] : pending[i];
+      if (g.choice) {
+        input = el('select', { id: id, 'class': 'gap-select', disabled: !!a, 'aria-label': L('gap', { n: i + 1 }) });
+        input.appendChild(el('option', { value: '', text: L('matchChoose') }));
+        (g.answers[S.lang] || g.answers[D.defaultLang]).forEach(function (t, k) {
+          input.appendChild(el('option', { value: String(k), text: t }));
+        });
+        input.value = v === undefined || v === '' ? '' : String(v);
+      } else {
+        input = el('input', { type: 'text', id: id, 'class': 'gap-input', maxlength: String(g.cap), autocomplete: 'off',
+          spellcheck: 'false', disabled: !!a, 'aria-label': L('gap', { n: i + 1 }) });
+        input.value = v || '';
+        input.addEventListener('keydown', function (e) { if (e.key === 'Enter') check(q); });
+      }
+      input.addEventListener(g.choice ? 'change' : 'input', function () { updatePending(q); });
+      span.appendChild(input);
+      if (a) {
+        var ok = gapRight(q, g, v);
+        span.className = 'gap ' + (ok ? 'is-correct' : 'is-wrong');
+        if (!ok) span.appendChild(el('span', { 'class': 'gap-answer', lang: S.lang,
+          text: '✓ ' + (g.choice ? gapChoice(g, g.right[S.lang]) : (g.answers[S.lang] || [])[0] || '') }));
+      }
+    });
+    return el('div', { 'class': 'question' }, [box]);
+  }
+
+  /* The value being answered, from the page: null while incomplete. */
+  function collect(q) {
+    var pre = '#q-' + q.key;
+    if (isChoice(q)) return chosenLetters(q) || null;
+    if (isTyped(q)) {
+      var t = document.getElementById('q-' + q.key + '-input');
+      return t && t.value.trim() ? t.value : null;
+    }
+    var v = [], done = true;
+    if (q.type === 'matching') {
+      pairs(q).forEach(function (p, i) { var e = main.querySelector(pre + '-m' + i); v.push(e ? e.value : ''); if (!v[i]) done = false; });
+    } else {
+      q.gaps.forEach(function (g, i) {
+        var e = main.querySelector(pre + '-g' + i);
+        var x = e ? e.value : '';
+        if (g.choice) v.push(x === '' ? '' : +x); else v.push(x);
+        if (x === '' || (!g.choice && !x.trim())) done = false;
+      });
+    }
+    return { value: v, done: done };
+  }
+
+  /* The feedback shown after answering: the answer's own, else the
+   * question's default for a wrong answer. */
+  function feedbackOf(q, a) {
+    var own = null;
+    if (q.type === 'short-answer') { var o = matchedAnswer(q, a.value); own = o && o.feedback; }
+    if (isChoice(q)) {
+      if (q.options.some(function (o) { return a.value.indexOf(o.id) >= 0 && o.feedback; })) return null; // shown with the options
+    }
+    return own || (a.correct ? null : q.feedbackWrong);
+  }
+
+  /* The correct answer in words, for typed questions. */
+  function correctText(q) {
+    if (q.type === 'short-answer') {
+      return q.options.filter(function (o) { return o.correct; })
+        .map(function (o) { return o.text[S.lang] !== undefined ? o.text[S.lang] : o.text[D.defaultLang]; })
+        .filter(function (t, i, all) { return all.indexOf(t) === i; }).join(' · ');
+    }
+    if (q.type === 'numeric') {
+      var f = new Intl.NumberFormat(S.lang, { maximumFractionDigits: 10 });
+      var u = q.unit ? ' ' + q.unit : '';
+      if (q.num.range) return f.format(clean(q.num.min)) + ' – ' + f.format(clean(q.num.max)) + u;
+      if (q.num.tol) return f.format(clean(q.num.value)) + ' ± ' + f.format(clean(q.num.tol)) + u + ' (' + f.format(clean(q.num.min)) + ' – ' + f.format(clean(q.num.max)) + ')';
+      return f.format(clean(q.num.value)) + u;
+    }
+    if (q.type === 'matching') return pairs(q).map(function (p) { return plain(tx(p.text)) + ' → ' + plain(tx(p.match)); }).join('; ');
+    if (q.type === 'cloze') return q.gaps.map(function (g) { return g.choice ? gapChoice(g, g.right[S.lang]) : (g.answers[S.lang] || [])[0]; }).join('; ');
+    return optionTexts(q, correctLetters(q));
+  }
+  function answerText(q, a) {
+    if (isChoice(q)) return optionTexts(q, a.value);
+    if (isTyped(q)) return a.value + (q.unit ? ' ' + q.unit : '');
+    if (q.type === 'matching') {
+      return pairs(q).map(function (p, i) {
+        var r = q.options.filter(function (o) { return o.id === a.value[i]; })[0];
+        return plain(tx(p.text)) + ' → ' + (r ? plain(tx(r.match)) : '');
+      }).join('; ');
+    }
+    return q.gaps.map(function (g, i) { return g.choice ? gapChoice(g, a.value[i]) : a.value[i]; }).join('; ');
+  }
+  function resultLabel(a) {
+    if (a.correct) return L('correct');
+    if (a.score > 0) return L('partlyCorrect') + ': ' + L('partialScore', { n: a.n, total: a.total });
+    return L('wrong') + (a.total > 1 ? ' (' + L('partialScore', { n: a.n, total: a.total }) + ')' : '');
+  }
+
+  function renderQuestion(q) {
+    var a = S.answers[q.key];
+    var body = isChoice(q) ? choiceInputs(q, a) : isTyped(q) ? typedInput(q, a)
+      : q.type === 'matching' ? matchingInputs(q, a) : clozeInputs(q, a);
+    var card = el('section', { 'class': 'card' }, [
+      el('h1', { 'class': 'qnum', lang: S.lang, text: L('questionOf', { n: q.index + 1, total: Q.length }) }),
+      body
+    ]);
+    var pending = S.pending[q.key];
 
     if (a) {
       card.appendChild(el('p', { 'class': 'result ' + (a.correct ? 'result-ok' : 'result-bad'), lang: S.lang },
-        [el('span', { 'class': 'result-icon', 'aria-hidden': 'true', text: a.correct ? '✓' : '✗' }),
-         el('strong', { text: a.correct ? L('correct') : L('wrong') })]));
+        [el('span', { 'class': 'result-icon', 'aria-hidden': 'true', text: a.correct ? '✓' : (a.score > 0 ? '◐' : '✗') }),
+         el('strong', { text: resultLabel(a) })]));
+      var fb = feedbackOf(q, a);
+      if (fb) card.appendChild(html('div', 'feedback answer-feedback', fb));
+      if (!isChoice(q) && !a.correct) {
+        card.appendChild(el('p', { 'class': 'correct-answer', lang: S.lang }, [
+          el('strong', { text: L(q.type === 'short-answer' ? 'acceptedAnswers' : 'correctOption') + ': ' }),
+          el('span', { text: correctText(q) })]));
+      }
       if (q.explanation) card.appendChild(explanation(q));
     }
 
     var nav = el('div', { 'class': 'nav' });
     if (q.index > 0)
       nav.appendChild(el('button', { type: 'button', 'class': 'btn', id: 'prev', lang: S.lang, text: L('previous'),
-        onclick: function () { go(D.questions[q.index - 1].key); } }));
+        onclick: function () { go(Q[q.index - 1].key); } }));
     if (!a) {
       nav.appendChild(el('button', { type: 'button', 'class': 'btn primary', id: 'check', lang: S.lang,
-        text: L('check'), disabled: !pending, onclick: function () { check(q); } }));
-    } else if (q.index + 1 < D.questions.length) {
+        text: L('check'), disabled: !ready(q, pending), onclick: function () { check(q); } }));
+    } else if (q.index + 1 < Q.length) {
       nav.appendChild(el('button', { type: 'button', 'class': 'btn primary', id: 'next', lang: S.lang, text: L('next'),
-        onclick: function () { go(D.questions[q.index + 1].key); } }));
+        onclick: function () { go(Q[q.index + 1].key); } }));
     } else {
       nav.appendChild(el('button', { type: 'button', 'class': 'btn primary', id: 'next', lang: S.lang, text: L('results'),
         onclick: function () { go(allAnswered() ? '*' : firstOpenKey()); } }));
     }
     card.appendChild(nav);
     main.appendChild(card);
+  }
+
+  /* True when the pending answer can be checked. */
+  function ready(q, p) {
+    if (!p) return false;
+    if (isChoice(q) || isTyped(q)) return !!String(p).trim();
+    var n = q.type === 'matching' ? pairs(q).length : q.gaps.length;
+    for (var i = 0; i < n; i++) if (p[i] === undefined || p[i] === '' || (typeof p[i] === 'string' && !p[i].trim())) return false;
+    return true;
   }
 
   function explanation(q) {
@@ -512,45 +978,57 @@
   }
 
   function updatePending(q) {
-    S.pending[q.key] = chosenLetters(q);
+    var box = document.getElementById('q-' + q.key + '-input');
+    S.pending[q.key] = isChoice(q) ? chosenLetters(q) : isTyped(q) ? (box ? box.value : '') : collect(q).value;
+    var err = document.getElementById('q-' + q.key + '-input-error');
+    if (err) err.hidden = true;
     var b = document.getElementById('check');
-    if (b) b.disabled = !S.pending[q.key];
+    if (b) b.disabled = !ready(q, S.pending[q.key]);
   }
 
   function optionTexts(q, letters) {
     return q.options.filter(function (o) { return letters.indexOf(o.id) >= 0; })
-      .map(function (o) { var d = document.createElement('div'); d.innerHTML = tx(o.text); return d.textContent; })
+      .map(function (o) { return q.type === 'true-false' ? L(o.id === 'a' ? 'true' : 'false') : plain(tx(o.text)); })
       .join('; ');
   }
 
   function check(q) {
     if (S.answers[q.key]) return;
-    var letters = chosenLetters(q);
-    if (!letters || !validLetters(q, letters)) return;
-    var correct = letters === correctLetters(q);
-    S.answers[q.key] = { letters: letters, correct: correct };
+    var c = collect(q), v = isChoice(q) || isTyped(q) ? c : (c.done ? c.value : null);
+    if (v === null || (isChoice(q) && !validLetters(q, v))) return;
+    if (q.type === 'numeric' && parseNumber(v) === null) {
+      var err = document.getElementById('q-' + q.key + '-input-error');
+      if (err) err.hidden = false;
+      var box = document.getElementById('q-' + q.key + '-input');
+      if (box) { box.setAttribute('aria-describedby', 'q-' + q.key + '-input-error'); box.focus(); }
+      return;
+    }
+    var a = graded(q, v);
+    S.answers[q.key] = a;
     delete S.pending[q.key];
     render(false);
     var r = main.querySelector('.result');
     if (r) { r.setAttribute('tabindex', '-1'); r.focus(); }
-    announce(L(correct ? 'announceCorrect' : 'announceWrong', { answer: optionTexts(q, correctLetters(q)) }));
-    save(interaction(q, letters, correct));
+    announce(a.correct ? L('announceCorrect', { answer: correctText(q) })
+      : (a.score > 0 ? resultLabel(a) + '. ' : '') + L('announceWrong', { answer: correctText(q) }));
+    save(interaction(q, v, a.correct));
   }
 
   function renderSummary() {
     var raw = scoreRaw();
     var verdict = D.passMark === null ? L('completed') : (isPassed() ? L('passed') : L('failed'));
-    var items = D.questions.map(function (q) {
+    var items = Q.map(function (q) {
       var a = S.answers[q.key];
       var ok = a && a.correct;
+      var part = a && !ok && q.partial && a.score > 0;
       return el('li', { 'class': 'review-item ' + (ok ? 'is-correct' : 'is-wrong') }, [
         el('p', { 'class': 'review-result', lang: S.lang }, [
-          el('span', { 'aria-hidden': 'true', text: ok ? '✓ ' : '✗ ' }),
-          el('strong', { text: ok ? L('correct') : L('wrong') })
+          el('span', { 'aria-hidden': 'true', text: ok ? '✓ ' : (part ? '◐ ' : '✗ ') }),
+          el('strong', { text: a ? resultLabel(a) : L('wrong') })
         ]),
         html('div', 'review-prompt', q.prompt),
-        el('p', { 'class': 'review-line', lang: S.lang, text: L('yourAnswer') + ': ' + (a ? optionTexts(q, a.letters) : L('notAnswered')) }),
-        ok ? null : el('p', { 'class': 'review-line', lang: S.lang, text: L('correctOption') + ': ' + optionTexts(q, correctLetters(q)) }),
+        el('p', { 'class': 'review-line', lang: S.lang, text: L('yourAnswer') + ': ' + (a ? answerText(q, a) : L('notAnswered')) }),
+        ok ? null : el('p', { 'class': 'review-line', lang: S.lang, text: L('correctOption') + ': ' + correctText(q) }),
         el('button', { type: 'button', 'class': 'btn link', lang: S.lang, text: L('backToQuestion', { n: q.index + 1 }),
           onclick: function () { go(q.key); } })
       ]);
@@ -558,7 +1036,7 @@
     var card = el('section', { 'class': 'card summary' }, [
       el('h1', { lang: S.lang, text: L('summary') }),
       el('p', { 'class': 'score', id: 'score', lang: S.lang, text: L('score', { score: raw }) }),
-      el('p', { 'class': 'meta', lang: S.lang, text: L('scoreDetail', { correct: correctCount(), total: D.questions.length }) }),
+      el('p', { 'class': 'meta', lang: S.lang, text: L('scoreDetail', { correct: correctCount(), total: Q.length }) }),
       el('p', { 'class': 'verdict ' + (isPassed() ? 'result-ok' : 'result-bad'), id: 'verdict', lang: S.lang }, [
         el('span', { 'aria-hidden': 'true', text: isPassed() ? '✓ ' : '✗ ' }), el('strong', { text: verdict }),
         D.passMark !== null ? el('span', { text: '(' + L('passInfo', { pass: D.passMark }) + ')' }) : null]),
@@ -568,7 +1046,13 @@
     if (!lms.api) {
       card.appendChild(el('div', { 'class': 'nav' }, [el('button', {
         type: 'button', 'class': 'btn primary', id: 'again', lang: S.lang, text: L('tryAgain'),
-        onclick: function () { S.answers = {}; S.pending = {}; S.shownAt = {}; S.other = {}; go(D.questions[0].key); }
+        onclick: function () {
+          // A new attempt: a new seed, so a new draw and order.
+          S.answers = {}; S.pending = {}; S.shownAt = {}; S.other = {};
+          if (needsSeed()) S.seed = newSeed();
+          makeAttempt('');
+          go(Q[0].key);
+        }
       })]));
     }
     main.appendChild(card);
@@ -602,6 +1086,10 @@
     }
     var pref = lms.get(M.pref);
     S.resumed = restore(saved);
+    if (!Q.length) {
+      if (needsSeed()) S.seed = newSeed();
+      makeAttempt('');
+    }
     if (pref && D.langs.indexOf(pref) >= 0) S.lang = pref;
     else if (!S.resumed) S.lang = browserLang() || D.defaultLang;
     var count = parseInt(lms.get('cmi.interactions._count'), 10);

@@ -7,20 +7,24 @@ the growth ratio between sizes, and two references for the Anki writer:
   is there and Debian's python3-cached-property, python3-frozendict and
   python3-yaml are installed);
 - the floor: SQLite inserting the package's own rows in one transaction and
-  libzip deflating them (tests/bench/floor.c), at qbc's deflate level.
+  libzip deflating them (tests/bench/floor.c), at levels 9, 6 (qbc's) and 1;
+- the SCORM 2004 player's time to interactive in Chromium (player.mjs), when
+  node and tests/node_modules (the browser tests' npm ci) are there.
 
 Speed is measured here, never asserted in tests.
 
 usage: bench.py QBC FLOOR [SIZES...]
 
 Two kinds of bank:
-- "real": the shipped bank's questions (input/data-parallelism.qb, through
+- "real": the first shipped bank's choice questions (input/*.qb, through
   `qbc dump --json`) repeated with numbered ids and prompts: real text
   lengths, both languages, feedback on every option, explanations;
 - "synthetic": short generated texts (the old benchmark's bank).
 """
+import glob
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -29,7 +33,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-SHIPPED = os.path.join(ROOT, "input", "data-parallelism.qb")
+PLAYER = os.path.join(HERE, "player.mjs")
 PEER = os.path.join(ROOT, "..", "shared", "tools", "peer-genanki", "peer-genanki")
 ENV = {**os.environ, "SOURCE_DATE_EPOCH": "1764680000", "NO_COLOR": "1"}
 
@@ -47,10 +51,12 @@ def write_text(f, indent, mark, text, langs):
 
 
 def make_real_bank(path, n, qbc):
-    dump = json.loads(subprocess.run([qbc, "dump", "--json", SHIPPED], check=True,
+    # The first shipped bank (in name order) gives the texts.
+    shipped = sorted(glob.glob(os.path.join(ROOT, "input", "*.qb")))[0]
+    dump = json.loads(subprocess.run([qbc, "dump", "--json", shipped], check=True,
                                      capture_output=True, text=True).stdout)
     langs = dump["languages"]
-    qs = dump["questions"]
+    qs = [q for q in dump["questions"] if q.get("type", "single") in ("single", "multiple")]
     with open(path, "w", encoding="utf-8") as f:
         f.write(f"bank: bench\nlanguages: {' '.join(langs)}\npass-mark: 80%\n")
         f.write("title:\n")
@@ -111,13 +117,22 @@ def best(cmd, cwd, runs, ok=(0,)):
 
 
 def formats(qbc):
+    """The formats `qbc build --help` lists (the lines '  *m NAME  ..., written as ...')."""
     text = subprocess.run([qbc, "build", "--help"], capture_output=True, text=True).stdout
     found = []
     for line in text.splitlines():
-        words = line.replace("*", " ").split()
-        if len(words) > 1 and "<bank-id>" in line and words[0] not in found:
-            found.append(words[0])
+        m = re.match(r"^ {2}[*m ]{2} (\S+) .*written as", line)
+        if m and m.group(1) not in found:
+            found.append(m.group(1))
     return found or ["anki", "scorm12", "scorm2004", "json"]
+
+
+def player_ready():
+    """node and playwright-core (tests/node_modules, from the browser tests'
+    npm ci) are there, and Chromium."""
+    return (shutil.which("node") is not None and os.path.isdir(
+        os.path.join(ROOT, "tests", "node_modules", "playwright-core")) and
+        os.path.exists(os.environ.get("CHROMIUM", "/usr/bin/chromium")))
 
 
 def peer_ready():
@@ -139,10 +154,13 @@ def main():
     print(f"qbc bench: {time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores, best of {runs} "
           f"runs; genanki: {peer}")
     print(f"{'bank':<10} {'questions':>9} {'step':<26} {'seconds':>8} {'MiB':>7} "
-          f"{'src MiB':>8} {'growth':>7}")
+          f"{'src MiB':>8} {'growth':>7} {'linear':>6} {'mem/goal':>8}")
+    print("  growth: time / time at the previous size; linear: growth / size ratio "
+          "(1.00 = linear;\n  goal <= 1.10); mem/goal: peak MiB / (3 x source MiB + 30) "
+          "(goal <= 1.00)")
     rows = []
     for kind, make in (("real", make_real_bank), ("synthetic", make_synthetic_bank)):
-        prev = {}
+        prev, prev_n = {}, 0
         for n in sizes:
             d = tempfile.mkdtemp(prefix="qbc-bench-")
             try:
@@ -162,23 +180,35 @@ def main():
                     dt, mib, _ = best(cmd, d, runs, ok=(0, 1))
                     results[name] = dt
                     growth = f"{dt / prev[name]:.2f}" if name in prev else ""
+                    linear = f"{dt / prev[name] / (n / prev_n):.2f}" if name in prev else ""
+                    mem = f"{mib / (3 * src_mib + 30):.2f}"
                     print(f"{kind:<10} {n:>9} {name:<26} {dt:>8.3f} {mib:>7.1f} "
-                          f"{src_mib:>8.1f} {growth:>7}", flush=True)
+                          f"{src_mib:>8.1f} {growth:>7} {linear:>6} {mem:>8}", flush=True)
                     rows.append((kind, n, name, dt, mib))
+                scorm = os.path.join(d, "out", "bench.scorm2004.zip")
+                if kind == "real" and os.path.exists(scorm) and player_ready():
+                    p = subprocess.run(["node", PLAYER, scorm, str(runs)], capture_output=True,
+                                       text=True)
+                    if p.returncode == 0:
+                        print(f"{kind:<10} {n:>9} {'player interactive':<26} "
+                              f"{float(p.stdout):>8.3f}", flush=True)
                 apkg = os.path.join(d, "out", "bench.apkg")
                 if kind == "real" and os.path.exists(apkg) and os.path.exists(floor):
                     for level in (9, 6, 1):
                         secs = [float(run([floor, apkg, os.path.join(d, "floor.apkg"),
                                            str(level)], d)[2]) for _ in range(runs)]
+                        # qbc deflates at level 6 (zipw.c): the floor to compare with.
+                        ratio = (f"  qbc/floor {results.get('build anki', 0) / min(secs):.2f}"
+                                 if level == 6 and min(secs) > 0 else "")
                         print(f"{kind:<10} {n:>9} {'floor (sqlite+zip -' + str(level) + ')':<26} "
-                              f"{min(secs):>8.3f}", flush=True)
+                              f"{min(secs):>8.3f}{ratio}", flush=True)
                     if peer == "ready":
                         dt, mib, _ = best([PEER, apkg, os.path.join(d, "peer.apkg")], d, runs)
                         ratio = results.get("build anki", 0) / dt if dt else 0
                         print(f"{kind:<10} {n:>9} {'genanki, same notes':<26} {dt:>8.3f} "
                               f"{mib:>7.1f} {'':>8} {'':>7}  qbc/genanki {ratio:.2f}",
                               flush=True)
-                prev = results
+                prev, prev_n = results, n
             finally:
                 shutil.rmtree(d)
 

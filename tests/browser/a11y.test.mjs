@@ -9,6 +9,8 @@
 //     night mode as Anki desktop (body classes nightMode night_mode) and
 //     AnkiDroid (night_mode) set it, the card filled from the package's own
 //     note type and notes, as anki.test.mjs does.
+//   - the same player with every question type, math and the partial-credit
+//     results (tests/browser/types/types.qb);
 // The bank is tests/browser/a11y/a11y.qb.  Any violation fails the test with
 // the rule, the elements and axe's summary.
 //   cd tests && QBC=$PWD/../build/qbc node --test browser/a11y.test.mjs
@@ -39,6 +41,7 @@ window.API = { LMSInitialize: () => 'true', LMSFinish: () => 'true', LMSCommit: 
 
 let tmp, server, base, browser;
 let sco; // the unzipped SCORM 1.2 package
+let scoTypes; // the same for the bank of every question type
 let anki; // { css, qfmt, afmt, notes: [fields] } and the media folder
 const cards = new Map(); // url path -> card page
 
@@ -52,6 +55,12 @@ before(async () => {
   assert.equal(r.status, 0, r.stderr);
   sco = path.join(tmp.dir, 'sco');
   unzip(path.join(out, 'a11y.scorm12.zip'), sco);
+  const types = path.join(tmp.dir, 'types');
+  cpSync(path.join(TESTS, 'browser', 'types'), types, { recursive: true, filter: (f) => !f.endsWith('.lock') });
+  const rt = qbc(['build', '-o', out, '--format', 'scorm12', path.join(types, 'types.qb')]);
+  assert.equal(rt.status, 0, rt.stderr);
+  scoTypes = path.join(tmp.dir, 'scotypes');
+  unzip(path.join(out, 'types.scorm12.zip'), scoTypes);
 
   const raw = path.join(tmp.dir, 'apkg');
   unzip(path.join(out, 'a11y.apkg'), raw);
@@ -73,15 +82,16 @@ before(async () => {
   server = http.createServer((req, res) => {
     const p = decodeURIComponent(new URL(req.url, 'http://x').pathname);
     let file = null;
-    if (p === '/host.html' || cards.has(p)) {
+    if (p === '/host.html' || p === '/hosttypes.html' || cards.has(p)) {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      res.end(p === '/host.html' ? HOST : cards.get(p));
+      res.end(p === '/host.html' ? HOST : p === '/hosttypes.html' ? HOST.replace('/sco/', '/scotypes/') : cards.get(p));
       return;
     }
     if (p.startsWith('/sco/') && !p.includes('..')) file = path.join(sco, p.slice(5));
+    else if (p.startsWith('/scotypes/') && !p.includes('..')) file = path.join(scoTypes, p.slice(10));
     else if (p.startsWith('/card/')) file = path.join(media, path.basename(p));
     if (!file || !existsSync(file) || !statSync(file).isFile()) { res.writeHead(404); res.end(); return; }
-    const types = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.png': 'image/png' };
+    const types = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.png': 'image/png', '.woff2': 'font/woff2' };
     res.writeHead(200, { 'content-type': types[path.extname(file)] || 'application/octet-stream' });
     res.end(readFileSync(file));
   });
@@ -116,8 +126,8 @@ async function open(colorScheme) {
   return { ctx, page, errors };
 }
 
-async function scoFrame(page) {
-  await page.goto(`${base}/host.html`);
+async function scoFrame(page, host = 'host') {
+  await page.goto(`${base}/${host}.html`);
   const el = await page.waitForSelector('#sco');
   const frame = await el.contentFrame();
   await frame.waitForSelector('#start');
@@ -150,6 +160,38 @@ for (const scheme of SCHEMES) {
         await frame.waitForSelector('.result');
         const other = frame.locator('.other-btn');
         if (await other.count()) await other.first().click();
+        found.push(...await audit(frame, at(`question ${q + 1} answered`)));
+        await frame.click('#next');
+        if (await frame.locator('#score').count()) break;
+        assert.ok(q < 10, 'the results screen comes');
+      }
+      found.push(...await audit(frame, at('results')));
+    }
+    assert.deepEqual(found, [], found.join('\n'));
+    assert.deepEqual(errors, []);
+    await ctx.close();
+  });
+}
+
+for (const scheme of SCHEMES) {
+  test(`SCORM player, ${scheme} colour scheme: every question type, answered and not, passes WCAG 2.1 A/AA`, async () => {
+    const { ctx, page, errors } = await open(scheme);
+    const found = [];
+    for (const lang of LANGS) {
+      const frame = await scoFrame(page, 'hosttypes');
+      await frame.click(`button[data-lang="${lang}"]`);
+      const at = (s) => `${lang} ${scheme} types ${s}`;
+      await frame.click('#start');
+      for (let q = 0; ; q++) {
+        await frame.waitForSelector('#check');
+        found.push(...await audit(frame, at(`question ${q + 1}`)));
+        // Answer whatever is on screen (right or wrong does not matter).
+        if (await frame.locator('.option input').count()) await frame.locator('.option input').first().check();
+        if (await frame.locator('.answer-box').count()) await frame.locator('.answer-box').fill('1');
+        for (const s of await frame.locator('.match-select, .gap-select').all()) await s.selectOption({ index: 1 });
+        for (const t of await frame.locator('.gap-input').all()) await t.fill('x');
+        await frame.click('#check');
+        await frame.waitForSelector('.result');
         found.push(...await audit(frame, at(`question ${q + 1} answered`)));
         await frame.click('#next');
         if (await frame.locator('#score').count()) break;

@@ -136,7 +136,7 @@ test('Moodle scorm_12.js (standards mode): half-way, resume in Kiswahili, grade'
   assert.equal(s1.stored['cmi.interactions_1.student_response'], 'a,b');
   assert.equal(s1.stored['cmi.core.score.raw'], undefined);
   const suspend = s1.stored['cmi.suspend_data'];
-  assert.match(suspend, /^1\|sw\|/);
+  assert.match(suspend, /^2\|sw\|/);
 
   const s2 = await session({ suspend, lang: 'sw', ids: ['first-question', 'gradient-sync'] }, ['a', 'b', 'a']);
   assert.equal(s2.stored['cmi.interactions_2.id'], 'script-text', 'new interactions follow the restored ones');

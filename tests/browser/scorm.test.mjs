@@ -61,7 +61,8 @@ const HOST_HTML = (v) => `<!DOCTYPE html><html lang="en"><head><meta charset="ut
 <script src="/host.js"></script></body></html>`;
 
 function serveFile(res, file) {
-  const types = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.png': 'image/png', '.xml': 'text/xml' };
+  const types = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.png': 'image/png', '.xml': 'text/xml',
+    '.wav': 'audio/wav', '.woff2': 'font/woff2' };
   if (!existsSync(file) || !statSync(file).isFile()) { res.writeHead(404); res.end(); return; }
   res.writeHead(200, { 'content-type': (types[path.extname(file)] || 'application/octet-stream') + '; charset=utf-8' });
   res.end(readFileSync(file));
@@ -106,6 +107,18 @@ before(async () => {
   pkg.v2 = path.join(tmp.dir, 'pkgv2');
   mkdirSync(pkg.v2);
   unzip(path.join(tmp.dir, 'out2', 'demo.scorm12.zip'), pkg.v2);
+  // Every question type, and a drawn, shuffled pool (tests/browser/types/).
+  const tb = path.join(tmp.dir, 'types');
+  cpSync(path.join(TESTS, 'browser', 'types'), tb, { recursive: true });
+  for (const name of ['types', 'pool']) {
+    const rt = qbc(['build', '-o', path.join(tb, 'out'), '--format', 'scorm12,scorm2004', path.join(tb, name + '.qb')]);
+    assert.equal(rt.status, 0, rt.stderr);
+    for (const v of ['12', '2004']) {
+      pkg[name + v] = path.join(tmp.dir, 'pkg' + name + v);
+      mkdirSync(pkg[name + v]);
+      unzip(path.join(tb, 'out', `${name}.scorm${v}.zip`), pkg[name + v]);
+    }
+  }
   server = http.createServer((req, res) => {
     const u = new URL(req.url, 'http://x');
     const p = decodeURIComponent(u.pathname);
@@ -196,7 +209,8 @@ function interactions(last) {
   for (let n = 0; last[`cmi.interactions.${n}.id`] !== undefined; n++) {
     const g = (k) => last[`cmi.interactions.${n}.${k}`];
     out.push({ id: g('id'), type: g('type'), response: g('student_response') ?? g('learner_response'),
-      pattern: g('correct_responses.0.pattern'), result: g('result'), latency: g('latency'),
+      pattern: g('correct_responses.0.pattern'),
+      patterns: Array.from({ length: 20 }, (_, i) => g(`correct_responses.${i}.pattern`)).filter((x) => x !== undefined), result: g('result'), latency: g('latency'),
       time: g('time') ?? g('timestamp'), description: g('description') });
   }
   return out;
@@ -209,6 +223,43 @@ const DEC12 = (v) => /^-?([0-9]{0,3})(\.[0-9]*)?$/.test(v) && +v >= 0 && +v <= 1
 const TIMESPAN12 = /^([0-9]{2,4}):([0-9]{2}):([0-9]{2})(\.[0-9]{1,2})?$/;
 const DURATION = /^P(?:([.,\d]+)Y)?(?:([.,\d]+)M)?(?:([.,\d]+)W)?(?:([.,\d]+)D)?(?:T?(?:([.,\d]+)H)?(?:([.,\d]+)M)?(?:([.,\d]+)S)?)?$/;
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/;
+// Responses and correct patterns per interaction type: 1.2's CMIFeedback
+// (Moodle checks CMIString256 in standards mode; the spec's per-type forms)
+// and Moodle's 2004 learner_response / correct_responses tables
+// (scorm_13.js: delimiters, node counts, formats, prefixes).
+const ID1 = '[0-9a-z]';
+const RESPONSE12 = {
+  'choice': (v) => new RegExp(`^${ID1}(,${ID1})*$`).test(v),
+  'true-false': (v) => /^[01tf]$/.test(v),
+  'fill-in': (v) => v.length <= 255,
+  'numeric': (v) => v.length <= 255 && /^-?[0-9.]+(:-?[0-9.]+)?$/.test(v),
+  'matching': (v) => new RegExp(`^${ID1}\\.${ID1}(,${ID1}\\.${ID1})*$`).test(v),
+};
+const SHORT_ID = /^[\w.]{1,250}$/;
+const DEC2004 = /^-?([0-9]{1,5})(\.[0-9]{1,18})?$/;
+const PREFIX = /^\{(lang|case_matters|order_matters)=([^}]+)\}/;
+const RESPONSE2004 = {
+  'choice': (v) => { const n = v.split('[,]'); return n.length <= 36 && new Set(n).size === n.length && n.every((x) => SHORT_ID.test(x)); },
+  'true-false': (v) => /^(true|false)$/.test(v),
+  'fill-in': (v, pattern) => {
+    const n = v.split('[,]');
+    return n.length <= 10 && n.every((x) => {
+      if (!pattern) return true;
+      let m;
+      while ((m = PREFIX.exec(x))) {
+        if (m[1] !== 'lang' && !['true', 'false'].includes(m[2])) return false;
+        x = x.slice(m[0].length);
+      }
+      return /^.{0,250}$/.test(x);
+    });
+  },
+  'numeric': (v, pattern) => {
+    if (!pattern) return DEC2004.test(v);
+    const n = v.split('[:]');
+    return n.length <= 2 && n.every((x) => DEC2004.test(x)) && (n.length < 2 || +n[0] <= +n[1]);
+  },
+  'matching': (v) => { const n = v.split('[,]'); return n.length <= 36 && n.every((x) => { const p = x.split('[.]'); return p.length === 2 && p.every((y) => SHORT_ID.test(y)); }); },
+};
 const RULES = {
   '1.2': [
     [/^cmi\.core\.lesson_status$/, (v) => ['passed', 'completed', 'failed', 'incomplete', 'browsed'].includes(v)],
@@ -219,8 +270,8 @@ const RULES = {
     [/^cmi\.suspend_data$/, (v) => v.length <= 4096], // standards mode
     [/^cmi\.student_preference\.language$/, (v) => v.length <= 255],
     [/^cmi\.interactions\.\d+\.id$/, (v) => /^[\u0021-\u007E]{1,255}$/.test(v)],
-    [/^cmi\.interactions\.\d+\.type$/, (v) => v === 'choice'],
-    [/^cmi\.interactions\.\d+\.(student_response|correct_responses\.\d+\.pattern)$/, (v) => /^[0-9a-z](,[0-9a-z])*$/.test(v)],
+    [/^cmi\.interactions\.\d+\.type$/, (v) => ['true-false', 'choice', 'fill-in', 'matching', 'numeric'].includes(v)],
+    [/^cmi\.interactions\.\d+\.(student_response|correct_responses\.\d+\.pattern)$/, (v, type) => RESPONSE12[type](v)],
     [/^cmi\.interactions\.\d+\.result$/, (v) => ['correct', 'wrong', 'unanticipated', 'neutral'].includes(v)],
     [/^cmi\.interactions\.\d+\.time$/, (v) => /^([0-2][0-9]):([0-5][0-9]):([0-5][0-9])(\.[0-9]{1,2})?$/.test(v)],
     [/^cmi\.interactions\.\d+\.latency$/, (v) => TIMESPAN12.test(v)],
@@ -237,8 +288,9 @@ const RULES = {
     [/^cmi\.suspend_data$/, (v) => v.length <= 64000],
     [/^cmi\.learner_preference\.language$/, (v) => /^([a-zA-Z]{2,3}|i|x)(-[a-zA-Z0-9-]{2,8})?$|^$/.test(v)],
     [/^cmi\.interactions\.\d+\.id$/, (v) => /^(?:(?!urn:)\S{1,4000}|urn:[A-Za-z0-9-]{1,31}:\S{1,4000})$/.test(v)],
-    [/^cmi\.interactions\.\d+\.type$/, (v) => v === 'choice'],
-    [/^cmi\.interactions\.\d+\.(learner_response|correct_responses\.\d+\.pattern)$/, (v) => v.split('[,]').every((x) => /^[\w.]{1,250}$/.test(x))],
+    [/^cmi\.interactions\.\d+\.type$/, (v) => ['true-false', 'choice', 'fill-in', 'matching', 'numeric'].includes(v)],
+    [/^cmi\.interactions\.\d+\.learner_response$/, (v, type) => RESPONSE2004[type](v, false)],
+    [/^cmi\.interactions\.\d+\.correct_responses\.\d+\.pattern$/, (v, type) => RESPONSE2004[type](v, true)],
     [/^cmi\.interactions\.\d+\.result$/, (v) => ['correct', 'incorrect', 'unanticipated', 'neutral'].includes(v)],
     [/^cmi\.interactions\.\d+\.description$/, (v) => /^(\{lang=([a-zA-Z]{2,3}|i|x)(-[a-zA-Z0-9-]{2,8})?\})?((?!\{.*$).{0,250}$)?/u.test(v) && v.replace(/^\{lang=[^}]*\}/, '').length <= 250],
     [/^cmi\.interactions\.\d+\.timestamp$/, (v) => TIMESTAMP.test(v)],
@@ -247,11 +299,13 @@ const RULES = {
   ],
 };
 function moodleRules(v, log) {
-  const bad = [];
+  const bad = [], types = {};
   for (const [el, value] of log) {
     const rule = RULES[v].find(([re]) => re.test(el));
+    const n = /^cmi\.interactions\.(\d+)\./.exec(el);
+    if (n && el.endsWith('.type')) types[n[1]] = value;
     if (!rule) bad.push(`${el}: no Moodle rule known`);
-    else if (!rule[1](String(value))) bad.push(`${el} = ${JSON.stringify(value)}: Moodle would reject it`);
+    else if (!rule[1](String(value), n && types[n[1]])) bad.push(`${el} = ${JSON.stringify(value)}: Moodle would reject it`);
   }
   assert.deepEqual(bad, [], bad.join('\n'));
 }
@@ -353,7 +407,7 @@ test('1.2: switching language mid-quiz keeps answers and writes the preference',
   assert.match(await frame.locator('.result').textContent(), /Sahihi/);
   const s = await lms(page);
   assert.equal(s.last['cmi.student_preference.language'], 'sw');
-  assert.match(s.last['cmi.suspend_data'], /^1\|sw\|/);
+  assert.match(s.last['cmi.suspend_data'], /^2\|sw\|/);
   // Every text carries a lang attribute: the active language, except the
   // explanation in the other language.
   const langs = await frame.locator('#main [lang]:not(.expl-other)').evaluateAll((els) => els.map((e) => e.getAttribute('lang')));
@@ -412,7 +466,7 @@ test('1.2: saved state from another build is migrated or ignored, never a crash'
   assert.match(await frame.locator('.qnum').textContent(), /Swali 4 kati ya 5/);
   assert.ok(await frame.locator('input[value="b"]').isDisabled(), 'q4 answer restored');
   const st = await (await scoFrame(page)).evaluate(() => window.qbPlayer.state());
-  assert.equal(st, `1|sw|${qs[3][0]}|${qs[3][0]}.${qs[3][1]}.b`);
+  assert.equal(st, `2|sw|${qs[3][0]}|||${qs[3][0]}.${qs[3][1]}.b`, "a format-1 state is read and written as format 2");
   await page.done();
   for (const junk of ['garbage', '9|en||x', '1|xx|nope|a.b.c.d,,,', '{"v":1}']) {
     ({ page, frame } = await openLms('1.2', { init: { suspend_data: junk } }));
@@ -430,7 +484,7 @@ test('regeneration: the saved state of version 1 loads in version 2 after a ques
   await answer(frame, 'b'); // question 3, wrong
   const { last } = await lms(page);
   const saved = last['cmi.suspend_data'];
-  assert.ok(saved && saved.startsWith('1|'), 'v1 saved a state: ' + saved);
+  assert.ok(saved && saved.startsWith('2|'), 'v1 saved a state: ' + saved);
   await page.done();
   // Version 2, resumed with v1's state: the surviving answers come back,
   // the removed question's answer is dropped, nothing crashes.
@@ -440,7 +494,7 @@ test('regeneration: the saved state of version 1 loads in version 2 after a ques
   assert.deepEqual(data, [IDS[0], IDS[2], IDS[3], IDS[4]]);
   const st = await f.evaluate(() => window.qbPlayer.state());
   const keys = await f.evaluate(() => window.QB_DATA.questions.map((q) => q.key));
-  const answers = st.split('|')[3].split(',').filter(Boolean).map((x) => x.split('.'));
+  const answers = st.split("|")[5].split(',').filter(Boolean).map((x) => x.split('.'));
   assert.deepEqual(answers.map((a) => a[0]), [keys[0], keys[1]], 'answers of questions 1 and 3 restored: ' + st);
   assert.deepEqual(answers.map((a) => a[2]), ['a', 'b']);
   assert.match(await frame.locator('.qnum').textContent(), /Question 3 of 4/);
@@ -728,4 +782,274 @@ test('screenshots of the player in each language', async () => {
     assert.ok(statSync(file).size > 1000);
     await page.done();
   }
+});
+
+// ---------------------------------------------------------- every question type
+
+/** Answers the types bank (browser/types/types.qb): good = right answers,
+ * else wrong ones; stays on each question to check what it shows. */
+async function answerTypes(frame, good) {
+  // KaTeX runs on every formula shown: rendered, or a visible error.
+  const mathOk = async () => {
+    const spans = await frame.locator('span.math').evaluateAll((xs) => xs.map((x) => ({
+      tex: x.getAttribute('data-tex'), katex: !!x.querySelector('.katex'), error: x.classList.contains('math-error'),
+      text: x.textContent })));
+    for (const m of spans) {
+      assert.ok(m.tex !== null, 'every formula went through KaTeX');
+      if (m.tex === 'a^b^c') assert.ok(m.error && /a\^b\^c/.test(m.text) && /Double superscript/.test(m.text), 'a malformed formula shows its error: ' + m.text);
+      else assert.ok(m.katex && !m.error, 'rendered: ' + m.tex);
+    }
+    return spans.length;
+  };
+  let formulas = 0;
+  const check = async () => { await frame.locator('#check').click(); await frame.locator('.result').waitFor(); formulas += await mathOk(); };
+  const next = () => frame.locator('#next').click();
+  await frame.locator('#start').click();
+  // 1. true-false (answer: false)
+  await frame.locator(`input[value="${good ? 'b' : 'a'}"]`).check();
+  await check();
+  if (!good) assert.match(await frame.locator('.feedback').first().textContent(), /No, at 100/);
+  await next();
+  // 2. multiple, partial credit: two right, one wrong = 1 of 3
+  for (const l of good ? ['a', 'b', 'c'] : ['a', 'b', 'd']) await frame.locator(`input[value="${l}"]`).check();
+  await check();
+  if (!good) assert.match(await frame.locator('.result').textContent(), /Partly correct: 1 of 3/);
+  await next();
+  // 3. short answer: case and spaces ignored; a listed wrong answer's feedback.
+  // Its prompt has a sound, played from the package.
+  assert.equal(await frame.locator('.prompt audio[controls]').count(), 1);
+  assert.match(await frame.locator('.prompt audio').textContent(), /a kettle whistling/);
+  assert.equal(await frame.locator('.prompt audio').evaluate((a) => new Promise((ok) => {
+    if (a.readyState >= 1) return ok(true);
+    a.addEventListener('loadedmetadata', () => ok(true));
+    a.addEventListener('error', () => ok(false));
+    a.preload = 'auto';
+    a.load();
+  })), true, 'the sound loads');
+  await frame.locator('.answer-box').fill(good ? '  Evaporation ' : 'boiling');
+  await check();
+  if (!good) {
+    assert.match(await frame.locator('.answer-feedback').textContent(), /only at the boiling point/);
+    assert.match(await frame.locator('.correct-answer').textContent(), /evaporation/);
+  }
+  await next();
+  // 4. numeric: a decimal comma; not a number is refused first
+  if (!good) {
+    await frame.locator('.answer-box').fill('abc');
+    await frame.locator('#check').click();
+    assert.equal(await frame.locator('.input-error').isVisible(), true);
+    assert.equal(await frame.locator('.result').count(), 0);
+  }
+  await frame.locator('.answer-box').fill(good ? '9,8' : '12');
+  assert.match(await frame.locator('.unit').textContent(), /m\/s²/);
+  await check();
+  assert.equal(await frame.locator('.expl-text .katex-display').count(), 1, 'display math');
+  if (!good) {
+    assert.match(await frame.locator('.answer-feedback').textContent(), /Recall 9.8/);
+    assert.match(await frame.locator('.correct-answer').textContent(), /9\.81 ± 0\.05/);
+  }
+  await next();
+  // 5. matching: a select per item; the distractor is offered
+  const sel = frame.locator('.match-select');
+  assert.equal(await sel.count(), 3);
+  assert.equal(await sel.first().locator('option').count(), 5, 'placeholder, three sides and the distractor');
+  await sel.nth(0).selectOption({ label: 'solid' });
+  await sel.nth(1).selectOption({ label: good ? 'liquid' : 'gas' });
+  // The language switch keeps what was chosen.
+  await frame.locator('button[data-lang="sw"]').click();
+  await frame.locator('button[data-lang="en"]').click();
+  assert.equal(await frame.locator('#check').isDisabled(), true);
+  await sel.nth(2).selectOption({ label: good ? 'gas' : 'liquid' });
+  await check();
+  if (!good) assert.match(await frame.locator('.result').textContent(), /Partly correct: 1 of 3/);
+  await next();
+  // 6. cloze: a typed gap and a choice gap, inline
+  await frame.locator('.gap-input').fill(good ? 'evaporate' : 'melts');
+  await frame.locator('.gap-select').selectOption({ label: 'condenses' });
+  await check();
+  if (!good) assert.match(await frame.locator('.result').textContent(), /Partly correct: 1 of 2/);
+  assert.match(await frame.locator('.expl-text').textContent(), /condensation/);
+  await next();
+  await frame.locator('#score').waitFor();
+  assert.ok(formulas >= 4, 'the formulas were seen: ' + formulas);
+  assert.ok(await frame.locator('span.math').count() >= 1, 'math on the results screen too');
+  await mathOk();
+}
+
+for (const v of ['1.2', '2004']) {
+  const resp = v === '1.2' ? 'student_response' : 'learner_response';
+  test(`${v}: every question type answered right`, async () => {
+    const { page, frame } = await openLms(v, { pkg: v === '1.2' ? 'types12' : 'types2004' });
+    await answerTypes(frame, true);
+    const s = await lms(page);
+    assert.equal(s.last[v === '1.2' ? 'cmi.core.score.raw' : 'cmi.score.raw'], '100');
+    const it = interactions(s.last);
+    assert.deepEqual(it.map((x) => x.id), ['tf', 'multi', 'short', 'num', 'match', 'gaps']);
+    assert.deepEqual(it.map((x) => x.type), ['true-false', 'choice', 'fill-in', 'numeric', 'matching', 'fill-in']);
+    assert.deepEqual(it.map((x) => x.result), Array(6).fill('correct'));
+    const F = v === '1.2' ? ',' : '[,]', P = v === '1.2' ? '.' : '[.]';
+    assert.deepEqual(it.map((x) => x.response), [v === '1.2' ? 'f' : 'false', ['a', 'b', 'c'].join(F), '  Evaporation ', '9.8',
+      ['a', 'a', 'b', 'b', 'c', 'c'].reduce((o, x, i) => o + (i % 2 ? P + x : (i ? F : '') + x), ''), ['evaporate', 'condenses'].join('[,]')]);
+    assert.deepEqual(it[2].patterns, ['evaporation', 'uvukizi']);
+    assert.equal(it[3].pattern, v === '1.2' ? '9.76:9.86' : '9.76[:]9.86');
+    assert.equal(it[4].pattern, ['a', 'a', 'b', 'b', 'c', 'c'].reduce((o, x, i) => o + (i % 2 ? P + x : (i ? F : '') + x), ''));
+    moodleRules(v, s.log);
+    await page.done();
+  });
+
+  test(`${v}: every question type answered wrong, with partial credit and resume`, async () => {
+    const pk = v === '1.2' ? 'types12' : 'types2004';
+    const { page, frame } = await openLms(v, { pkg: pk });
+    await answerTypes(frame, false);
+    let s = await lms(page);
+    // tf 0, multiple 1/3, short 0, numeric 0, matching 1/3, cloze 1/2
+    const raw = Math.round(100 * (1 / 3 + 1 / 3 + 1 / 2) / 6);
+    assert.equal(s.last[v === '1.2' ? 'cmi.core.score.raw' : 'cmi.score.raw'], String(raw));
+    assert.match(await frame.locator('#score').textContent(), new RegExp(raw + '%'));
+    assert.equal(await frame.locator('.review-item', { hasText: '1 of 3' }).count(), 2, 'the results say "1 of 3"');
+    const it = interactions(s.last);
+    assert.deepEqual(it.map((x) => x.result), Array(6).fill(v === '1.2' ? 'wrong' : 'incorrect'));
+    assert.equal(it[2].response, 'boiling');
+    assert.equal(it[3].response, '12');
+    moodleRules(v, s.log);
+    // Resume: the saved state brings every answer back, typed ones too.
+    const state = s.last['cmi.suspend_data'];
+    assert.match(state, /\.7:boiling/);
+    const before = await (await scoFrame(page)).evaluate(() => window.qbPlayer.state());
+    await page.done();
+    const init = { suspend_data: state };
+    const again = await openLms(v, { pkg: pk, init });
+    const sco = await scoFrame(again.page);
+    assert.equal(await sco.evaluate(() => window.qbPlayer.state()), before);
+    assert.match(await again.frame.locator('#score').textContent(), new RegExp(raw + '%'));
+    await again.page.done();
+  });
+}
+
+test('1.2: every type at its longest saved answer matches what qbc computed', async () => {
+  const { page, frame } = await openLms('1.2', { pkg: 'types12' });
+  const f = await scoFrame(page);
+  const data = await f.evaluate(() => ({ max: window.QB_DATA.maxState, qs: window.QB_DATA.questions }));
+  await frame.locator('button[data-lang="sw"]').click();
+  await frame.locator('#start').click();
+  const long = (n) => 'x'.repeat(n);
+  for (const q of data.qs) {
+    if (q.type === 'true-false') await frame.locator('input[value="a"]').check();
+    else if (q.type === 'multiple') for (const o of q.options) await frame.locator(`input[value="${o.id}"]`).check();
+    else if (q.type === 'short-answer') await frame.locator('.answer-box').fill(long(q.cap));
+    else if (q.type === 'numeric') await frame.locator('.answer-box').fill('1' + '0'.repeat(q.cap - 1));
+    else if (q.type === 'matching') for (const s of await frame.locator('.match-select').all()) await s.selectOption({ index: 1 });
+    else {
+      for (const [i, g] of q.gaps.entries()) {
+        if (g.choice) await frame.locator('.gap-select').selectOption({ index: 1 });
+        else await frame.locator('.gap-input').nth(0).fill(long(g.cap));
+        void i;
+      }
+    }
+    assert.equal(await frame.locator('.answer-box').evaluateAll((b) => b.every((x) => x.value.length <= +x.maxLength)), true);
+    await frame.locator('#check').click();
+    await frame.locator('.result').waitFor();
+    if (q !== data.qs[data.qs.length - 1]) await frame.locator('#next').click();
+  }
+  const s = await lms(page);
+  assert.equal(s.last['cmi.suspend_data'].length, data.max, s.last['cmi.suspend_data']);
+  moodleRules('1.2', s.log);
+  await page.done();
+});
+
+for (const v of ['1.2', '2004']) {
+  test(`${v}: a drawn, shuffled pool: 3 of 6, kept on resume, author ids in the records`, async () => {
+    const pk = v === '1.2' ? 'pool12' : 'pool2004';
+    let { page, frame } = await openLms(v, { pkg: pk });
+    await frame.locator('#start').click();
+    assert.match(await frame.locator('.qnum').textContent(), /Question 1 of 3/);
+    const order = async () => frame.locator('.option input').evaluateAll((xs) => xs.map((x) => x.value).join(''));
+    const seen = [];
+    // Answer the first two correctly: the right option is always "a".
+    for (let i = 0; i < 2; i++) {
+      const o = await order();
+      assert.equal(o.length, 5);
+      assert.equal(o[4], 'e', 'the pinned option stays last');
+      assert.deepEqual([...o].sort().join(''), 'abcde');
+      assert.equal(await frame.locator('.option .letter').evaluateAll((xs) => xs.map((x) => x.textContent).join('')), 'ABCDE', 'letters follow the order shown');
+      seen.push([await frame.locator('.prompt').textContent(), o]);
+      await answer(frame, 'a');
+    }
+    const third = [await frame.locator('.prompt').textContent(), await order()];
+    let s = await lms(page);
+    const state = s.last['cmi.suspend_data'];
+    const [fmt, , , seed, drawn] = state.split('|');
+    assert.equal(fmt, '2');
+    assert.match(seed, /^[0-9a-z]{6}$/);
+    assert.equal(drawn.length, 3 * 6, 'three drawn keys: ' + state);
+    const it = interactions(s.last);
+    assert.deepEqual(it.map((x) => [x.response, x.pattern, x.result]), Array(2).fill(['a', 'a', 'correct']));
+    assert.equal(new Set(it.map((x) => x.id)).size, 2);
+    moodleRules(v, s.log);
+    await page.done();
+    // Resume: the same three questions, in the same order, options too.
+    ({ page, frame } = await openLms(v, { pkg: pk, init: { suspend_data: state } }));
+    assert.equal(await frame.locator('.prompt').textContent(), third[0]);
+    assert.equal(await order(), third[1]);
+    await frame.locator('#prev').click();
+    assert.equal(await frame.locator('.prompt').textContent(), seen[1][0]);
+    assert.equal(await order(), seen[1][1]);
+    assert.ok(await frame.locator('input[value="a"]').isDisabled());
+    await frame.locator('#next').click();
+    await answer(frame, 'b');
+    await frame.locator('#score').waitFor();
+    s = await lms(page);
+    assert.equal(s.last[v === '1.2' ? 'cmi.core.score.raw' : 'cmi.score.raw'], '67', 'two of the three drawn');
+    assert.equal(await frame.locator('.review-item').count(), 3);
+    await page.done();
+  });
+}
+
+test('screenshots of the new question types in the player', async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  const { page, frame } = await openLms('1.2', { pkg: 'types12', height: 900 }, { viewport: { width: 800, height: 900 } });
+  await frame.locator('#start').click();
+  const shots = { 5: 'matching', 6: 'cloze' };
+  for (let q = 1; q <= 6; q++) {
+    // Partly right answers, so the marks, "1 of 3" and the answers show.
+    if (await frame.locator('.option input').count()) await frame.locator('.option input').first().check();
+    if (await frame.locator('.answer-box').count()) await frame.locator('.answer-box').fill('9.81');
+    const sel = await frame.locator('.match-select').all();
+    for (const [i, s] of sel.entries()) await s.selectOption({ label: ['solid', 'gas', 'liquid'][i] });
+    if (await frame.locator('.gap-input').count()) await frame.locator('.gap-input').fill('evaporate');
+    if (await frame.locator('.gap-select').count()) await frame.locator('.gap-select').selectOption({ label: 'melts' });
+    await frame.locator('#check').click();
+    await frame.locator('.result').waitFor();
+    if (shots[q]) {
+      const committed = path.join(SHOTS, `scorm-player-${shots[q]}.png`);
+      const file = process.env.UPDATE || !existsSync(committed) ? committed
+        : path.join(tmpdir(), `qbc-scorm-player-${shots[q]}-${process.pid}.png`);
+      await page.locator('#sco').screenshot({ path: file, animations: 'disabled' });
+      assert.ok(statSync(file).size > 1000);
+    }
+    await frame.locator('#next').click();
+  }
+  await page.done();
+});
+
+test('standalone: "try again" starts a new attempt with a new seed and draw', async () => {
+  const dir = pkg.pool12;
+  const page = await newPage({ allowed: [pathToFileURL(dir).href + '/'] });
+  await page.goto(pathToFileURL(path.join(dir, 'index.html')).href);
+  await page.locator('#start').click();
+  const attempt = async () => {
+    const state = await page.evaluate(() => window.qbPlayer.state());
+    for (let i = 0; i < 3; i++) await answer(page, 'a', true);
+    await page.locator('#score').waitFor();
+    assert.match(await page.locator('#score').textContent(), /100%/);
+    return state.split('|');
+  };
+  const first = await attempt();
+  await page.locator('#again').click();
+  assert.match(await page.locator('.qnum').textContent(), /Question 1 of 3/);
+  assert.equal(await page.locator('input:disabled').count(), 0);
+  const second = await attempt();
+  assert.notEqual(second[3], first[3], 'a new seed');
+  assert.equal(second[4].length, 18, 'three drawn questions again');
+  await page.done();
 });

@@ -10,11 +10,13 @@ CHK="python3 $HERE/check_moodlexml.py"
 T=$(tmpdir)
 W="$T/w"
 mkdir "$W"
-cp -R "$HERE/demo.qb" "$HERE/escape.qb" "$HERE/eleven.qb" "$HERE/media" "$W/"
+cp -R "$HERE/demo.qb" "$HERE/escape.qb" "$HERE/eleven.qb" "$HERE/types.qb" "$HERE/refused.qb" \
+	"$HERE/media" "$W/"
 cd "$W" || exit 2
 B="$QBC build --format moodlexml -o out"
 X=out/moodle-demo.moodle.xml
 E=out/moodle-escape.moodle.xml
+Y=out/moodle-types.moodle.xml
 run() { "$@" >"$T/out" 2>"$T/err"; echo $? >"$T/rc"; }
 rc() { test "$(cat "$T/rc")" = "$1"; }
 out_has() { grep -qF -- "$1" "$T/out"; }
@@ -62,11 +64,11 @@ check "multiple question: <single>false</single>" is $X 'string(//question[idnum
 check "shuffleanswers off, answernumbering abc" \
 	is $X 'concat(/quiz/question[2]/shuffleanswers, /quiz/question[3]/answernumbering)' falseabc
 check "single: 100 for the correct option, 0 for the other" test "$(fractions one-right)" = "100 0"
-check "2 of 4 correct: 50 each, -50 per wrong option" test "$(fractions two-of-four)" = "50 50 -50 -50"
-check "3 of 4 correct: Moodle's 33.33333, -100 for the wrong one" \
-	test "$(fractions three-of-four)" = "33.33333 33.33333 33.33333 -100"
-check "1 of 12: -100/11 rounded up to Moodle's -10" \
-	test "$(fractions one-of-twelve)" = "100 -10 -10 -10 -10 -10 -10 -10 -10 -10 -10 -10"
+check "partial, 2 of 4 correct: 50 each, -50 per wrong pick (qbc's rule)" test "$(fractions two-of-four)" = "50 50 -50 -50"
+check "partial, 3 of 4 correct: Moodle's 33.33333, a wrong pick cancels a right one" \
+	test "$(fractions three-of-four)" = "33.33333 33.33333 33.33333 -33.33333"
+check "1 of 12 correct: 100, and a wrong pick cancels it" \
+	test "$(fractions one-of-twelve)" = "100 -100 -100 -100 -100 -100 -100 -100 -100 -100 -100 -100"
 check "all options correct: 50 50, nothing negative" test "$(fractions all-right)" = "50 50"
 check "default language first in every text" \
 	sh -c "xmllint --xpath 'string(//question[idnumber=\"two-of-four\"]/questiontext/text)' $X | grep -q '^<span lang=\"sw\" class=\"multilang\">Chagua.*</span><span lang=\"en\" class=\"multilang\">Pick the two collectives.</span>\$'"
@@ -119,6 +121,80 @@ check "escape bank: an author's @@PLUGINFILE@@ is not Moodle's marker" \
 	sh -c "xmllint --xpath 'string(//question[idnumber=\"cdata-end\"]/answer[2]/feedback/text)' $E | grep -qF '&#64;@PLUGINFILE@@/evil.png'"
 check "escape bank: no DOCTYPE or entity from the bank" sh -c "! grep -q '<!DOCTYPE\|<!ENTITY' $E"
 
+# --- every question type, both languages (types.qb)
+run $B types.qb
+cp "$T/err" "$T/types-err"
+check "types: exits 0" rc 0
+check "types: well-formed" xmllint --noout $Y
+check "types: structure of every type Moodle's importer reads" $CHK structure $Y
+$QBC dump --json types.qb >"$T/types.json" 2>/dev/null
+check "types: round trip of every type against qbc dump --json" $CHK roundtrip $Y "$T/types.json" .
+check "types: Moodle's type names" is $Y \
+	'concat(//question[idnumber="tf"]/@type, " ", //question[idnumber="short"]/@type, " ", //question[idnumber="exact"]/@type, " ", //question[idnumber="pairs"]/@type, " ", //question[idnumber="gaps"]/@type)' \
+	'truefalse shortanswer numerical matching cloze'
+check "true-false: 'false' is right, feedback-wrong on 'true' only when it has none" \
+	is $Y 'concat(//question[idnumber="tf"]/answer[text="false"]/@fraction, " ", count(//question[idnumber="tf"]/answer[contains(feedback/text, "icebergs")]))' '100 0'
+check "short answer: every language's accepted answers, '*' escaped, wrong ones at 0, then '*'" \
+	test "$(fractions short $Y)" = "100 100 100 0 0 0"
+check "short answer: a learner's '*' is a star, not Moodle's wildcard" \
+	is $Y 'string(//question[idnumber="short"]/answer[3]/text)' 'a\*b'
+check "short answer: 'Evaporation' is not a second answer (Moodle ignores case)" \
+	is $Y 'count(//question[idnumber="short"]/answer[text="Evaporation"])' 0
+check "short answer: the sound is embedded once per text that plays it" \
+	is $Y 'count(//question[idnumber="short"]/questiontext/file)' 1
+check "short answer: <audio controls> from @@PLUGINFILE@@" sh -c \
+	"xmllint --xpath 'string(//question[idnumber=\"short\"]/questiontext/text)' $Y | grep -qE '<audio controls src=\"@@PLUGINFILE@@/[0-9a-f]{16}\.ogg\">clip</audio>'"
+check "numeric: a range is its middle ± half its width" \
+	is $Y 'concat(//question[idnumber="range"]/answer[1]/text, " ", //question[idnumber="range"]/answer[1]/tolerance)' '36.650000000000006 0.5500000000000007'
+check "numeric: a percentage becomes an absolute tolerance" \
+	is $Y 'concat(//question[idnumber="percent"]/answer/text, " ", //question[idnumber="percent"]/answer/tolerance)' '343 6.86'
+check "numeric: the unit, optional to type, shown after the box" \
+	is $Y 'concat(//question[idnumber="range"]/units/unit/unit_name, " ", //question[idnumber="range"]/units/unit/multiplier, " ", //question[idnumber="range"]/unitgradingtype, " ", //question[idnumber="range"]/showunits)' '°C 1 0 0'
+check "numeric: no unit, no units (showunits 3)" \
+	is $Y 'concat(count(//question[idnumber="exact"]/units), //question[idnumber="exact"]/showunits)' '03'
+check "numeric: the prompt's own underscores cannot take Moodle's answer box" sh -c \
+	"xmllint --xpath 'string(//question[idnumber=\"exact\"]/questiontext/text)' $Y | grep -qF 'Write &#95;&#95;&#95;&#95;&#95; here.'"
+check "numeric: feedback-wrong on a '*' answer at 0" \
+	is $Y 'concat(//question[idnumber="range"]/answer[2]/text, //question[idnumber="range"]/answer[2]/@fraction)' '*0'
+check "matching: a distractor is a subquestion with an empty text" \
+	is $Y 'concat(count(//question[idnumber="pairs"]/subquestion), "-", //question[idnumber="pairs"]/subquestion[3]/text, "-", //question[idnumber="pairs"]/subquestion[3]/answer/text != "")' '3--true'
+check "matching: shuffle: no" is $Y 'string(//question[idnumber="pairs"]/shuffleanswers)' false
+check "matching: feedback-wrong after the incorrect label" sh -c \
+	"xmllint --xpath 'string(//question[idnumber=\"pairs\"]/incorrectfeedback/text)' $Y | grep -qF '<p>Your answer is incorrect.</p>Look again.'"
+check "cloze: case-sensitive typed gap is SHORTANSWER_C" sh -c \
+	"xmllint --xpath 'string(//question[idnumber=\"gaps\"]/questiontext/text)' $Y | grep -qF '{1:SHORTANSWER_C:=evaporates~=a&#125;b&#35;c&#126;d&#61;e&#58;f&#47;g&#92;h&#37;i&#92;&#42;j]]&#62;k~=huvukiza~*#'"
+check "cloze: an author's '{1:SHORTANSWER:...}' is text, not a gap" sh -c \
+	"xmllint --xpath 'string(//question[idnumber=\"gaps\"]/questiontext/text)' $Y | grep -qF ' &#123;1:SHORTANSWER:=x}'"
+check "math: \\(...\\) without the span for Moodle's MathJax filter" sh -c \
+	"xmllint --xpath 'string(//question[idnumber=\"tf\"]/questiontext/text)' $Y | grep -qF 'huzama majini. \\(E = mc^2\\)</span>'"
+check "math: no math span left (it would end a language for the multilang filter)" \
+	sh -c "! grep -qF 'class=&quot;math' $Y && ! grep -qF 'class=\"math' $Y"
+check "pinned option with shuffling: a warning" grep -qF "types.qb:118:4: warning: Moodle cannot keep an option in place while shuffling" "$T/types-err"
+check "pinned option with shuffling: not shuffled in Moodle" is $Y 'string(//question[idnumber="pinned"]/shuffleanswers)' false
+run $B --lang sw -o out-sw types.qb
+$QBC dump --json --lang sw types.qb >"$T/types-sw.json" 2>/dev/null
+check "types --lang sw: structure" $CHK structure out-sw/moodle-types.moodle.xml
+check "types --lang sw: round trip, no spans" $CHK roundtrip out-sw/moodle-types.moodle.xml "$T/types-sw.json" .
+check "types --lang sw: Swahili answers only" sh -c "! grep -q 'evaporation<' out-sw/moodle-types.moodle.xml"
+cp $Y "$T/types.xml"
+SOURCE_DATE_EPOCH=1764690000 run $B types.qb
+check "types: rebuild byte-identical" cmp -s $Y "$T/types.xml"
+
+# --- all-or-nothing scoring Moodle cannot grade: the nearest, and a warning
+check "all-or-nothing, 2 correct: any wrong pick scores 0" test "$(fractions aon-multiple $Y)" = "50 50 -100"
+check "all-or-nothing, 2 correct: a warning at the scoring line" \
+	grep -qF "types.qb:126:4: warning: question 'aon-multiple' is scored all-or-nothing, but Moodle gives partial credit for picking only some of its correct options" "$T/types-err"
+check "all-or-nothing matching: a warning" grep -qF "warning: question 'aon-pairs' is scored all-or-nothing, but Moodle gives partial credit for each right pair" "$T/types-err"
+check "all-or-nothing cloze with two gaps: a warning" grep -qF "warning: question 'aon-gaps' is scored all-or-nothing, but Moodle gives partial credit for each right gap" "$T/types-err"
+check "all-or-nothing with one correct option: exact, no warning" sh -c "! grep -q \"'aon-one'\" '$T/types-err'"
+check "all-or-nothing with one correct option: 100 and -100" test "$(fractions aon-one $Y)" = "100 -100 -100"
+
+# --- what Moodle cannot express is a located error, and no file
+run $B refused.qb
+check "refused: exit 1" rc 1
+check "refused: a choice gap whose right choice moves between languages" err_has "refused.qb:15:8: error: question 'moved': gap 1 differs between en and sw"
+check "refused: no file" test ! -e out/moodle-refused.moodle.xml
+
 # --- byte-identical rebuilds
 cp $X "$T/first.xml"
 SOURCE_DATE_EPOCH=1764690000 run $B demo.qb
@@ -140,10 +216,11 @@ cp demo.qb "$T/good.qb"
 sed -i 's|media/diagram.png|media/missing.png|g' demo.qb
 run $B demo.qb
 check "missing image: exit 1" rc 1
-check "missing image: located error" err_has "demo.qb:19:30: error: image 'media/missing.png' not found"
+check "missing image: located error" err_has "demo.qb:20:30: error: image 'media/missing.png' not found"
 check "missing image: earlier file untouched" cmp -s $X "$T/good.xml"
 check "missing image: no temporary file left" test "$(ls -A out)" = "moodle-demo.moodle.xml
-moodle-escape.moodle.xml"
+moodle-escape.moodle.xml
+moodle-types.moodle.xml"
 cp "$T/good.qb" demo.qb
 sed -i 's/Both are right, really\./Both are right, truly./' demo.qb
 sh -c "trap '' XFSZ; ulimit -f 1; exec $B demo.qb" >"$T/out" 2>"$T/err"

@@ -106,6 +106,46 @@ if [ -x "$VALIDATE" ]; then
 	done
 fi
 
+# --- math: KaTeX only in banks that have math -------------------------------------
+mb=$(tmpdir)
+cat >"$mb/math.qb" <<'BANK'
+bank: math
+languages: en
+title:
+  en: Math
+1. euler
+   en: What is $e^{i\pi} + 1$?
+   * en: $0$
+   - en: $1$
+   explanation:
+     en: Euler's identity: $$e^{i\pi} + 1 = 0$$
+BANK
+check "math bank builds" build "$mb/o" --format scorm12,scorm2004 "$mb/math.qb"
+for z in "$mb/o/math.scorm12.zip" "$mb/o/math.scorm2004.zip"; do
+	v=$(basename "$z" .zip)
+	check "$v: KaTeX script, style sheet and fonts packed" sh -c 'unzip -Z1 "$1" | grep -qx katex/katex.min.js && unzip -Z1 "$1" | grep -qx katex/katex.min.css && unzip -Z1 "$1" | grep -q "^katex/fonts/KaTeX_Main-Regular.woff2$"' - "$z"
+	check "$v: the manifest lists every KaTeX file" sh -c 'for f in $(unzip -Z1 "$1" | grep "^katex/"); do unzip -p "$1" imsmanifest.xml | grep -q "href=\"$f\"" || exit 1; done' - "$z"
+	check "$v: the page loads KaTeX" sh -c 'unzip -p "$1" index.html | grep -q "<script src=\"katex/katex.min.js\">"' - "$z"
+	if [ -x "$VALIDATE" ]; then
+		check "$v: scorm-validate passes with KaTeX" "$VALIDATE" "$z"
+	fi
+done
+check "a bank without math has no KaTeX" sh -c '! unzip -Z1 "$1" | grep -q katex && ! unzip -p "$1" index.html | grep -q katex' - "$z12"
+QBC_KATEX="$mb/none" "$QBC" build -o "$mb/nok" --format scorm12 "$mb/math.qb" >/dev/null 2>"$mb/nok.err"
+rc=$?
+check "math without KaTeX: exit 3 and a hint to install libjs-katex" sh -c 'test "$1" = 3 && grep -q "libjs-katex" "$2"' - "$rc" "$mb/nok.err"
+
+# --- typed answers longer than a package takes ------------------------------------
+la=$(tmpdir)
+{
+	printf 'bank: long\nlanguages: en\ntitle:\n  en: L\n\n1. q\n   type: short-answer\n   en: Q?\n'
+	printf '   * en: %s\n' "$(printf '%0300d' 0)"
+	printf '   explanation:\n     en: E.\n'
+} >"$la/long.qb"
+"$QBC" build -o "$la/o" --format scorm12 "$la/long.qb" >/dev/null 2>"$la/err"
+rc=$?
+check "an accepted answer of 300 characters: exit 1, located" sh -c 'test "$1" = 1 && grep -q "long.qb:6:1: error: question .q. lists an answer of 300 characters" "$2"' - "$rc" "$la/err"
+
 # --- default formats and --lang -------------------------------------------------
 def=$(tmpdir)
 check "scorm12 is a default format" sh -c '"$1" build -o "$2" "$3" >/dev/null 2>&1 && test -s "$2/demo.scorm12.zip"' - "$QBC" "$def" "$DEMO"
@@ -193,6 +233,42 @@ check "big bank: SCORM 1.2 build fails with exit 1" test "$rc" = 1
 check "big bank: clear suspend-data error" grep -q "too big for SCORM 1.2: its saved state (cmi.suspend_data) can reach [0-9]* characters, more than the 4096 allowed" "$big/err"
 check "big bank: no partial 1.2 zip left" test ! -e "$big/big.scorm12.zip"
 check "big bank: SCORM 2004 (64000) still builds" build "$big/o" --format scorm2004 "$big/big.qb"
+
+# A 2,000-question bank of typed answers with 'draw: 20': only the drawn
+# questions are saved, so SCORM 1.2 fits; the same bank without draw does not.
+pool=$(tmpdir)
+{
+	printf 'bank: pool
+languages: en
+draw: 20
+'
+	printf 'title:
+  en: Pool
+
+'
+	i=1
+	while [ $i -le 2000 ]; do
+		printf '%d. q%d
+   type: short-answer
+   tags: t%d
+   en: Q%d?
+   * en: answer %d
+' $i $i $((i % 3)) $i $i
+		printf '   explanation:
+     en: E.
+
+'
+		i=$((i + 1))
+	done
+} >"$pool/pool.qb"
+check "pool: 2,000 questions with draw: 20 fit SCORM 1.2" build "$pool/o" --format scorm12 "$pool/pool.qb"
+# 20 drawn keys, 20 typed answers of at most 32 characters (the cap)
+check "pool: the budget counts 20 drawn questions" sh -c 'unzip -p "$1" data.js | grep -q "\"maxState\":[0-9]*," && n=$(unzip -p "$1" data.js | sed -n "s/.*\"maxState\":\([0-9]*\),.*/\1/p") && test "$n" -gt 800 && test "$n" -lt 1200' - "$pool/o/pool.scorm12.zip"
+sed 's/^draw: 20$/draw: 20 per tag/' "$pool/pool.qb" >"$pool/tag.qb"
+check "pool: draw: 20 per tag (3 tags) fits SCORM 1.2" build "$pool/t" --format scorm12 "$pool/tag.qb"
+grep -v '^draw:' "$pool/pool.qb" >"$pool/all.qb"
+"$QBC" build -o "$pool/a" --format scorm12 "$pool/all.qb" >/dev/null 2>"$pool/err"
+check "pool: without draw the same bank is too big for SCORM 1.2" grep -q "too big for SCORM 1.2" "$pool/err"
 
 # --- no pass mark: no mastery score -------------------------------------------------------
 np=$(tmpdir)

@@ -36,6 +36,15 @@ int main(void)
 	l = cl("- en: wrong");
 	INT_EQ(l.kind, QB_LINE_OPTION);
 	OK(!l.correct);
+	OK(!l.pinned);
+	l = cl("  *! en: All of the above");
+	INT_EQ(l.kind, QB_LINE_OPTION);
+	OK(l.correct && l.pinned);
+	INT_EQ(l.rest, 5);
+	l = cl("-!");
+	INT_EQ(l.kind, QB_LINE_OPTION);
+	OK(l.pinned);
+	INT_EQ(cl("-!x").kind, QB_LINE_TEXT);
 	l = cl("\xE2\x80\xA2 seed bullet");
 	INT_EQ(l.kind, QB_LINE_OPTION);
 	INT_EQ(l.rest, 4);
@@ -98,6 +107,43 @@ int main(void)
 	INT_EQ(q->nchoices, 2);
 	STR_EQ(qb_text_get(&q->choices[1].text, "sw"), "b");
 	STR_EQ(qb_text_get(&q->explanation, "sw"), "E");
+	qb_bank_free(b);
+	qb_diag_dispose();
+
+	/* Block Markdown on continuation lines: the '\' only joins lines
+	 * next to a block, a line of '\' alone is an empty line, a table gets
+	 * an empty line above it (column 0: no source line), and a fenced
+	 * code block runs to its fence, keeping its indentation, blank lines
+	 * and '#' lines. */
+	static const char blocks[] =
+		"bank: b\nlanguages: en\ntitle:\n  en: T\n"
+		"1. q\n"
+		"   en: Intro\\\n"
+		"       - one\\\n"
+		"       - two\\\n"
+		"       \\\n"
+		"       After\\\n"
+		"       | a |\\\n"
+		"       |---|\n"
+		"   - en: x\n   * en: y\n"
+		"   explanation:\n"
+		"     en: Code:\\\n"
+		"         ```c\n"
+		"         # not a comment\n"
+		"\n"
+		"           int x;\n"
+		"         ```\\\n"
+		"         Done\n";
+	qb_diag_mark m = qb_diag_mark_now();
+	b = qb_read_text("t.qb", blocks, sizeof blocks - 1);
+	INT_EQ(qb_diag_errors_since(m), 0);
+	q = &b->questions[0];
+	STR_EQ(qb_text_get(&q->prompt, "en"), "Intro\n- one\n- two\n\nAfter\n\n| a |\n|---|");
+	const int *cols = q->prompt.tr[0].cols;
+	OK(cols && cols[0] == 8 && cols[3] == 8 && cols[4] == 8 && cols[5] == 0 && cols[6] == 8);
+	STR_EQ(qb_text_get(&q->explanation, "en"),
+	       "Code:\n```c\n# not a comment\n\n  int x;\n```\nDone");
+	INT_EQ(q->nchoices, 2);
 	qb_bank_free(b);
 	qb_diag_dispose();
 	return h_done("unit/read_text");

@@ -240,7 +240,7 @@ int main(void)
 	qb_diag_set_werror(false);
 
 	/* the driver's entry */
-	qb_writer w = {"probe", ".probe", "a test", false, false, NULL, probe};
+	qb_writer w = {"probe", ".probe", "a test", false, false, NULL, probe, 0};
 	qb_build_opts opts = {odir, NULL, 0, 1700000000, tdir, NULL};
 	INT_EQ(qb_render_write(&w, bank, &opts), QB_WRITE_EBANK);
 	INT_EQ(ran, 1);

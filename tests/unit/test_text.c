@@ -2,6 +2,7 @@
  * Markdown, templates and hashes. */
 #include <stdlib.h>
 #include <string.h>
+#include <utf8proc.h>
 
 #include "buf.h"
 #include "diag.h"
@@ -19,6 +20,31 @@ static const char *html(const char *md, unsigned flags)
 	qb_buf_clear(&b);
 	qb_markup_html(&b, md, flags, NULL, NULL);
 	return qb_buf_cstr(&b);
+}
+
+/* Every code point the NFC quick check passes, between two letters, is
+ * left unchanged by utf8proc's normalisation; returns how many passed. */
+static long nfc_quick_check_agrees(void)
+{
+	long passed = 0;
+	for (utf8proc_int32_t cp = 0x80; cp < 0x110000; cp++) {
+		if (!utf8proc_codepoint_valid(cp))
+			continue;
+		utf8proc_uint8_t s[8] = "a";
+		utf8proc_ssize_t k = utf8proc_encode_char(cp, s + 1);
+		s[1 + k] = 'e';
+		if (!qb_utf8_is_nfc((const char *)s, (size_t)k + 2))
+			continue;
+		passed++;
+		utf8proc_uint8_t *nfc = NULL;
+		utf8proc_ssize_t m = utf8proc_map(s, k + 2, &nfc, UTF8PROC_STABLE | UTF8PROC_COMPOSE);
+		if (m != k + 2 || memcmp(nfc, s, (size_t)m) != 0)
+			passed = -cp;
+		free(nfc);
+		if (passed < 0)
+			break;
+	}
+	return passed;
 }
 
 static const char *rename_img(void *payload, const char *src)
@@ -65,6 +91,18 @@ int main(void)
 	INT_EQ(qb_utf8_next("\xE2\x80\x93x", 4), 3);
 	INT_EQ(qb_utf8_next("\xED\xA0\x80", 3), 1); /* a surrogate is not UTF-8 */
 	INT_EQ(qb_utf8_next("x", 0), 0);
+
+	/* the NFC quick check: yes only where normalising changes nothing */
+	OK(qb_utf8_is_nfc("", 0));
+	OK(qb_utf8_is_nfc("plain ASCII", 11));
+	OK(qb_utf8_is_nfc("a\xE2\x80\x94" "b\xE2\x80\x99", 8)); /* a—b’ */
+	OK(!qb_utf8_is_nfc("e\xCC\x81", 3));                   /* e + U+0301 composes */
+	OK(!qb_utf8_is_nfc("\xE2\x84\xAB", 3));               /* U+212B is a singleton */
+	OK(!qb_utf8_is_nfc("\xE1\x84\x80\xE1\x85\xA1", 6)); /* Hangul jamo compose */
+	OK(!qb_utf8_is_nfc("a\xFF", 2));                        /* not UTF-8 */
+	long passed = nfc_quick_check_agrees();
+	OK(passed > 1000000);
+	INT_EQ(passed < 0 ? -passed : 0, 0); /* the first code point it got wrong */
 
 	/* escaping */
 	qb_escape_html(&b, "<a href=\"x\">&'</a>");

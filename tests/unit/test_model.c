@@ -1,0 +1,174 @@
+/* Unit tests of the model's helpers (model.c): resolved scoring and
+ * shuffling, the cloze splitter, the short-answer rule, and what the
+ * reader makes of each question type. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+#include "harness.h"
+#include "model.h"
+#include "read.h"
+
+static void scoring_and_shuffle(void)
+{
+	qb_bank *b = qb_bank_new("t.qb");
+	qb_question q = {0};
+	q.shuffle = QB_UNSET;
+	q.type = QB_QTYPE_MULTIPLE;
+	INT_EQ(qb_question_scoring(b, &q), QB_SCORING_ALL);
+	b->scoring = QB_SCORING_PARTIAL;
+	INT_EQ(qb_question_scoring(b, &q), QB_SCORING_PARTIAL);
+	q.scoring = QB_SCORING_ALL;
+	INT_EQ(qb_question_scoring(b, &q), QB_SCORING_ALL);
+	q.scoring = QB_SCORING_INHERIT;
+	q.type = QB_QTYPE_SINGLE; /* no partial credit: always all-or-nothing */
+	INT_EQ(qb_question_scoring(b, &q), QB_SCORING_ALL);
+	q.type = QB_QTYPE_CLOZE;
+	INT_EQ(qb_question_scoring(b, &q), QB_SCORING_PARTIAL);
+	STR_EQ(qb_scoring_name(QB_SCORING_PARTIAL), "partial");
+	STR_EQ(qb_scoring_name(QB_SCORING_INHERIT), "all-or-nothing");
+
+	q.type = QB_QTYPE_SINGLE;
+	OK(!qb_question_shuffles(b, &q));
+	b->shuffle_options = true;
+	OK(qb_question_shuffles(b, &q));
+	q.shuffle = QB_NO;
+	OK(!qb_question_shuffles(b, &q));
+	b->shuffle_options = false;
+	q.shuffle = QB_YES;
+	OK(qb_question_shuffles(b, &q));
+	q.type = QB_QTYPE_NUMERIC; /* nothing to shuffle */
+	OK(!qb_question_shuffles(b, &q));
+	qb_bank_free(b);
+
+	STR_EQ(qb_qtype_name(QB_QTYPE_SHORT), "short-answer");
+	STR_EQ(qb_qtype_name(QB_QTYPE_TRUE_FALSE), "true-false");
+	STR_EQ(qb_qtype_name(QB_QTYPE_CLOZE), "cloze");
+}
+
+static void cloze(void)
+{
+	qb_arena a = {0};
+	qb_cloze_part *p;
+	size_t n;
+	const char *t = "NCCL's {{all-reduce | allreduce}} sums; \\{{x}} {{=ring ~tree ~ star}}.";
+	INT_EQ(qb_cloze_split(&a, t, &p, &n), 2);
+	INT_EQ(n, 5);
+	OK(p[0].gap == NULL && p[0].len == 7 && strncmp(p[0].text, "NCCL's ", 7) == 0);
+	OK(p[1].gap && !p[1].gap->choice);
+	INT_EQ(p[1].gap->nanswers, 2);
+	STR_EQ(p[1].gap->answers[0], "all-reduce");
+	STR_EQ(p[1].gap->answers[1], "allreduce");
+	INT_EQ(p[1].gap->off, 7);
+	INT_EQ(p[1].gap->len, 26);
+	/* '\{' is literal: the escaped brace does not open a gap. */
+	OK(p[2].gap == NULL && strncmp(p[2].text, " sums; \\{{x}} ", p[2].len) == 0);
+	OK(p[3].gap && p[3].gap->choice);
+	INT_EQ(p[3].gap->nanswers, 3);
+	INT_EQ(p[3].gap->right, 0);
+	INT_EQ(p[3].gap->nright, 1);
+	STR_EQ(p[3].gap->answers[2], "star");
+	OK(p[4].gap == NULL && p[4].len == 1);
+
+	INT_EQ(qb_cloze_split(&a, "no gap at all", &p, &n), 0);
+	INT_EQ(n, 1);
+	INT_EQ(qb_cloze_split(&a, "a {{=x =y}} b", &p, &n), 1);
+	INT_EQ(p[1].gap->nright, 2);
+	INT_EQ(qb_cloze_split(&a, "a {{~x ~y}}", &p, &n), 1);
+	INT_EQ(p[1].gap->nright, 0);
+	INT_EQ(qb_cloze_split(&a, "open {{x", &p, &n), -1);
+	INT_EQ(qb_cloze_split(&a, "", &p, &n), 0);
+	INT_EQ(n, 0);
+	qb_arena_dispose(&a);
+}
+
+static void normalise(void)
+{
+	char *s = qb_answer_normalise("  All   Reduce\t ", false);
+	STR_EQ(s, "all reduce");
+	free(s);
+	s = qb_answer_normalise("  All   Reduce ", true);
+	STR_EQ(s, "All Reduce");
+	free(s);
+	s = qb_answer_normalise("\xC3\x89T\xC3\x89\xC2\xA0X", false); /* ÉTÉ<nbsp>X */
+	STR_EQ(s, "\xC3\xA9t\xC3\xA9 x");
+	free(s);
+	s = qb_answer_normalise("E\xCC\x81", false); /* E + combining acute: NFC é */
+	STR_EQ(s, "\xC3\xA9");
+	free(s);
+	s = qb_answer_normalise("   ", false);
+	STR_EQ(s, "");
+	free(s);
+}
+
+static const char bank[] =
+	"bank: b\nlanguages: en sw\nscoring: partial\nshuffle-options: yes\n"
+	"draw: 2 per tag\ntitle:\n  en: T\n  sw: T\n"
+	"1. tf\n type: true-false\n answer: false\n en: Water boils at 50 C.\n sw: Maji huchemka.\n"
+	" feedback-true:\n  en: No.\n  sw: Hapana.\n"
+	" explanation:\n  en: E\n  sw: E\n"
+	"2. num\n type: numeric\n answer: 9.8 +- 2%\n unit: m/s\n en: g?\n sw: g?\n"
+	" explanation:\n  en: E\n  sw: E\n"
+	"3. match\n type: matching\n shuffle: no\n scoring: all-or-nothing\n en: Pair\n sw: Unganisha\n"
+	" - en: ice => solid\n   sw: barafu => yabisi\n"
+	" *! en: steam => gas\n   sw: mvuke => gesi\n"
+	" - en: => liquid\n   sw: => kimiminika\n"
+	" explanation:\n  en: E\n  sw: E\n"
+	"4. rng\n type: numeric\n answer: 3..4\n en: x\n sw: x\n explanation:\n  en: E\n  sw: E\n";
+
+static void reader(void)
+{
+	qb_diag_set_color(0);
+	qb_bank *b = qb_read_text("t.qb", bank, sizeof bank - 1);
+	INT_EQ(qb_diag_errors(), 0);
+	INT_EQ(b->scoring, QB_SCORING_PARTIAL);
+	OK(b->shuffle_options);
+	INT_EQ(b->draw, 2);
+	OK(b->draw_per_tag);
+	INT_EQ(b->nquestions, 4);
+	const qb_question *q = &b->questions[0];
+	INT_EQ(q->type, QB_QTYPE_TRUE_FALSE);
+	OK(!q->truth);
+	INT_EQ(q->nchoices, 2);
+	OK(!q->choices[0].correct && q->choices[1].correct);
+	OK(!q->choices[0].text.present);
+	STR_EQ(qb_text_get(&q->choices[0].feedback, "sw"), "Hapana.");
+	OK(!q->choices[1].feedback.present);
+
+	q = &b->questions[1];
+	INT_EQ(q->type, QB_QTYPE_NUMERIC);
+	OK(q->num.percent);
+	OK(q->num.value > 9.79 && q->num.value < 9.81);
+	OK(q->num.tol > 0.1959 && q->num.tol < 0.1961);
+	OK(q->num.lo > 9.6039 && q->num.hi < 9.9961 && q->num.hi > 9.9959);
+	STR_EQ(q->unit, "m/s");
+
+	q = &b->questions[2];
+	INT_EQ(q->type, QB_QTYPE_MATCHING);
+	INT_EQ(q->shuffle, QB_NO);
+	OK(!qb_question_shuffles(b, q));
+	INT_EQ(qb_question_scoring(b, q), QB_SCORING_ALL);
+	INT_EQ(q->nchoices, 3);
+	STR_EQ(qb_text_get(&q->choices[0].text, "en"), "ice");
+	STR_EQ(qb_text_get(&q->choices[0].match, "sw"), "yabisi");
+	OK(q->choices[1].pinned && !q->choices[0].pinned);
+	OK(!q->choices[2].text.present && q->choices[2].match.present);
+	STR_EQ(qb_text_get(&q->choices[2].match, "sw"), "kimiminika");
+	/* the right side's column: after 'ice => ' */
+	INT_EQ(q->choices[0].match.tr[0].text_loc.col, q->choices[0].text.tr[0].text_loc.col + 7);
+
+	q = &b->questions[3];
+	OK(q->num.range);
+	OK(q->num.lo == 3 && q->num.hi == 4 && q->num.value == 3.5);
+	qb_bank_free(b);
+	qb_diag_dispose();
+}
+
+int main(void)
+{
+	scoring_and_shuffle();
+	cloze();
+	normalise();
+	reader();
+	return h_done("test_model");
+}
