@@ -348,7 +348,9 @@ static int options_list(anki *a, qb_buf *out, const qb_question *q, const char *
 	for (size_t i = 0; i < q->nchoices; i++) {
 		const qb_choice *c = &q->choices[i];
 		qb_buf_puts(out, c->correct ? "<li data-ok>" : "<li>");
-		if (md(a, out, tr_text(a, &c->text, lang)) != 0)
+		if (!c->text.present) /* true-false: the words are labels */
+			qb_escape_html(out, label(a, lang, i == 0 ? "true" : "false"));
+		else if (md(a, out, tr_text(a, &c->text, lang)) != 0)
 			return -1;
 		const char *fb = c->feedback.present ? tr_text(a, &c->feedback, lang) : "";
 		if (*fb) {
@@ -360,6 +362,15 @@ static int options_list(anki *a, qb_buf *out, const qb_question *q, const char *
 		qb_buf_puts(out, "</li>");
 	}
 	qb_buf_puts(out, "</ol>");
+	/* feedback-wrong, once: the back shows it for a wrong pick without
+	 * feedback of its own (without the script, always). */
+	const char *fbw = q->feedback_wrong.present ? tr_text(a, &q->feedback_wrong, lang) : "";
+	if (*fbw) {
+		qb_buf_puts(out, "<small class=\"qb-fbw\">");
+		if (md(a, out, fbw) != 0)
+			return -1;
+		qb_buf_puts(out, "</small>");
+	}
 	return 0;
 }
 

@@ -236,6 +236,15 @@
         fb[k].insertBefore(el('span', 'qb-you', '\u2190 ' + L.yourAnswer), fb[k].querySelector('.qb-fb-text'));
       }
     }
+    /* feedback-wrong: for a wrong pick whose option has no feedback. */
+    var fbw = fbSection ? fbSection.querySelector('.qb-fbw') : null;
+    if (fbw) {
+      var need = false;
+      for (var w = 0; w < fb.length; w++) {
+        if (has(picks, w) && !has(correct, w) && !fb[w].querySelector('.qb-fb-text')) need = true;
+      }
+      if (need) fbw.classList.add('qb-shown');
+    }
     heading(back.querySelector('.qb-explanation'), L.explanation);
 
     var tr = back.querySelectorAll('.qb-translation');

@@ -383,4 +383,20 @@ eq "unknown placeholder in a template: exit 3" "3" "$rc"
 check "unknown placeholder reported" grep -q "unknown placeholder '%%nope%%'" "$F/log"
 eq "no output, no temporary files" "" "$(ls "$F" | grep -v -e '^tpl$' -e '^log$')"
 
+# ---- question types besides single and multiple (tests/anki/types.qb) ----
+Y=$T/types
+mkdir -p "$Y/src"
+cp "$HERE/types.qb" "$Y/src/"
+check "build types.qb" build "$Y" "$Y/src/types.qb"
+YP=$Y/anki-types.apkg
+yq() { q "$YP" "select count(*) from notes where flds like '$1:%' and tags like '% lang::$2 %' and flds like '$3'"; }
+tf_en=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['labels']['true'])" "$ROOT/templates/labels/en.json")
+tf_sw=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['labels']['false'])" "$ROOT/templates/labels/sw.json")
+eq "true-false: the words from the labels, the right one marked" "1" \
+	"$(yq anki-types:tf-false en "%data-type=\"true-false\"><li>$tf_en<small>No: it boils%</small></li><li data-ok>%")"
+eq "true-false in Kiswahili: its own words" "1" "$(yq anki-types:tf-false sw "%<li data-ok>$tf_sw</li>%")"
+eq "true-false: feedback-wrong once per language (own + carried)" "2|1" \
+	"$(q "$YP" "select (length(flds)-length(replace(flds,'class=\"qb-fbw\"','')))/length('class=\"qb-fbw\"'), flds like '%<small class=\"qb-fbw\">Look at the density%' from notes where flds like 'anki-types:tf-true:en%'")"
+eq "math reaches Anki as \\(...\\) for its MathJax (both notes)" "2" "$(q "$YP" "select count(*) from notes where flds like '%\\(50\\,^\\circ\\mathrm{C}\\)%'")"
+
 finish

@@ -88,6 +88,7 @@ before(async () => {
   tmp = tempDir('qbc-anki-');
   loadPackage(path.join(TESTS, 'anki', 'quiz.qb'), QUIZ);
   loadPackage(path.join(TESTS, 'anki', 'escape.qb'), 'escape-test');
+  loadPackage(path.join(TESTS, 'anki', 'types.qb'), 'anki-types');
   const folder = path.join(tmp.dir, 'media');
   server = http.createServer((req, res) => {
     const url = decodeURIComponent(req.url.split('?')[0]);
@@ -344,6 +345,34 @@ test('script, HTML and template syntax from a bank stay text on the card', async
   assert.ok(await img.evaluate((e) => e.complete && e.naturalWidth > 0), 'picture loads from media');
   assert.deepEqual(errors, []);
   await ctx.close();
+});
+
+test('true-false: the two words as options; right and wrong picks; feedback-wrong only when needed', async () => {
+  const id = 'anki-types';
+  for (const [qid, lang, key, want, words, fbw] of [
+    ['tf-false', 'en', '2', '✓ Correct', ['True', 'False'], false],
+    ['tf-false', 'en', '1', '✗ Incorrect', ['True', 'False'], false], // "True" has its own feedback
+    ['tf-true', 'en', '2', '✗ Incorrect', ['True', 'False'], true], // no own feedback: the default
+    ['tf-true', 'en', '1', '✓ Correct', ['True', 'False'], false],
+    ['tf-true', 'sw', '2', '✗ Si sahihi', ['Kweli', 'Si kweli'], true],
+  ]) {
+    const n = note(id, qid, lang);
+    const { ctx, page, errors } = await reviewer(id);
+    await show(page, front(id, n));
+    assert.deepEqual(await page.$$eval('.qb-front .qb-option .qb-text', (e) => e.map((x) => x.textContent)), words);
+    assert.equal(await page.getAttribute('.qb-front .qb-options', 'role'), 'radiogroup');
+    if (await page.$('.qb-front .qb-fbw')) assert.equal(await visible(page, '.qb-front .qb-fbw'), false, 'no feedback on the front');
+    await page.keyboard.press(key);
+    await show(page, back(id, n));
+    assert.equal(await page.textContent('.qb-result'), want, `${qid} ${lang} ${key}`);
+    if (fbw) {
+      assert.ok(await visible(page, '.qb-feedback > .qb-fbw'));
+    } else if (await page.$('.qb-feedback > .qb-fbw')) {
+      assert.equal(await visible(page, '.qb-feedback > .qb-fbw'), false);
+    }
+    assert.deepEqual(errors, []);
+    await ctx.close();
+  }
 });
 
 test('picture for the README', async () => {
