@@ -96,7 +96,7 @@ static const char base91[] =
  * per language into the static "_qbc-labels-<hash>.js". */
 static const char *const script_labels[] = {
 	"correct", "incorrect", "correctAnswer", "correctAnswers", "yourAnswer", "noAnswer",
-	"hintSingle", "hintMultiple", "explanation", "feedback",
+	"hintSingle", "hintMultiple", "explanation", "feedback", "partialScore",
 };
 
 /* ==== State ============================================================== */
@@ -332,22 +332,32 @@ static const char *tr_text(const anki *a, const qb_text *t, const char *lang)
 	return qb_render_md(a->ctx, t, lang);
 }
 
-/* The options in lang: "<ol class=qb-options data-type=T><li data-ok>text
- * <small>feedback</small></li>...</ol>" (data-type only when not single).  Everything else
+/* The options in lang: "<ol class=qb-options data-type=T data-shuffle
+ * data-scoring=partial><li data-ok data-pin>text<small>feedback</small>
+ * </li>...</ol>" (data-type only when not single; the others only when
+ * they apply: the card script shuffles and scores).  Everything else
  * (numbers, keys, marks, words, headings) comes from the card's CSS and
  * script, so a note holds its texts and little else.  The front hides the
  * feedback and never styles data-ok; the back marks the correct options
  * with CSS even without JavaScript. */
 static int options_list(anki *a, qb_buf *out, const qb_question *q, const char *lang)
 {
-	if (q->type == QB_QTYPE_SINGLE)
-		qb_buf_puts(out, "<ol class=\"qb-options\">");
-	else
-		qb_buf_appendf(out, "<ol class=\"qb-options\" data-type=\"%s\">",
-		               qb_qtype_name(q->type));
+	qb_buf_puts(out, "<ol class=\"qb-options\"");
+	if (q->type != QB_QTYPE_SINGLE)
+		qb_buf_appendf(out, " data-type=\"%s\"", qb_qtype_name(q->type));
+	if (qb_question_shuffles(a->bank, q))
+		qb_buf_puts(out, " data-shuffle");
+	if (q->type == QB_QTYPE_MULTIPLE && qb_question_scoring(a->bank, q) == QB_SCORING_PARTIAL)
+		qb_buf_puts(out, " data-scoring=\"partial\"");
+	qb_buf_putc(out, '>');
 	for (size_t i = 0; i < q->nchoices; i++) {
 		const qb_choice *c = &q->choices[i];
-		qb_buf_puts(out, c->correct ? "<li data-ok>" : "<li>");
+		qb_buf_puts(out, "<li");
+		if (c->correct)
+			qb_buf_puts(out, " data-ok");
+		if (c->pinned && qb_question_shuffles(a->bank, q))
+			qb_buf_puts(out, " data-pin");
+		qb_buf_putc(out, '>');
 		if (!c->text.present) /* true-false: the words are labels */
 			qb_escape_html(out, label(a, lang, i == 0 ? "true" : "false"));
 		else if (md(a, out, tr_text(a, &c->text, lang)) != 0)

@@ -28,21 +28,58 @@
    * where they reach the card. */
   var KEYS = 'fghjklqwpxcn';
 
-  function save(id, picks) {
-    window.qbcPick = { id: id, picks: picks.slice() };
-    try { window.sessionStorage.setItem(PREFIX + id, JSON.stringify(picks)); } catch (e) { /* no storage */ }
+  /* The picks (option indices as written) and the order the front
+   * showed them in (shuffled options). */
+  function save(id, picks, order) {
+    window.qbcPick = { id: id, picks: picks.slice(), order: order.slice() };
+    try {
+      window.sessionStorage.setItem(PREFIX + id, JSON.stringify({ picks: picks, order: order }));
+    } catch (e) { /* no storage */ }
   }
 
   function load(id) {
     var g = window.qbcPick;
-    if (g && g.id === id) return g.picks.slice();
+    if (g && g.id === id) return { picks: g.picks.slice(), order: g.order.slice() };
     try {
       var s = window.sessionStorage.getItem(PREFIX + id);
       var v = s ? JSON.parse(s) : null;
-      if (v && typeof v.length === 'number') return v;
+      if (v && v.picks && typeof v.picks.length === 'number') return { picks: v.picks, order: v.order || [] };
     } catch (e) { /* no storage */ }
-    return [];
+    return { picks: [], order: [] };
   }
+
+  /* Shows a prepared list's items in order (indices as written) and gives
+   * each its key by shown position. */
+  function arrange(list, order) {
+    if (!list || order.length !== list.children.length) return;
+    var byIndex = {};
+    for (var i = 0; i < list.children.length; i++) byIndex[list.children[i].getAttribute('data-i')] = list.children[i];
+    for (var k = 0; k < order.length; k++) if (byIndex[order[k]]) list.appendChild(byIndex[order[k]]);
+    for (var p = 0; p < list.children.length; p++) {
+      var num = list.children[p].querySelector('.qb-num');
+      if (num) num.textContent = keyName(p);
+    }
+  }
+
+  /* A new order for each view: options not pinned (data-pin) change
+   * places among themselves; pinned ones stay where they are written. */
+  function shuffled(list) {
+    var order = [], free = [];
+    for (var i = 0; i < list.children.length; i++) {
+      order.push(i);
+      if (!list.children[i].hasAttribute('data-pin')) free.push(i);
+    }
+    var mixed = free.slice();
+    for (var j = mixed.length - 1; j > 0; j--) {
+      var r = Math.floor(Math.random() * (j + 1)), t = mixed[j];
+      mixed[j] = mixed[r];
+      mixed[r] = t;
+    }
+    for (var k = 0; k < free.length; k++) order[free[k]] = mixed[k];
+    return order;
+  }
+
+  function indexOf(li) { return parseInt(li.getAttribute('data-i'), 10); }
 
   function forget(id) {
     window.qbcPick = null;
@@ -138,7 +175,12 @@
     var o = optionsOf(card);
     if (!o.list) return;
     var multiple = o.list.getAttribute('data-type') === 'multiple';
-    var picks = [];
+    var picks = [], order = [];
+    for (var z = 0; z < o.items.length; z++) order.push(z);
+    if (o.list.hasAttribute('data-shuffle')) {
+      order = shuffled(o.list);
+      arrange(o.list, order);
+    }
     var L = labelsFor(card.getAttribute('lang'));
     forget(id);
     card.className += ' qb-js';
@@ -147,7 +189,7 @@
 
     function render() {
       for (var i = 0; i < o.items.length; i++) {
-        var on = has(picks, i);
+        var on = has(picks, indexOf(o.items[i]));
         o.items[i].setAttribute('aria-checked', on ? 'true' : 'false');
         if (on) o.items[i].classList.add('qb-selected');
         else o.items[i].classList.remove('qb-selected');
@@ -163,7 +205,7 @@
       } else {
         picks = [i];
       }
-      save(id, picks);
+      save(id, picks, order);
       render();
     }
 
@@ -172,12 +214,12 @@
         li.setAttribute('role', multiple ? 'checkbox' : 'radio');
         li.setAttribute('tabindex', '0');
         if (n < KEYS.length) li.setAttribute('aria-keyshortcuts', KEYS.charAt(n).toUpperCase());
-        li.addEventListener('click', function () { pick(n); });
+        li.addEventListener('click', function () { pick(indexOf(li)); });
         li.addEventListener('keydown', function (e) {
           if (e.key === ' ' || e.key === 'Enter') {
             e.preventDefault();
             e.stopPropagation();
-            pick(n);
+            pick(indexOf(li));
           }
         });
       })(o.items[i], i);
@@ -190,7 +232,7 @@
       var n = keyIndex(e);
       if (n >= 0 && n < o.items.length) {
         e.preventDefault();
-        pick(n);
+        pick(indexOf(o.items[n]));
       }
     });
     render();
@@ -208,15 +250,16 @@
     var id = back.getAttribute('data-qid') || '';
     var lang = back.getAttribute('lang');
     var L = labelsFor(lang);
-    var picks = load(id);
+    var saved = load(id), picks = saved.picks;
     var o = optionsOf(front);
+    arrange(o.list, saved.order);
     var correct = [];
-    for (var j = 0; j < o.items.length; j++) if (o.items[j].hasAttribute('data-ok')) correct.push(j);
+    for (var j = 0; j < o.items.length; j++) if (o.items[j].hasAttribute('data-ok')) correct.push(indexOf(o.items[j]));
     front.className += ' qb-js qb-answered';
 
     var right = picks.length > 0 && picks.length === correct.length;
     for (var i = 0; i < o.items.length; i++) {
-      var li = o.items[i], c = has(correct, i), p = has(picks, i);
+      var li = o.items[i], c = has(correct, indexOf(li)), p = has(picks, indexOf(li));
       if (p !== c) right = false;
       li.classList.add(c ? 'qb-is-correct' : 'qb-is-wrong');
       li.classList.remove('qb-selected');
@@ -229,9 +272,11 @@
 
     var fbSection = back.querySelector('.qb-feedback');
     heading(fbSection, L.feedback);
-    var fb = markList(fbSection ? fbSection.querySelector('.qb-options') : null, L);
+    var fbList = fbSection ? fbSection.querySelector('.qb-options') : null;
+    var fb = markList(fbList, L);
+    arrange(fbList, saved.order);
     for (var k = 0; k < fb.length; k++) {
-      if (has(picks, k)) {
+      if (has(picks, indexOf(fb[k]))) {
         fb[k].classList.add('qb-picked');
         fb[k].insertBefore(el('span', 'qb-you', '\u2190 ' + L.yourAnswer), fb[k].querySelector('.qb-fb-text'));
       }
@@ -241,7 +286,8 @@
     if (fbw) {
       var need = false;
       for (var w = 0; w < fb.length; w++) {
-        if (has(picks, w) && !has(correct, w) && !fb[w].querySelector('.qb-fb-text')) need = true;
+        var x = indexOf(fb[w]);
+        if (has(picks, x) && !has(correct, x) && !fb[w].querySelector('.qb-fb-text')) need = true;
       }
       if (need) fbw.classList.add('qb-shown');
     }
@@ -261,6 +307,14 @@
       } else {
         result.textContent = (right ? CHECK + ' ' + L.correct : CROSS + ' ' + L.incorrect);
         result.classList.add(right ? 'qb-ok' : 'qb-bad');
+        /* Partial credit (multiple): max(0, right picks - wrong picks)
+         * of the correct options, as input/README.md scores it. */
+        if (!right && o.list && o.list.getAttribute('data-scoring') === 'partial' && L.partialScore) {
+          var got = 0;
+          for (var g = 0; g < picks.length; g++) got += has(correct, picks[g]) ? 1 : -1;
+          result.textContent += ' \u00b7 ' + L.partialScore.replace('{n}', String(Math.max(0, got)))
+            .replace('{total}', String(correct.length));
+        }
       }
     }
     back.className += ' qb-js';

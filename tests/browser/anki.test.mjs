@@ -375,6 +375,48 @@ test('true-false: the two words as options; right and wrong picks; feedback-wron
   }
 });
 
+test('partial credit: the back says how much of a multiple answer was right', async () => {
+  const id = 'anki-types';
+  const n = note(id, 'partial-shuffled', 'en');
+  for (const [picks, want] of [[[0, 1, 3], '✗ Incorrect · 1 of 3'], [[0, 1], '✗ Incorrect · 2 of 3'],
+    [[3, 4], '✗ Incorrect · 0 of 3'], [[0, 1, 2], '✓ Correct']]) {
+    const { ctx, page, errors } = await reviewer(id);
+    await show(page, front(id, n));
+    for (const i of picks) await page.click(`.qb-front .qb-option[data-i="${i}"]`);
+    await show(page, back(id, n));
+    assert.equal(await page.textContent('.qb-result'), want, `picks ${picks}`);
+    assert.deepEqual(errors, []);
+    await ctx.close();
+  }
+});
+
+test('shuffled options: a new order per view, the pinned option stays, keys and back follow the shown order', async () => {
+  const id = 'anki-types';
+  const n = note(id, 'partial-shuffled', 'en');
+  const { ctx, page, errors } = await reviewer(id);
+  const orders = new Set();
+  for (let view = 0; view < 8; view++) {
+    await show(page, front(id, n));
+    const shown = await page.$$eval('.qb-front .qb-option', (e) => e.map((x) => x.getAttribute('data-i')));
+    assert.deepEqual([...shown].sort(), ['0', '1', '2', '3', '4']);
+    assert.equal(shown[4], '4', 'the pinned option keeps its place');
+    const keys = await page.$$eval('.qb-front .qb-option .qb-num', (e) => e.map((x) => x.textContent));
+    assert.deepEqual(keys, ['F', 'G', 'H', 'J', 'K'], 'keys by shown position');
+    orders.add(shown.join(''));
+    if (view < 7) continue;
+    await page.keyboard.press('f'); // the first option shown
+    await show(page, back(id, n));
+    const backShown = await page.$$eval('.qb-front .qb-option', (e) => e.map((x) => x.getAttribute('data-i')));
+    assert.deepEqual(backShown, shown, 'the back shows the front\'s order');
+    assert.match(await page.getAttribute('.qb-front .qb-option:first-child', 'class'), /qb-picked/);
+    const fbOrder = await page.$$eval('.qb-feedback .qb-fb', (e) => e.map((x) => x.getAttribute('data-i')));
+    assert.deepEqual(fbOrder, shown);
+  }
+  assert.ok(orders.size > 1, `shuffled across views: ${[...orders]}`);
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
 test('picture for the README', async () => {
   const id = QUIZ;
   const n = note(id, 'gradient-allreduce', 'en');
