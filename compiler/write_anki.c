@@ -303,14 +303,30 @@ static int md(anki *a, qb_buf *out, const char *text)
 
 /* The last step for every field: no Anki template syntax ({{...}}) and no
  * media/LaTeX tags ([sound:...], [latex], [$], [$$], [anki:...]) can come
- * from a bank.  s is HTML; "[" becomes the reference "&#91;". */
+ * from a bank.  s is HTML; "[" becomes the reference "&#91;".  The
+ * renderer's own <audio> for a bank's sound becomes [sound:<media name>]
+ * (Anki plays it with its own player; the name is ours, safe chars). */
 static char *finish_field(const qb_buf *html)
 {
 	static const char *const tags[] = {"sound:", "latex]", "$]", "$$]", "anki:", "/latex]",
 	                                   "/$]", "/$$]"};
 	qb_buf m = QB_BUF_INIT, out = QB_BUF_INIT;
 	qb_escape_mustache(&m, qb_buf_cstr(html));
+	static const char audio_open[] = "<audio controls src=\"";
 	for (const char *s = qb_buf_cstr(&m); *s; s++) {
+		/* A sound (markup.c writes it; a bank's text cannot: raw HTML is
+		 * off) becomes Anki's own player tag, after the guard above. */
+		const char *name_end, *close;
+		if (strncmp(s, audio_open, sizeof audio_open - 1) == 0 &&
+		    (name_end = strchr(s + sizeof audio_open - 1, '"')) != NULL &&
+		    (close = strstr(name_end, "</audio>")) != NULL) {
+			const char *name = s + sizeof audio_open - 1;
+			qb_buf_puts(&out, "[sound:");
+			qb_buf_append(&out, name, (size_t)(name_end - name));
+			qb_buf_putc(&out, ']');
+			s = close + strlen("</audio>") - 1;
+			continue;
+		}
 		if (*s == '[') {
 			size_t k;
 			for (k = 0; k < QB_NELEM(tags); k++)

@@ -386,7 +386,7 @@ eq "no output, no temporary files" "" "$(ls "$F" | grep -v -e '^tpl$' -e '^log$'
 # ---- question types besides single and multiple (tests/anki/types.qb) ----
 Y=$T/types
 mkdir -p "$Y/src"
-cp "$HERE/types.qb" "$Y/src/"
+cp -R "$HERE/types.qb" "$HERE/media" "$Y/src/"
 check "build types.qb" build "$Y" "$Y/src/types.qb"
 YP=$Y/anki-types.apkg
 yq() { q "$YP" "select count(*) from notes where flds like '$1:%' and tags like '% lang::$2 %' and flds like '$3'"; }
@@ -402,5 +402,16 @@ eq "shuffle and partial scoring reach the card script; the pin too" "2" \
 	"$(q "$YP" "select count(*) from notes where flds like 'anki-types:partial-shuffled:%' and flds like '%<ol class=\"qb-options\" data-type=\"multiple\" data-shuffle data-scoring=\"partial\">%<li data-pin>%'")"
 eq "no shuffle or partial marks where the bank has none" "0" \
 	"$(q "$P" "select count(*) from notes where flds like '%data-shuffle%' or flds like '%data-scoring%' or flds like '%data-pin%'")"
+# Audio: Anki's own [sound:] tag for the bank's sound, the file in the
+# package media; a bank's literal "[sound:" stays text.
+snd=$("$DUMP" "$YP" cat media | python3 -c "import json,sys; print(' '.join(k+'='+v for k,v in json.load(sys.stdin).items() if v.startswith('tone-')))")
+case "$snd" in
+[0-9]*=tone-*.wav) pass "sound is package media ($snd)" ;;
+*) fail "sound is package media: got '$snd'" ;;
+esac
+check "sound bytes copied" sh -c "'$DUMP' '$YP' cat '${snd%%=*}' | cmp -s - '$HERE/media/tone.wav'"
+eq "sound as [sound:name] in both languages' notes" "2" "$(q "$YP" "select count(*) from notes where flds like 'anki-types:tone-heard:%' and flds like '%Listen: [sound:${snd#*=}] Is this%'")"
+eq "no <audio> left in fields; a bank's [sound: stays text" "0|1" \
+	"$(q "$YP" "select (select count(*) from notes where flds like '%<audio%'), (select count(*) from notes where flds like 'anki-types:tone-heard:en%' and flds like '%tone &#91;sound:not-this.mp3]%')")"
 
 finish
