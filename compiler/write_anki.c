@@ -24,6 +24,7 @@
 
 #include <errno.h>
 #include <jansson.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -97,6 +98,7 @@ static const char base91[] =
 static const char *const script_labels[] = {
 	"correct", "incorrect", "correctAnswer", "correctAnswers", "yourAnswer", "noAnswer",
 	"hintSingle", "hintMultiple", "explanation", "feedback", "partialScore",
+	"typeAnswer", "typeNumber",
 };
 
 /* ==== State ============================================================== */
@@ -348,6 +350,28 @@ static const char *tr_text(const anki *a, const qb_text *t, const char *lang)
 	return qb_render_md(a->ctx, t, lang);
 }
 
+/* A numeric question's one "option": the accepted answer as written
+ * ("3.5 ± 0.1 GB", "3…4 ms", "42"), marked correct. */
+static void numeric_answer(qb_buf *out, const qb_question *q)
+{
+	const qb_numeric *n = &q->num;
+	qb_buf_puts(out, "<li data-ok>");
+	if (n->range)
+		qb_buf_appendf(out, "%g\xE2\x80\xA6%g", n->lo, n->hi);
+	else if (n->tol > 0 && n->percent)
+		qb_buf_appendf(out, "%g \xC2\xB1 %g%%", n->value,
+		               n->tol / fabs(n->value ? n->value : 1) * 100);
+	else if (n->tol > 0)
+		qb_buf_appendf(out, "%g \xC2\xB1 %g", n->value, n->tol);
+	else
+		qb_buf_appendf(out, "%g", n->value);
+	if (q->unit) {
+		qb_buf_putc(out, ' ');
+		qb_escape_html(out, q->unit);
+	}
+	qb_buf_puts(out, "</li>");
+}
+
 /* The options in lang: "<ol class=qb-options data-type=T data-shuffle
  * data-scoring=partial><li data-ok data-pin>text<small>feedback</small>
  * </li>...</ol>" (data-type only when not single; the others only when
@@ -365,7 +389,15 @@ static int options_list(anki *a, qb_buf *out, const qb_question *q, const char *
 		qb_buf_puts(out, " data-shuffle");
 	if (q->type == QB_QTYPE_MULTIPLE && qb_question_scoring(a->bank, q) == QB_SCORING_PARTIAL)
 		qb_buf_puts(out, " data-scoring=\"partial\"");
-	qb_buf_putc(out, '>');
+	if (q->type == QB_QTYPE_SHORT && q->case_sensitive)
+		qb_buf_puts(out, " data-case");
+	if (q->type == QB_QTYPE_NUMERIC) {
+		/* %.17g: exact round trip; the script compares lo <= x <= hi. */
+		qb_buf_appendf(out, " data-lo=\"%.17g\" data-hi=\"%.17g\">", q->num.lo, q->num.hi);
+		numeric_answer(out, q); /* numeric has no choices */
+	} else {
+		qb_buf_putc(out, '>');
+	}
 	for (size_t i = 0; i < q->nchoices; i++) {
 		const qb_choice *c = &q->choices[i];
 		qb_buf_puts(out, "<li");
@@ -376,6 +408,8 @@ static int options_list(anki *a, qb_buf *out, const qb_question *q, const char *
 		qb_buf_putc(out, '>');
 		if (!c->text.present) /* true-false: the words are labels */
 			qb_escape_html(out, label(a, lang, i == 0 ? "true" : "false"));
+		else if (q->type == QB_QTYPE_SHORT) /* answers are plain text */
+			qb_escape_html(out, tr_text(a, &c->text, lang));
 		else if (md(a, out, tr_text(a, &c->text, lang)) != 0)
 			return -1;
 		const char *fb = c->feedback.present ? tr_text(a, &c->feedback, lang) : "";

@@ -30,22 +30,21 @@
 
   /* The picks (option indices as written) and the order the front
    * showed them in (shuffled options). */
-  function save(id, picks, order) {
-    window.qbcPick = { id: id, picks: picks.slice(), order: order.slice() };
-    try {
-      window.sessionStorage.setItem(PREFIX + id, JSON.stringify({ picks: picks, order: order }));
-    } catch (e) { /* no storage */ }
+  function save(id, picks, order, typed) {
+    var v = { picks: picks.slice(), order: order.slice(), typed: typed || '' };
+    window.qbcPick = { id: id, picks: v.picks, order: v.order, typed: v.typed };
+    try { window.sessionStorage.setItem(PREFIX + id, JSON.stringify(v)); } catch (e) { /* no storage */ }
   }
 
   function load(id) {
     var g = window.qbcPick;
-    if (g && g.id === id) return { picks: g.picks.slice(), order: g.order.slice() };
+    if (g && g.id === id) return { picks: g.picks.slice(), order: g.order.slice(), typed: g.typed };
     try {
       var s = window.sessionStorage.getItem(PREFIX + id);
       var v = s ? JSON.parse(s) : null;
-      if (v && v.picks && typeof v.picks.length === 'number') return { picks: v.picks, order: v.order || [] };
+      if (v && v.picks && typeof v.picks.length === 'number') return { picks: v.picks, order: v.order || [], typed: v.typed || '' };
     } catch (e) { /* no storage */ }
-    return { picks: [], order: [] };
+    return { picks: [], order: [], typed: '' };
   }
 
   /* Shows a prepared list's items in order (indices as written) and gives
@@ -170,10 +169,60 @@
     return { list: list, items: items };
   }
 
+  /* Short-answer and numeric: the learner types; the list (the accepted
+   * answers) stays hidden on the front. */
+  function isTyped(list) {
+    var t = list && list.getAttribute('data-type');
+    return t === 'short-answer' || t === 'numeric';
+  }
+
+  /* input/README.md's rule: NFC, trimmed, runs of space as one, case
+   * folded unless case-sensitive. */
+  function normalise(s, keepCase) {
+    s = String(s);
+    if (s.normalize) s = s.normalize('NFC');
+    s = s.replace(/^\s+|\s+$/g, '').replace(/\s+/g, ' ');
+    return keepCase ? s : s.toLowerCase();
+  }
+
+  /* A typed number: "3.5", "3,5", "-2", " 1e3 "; NaN otherwise. */
+  function number(s) {
+    s = String(s).replace(/^\s+|\s+$/g, '').replace(',', '.');
+    return /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(s) ? parseFloat(s) : NaN;
+  }
+
+  function initTyped(card, list, id, L) {
+    var numeric = list.getAttribute('data-type') === 'numeric';
+    var box = el('p', 'qb-typed');
+    var label = el('label', null, numeric ? L.typeNumber : L.typeAnswer);
+    var input = el('input');
+    input.type = 'text';
+    input.id = 'qb-typed-' + Math.floor(Math.random() * 1e9);
+    label.setAttribute('for', input.id);
+    input.setAttribute('autocomplete', 'off');
+    input.setAttribute('autocapitalize', 'off');
+    input.setAttribute('spellcheck', 'false');
+    if (numeric) input.setAttribute('inputmode', 'decimal');
+    box.appendChild(label);
+    box.appendChild(document.createTextNode(' '));
+    box.appendChild(input);
+    var unit = numeric && list.children[0] ? /\s(\S+)$/.exec(list.children[0].textContent) : null;
+    if (unit && isNaN(number(unit[1]))) box.appendChild(el('span', 'qb-unit', ' ' + unit[1]));
+    list.parentNode.insertBefore(box, list.nextSibling);
+    input.addEventListener('input', function () { save(id, [], [], input.value); });
+    setKeys(null);
+  }
+
   function initFront(card) {
     var id = card.getAttribute('data-qid') || '';
     var o = optionsOf(card);
     if (!o.list) return;
+    if (isTyped(o.list)) {
+      forget(id);
+      card.className += ' qb-js';
+      initTyped(card, o.list, id, labelsFor(card.getAttribute('lang')));
+      return;
+    }
     var multiple = o.list.getAttribute('data-type') === 'multiple';
     var picks = [], order = [];
     for (var z = 0; z < o.items.length; z++) order.push(z);
@@ -256,11 +305,34 @@
     var correct = [];
     for (var j = 0; j < o.items.length; j++) if (o.items[j].hasAttribute('data-ok')) correct.push(indexOf(o.items[j]));
     front.className += ' qb-js qb-answered';
+    var typed = isTyped(o.list);
+    if (typed) {
+      /* The typed answer is "picked" when it matches an option (accepted
+       * or listed wrong); a number is right within [lo, hi]. */
+      picks = [];
+      var value = saved.typed || '';
+      if (o.list.getAttribute('data-type') === 'numeric') {
+        var x = number(value);
+        var lo = parseFloat(o.list.getAttribute('data-lo')), hi = parseFloat(o.list.getAttribute('data-hi'));
+        if (!isNaN(x) && x >= lo && x <= hi) picks = [0];
+      } else {
+        var keep = o.list.hasAttribute('data-case');
+        for (var m = 0; m < o.items.length; m++) {
+          var t = o.items[m].querySelector('.qb-text');
+          if (value && t && normalise(t.textContent, keep) === normalise(value, keep)) { picks = [indexOf(o.items[m])]; break; }
+        }
+      }
+      var yours = el('p', 'qb-typed qb-your-typed');
+      yours.appendChild(el('span', 'qb-word', L.yourAnswer + ': '));
+      yours.appendChild(el('span', 'qb-typed-value', value));
+      back.insertBefore(yours, back.querySelector('.qb-feedback'));
+    }
 
-    var right = picks.length > 0 && picks.length === correct.length;
+    var right = typed ? picks.length === 1 && has(correct, picks[0])
+      : picks.length > 0 && picks.length === correct.length;
     for (var i = 0; i < o.items.length; i++) {
       var li = o.items[i], c = has(correct, indexOf(li)), p = has(picks, indexOf(li));
-      if (p !== c) right = false;
+      if (p !== c && !typed) right = false;
       li.classList.add(c ? 'qb-is-correct' : 'qb-is-wrong');
       li.classList.remove('qb-selected');
       if (p) li.classList.add('qb-picked');
@@ -289,6 +361,7 @@
         var x = indexOf(fb[w]);
         if (has(picks, x) && !has(correct, x) && !fb[w].querySelector('.qb-fb-text')) need = true;
       }
+      if (typed && !right && (saved.typed || '') && !picks.length) need = true;
       if (need) fbw.classList.add('qb-shown');
     }
     heading(back.querySelector('.qb-explanation'), L.explanation);
@@ -302,7 +375,7 @@
 
     var result = back.querySelector('.qb-result');
     if (result) {
-      if (!picks.length) {
+      if (typed ? !normalise(saved.typed || '', true) : !picks.length) {
         result.textContent = L.noAnswer;
       } else {
         result.textContent = (right ? CHECK + ' ' + L.correct : CROSS + ' ' + L.incorrect);

@@ -413,5 +413,11 @@ check "sound bytes copied" sh -c "'$DUMP' '$YP' cat '${snd%%=*}' | cmp -s - '$HE
 eq "sound as [sound:name] in both languages' notes" "2" "$(q "$YP" "select count(*) from notes where flds like 'anki-types:tone-heard:%' and flds like '%Listen: [sound:${snd#*=}] Is this%'")"
 eq "no <audio> left in fields; a bank's [sound: stays text" "0|1" \
 	"$(q "$YP" "select (select count(*) from notes where flds like '%<audio%'), (select count(*) from notes where flds like 'anki-types:tone-heard:en%' and flds like '%tone &#91;sound:not-this.mp3]%')")"
+# Short-answer: the answers as plain text, accepted ones marked; numeric:
+# the accepted interval for the script and the answer as written.
+eq "short-answer: accepted and listed wrong answers" "1" \
+	"$(yq anki-types:short-typed en '%data-type="short-answer"><li data-ok>all-reduce</li><li data-ok>allreduce</li><li>broadcast<small>%')"
+eq "numeric: interval, answer with tolerance and unit" "1" \
+	"$(q "$YP" "select count(*) from notes where flds like 'anki-types:numeric-tol:en%' and flds like '%data-type=\"numeric\" data-lo=\"3.3999999999999999\" data-hi=\"3.6000000000000001\"><li data-ok>3.5 ± 0.1 GB</li></ol>%'")"
 
 finish

@@ -417,6 +417,54 @@ test('shuffled options: a new order per view, the pinned option stays, keys and 
   await ctx.close();
 });
 
+test('short-answer and numeric: typed on the front, kept across front and back, compared on the back', async () => {
+  const id = 'anki-types';
+  for (const [qid, typedText, want, picked, fbw] of [
+    ['short-typed', '  All-Reduce ', '✓ Correct', 'all-reduce', false],
+    ['short-typed', 'allreduce', '✓ Correct', 'allreduce', false],
+    ['short-typed', 'broadcast', '✗ Incorrect', 'broadcast', false], // its own feedback
+    ['short-typed', 'gather', '✗ Incorrect', null, true], // no feedback of its own: the default
+    ['short-typed', '', 'You did not pick an option.', null, false],
+    ['numeric-tol', '3,45', '✓ Correct', '3.5 ± 0.1 GB', false],
+    ['numeric-tol', '3.6', '✓ Correct', '3.5 ± 0.1 GB', false],
+    ['numeric-tol', '3.61', '✗ Incorrect', null, false],
+    ['numeric-tol', 'three', '✗ Incorrect', null, false],
+  ]) {
+    const n = note(id, qid, 'en');
+    const { ctx, page, errors } = await reviewer(id);
+    await show(page, front(id, n));
+    assert.equal(await visible(page, '.qb-front .qb-options'), false, 'answers hidden on the front');
+    const label = await page.textContent('.qb-typed label');
+    assert.equal(label, qid === 'numeric-tol' ? 'Type a number' : 'Type your answer');
+    if (qid === 'numeric-tol') assert.equal(await page.textContent('.qb-unit'), ' GB');
+    await page.fill('.qb-typed input', typedText);
+    await show(page, back(id, n));
+    assert.equal(await page.textContent('.qb-result'), want, `${qid} '${typedText}'`);
+    assert.equal(await page.textContent('.qb-typed-value'), typedText);
+    const pickedText = await page.$$eval('.qb-feedback .qb-fb.qb-picked .qb-text', (e) => e.map((x) => x.textContent));
+    assert.deepEqual(pickedText, picked ? [picked] : []);
+    // The accepted answers are always shown, marked.
+    assert.ok((await page.$$eval('.qb-feedback .qb-fb-correct', (e) => e.length)) >= 1);
+    if (await page.$('.qb-feedback > .qb-fbw')) assert.equal(await visible(page, '.qb-feedback > .qb-fbw'), fbw);
+    assert.deepEqual(errors, []);
+    await ctx.close();
+  }
+});
+
+test('typed answers survive an AnkiDroid-style reload', async () => {
+  const id = 'anki-types';
+  const n = note(id, 'short-typed', 'sw');
+  pages.set(`/${id}/typed-front.html`, shell(id, front(id, n)));
+  pages.set(`/${id}/typed-back.html`, shell(id, back(id, n)));
+  const ctx = await browser.newContext();
+  const page = await ctx.newPage();
+  await page.goto(`${base}/${id}/typed-front.html`);
+  await page.fill('.qb-typed input', 'ALLREDUCE');
+  await page.goto(`${base}/${id}/typed-back.html`);
+  assert.equal(await page.textContent('.qb-result'), '✓ Sahihi');
+  await ctx.close();
+});
+
 test('picture for the README', async () => {
   const id = QUIZ;
   const n = note(id, 'gradient-allreduce', 'en');
