@@ -465,6 +465,20 @@ test('typed answers survive an AnkiDroid-style reload', async () => {
   await ctx.close();
 });
 
+test('picture of a typed answer for the README', async () => {
+  const id = 'anki-types';
+  const n = note(id, 'short-typed', 'en');
+  const { ctx, page } = await reviewer(id);
+  await show(page, front(id, n));
+  await page.fill('.qb-typed input', 'gather');
+  await show(page, back(id, n));
+  const shot = path.join(path.dirname(SHOT), 'anki-typed.png');
+  const out = process.env.UPDATE || !existsSync(shot) ? shot : path.join(tmp.dir, 'anki-typed.png');
+  await page.screenshot({ path: out, fullPage: true });
+  assert.ok(existsSync(out));
+  await ctx.close();
+});
+
 test('picture for the README', async () => {
   const id = QUIZ;
   const n = note(id, 'gradient-allreduce', 'en');
