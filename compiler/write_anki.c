@@ -98,7 +98,7 @@ static const char base91[] =
 static const char *const script_labels[] = {
 	"correct", "incorrect", "correctAnswer", "correctAnswers", "yourAnswer", "noAnswer",
 	"hintSingle", "hintMultiple", "explanation", "feedback", "partialScore",
-	"typeAnswer", "typeNumber",
+	"typeAnswer", "typeNumber", "matchPrompt",
 };
 
 /* ==== State ============================================================== */
@@ -387,7 +387,8 @@ static int options_list(anki *a, qb_buf *out, const qb_question *q, const char *
 		qb_buf_appendf(out, " data-type=\"%s\"", qb_qtype_name(q->type));
 	if (qb_question_shuffles(a->bank, q))
 		qb_buf_puts(out, " data-shuffle");
-	if (q->type == QB_QTYPE_MULTIPLE && qb_question_scoring(a->bank, q) == QB_SCORING_PARTIAL)
+	if ((q->type == QB_QTYPE_MULTIPLE || q->type == QB_QTYPE_MATCHING) &&
+	    qb_question_scoring(a->bank, q) == QB_SCORING_PARTIAL)
 		qb_buf_puts(out, " data-scoring=\"partial\"");
 	if (q->type == QB_QTYPE_SHORT && q->case_sensitive)
 		qb_buf_puts(out, " data-case");
@@ -400,13 +401,23 @@ static int options_list(anki *a, qb_buf *out, const qb_question *q, const char *
 	}
 	for (size_t i = 0; i < q->nchoices; i++) {
 		const qb_choice *c = &q->choices[i];
+		bool ok = q->type == QB_QTYPE_MATCHING ? c->text.present : c->correct;
 		qb_buf_puts(out, "<li");
-		if (c->correct)
+		if (ok)
 			qb_buf_puts(out, " data-ok");
 		if (c->pinned && qb_question_shuffles(a->bank, q))
 			qb_buf_puts(out, " data-pin");
 		qb_buf_putc(out, '>');
-		if (!c->text.present) /* true-false: the words are labels */
+		if (q->type == QB_QTYPE_MATCHING) {
+			/* "left<span class=qb-match>right</span>"; a distractor has
+			 * no left side and no data-ok. */
+			if (c->text.present && md(a, out, tr_text(a, &c->text, lang)) != 0)
+				return -1;
+			qb_buf_puts(out, "<span class=\"qb-match\">");
+			if (md(a, out, tr_text(a, &c->match, lang)) != 0)
+				return -1;
+			qb_buf_puts(out, "</span>");
+		} else if (!c->text.present) /* true-false: the words are labels */
 			qb_escape_html(out, label(a, lang, i == 0 ? "true" : "false"));
 		else if (q->type == QB_QTYPE_SHORT) /* answers are plain text */
 			qb_escape_html(out, tr_text(a, &c->text, lang));

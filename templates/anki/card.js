@@ -138,6 +138,7 @@
   /* A feedback list on the back: a mark and a word before each option. */
   function markList(list, L) {
     var items = prepare(list);
+    if (!list || list.classList.contains('qb-fb-list')) return items;
     list.classList.add('qb-fb-list');
     for (var i = 0; i < items.length; i++) {
       var li = items[i], ok = li.hasAttribute('data-ok');
@@ -213,10 +214,66 @@
     setKeys(null);
   }
 
+  /* Matching: the right sides, sorted so that their order tells nothing. */
+  function rightSides(list) {
+    var r = [];
+    for (var i = 0; i < list.children.length; i++) {
+      var m = list.children[i].querySelector('.qb-match');
+      if (m) r.push({ i: indexOf(list.children[i]), text: m.textContent });
+    }
+    r.sort(function (a, b) { return a.text < b.text ? -1 : a.text > b.text ? 1 : 0; });
+    return r;
+  }
+
+  /* For each left item a labelled select of the right sides; picks[k] is
+   * the pair index chosen for the k-th left item (-1: none). */
+  function initMatching(card, list, id, L) {
+    var rights = rightSides(list), lefts = [], picks = [];
+    for (var i = 0; i < list.children.length; i++) if (list.children[i].hasAttribute('data-ok')) lefts.push(list.children[i]);
+    var box = el('div', 'qb-matcher');
+    box.appendChild(el('p', 'qb-hint', L.matchPrompt));
+    for (var k = 0; k < lefts.length; k++) {
+      (function (li, k) {
+        var row = el('p', 'qb-match-row');
+        var sel = el('select');
+        sel.id = 'qb-m-' + k + '-' + Math.floor(Math.random() * 1e9);
+        var lab = el('label', null, null);
+        lab.setAttribute('for', sel.id);
+        var t = li.querySelector('.qb-text');
+        for (var c = t.firstChild; c; c = c.nextSibling) {
+          if (!(c.nodeType === 1 && c.classList.contains('qb-match'))) lab.appendChild(c.cloneNode(true));
+        }
+        sel.appendChild(el('option', null, '\u2014'));
+        for (var r = 0; r < rights.length; r++) {
+          var op = el('option', null, rights[r].text);
+          op.value = String(rights[r].i);
+          sel.appendChild(op);
+        }
+        picks.push(-1);
+        sel.addEventListener('change', function () {
+          picks[k] = sel.value === '' || sel.selectedIndex === 0 ? -1 : parseInt(sel.value, 10);
+          save(id, picks, [], '');
+        });
+        row.appendChild(lab);
+        row.appendChild(document.createTextNode(' '));
+        row.appendChild(sel);
+        box.appendChild(row);
+      })(lefts[k], k);
+    }
+    list.parentNode.insertBefore(box, list.nextSibling);
+    setKeys(null);
+  }
+
   function initFront(card) {
     var id = card.getAttribute('data-qid') || '';
     var o = optionsOf(card);
     if (!o.list) return;
+    if (o.list.getAttribute('data-type') === 'matching') {
+      forget(id);
+      card.className += ' qb-js';
+      initMatching(card, o.list, id, labelsFor(card.getAttribute('lang')));
+      return;
+    }
     if (isTyped(o.list)) {
       forget(id);
       card.className += ' qb-js';
@@ -305,6 +362,27 @@
     var correct = [];
     for (var j = 0; j < o.items.length; j++) if (o.items[j].hasAttribute('data-ok')) correct.push(indexOf(o.items[j]));
     front.className += ' qb-js qb-answered';
+    var matching = o.list && o.list.getAttribute('data-type') === 'matching';
+    var pairsRight = 0, pairs = 0;
+    if (matching) {
+      /* picks[k]: the pair chosen for the k-th left item; right if it is
+       * that item's own pair. */
+      var chosen = saved.picks, k2 = 0;
+      var fbItems = markList(back.querySelector('.qb-feedback .qb-options'), L);
+      for (var q = 0; q < fbItems.length; q++) {
+        if (!fbItems[q].hasAttribute('data-ok')) continue;
+        var own = indexOf(fbItems[q]), got = k2 < chosen.length ? chosen[k2] : -1;
+        k2++;
+        pairs++;
+        if (got === own) pairsRight++;
+        var mark = el('span', 'qb-badge', got === own ? CHECK + ' ' + L.correct
+          : CROSS + ' ' + (got < 0 ? L.noAnswer : L.incorrect));
+        mark.classList.add(got === own ? 'qb-pair-ok' : 'qb-pair-bad');
+        fbItems[q].appendChild(mark);
+      }
+      picks = [];
+      for (var g2 = 0; g2 < chosen.length; g2++) if (chosen[g2] >= 0) picks.push(chosen[g2]);
+    }
     var typed = isTyped(o.list);
     if (typed) {
       /* The typed answer is "picked" when it matches an option (accepted
@@ -328,11 +406,12 @@
       back.insertBefore(yours, back.querySelector('.qb-feedback'));
     }
 
-    var right = typed ? picks.length === 1 && has(correct, picks[0])
+    var right = matching ? pairs > 0 && pairsRight === pairs
+      : typed ? picks.length === 1 && has(correct, picks[0])
       : picks.length > 0 && picks.length === correct.length;
     for (var i = 0; i < o.items.length; i++) {
       var li = o.items[i], c = has(correct, indexOf(li)), p = has(picks, indexOf(li));
-      if (p !== c && !typed) right = false;
+      if (p !== c && !typed && !matching) right = false;
       li.classList.add(c ? 'qb-is-correct' : 'qb-is-wrong');
       li.classList.remove('qb-selected');
       if (p) li.classList.add('qb-picked');
@@ -347,7 +426,7 @@
     var fbList = fbSection ? fbSection.querySelector('.qb-options') : null;
     var fb = markList(fbList, L);
     arrange(fbList, saved.order);
-    for (var k = 0; k < fb.length; k++) {
+    for (var k = 0; k < fb.length && !matching; k++) {
       if (has(picks, indexOf(fb[k]))) {
         fb[k].classList.add('qb-picked');
         fb[k].insertBefore(el('span', 'qb-you', '\u2190 ' + L.yourAnswer), fb[k].querySelector('.qb-fb-text'));
@@ -382,7 +461,10 @@
         result.classList.add(right ? 'qb-ok' : 'qb-bad');
         /* Partial credit (multiple): max(0, right picks - wrong picks)
          * of the correct options, as input/README.md scores it. */
-        if (!right && o.list && o.list.getAttribute('data-scoring') === 'partial' && L.partialScore) {
+        if (!right && matching && o.list.getAttribute('data-scoring') === 'partial' && L.partialScore) {
+          result.textContent += ' \u00b7 ' + L.partialScore.replace('{n}', String(pairsRight))
+            .replace('{total}', String(pairs));
+        } else if (!right && o.list && o.list.getAttribute('data-scoring') === 'partial' && L.partialScore) {
           var got = 0;
           for (var g = 0; g < picks.length; g++) got += has(correct, picks[g]) ? 1 : -1;
           result.textContent += ' \u00b7 ' + L.partialScore.replace('{n}', String(Math.max(0, got)))

@@ -479,6 +479,35 @@ test('picture of a typed answer for the README', async () => {
   await ctx.close();
 });
 
+test('matching: a select per left item on the front; the back marks each pair and gives partial credit', async () => {
+  const id = 'anki-types';
+  const n = note(id, 'match-collectives', 'en');
+  const right = { 'all-reduce': 'every GPU gets the sum', broadcast: "one GPU's data reaches all", gather: 'one GPU collects every part' };
+  for (const [choice, want, marks] of [
+    [right, '✓ Correct', ['✓', '✓', '✓']],
+    [{ ...right, gather: 'nothing is sent' }, '✗ Incorrect · 2 of 3', ['✓', '✓', '✗']],
+    [{}, 'You did not pick an option.', ['✗', '✗', '✗']],
+  ]) {
+    const { ctx, page, errors } = await reviewer(id);
+    await show(page, front(id, n));
+    assert.equal(await visible(page, '.qb-front .qb-options'), false, 'pairs hidden on the front');
+    const rows = await page.$$eval('.qb-match-row label', (e) => e.map((x) => x.textContent));
+    assert.deepEqual(rows, ['all-reduce', 'broadcast', 'gather']);
+    const opts = await page.$eval('.qb-match-row select', (e) => [...e.options].slice(1).map((x) => x.textContent));
+    assert.deepEqual(opts, [...opts].sort(), 'right sides sorted, distractor included');
+    assert.equal(opts.length, 4);
+    for (const [k, left] of rows.entries()) {
+      if (choice[left]) await page.selectOption(`.qb-match-row:nth-of-type(${k + 2}) select`, { label: choice[left] });
+    }
+    await show(page, back(id, n));
+    assert.equal(await page.textContent('.qb-result'), want);
+    const got = await page.$$eval('.qb-feedback .qb-fb[data-ok] .qb-badge', (e) => e.map((x) => x.textContent.charAt(0)));
+    assert.deepEqual(got, marks);
+    assert.deepEqual(errors, []);
+    await ctx.close();
+  }
+});
+
 test('picture for the README', async () => {
   const id = QUIZ;
   const n = note(id, 'gradient-allreduce', 'en');
