@@ -24,6 +24,7 @@
 
 #include <errno.h>
 #include <jansson.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -48,36 +49,36 @@
  * type: existing notes stop updating.  tests/anki/run.sh fails when they
  * change.  Template HTML and CSS (templates/anki/) may change freely. */
 
-/* The note type id is derived from this key (never from time). */
-#define NOTETYPE_KEY "qbc-mcq-v1"
-#define NOTETYPE_NAME "qbc multiple choice"
+/* The note type id is derived from this key (never from time).  v1
+ * ("qbc-mcq-v1") held labels, per-option markup and every other
+ * language's full rendering in each note; v2 holds a note's content once
+ * (issue 12).  README.md, "For Anki users", says what a learner with v1
+ * notes sees on importing v2. */
+#define NOTETYPE_KEY "qbc-quiz-v2"
+#define NOTETYPE_NAME "qbc quiz"
 
 enum {
 	F_ID,          /* "<bank>:<question>:<lang>": the first field (csum)   */
 	F_LANG,        /* the note's language code                            */
 	F_QUESTION,    /* the prompt (the sort field)                         */
-	F_OPTIONS,     /* the options as a list, without correctness          */
-	F_ANSWER,      /* the correct option(s), for the back without JS      */
+	F_OPTIONS,     /* the options, each with its feedback; data-ok marks
+	                  the correct ones (shown only on the back)          */
 	F_EXPLANATION, /* the explanation                                     */
-	F_FEEDBACK,    /* every option with its mark and feedback             */
-	F_TRANSLATION, /* the other languages, behind collapsed toggles       */
-	F_DATA,        /* JSON for the card script; versioned ("v"), so new
-	                  structured features need no new field              */
+	F_TRANSLATION, /* the other language(s) (the linear rule: a note in
+	                  the default language carries every other language,
+	                  any other note the default language), behind
+	                  collapsed toggles                                  */
 	F_EXTRA,       /* HTML shown at the end of the back; empty for now,
 	                  room for later content (sources, notes)            */
 	F_COUNT
 };
 
 static const char *const field_names[F_COUNT] = {
-	"ID", "Lang", "Question", "Options", "Answer", "Explanation",
-	"Feedback", "Translation", "Data", "Extra",
+	"ID", "Lang", "Question", "Options", "Explanation", "Translation", "Extra",
 };
 
 #define SORT_FIELD F_QUESTION
-#define TEMPLATE_NAME "Multiple choice"
-
-/* Version of the Data field's JSON. */
-#define DATA_VERSION 1
+#define TEMPLATE_NAME "Quiz"
 
 /* Ids chosen from hashes fall in genanki's range [2^30, 2^31)
  * (§A4.3): positive, far from Anki's millisecond ids, safe in JS. */
@@ -92,13 +93,12 @@ static const char base91[] =
 	"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 	"!#$%&()*+,-./:;<=>?@[]^_`{|}~";
 
-/* The labels the card script reads from the Data field: the name it
- * uses there and the catalogue key (templates/labels/). */
-static const struct {
-	const char *data, *key;
-} script_labels[] = {
-	{"correct", "correct"}, {"incorrect", "incorrect"}, {"correct_answer", "correctAnswer"},
-	{"your_answer", "yourAnswer"}, {"no_answer", "noAnswer"},
+/* The labels the card script uses (templates/labels/ keys), written once
+ * per language into the static "_qbc-labels-<hash>.js". */
+static const char *const script_labels[] = {
+	"correct", "incorrect", "correctAnswer", "correctAnswers", "yourAnswer", "noAnswer",
+	"hintSingle", "hintMultiple", "explanation", "feedback", "partialScore",
+	"typeAnswer", "typeNumber", "matchPrompt",
 };
 
 /* ==== State ============================================================== */
@@ -115,10 +115,10 @@ typedef struct anki {
 	const qb_bank *bank;
 	const char *const *langs;  /* languages written, in bank order          */
 	size_t nlangs;
-	static_file statics[2];    /* the card CSS and JS, first in the media   */
+	static_file statics[3];    /* card CSS, labels JS, card JS: first media */
 	size_t nstatics;
 	qb_media_set images;       /* the bank's pictures (render.h)            */
-	char *css_name, *js_name;  /* static media names (owned by statics)     */
+	char *css_name, *js_name, *labels_name; /* static media names (statics) */
 	json_t *decks;             /* col.decks                                 */
 	int64_t *dids;             /* deck id of each written language          */
 } anki;
@@ -209,13 +209,13 @@ static const char *label(const anki *a, const char *lang, const char *key)
 	return qb_render_label(a->ctx, lang, key);
 }
 
-/* "Show in Kiswahili", in the card's language. */
+/* "Show in Kiswahili", in the card's language, as plain text. */
 static void show_in_label(const anki *a, qb_buf *out, const char *lang, const char *other)
 {
 	const char *vars[] = {"lang", qb_render_lang_name(a->ctx, lang, other), NULL};
 	qb_buf tmp = QB_BUF_INIT;
 	qb_render_label_expand(a->ctx, &tmp, lang, "showIn", vars);
-	qb_escape_html(out, qb_buf_cstr(&tmp));
+	qb_buf_puts(out, qb_buf_cstr(&tmp));
 	qb_buf_dispose(&tmp);
 }
 
@@ -273,14 +273,21 @@ static char *media_name(const char *src, const unsigned char *data, size_t len)
 	return qb_buf_detach(&out);
 }
 
+static char *add_static_data(anki *a, char *data, size_t len, const char *stem,
+                             const char *ext);
+
 /* Loads a static file from templates/anki/ as "_qbc-<stem>-<hash>.<ext>".
  * Anki never overwrites a "_" file (§A5), so the name follows the content. */
 static char *add_static(anki *a, const char *rel, const char *stem, const char *ext)
 {
 	size_t len = 0;
 	char *data = qb_template_load(a->ctx->templates_dir, rel, &len);
-	if (!data)
-		return NULL;
+	return data ? add_static_data(a, data, len, stem, ext) : NULL;
+}
+
+/* Stores data (heap, taken) as "_qbc-<stem>-<hash>.<ext>". */
+static char *add_static_data(anki *a, char *data, size_t len, const char *stem, const char *ext)
+{
 	char hex[2 * 5 + 1];
 	qb_hash_sha256_hex(hex, 5, data, len);
 	char *name = qb_xasprintf("_qbc-%s-%s.%s", stem, hex, ext);
@@ -298,14 +305,30 @@ static int md(anki *a, qb_buf *out, const char *text)
 
 /* The last step for every field: no Anki template syntax ({{...}}) and no
  * media/LaTeX tags ([sound:...], [latex], [$], [$$], [anki:...]) can come
- * from a bank.  s is HTML; "[" becomes the reference "&#91;". */
+ * from a bank.  s is HTML; "[" becomes the reference "&#91;".  The
+ * renderer's own <audio> for a bank's sound becomes [sound:<media name>]
+ * (Anki plays it with its own player; the name is ours, safe chars). */
 static char *finish_field(const qb_buf *html)
 {
 	static const char *const tags[] = {"sound:", "latex]", "$]", "$$]", "anki:", "/latex]",
 	                                   "/$]", "/$$]"};
 	qb_buf m = QB_BUF_INIT, out = QB_BUF_INIT;
 	qb_escape_mustache(&m, qb_buf_cstr(html));
+	static const char audio_open[] = "<audio controls src=\"";
 	for (const char *s = qb_buf_cstr(&m); *s; s++) {
+		/* A sound (markup.c writes it; a bank's text cannot: raw HTML is
+		 * off) becomes Anki's own player tag, after the guard above. */
+		const char *name_end, *close;
+		if (strncmp(s, audio_open, sizeof audio_open - 1) == 0 &&
+		    (name_end = strchr(s + sizeof audio_open - 1, '"')) != NULL &&
+		    (close = strstr(name_end, "</audio>")) != NULL) {
+			const char *name = s + sizeof audio_open - 1;
+			qb_buf_puts(&out, "[sound:");
+			qb_buf_append(&out, name, (size_t)(name_end - name));
+			qb_buf_putc(&out, ']');
+			s = close + strlen("</audio>") - 1;
+			continue;
+		}
 		if (*s == '[') {
 			size_t k;
 			for (k = 0; k < QB_NELEM(tags); k++)
@@ -327,162 +350,189 @@ static const char *tr_text(const anki *a, const qb_text *t, const char *lang)
 	return qb_render_md(a->ctx, t, lang);
 }
 
-/* "<span class=qb-num>2</span>" : options are numbered 1..n like the keys. */
-static void num(qb_buf *out, size_t i)
+/* A numeric question's one "option": the accepted answer as written
+ * ("3.5 ± 0.1 GB", "3…4 ms", "42"), marked correct. */
+static void numeric_answer(qb_buf *out, const qb_question *q)
 {
-	qb_buf_appendf(out, "<span class=\"qb-num\">%zu</span>", i + 1);
-}
-
-/* A mark and a word: never colour alone. */
-static void mark(const anki *a, qb_buf *out, const char *lang, bool correct)
-{
-	qb_buf_appendf(out, "<span class=\"qb-mark\" aria-hidden=\"true\">%s</span> ",
-	               correct ? "\xE2\x9C\x93" : "\xE2\x9C\x97");
-	qb_buf_puts(out, "<span class=\"qb-word\">");
-	qb_escape_html(out, label(a, lang, correct ? "correct" : "incorrect"));
-	qb_buf_puts(out, "</span>");
-}
-
-static void heading(const anki *a, qb_buf *out, const char *lang, const char *key)
-{
-	qb_buf_puts(out, "<h3 class=\"qb-h\">");
-	qb_escape_html(out, label(a, lang, key));
-	qb_buf_puts(out, "</h3>");
-}
-
-static int field_options(anki *a, qb_buf *out, const qb_question *q, const char *lang)
-{
-	bool multi = q->type == QB_QTYPE_MULTIPLE;
-	qb_buf_puts(out, "<p class=\"qb-hint\">");
-	qb_escape_html(out, label(a, lang, multi ? "hintMultiple" : "hintSingle"));
-	qb_buf_appendf(out, "</p><ol class=\"qb-options\" data-type=\"%s\">",
-	               qb_qtype_name(q->type));
-	for (size_t i = 0; i < q->nchoices; i++) {
-		qb_buf_appendf(out, "<li class=\"qb-option\" data-i=\"%zu\">", i);
-		num(out, i);
-		qb_buf_puts(out, " <span class=\"qb-text\">");
-		if (md(a, out, tr_text(a, &q->choices[i].text, lang)) != 0)
-			return -1;
-		qb_buf_puts(out, "</span></li>");
+	const qb_numeric *n = &q->num;
+	qb_buf_puts(out, "<li data-ok>");
+	if (n->range)
+		qb_buf_appendf(out, "%g\xE2\x80\xA6%g", n->lo, n->hi);
+	else if (n->tol > 0 && n->percent)
+		qb_buf_appendf(out, "%g \xC2\xB1 %g%%", n->value,
+		               n->tol / fabs(n->value ? n->value : 1) * 100);
+	else if (n->tol > 0)
+		qb_buf_appendf(out, "%g \xC2\xB1 %g", n->value, n->tol);
+	else
+		qb_buf_appendf(out, "%g", n->value);
+	if (q->unit) {
+		qb_buf_putc(out, ' ');
+		qb_escape_html(out, q->unit);
 	}
-	qb_buf_puts(out, "</ol>");
-	return 0;
+	qb_buf_puts(out, "</li>");
 }
 
-static int field_answer(anki *a, qb_buf *out, const qb_question *q, const char *lang)
+/* The options in lang: "<ol class=qb-options data-type=T data-shuffle
+ * data-scoring=partial><li data-ok data-pin>text<small>feedback</small>
+ * </li>...</ol>" (data-type only when not single; the others only when
+ * they apply: the card script shuffles and scores).  Everything else
+ * (numbers, keys, marks, words, headings) comes from the card's CSS and
+ * script, so a note holds its texts and little else.  The front hides the
+ * feedback and never styles data-ok; the back marks the correct options
+ * with CSS even without JavaScript. */
+static int options_list(anki *a, qb_buf *out, const qb_question *q, const char *lang)
 {
-	qb_buf_puts(out, "<section class=\"qb-answer\">");
-	heading(a, out, lang, qb_question_ncorrect(q) > 1 ? "correctAnswers" : "correctAnswer");
-	qb_buf_puts(out, "<ul class=\"qb-answer-list\">");
-	for (size_t i = 0; i < q->nchoices; i++) {
-		if (!q->choices[i].correct)
-			continue;
-		qb_buf_puts(out, "<li><span class=\"qb-mark\" aria-hidden=\"true\">\xE2\x9C\x93</span> ");
-		num(out, i);
-		qb_buf_puts(out, " <span class=\"qb-text\">");
-		if (md(a, out, tr_text(a, &q->choices[i].text, lang)) != 0)
-			return -1;
-		qb_buf_puts(out, "</span></li>");
+	qb_buf_puts(out, "<ol class=\"qb-options\"");
+	if (q->type != QB_QTYPE_SINGLE)
+		qb_buf_appendf(out, " data-type=\"%s\"", qb_qtype_name(q->type));
+	if (qb_question_shuffles(a->bank, q))
+		qb_buf_puts(out, " data-shuffle");
+	if ((q->type == QB_QTYPE_MULTIPLE || q->type == QB_QTYPE_MATCHING) &&
+	    qb_question_scoring(a->bank, q) == QB_SCORING_PARTIAL)
+		qb_buf_puts(out, " data-scoring=\"partial\"");
+	if (q->type == QB_QTYPE_SHORT && q->case_sensitive)
+		qb_buf_puts(out, " data-case");
+	if (q->type == QB_QTYPE_NUMERIC) {
+		/* %.17g: exact round trip; the script compares lo <= x <= hi. */
+		qb_buf_appendf(out, " data-lo=\"%.17g\" data-hi=\"%.17g\">", q->num.lo, q->num.hi);
+		numeric_answer(out, q); /* numeric has no choices */
+	} else {
+		qb_buf_putc(out, '>');
 	}
-	qb_buf_puts(out, "</ul></section>");
-	return 0;
-}
-
-static int field_explanation(anki *a, qb_buf *out, const qb_question *q, const char *lang)
-{
-	const char *text = q->explanation.present ? tr_text(a, &q->explanation, lang) : "";
-	if (!*text)
-		return 0;
-	qb_buf_puts(out, "<section class=\"qb-explanation\">");
-	heading(a, out, lang, "explanation");
-	qb_buf_puts(out, "<div class=\"qb-body\">");
-	if (md(a, out, text) != 0)
-		return -1;
-	qb_buf_puts(out, "</div></section>");
-	return 0;
-}
-
-/* Every option with its mark, its word and its feedback; data-i lets the
- * script point at the learner's pick. */
-static int feedback_list(anki *a, qb_buf *out, const qb_question *q, const char *lang)
-{
-	qb_buf_puts(out, "<ol class=\"qb-fb-list\">");
 	for (size_t i = 0; i < q->nchoices; i++) {
 		const qb_choice *c = &q->choices[i];
-		qb_buf_appendf(out, "<li class=\"qb-fb %s\" data-i=\"%zu\">",
-		               c->correct ? "qb-fb-correct" : "qb-fb-wrong", i);
-		mark(a, out, lang, c->correct);
-		qb_buf_puts(out, " ");
-		num(out, i);
-		qb_buf_puts(out, " <span class=\"qb-text\">");
-		if (md(a, out, tr_text(a, &c->text, lang)) != 0)
+		bool ok = q->type == QB_QTYPE_MATCHING ? c->text.present : c->correct;
+		qb_buf_puts(out, "<li");
+		if (ok)
+			qb_buf_puts(out, " data-ok");
+		if (c->pinned && qb_question_shuffles(a->bank, q))
+			qb_buf_puts(out, " data-pin");
+		qb_buf_putc(out, '>');
+		if (q->type == QB_QTYPE_MATCHING) {
+			/* "left<span class=qb-match>right</span>"; a distractor has
+			 * no left side and no data-ok. */
+			if (c->text.present && md(a, out, tr_text(a, &c->text, lang)) != 0)
+				return -1;
+			qb_buf_puts(out, "<span class=\"qb-match\">");
+			if (md(a, out, tr_text(a, &c->match, lang)) != 0)
+				return -1;
+			qb_buf_puts(out, "</span>");
+		} else if (!c->text.present) /* true-false: the words are labels */
+			qb_escape_html(out, label(a, lang, i == 0 ? "true" : "false"));
+		else if (q->type == QB_QTYPE_SHORT) /* answers are plain text */
+			qb_escape_html(out, tr_text(a, &c->text, lang));
+		else if (md(a, out, tr_text(a, &c->text, lang)) != 0)
 			return -1;
-		qb_buf_puts(out, "</span>");
 		const char *fb = c->feedback.present ? tr_text(a, &c->feedback, lang) : "";
 		if (*fb) {
-			qb_buf_puts(out, "<div class=\"qb-fb-text\">");
+			qb_buf_puts(out, "<small>");
 			if (md(a, out, fb) != 0)
 				return -1;
-			qb_buf_puts(out, "</div>");
+			qb_buf_puts(out, "</small>");
 		}
 		qb_buf_puts(out, "</li>");
 	}
 	qb_buf_puts(out, "</ol>");
-	return 0;
-}
-
-static int field_feedback(anki *a, qb_buf *out, const qb_question *q, const char *lang)
-{
-	qb_buf_puts(out, "<section class=\"qb-feedback\">");
-	heading(a, out, lang, "feedback");
-	if (feedback_list(a, out, q, lang) != 0)
-		return -1;
-	qb_buf_puts(out, "</section>");
-	return 0;
-}
-
-/* The other written languages, each in a collapsed <details> whose
- * summary is in the card's language and whose content is in its own. */
-static int field_translation(anki *a, qb_buf *out, const qb_question *q, const char *lang)
-{
-	for (size_t k = 0; k < a->nlangs; k++) {
-		const char *other = a->langs[k];
-		if (strcmp(other, lang) == 0)
-			continue;
-		qb_buf_puts(out, "<details class=\"qb-translation\" lang=\"");
-		qb_escape_html(out, other);
-		qb_buf_puts(out, "\"><summary>");
-		show_in_label(a, out, lang, other);
-		qb_buf_puts(out, "</summary><div class=\"qb-tr-question\">");
-		if (md(a, out, tr_text(a, &q->prompt, other)) != 0)
+	/* feedback-wrong, once: the back shows it for a wrong pick without
+	 * feedback of its own (without the script, always). */
+	const char *fbw = q->feedback_wrong.present ? tr_text(a, &q->feedback_wrong, lang) : "";
+	if (*fbw) {
+		qb_buf_puts(out, "<small class=\"qb-fbw\">");
+		if (md(a, out, fbw) != 0)
 			return -1;
-		qb_buf_puts(out, "</div>");
-		if (feedback_list(a, out, q, other) != 0 || field_explanation(a, out, q, other) != 0)
-			return -1;
-		qb_buf_puts(out, "</details>");
+		qb_buf_puts(out, "</small>");
 	}
 	return 0;
 }
 
-/* JSON for the card script, as HTML text (the script reads textContent).
- * jansson writes it; qb_escape_html makes it inert text. */
-static void field_data(const anki *a, qb_buf *out, const qb_question *q, const char *lang)
+static int explanation(anki *a, qb_buf *out, const qb_question *q, const char *lang)
 {
-	json_t *correct = json_array();
-	for (size_t i = 0; i < q->nchoices; i++)
-		if (q->choices[i].correct)
-			json_array_append_new(correct, json_integer((json_int_t)i));
-	json_t *labels = json_object();
-	for (size_t i = 0; i < QB_NELEM(script_labels); i++)
-		json_object_set_new(labels, script_labels[i].data,
-		                    json_string(label(a, lang, script_labels[i].key)));
-	json_t *d = json_pack("{s:i, s:s, s:s, s:i, s:o, s:o}", "v", DATA_VERSION, "lang", lang,
-	                      "type", qb_qtype_name(q->type), "options", (int)q->nchoices,
-	                      "correct", correct, "labels", labels);
-	char *s = json_dumps(d, JSON_COMPACT | JSON_ENSURE_ASCII);
-	qb_escape_html(out, s ? s : "{}");
-	free(s);
-	json_decref(d);
+	const char *text = q->explanation.present ? tr_text(a, &q->explanation, lang) : "";
+	return *text ? md(a, out, text) : 0;
+}
+
+/* One other language in a collapsed <details>: its own name as the
+ * summary (the script turns it into "Show in ..." in the card's
+ * language), then its prompt, options and explanation. */
+static int translation(anki *a, qb_buf *out, const qb_question *q, const char *other)
+{
+	const char *native = qb_lang_native_name(other);
+	qb_buf_puts(out, "<details class=\"qb-translation\" lang=\"");
+	qb_escape_html(out, other);
+	qb_buf_puts(out, "\"><summary>");
+	qb_escape_html(out, native ? native : other);
+	qb_buf_puts(out, "</summary><div class=\"qb-tr-question\">");
+	if (md(a, out, tr_text(a, &q->prompt, other)) != 0)
+		return -1;
+	qb_buf_puts(out, "</div>");
+	if (options_list(a, out, q, other) != 0)
+		return -1;
+	qb_buf_puts(out, "<div class=\"qb-tr-explanation\">");
+	if (explanation(a, out, q, other) != 0)
+		return -1;
+	qb_buf_puts(out, "</div></details>");
+	return 0;
+}
+
+/* The language the other notes carry: the bank's default language, or
+ * the first written one when --lang leaves the default out. */
+static const char *hub_lang(const anki *a)
+{
+	const char *def = qb_bank_default_lang(a->bank);
+	for (size_t k = 0; k < a->nlangs; k++)
+		if (def && strcmp(a->langs[k], def) == 0)
+			return def;
+	return a->nlangs ? a->langs[0] : "";
+}
+
+/* The linear rule: the hub language's note carries every other written
+ * language; any other note carries the hub language only. */
+static bool carries(const anki *a, const char *lang, const char *other)
+{
+	const char *def = hub_lang(a);
+	if (strcmp(other, lang) == 0)
+		return false;
+	return strcmp(lang, def) == 0 || strcmp(other, def) == 0;
+}
+
+static int field_translation(anki *a, qb_buf *out, const qb_question *q, const char *lang)
+{
+	for (size_t k = 0; k < a->nlangs; k++)
+		if (carries(a, lang, a->langs[k]) && translation(a, out, q, a->langs[k]) != 0)
+			return -1;
+	return 0;
+}
+
+/* The labels script: window.qbcLabels = {lang: {key: text, ...,
+ * showIn: {other: "Show in <other>"}}} for every written language; showIn
+ * only for the languages its notes carry (linear in languages). */
+static char *labels_script(const anki *a, size_t *len)
+{
+	json_t *all = json_object();
+	for (size_t i = 0; i < a->nlangs; i++) {
+		const char *lang = a->langs[i];
+		json_t *l = json_object(), *show = json_object();
+		for (size_t k = 0; k < QB_NELEM(script_labels); k++)
+			json_object_set_new(l, script_labels[k],
+			                    json_string(label(a, lang, script_labels[k])));
+		for (size_t k = 0; k < a->nlangs; k++) {
+			if (!carries(a, lang, a->langs[k]))
+				continue;
+			qb_buf tmp = QB_BUF_INIT;
+			show_in_label(a, &tmp, lang, a->langs[k]);
+			json_object_set_new(show, a->langs[k], json_string(qb_buf_cstr(&tmp)));
+			qb_buf_dispose(&tmp);
+		}
+		json_object_set_new(l, "showIn", show);
+		json_object_set_new(all, lang, l);
+	}
+	char *j = json_dumps(all, JSON_COMPACT | JSON_ENSURE_ASCII | JSON_SORT_KEYS);
+	json_decref(all);
+	char *s = qb_xasprintf("/* qbc card labels (templates/labels/) */\nwindow.qbcLabels = %s;\n",
+	                       j ? j : "{}");
+	free(j);
+	*len = strlen(s);
+	return s;
 }
 
 /* " <bank> lang::<code> <question tags> " (§A4.1): no spaces inside a tag,
@@ -544,6 +594,8 @@ static const char *lookup_static(void *payload, const char *name)
 		return a->js_name;
 	if (strcmp(name, "css") == 0)
 		return a->css_name;
+	if (strcmp(name, "labels") == 0)
+		return a->labels_name;
 	return NULL;
 }
 
@@ -686,13 +738,10 @@ static int build_fields(anki *a, char *fields[F_COUNT], const qb_question *q, co
 	qb_escape_html(&b[F_ID], lang);
 	qb_escape_html(&b[F_LANG], lang);
 	if (md(a, &b[F_QUESTION], tr_text(a, &q->prompt, lang)) != 0 ||
-	    field_options(a, &b[F_OPTIONS], q, lang) != 0 ||
-	    field_answer(a, &b[F_ANSWER], q, lang) != 0 ||
-	    field_explanation(a, &b[F_EXPLANATION], q, lang) != 0 ||
-	    field_feedback(a, &b[F_FEEDBACK], q, lang) != 0 ||
+	    options_list(a, &b[F_OPTIONS], q, lang) != 0 ||
+	    explanation(a, &b[F_EXPLANATION], q, lang) != 0 ||
 	    field_translation(a, &b[F_TRANSLATION], q, lang) != 0)
 		goto done;
-	field_data(a, &b[F_DATA], q, lang);
 	for (size_t i = 0; i < F_COUNT; i++)
 		fields[i] = finish_field(&b[i]);
 	rc = 0;
@@ -869,6 +918,9 @@ int qb_write_anki(const qb_render_ctx *ctx, const qb_bank *bank)
 		goto done;
 	/* Static files first: the note type refers to their names. */
 	a.css_name = add_static(&a, "anki/card.css", "card", "css");
+	size_t llen = 0;
+	char *labels = labels_script(&a, &llen);
+	a.labels_name = add_static_data(&a, labels, llen, "labels", "js");
 	a.js_name = add_static(&a, "anki/card.js", "card", "js");
 	if (!a.css_name || !a.js_name || build_decks(&a) != 0 ||
 	    build_collection(&a, col) != 0 || write_package(&a, col) != 0)

@@ -6,8 +6,14 @@
  * {{FrontSide}}).  Desktop and AnkiMobile keep one page, so a global
  * survives; AnkiDroid loads a new page, so the pick also goes to
  * sessionStorage.  Plain ES5 for old Android WebViews.  Everything this
- * script shows comes from the note's own fields (read as text, never as
- * HTML) or from the static labels in the Data field. */
+ * script shows comes from the note's own fields (moved, never parsed as
+ * HTML) or from the static labels script (window.qbcLabels, one catalogue
+ * per written language, loaded before this file).
+ *
+ * A note holds only its texts (write_anki.c): each option list is
+ * <ol class=qb-options [data-type=T]><li [data-ok]>text<small>feedback
+ * </small></li></ol> (no data-type: single).  This script adds the keys,
+ * the marks, the words and the headings. */
 (function () {
   'use strict';
   var PREFIX = 'qbc:pick:';
@@ -22,21 +28,57 @@
    * where they reach the card. */
   var KEYS = 'fghjklqwpxcn';
 
-  function save(id, picks) {
-    window.qbcPick = { id: id, picks: picks.slice() };
-    try { window.sessionStorage.setItem(PREFIX + id, JSON.stringify(picks)); } catch (e) { /* no storage */ }
+  /* The picks (option indices as written) and the order the front
+   * showed them in (shuffled options). */
+  function save(id, picks, order, typed) {
+    var v = { picks: picks.slice(), order: order.slice(), typed: typed || '' };
+    window.qbcPick = { id: id, picks: v.picks, order: v.order, typed: v.typed };
+    try { window.sessionStorage.setItem(PREFIX + id, JSON.stringify(v)); } catch (e) { /* no storage */ }
   }
 
   function load(id) {
     var g = window.qbcPick;
-    if (g && g.id === id) return g.picks.slice();
+    if (g && g.id === id) return { picks: g.picks.slice(), order: g.order.slice(), typed: g.typed };
     try {
       var s = window.sessionStorage.getItem(PREFIX + id);
       var v = s ? JSON.parse(s) : null;
-      if (v && typeof v.length === 'number') return v;
+      if (v && v.picks && typeof v.picks.length === 'number') return { picks: v.picks, order: v.order || [], typed: v.typed || '' };
     } catch (e) { /* no storage */ }
-    return [];
+    return { picks: [], order: [], typed: '' };
   }
+
+  /* Shows a prepared list's items in order (indices as written) and gives
+   * each its key by shown position. */
+  function arrange(list, order) {
+    if (!list || order.length !== list.children.length) return;
+    var byIndex = {};
+    for (var i = 0; i < list.children.length; i++) byIndex[list.children[i].getAttribute('data-i')] = list.children[i];
+    for (var k = 0; k < order.length; k++) if (byIndex[order[k]]) list.appendChild(byIndex[order[k]]);
+    for (var p = 0; p < list.children.length; p++) {
+      var num = list.children[p].querySelector('.qb-num');
+      if (num) num.textContent = keyName(p);
+    }
+  }
+
+  /* A new order for each view: options not pinned (data-pin) change
+   * places among themselves; pinned ones stay where they are written. */
+  function shuffled(list) {
+    var order = [], free = [];
+    for (var i = 0; i < list.children.length; i++) {
+      order.push(i);
+      if (!list.children[i].hasAttribute('data-pin')) free.push(i);
+    }
+    var mixed = free.slice();
+    for (var j = mixed.length - 1; j > 0; j--) {
+      var r = Math.floor(Math.random() * (j + 1)), t = mixed[j];
+      mixed[j] = mixed[r];
+      mixed[r] = t;
+    }
+    for (var k = 0; k < free.length; k++) order[free[k]] = mixed[k];
+    return order;
+  }
+
+  function indexOf(li) { return parseInt(li.getAttribute('data-i'), 10); }
 
   function forget(id) {
     window.qbcPick = null;
@@ -86,14 +128,65 @@
     if (handler) document.addEventListener('keydown', handler);
   }
 
-  /* Labels the options (and the answer and feedback lists) with their
-   * keys instead of the numbers write_anki.c puts in .qb-num. */
-  function relabel(root) {
-    var nums = root.querySelectorAll('.qb-num');
-    for (var i = 0; i < nums.length; i++) {
-      var n = /^[0-9]+$/.test(nums[i].textContent) ? parseInt(nums[i].textContent, 10) : 0;
-      if (n >= 1 && n <= KEYS.length) nums[i].textContent = KEYS.charAt(n - 1).toUpperCase();
+  function labelsFor(lang) {
+    var all = window.qbcLabels || {};
+    if (all[lang]) return all[lang];
+    for (var k in all) if (Object.prototype.hasOwnProperty.call(all, k)) return all[k];
+    return {};
+  }
+
+  function el(tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text != null) e.textContent = text;
+    return e;
+  }
+
+  /* The option's key on the card: a letter for the first KEYS.length. */
+  function keyName(n) { return n < KEYS.length ? KEYS.charAt(n).toUpperCase() : String(n + 1); }
+
+  /* Gives each <li> of an option list its index, its key and a .qb-text
+   * around its text (the feedback stays a sibling).  Runs once per list. */
+  function prepare(list) {
+    if (!list || list.getAttribute('data-ready')) return list ? list.children : [];
+    list.setAttribute('data-ready', '1');
+    var items = list.children;
+    for (var i = 0; i < items.length; i++) {
+      var li = items[i], text = el('span', 'qb-text'), fb = null;
+      while (li.firstChild) {
+        var c = li.firstChild;
+        li.removeChild(c);
+        if (c.nodeType === 1 && c.tagName === 'SMALL' && !fb) { fb = c; fb.className = 'qb-fb-text'; }
+        else text.appendChild(c);
+      }
+      li.setAttribute('data-i', String(i));
+      li.appendChild(el('span', 'qb-num', keyName(i)));
+      li.appendChild(document.createTextNode(' '));
+      li.appendChild(text);
+      if (fb) li.appendChild(fb);
     }
+    return items;
+  }
+
+  /* A feedback list on the back: a mark and a word before each option. */
+  function markList(list, L) {
+    var items = prepare(list);
+    if (!list || list.classList.contains('qb-fb-list')) return items;
+    list.classList.add('qb-fb-list');
+    for (var i = 0; i < items.length; i++) {
+      var li = items[i], ok = li.hasAttribute('data-ok');
+      li.classList.add('qb-fb', ok ? 'qb-fb-correct' : 'qb-fb-wrong');
+      var first = li.firstChild;
+      li.insertBefore(el('span', 'qb-mark', ok ? CHECK : CROSS), first).setAttribute('aria-hidden', 'true');
+      li.insertBefore(document.createTextNode(' '), first);
+      li.insertBefore(el('span', 'qb-word', ok ? L.correct : L.incorrect), first);
+      li.insertBefore(document.createTextNode(' '), first);
+    }
+    return items;
+  }
+
+  function heading(section, text) {
+    if (section && !section.querySelector('.qb-h')) section.insertBefore(el('h3', 'qb-h', text), section.firstChild);
   }
 
   /* The option index for a keydown, or -1. */
@@ -105,23 +198,137 @@
 
   function optionsOf(card) {
     var list = card.querySelector('.qb-options');
-    return { list: list, items: list ? list.querySelectorAll('.qb-option') : [] };
+    var items = prepare(list);
+    for (var i = 0; i < items.length; i++) items[i].classList.add('qb-option');
+    return { list: list, items: items };
+  }
+
+  /* Short-answer and numeric: the learner types; the list (the accepted
+   * answers) stays hidden on the front. */
+  function isTyped(list) {
+    var t = list && list.getAttribute('data-type');
+    return t === 'short-answer' || t === 'numeric';
+  }
+
+  /* input/README.md's rule: NFC, trimmed, runs of space as one, case
+   * folded unless case-sensitive. */
+  function normalise(s, keepCase) {
+    s = String(s);
+    if (s.normalize) s = s.normalize('NFC');
+    s = s.replace(/^\s+|\s+$/g, '').replace(/\s+/g, ' ');
+    return keepCase ? s : s.toLowerCase();
+  }
+
+  /* A typed number: "3.5", "3,5", "-2", " 1e3 "; NaN otherwise. */
+  function number(s) {
+    s = String(s).replace(/^\s+|\s+$/g, '').replace(',', '.');
+    return /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(s) ? parseFloat(s) : NaN;
+  }
+
+  function initTyped(card, list, id, L) {
+    var numeric = list.getAttribute('data-type') === 'numeric';
+    var box = el('p', 'qb-typed');
+    var label = el('label', null, numeric ? L.typeNumber : L.typeAnswer);
+    var input = el('input');
+    input.type = 'text';
+    input.id = 'qb-typed-' + Math.floor(Math.random() * 1e9);
+    label.setAttribute('for', input.id);
+    input.setAttribute('autocomplete', 'off');
+    input.setAttribute('autocapitalize', 'off');
+    input.setAttribute('spellcheck', 'false');
+    if (numeric) input.setAttribute('inputmode', 'decimal');
+    box.appendChild(label);
+    box.appendChild(document.createTextNode(' '));
+    box.appendChild(input);
+    var unit = numeric && list.children[0] ? /\s(\S+)$/.exec(list.children[0].textContent) : null;
+    if (unit && isNaN(number(unit[1]))) box.appendChild(el('span', 'qb-unit', ' ' + unit[1]));
+    list.parentNode.insertBefore(box, list.nextSibling);
+    input.addEventListener('input', function () { save(id, [], [], input.value); });
+    setKeys(null);
+  }
+
+  /* Matching: the right sides, sorted so that their order tells nothing. */
+  function rightSides(list) {
+    var r = [];
+    for (var i = 0; i < list.children.length; i++) {
+      var m = list.children[i].querySelector('.qb-match');
+      if (m) r.push({ i: indexOf(list.children[i]), text: m.textContent });
+    }
+    r.sort(function (a, b) { return a.text < b.text ? -1 : a.text > b.text ? 1 : 0; });
+    return r;
+  }
+
+  /* For each left item a labelled select of the right sides; picks[k] is
+   * the pair index chosen for the k-th left item (-1: none). */
+  function initMatching(card, list, id, L) {
+    var rights = rightSides(list), lefts = [], picks = [];
+    for (var i = 0; i < list.children.length; i++) if (list.children[i].hasAttribute('data-ok')) lefts.push(list.children[i]);
+    var box = el('div', 'qb-matcher');
+    box.appendChild(el('p', 'qb-hint', L.matchPrompt));
+    for (var k = 0; k < lefts.length; k++) {
+      (function (li, k) {
+        var row = el('p', 'qb-match-row');
+        var sel = el('select');
+        sel.id = 'qb-m-' + k + '-' + Math.floor(Math.random() * 1e9);
+        var lab = el('label', null, null);
+        lab.setAttribute('for', sel.id);
+        var t = li.querySelector('.qb-text');
+        for (var c = t.firstChild; c; c = c.nextSibling) {
+          if (!(c.nodeType === 1 && c.classList.contains('qb-match'))) lab.appendChild(c.cloneNode(true));
+        }
+        sel.appendChild(el('option', null, '\u2014'));
+        for (var r = 0; r < rights.length; r++) {
+          var op = el('option', null, rights[r].text);
+          op.value = String(rights[r].i);
+          sel.appendChild(op);
+        }
+        picks.push(-1);
+        sel.addEventListener('change', function () {
+          picks[k] = sel.value === '' || sel.selectedIndex === 0 ? -1 : parseInt(sel.value, 10);
+          save(id, picks, [], '');
+        });
+        row.appendChild(lab);
+        row.appendChild(document.createTextNode(' '));
+        row.appendChild(sel);
+        box.appendChild(row);
+      })(lefts[k], k);
+    }
+    list.parentNode.insertBefore(box, list.nextSibling);
+    setKeys(null);
   }
 
   function initFront(card) {
     var id = card.getAttribute('data-qid') || '';
     var o = optionsOf(card);
     if (!o.list) return;
+    if (o.list.getAttribute('data-type') === 'matching') {
+      forget(id);
+      card.className += ' qb-js';
+      initMatching(card, o.list, id, labelsFor(card.getAttribute('lang')));
+      return;
+    }
+    if (isTyped(o.list)) {
+      forget(id);
+      card.className += ' qb-js';
+      initTyped(card, o.list, id, labelsFor(card.getAttribute('lang')));
+      return;
+    }
     var multiple = o.list.getAttribute('data-type') === 'multiple';
-    var picks = [];
+    var picks = [], order = [];
+    for (var z = 0; z < o.items.length; z++) order.push(z);
+    if (o.list.hasAttribute('data-shuffle')) {
+      order = shuffled(o.list);
+      arrange(o.list, order);
+    }
+    var L = labelsFor(card.getAttribute('lang'));
     forget(id);
     card.className += ' qb-js';
-    relabel(card);
+    o.list.parentNode.insertBefore(el('p', 'qb-hint', multiple ? L.hintMultiple : L.hintSingle), o.list);
     o.list.setAttribute('role', multiple ? 'group' : 'radiogroup');
 
     function render() {
       for (var i = 0; i < o.items.length; i++) {
-        var on = has(picks, i);
+        var on = has(picks, indexOf(o.items[i]));
         o.items[i].setAttribute('aria-checked', on ? 'true' : 'false');
         if (on) o.items[i].classList.add('qb-selected');
         else o.items[i].classList.remove('qb-selected');
@@ -137,7 +344,7 @@
       } else {
         picks = [i];
       }
-      save(id, picks);
+      save(id, picks, order);
       render();
     }
 
@@ -146,12 +353,12 @@
         li.setAttribute('role', multiple ? 'checkbox' : 'radio');
         li.setAttribute('tabindex', '0');
         if (n < KEYS.length) li.setAttribute('aria-keyshortcuts', KEYS.charAt(n).toUpperCase());
-        li.addEventListener('click', function () { pick(n); });
+        li.addEventListener('click', function () { pick(indexOf(li)); });
         li.addEventListener('keydown', function (e) {
           if (e.key === ' ' || e.key === 'Enter') {
             e.preventDefault();
             e.stopPropagation();
-            pick(n);
+            pick(indexOf(li));
           }
         });
       })(o.items[i], i);
@@ -164,7 +371,7 @@
       var n = keyIndex(e);
       if (n >= 0 && n < o.items.length) {
         e.preventDefault();
-        pick(n);
+        pick(indexOf(o.items[n]));
       }
     });
     render();
@@ -180,49 +387,122 @@
   function initBack(front, back) {
     setKeys(null); /* 1-4 answer the card on the back: leave them to Anki */
     var id = back.getAttribute('data-qid') || '';
-    var dataEl = back.querySelector('.qb-data');
-    var data;
-    try { data = JSON.parse(dataEl ? dataEl.textContent : ''); } catch (e) { return; }
-    var L = data.labels || {};
-    var correct = data.correct || [];
-    var picks = load(id);
+    var lang = back.getAttribute('lang');
+    var L = labelsFor(lang);
+    var saved = load(id), picks = saved.picks;
     var o = optionsOf(front);
-    front.className += ' qb-answered';
-    relabel(front);
-    relabel(back);
+    arrange(o.list, saved.order);
+    var correct = [];
+    for (var j = 0; j < o.items.length; j++) if (o.items[j].hasAttribute('data-ok')) correct.push(indexOf(o.items[j]));
+    front.className += ' qb-js qb-answered';
+    var matching = o.list && o.list.getAttribute('data-type') === 'matching';
+    var pairsRight = 0, pairs = 0;
+    if (matching) {
+      /* picks[k]: the pair chosen for the k-th left item; right if it is
+       * that item's own pair. */
+      var chosen = saved.picks, k2 = 0;
+      var fbItems = markList(back.querySelector('.qb-feedback .qb-options'), L);
+      for (var q = 0; q < fbItems.length; q++) {
+        if (!fbItems[q].hasAttribute('data-ok')) continue;
+        var own = indexOf(fbItems[q]), got = k2 < chosen.length ? chosen[k2] : -1;
+        k2++;
+        pairs++;
+        if (got === own) pairsRight++;
+        var mark = el('span', 'qb-badge', got === own ? CHECK + ' ' + L.correct
+          : CROSS + ' ' + (got < 0 ? L.noAnswer : L.incorrect));
+        mark.classList.add(got === own ? 'qb-pair-ok' : 'qb-pair-bad');
+        fbItems[q].appendChild(mark);
+      }
+      picks = [];
+      for (var g2 = 0; g2 < chosen.length; g2++) if (chosen[g2] >= 0) picks.push(chosen[g2]);
+    }
+    var typed = isTyped(o.list);
+    if (typed) {
+      /* The typed answer is "picked" when it matches an option (accepted
+       * or listed wrong); a number is right within [lo, hi]. */
+      picks = [];
+      var value = saved.typed || '';
+      if (o.list.getAttribute('data-type') === 'numeric') {
+        var x = number(value);
+        var lo = parseFloat(o.list.getAttribute('data-lo')), hi = parseFloat(o.list.getAttribute('data-hi'));
+        if (!isNaN(x) && x >= lo && x <= hi) picks = [0];
+      } else {
+        var keep = o.list.hasAttribute('data-case');
+        for (var m = 0; m < o.items.length; m++) {
+          var t = o.items[m].querySelector('.qb-text');
+          if (value && t && normalise(t.textContent, keep) === normalise(value, keep)) { picks = [indexOf(o.items[m])]; break; }
+        }
+      }
+      var yours = el('p', 'qb-typed qb-your-typed');
+      yours.appendChild(el('span', 'qb-word', L.yourAnswer + ': '));
+      yours.appendChild(el('span', 'qb-typed-value', value));
+      back.insertBefore(yours, back.querySelector('.qb-feedback'));
+    }
 
-    var right = picks.length > 0 && picks.length === correct.length;
+    var right = matching ? pairs > 0 && pairsRight === pairs
+      : typed ? picks.length === 1 && has(correct, picks[0])
+      : picks.length > 0 && picks.length === correct.length;
     for (var i = 0; i < o.items.length; i++) {
-      var li = o.items[i], c = has(correct, i), p = has(picks, i);
-      if (p !== c) right = false;
+      var li = o.items[i], c = has(correct, indexOf(li)), p = has(picks, indexOf(li));
+      if (p !== c && !typed && !matching) right = false;
       li.classList.add(c ? 'qb-is-correct' : 'qb-is-wrong');
       li.classList.remove('qb-selected');
       if (p) li.classList.add('qb-picked');
       li.setAttribute('aria-disabled', 'true');
-      if (c && p) badge(li, CHECK + ' ' + L.correct + ' \u00b7 ' + L.your_answer);
-      else if (c) badge(li, CHECK + ' ' + L.correct_answer);
-      else if (p) badge(li, CROSS + ' ' + L.incorrect + ' \u00b7 ' + L.your_answer);
+      if (c && p) badge(li, CHECK + ' ' + L.correct + ' \u00b7 ' + L.yourAnswer);
+      else if (c) badge(li, CHECK + ' ' + L.correctAnswer);
+      else if (p) badge(li, CROSS + ' ' + L.incorrect + ' \u00b7 ' + L.yourAnswer);
     }
 
-    var fb = back.querySelectorAll('.qb-feedback .qb-fb');
-    for (var k = 0; k < fb.length; k++) {
-      var n = parseInt(fb[k].getAttribute('data-i'), 10);
-      if (has(picks, n)) {
+    var fbSection = back.querySelector('.qb-feedback');
+    heading(fbSection, L.feedback);
+    var fbList = fbSection ? fbSection.querySelector('.qb-options') : null;
+    var fb = markList(fbList, L);
+    arrange(fbList, saved.order);
+    for (var k = 0; k < fb.length && !matching; k++) {
+      if (has(picks, indexOf(fb[k]))) {
         fb[k].classList.add('qb-picked');
-        var you = document.createElement('span');
-        you.className = 'qb-you';
-        you.textContent = arrowBack(fb[k]) + ' ' + L.your_answer;
-        fb[k].insertBefore(you, fb[k].querySelector('.qb-fb-text'));
+        fb[k].insertBefore(el('span', 'qb-you', arrowBack(fb[k]) + ' ' + L.yourAnswer), fb[k].querySelector('.qb-fb-text'));
       }
+    }
+    /* feedback-wrong: for a wrong pick whose option has no feedback. */
+    var fbw = fbSection ? fbSection.querySelector('.qb-fbw') : null;
+    if (fbw) {
+      var need = false;
+      for (var w = 0; w < fb.length; w++) {
+        var x = indexOf(fb[w]);
+        if (has(picks, x) && !has(correct, x) && !fb[w].querySelector('.qb-fb-text')) need = true;
+      }
+      if (typed && !right && (saved.typed || '') && !picks.length) need = true;
+      if (need) fbw.classList.add('qb-shown');
+    }
+    heading(back.querySelector('.qb-explanation'), L.explanation);
+
+    var tr = back.querySelectorAll('.qb-translation');
+    for (var t = 0; t < tr.length; t++) {
+      var other = tr[t].getAttribute('lang'), sum = tr[t].querySelector('summary');
+      if (sum && L.showIn && L.showIn[other]) sum.textContent = L.showIn[other];
+      markList(tr[t].querySelector('.qb-options'), labelsFor(other));
     }
 
     var result = back.querySelector('.qb-result');
     if (result) {
-      if (!picks.length) {
-        result.textContent = L.no_answer;
+      if (typed ? !normalise(saved.typed || '', true) : !picks.length) {
+        result.textContent = L.noAnswer;
       } else {
         result.textContent = (right ? CHECK + ' ' + L.correct : CROSS + ' ' + L.incorrect);
         result.classList.add(right ? 'qb-ok' : 'qb-bad');
+        /* Partial credit (multiple): max(0, right picks - wrong picks)
+         * of the correct options, as input/README.md scores it. */
+        if (!right && matching && o.list.getAttribute('data-scoring') === 'partial' && L.partialScore) {
+          result.textContent += ' \u00b7 ' + L.partialScore.replace('{n}', String(pairsRight))
+            .replace('{total}', String(pairs));
+        } else if (!right && o.list && o.list.getAttribute('data-scoring') === 'partial' && L.partialScore) {
+          var got = 0;
+          for (var g = 0; g < picks.length; g++) got += has(correct, picks[g]) ? 1 : -1;
+          result.textContent += ' \u00b7 ' + L.partialScore.replace('{n}', String(Math.max(0, got)))
+            .replace('{total}', String(correct.length));
+        }
       }
     }
     back.className += ' qb-js';

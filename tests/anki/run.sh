@@ -11,9 +11,13 @@ HERE=$ROOT/tests/anki
 # The frozen contract of the note type (write_anki.c).  Changing any of
 # these makes Anki treat the package as a new note type and stop updating
 # learners' notes: do not "fix" this test, ship a new note type instead.
-FROZEN_FIELDS="ID,Lang,Question,Options,Answer,Explanation,Feedback,Translation,Data,Extra"
-FROZEN_TEMPLATES="Multiple choice"
-FROZEN_NTID=1881580147
+FROZEN_FIELDS="ID,Lang,Question,Options,Explanation,Translation,Extra"
+FROZEN_TEMPLATES="Quiz"
+FROZEN_NTID=1208677869
+FROZEN_NAME="qbc quiz"
+# The first note type (qbc-mcq-v1), replaced by the lean one (issue 12).
+V1_NTID=1881580147
+V1_FIELDS="ID,Lang,Question,Options,Answer,Explanation,Feedback,Translation,Data,Extra"
 
 T=$(tmpdir)
 # Banks are built from copies: a build writes its revision record (.lock)
@@ -64,7 +68,7 @@ check "package exists" test -s "$P"
 
 # Members: fixed order, fixed time, nothing else (§A1).
 members=$("$DUMP" "$P" members)
-eq "member names" "collection.anki2 media 0 1" "$(echo "$members" | cut -f1 | tr '\n' ' ' | sed 's/ $//')"
+eq "member names" "collection.anki2 media 0 1 2" "$(echo "$members" | cut -f1 | tr '\n' ' ' | sed 's/ $//')"
 eq "member times are the epoch" "$SOURCE_DATE_EPOCH" "$(echo "$members" | cut -f4 | sort -u)"
 
 # Schema 11, integrity, counts.
@@ -119,6 +123,37 @@ eq "FROZEN template names" "$FROZEN_TEMPLATES" \
 	"$(q "$P" "select group_concat(json_extract(t.value,'\$.name'), ',') from col, json_each(col.models) m, json_each(m.value,'\$.tmpls') t")"
 eq "FROZEN note type id" "$FROZEN_NTID|$FROZEN_NTID|$FROZEN_NTID" \
 	"$(q "$P" "select m.key, json_extract(m.value,'\$.id'), (select distinct mid from notes) from col, json_each(col.models) m")"
+eq "FROZEN note type name" "$FROZEN_NAME" "$(q "$P" "select json_extract(m.value,'\$.name') from col, json_each(col.models) m")"
+
+# v1 -> v2 (README.md, "For Anki users"): the lean note type is a new id
+# and a new name, so Anki adds it beside the v1 type instead of replacing
+# v1's templates (anki-format.md §B3); the GUID rule is v1's, recomputed
+# here from sha256("qbank:<bank>:<question>:<lang>") in base91, so the
+# learner's v1 notes are the ones Anki reports as "note type changed"
+# (§B2) until they are moved to the new type.
+check "v2 is not the v1 note type (id, schema)" test "$FROZEN_NTID" != "$V1_NTID" -a "$FROZEN_FIELDS" != "$V1_FIELDS"
+guids_ok=$(q "$P" "select guid||' '||flds from notes" | python3 -c "
+import hashlib, sys
+A = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!#\$%&()*+,-./:;<=>?@[]^_\`{|}~'
+bad = 0
+for line in sys.stdin:
+    guid, flds = line.rstrip('\n').split(' ', 1)
+    key = flds.split(chr(31))[0]  # bank:question:lang
+    v = int.from_bytes(hashlib.sha256(('qbank:' + key).encode()).digest()[:8], 'big')
+    s = ''
+    while True:
+        s = A[v % 91] + s
+        v //= 91
+        if not v:
+            break
+    bad += s != guid
+print(bad)")
+eq "GUIDs follow v1's rule (bank, question, language)" "0" "$guids_ok"
+
+# Lean notes (issue 12): a note's fields at most 1.5 times the texts it
+# shows (tests/anki/note_size.py).
+check "note fields <= 1.5 x the texts shown" sh -c "python3 '$HERE/note_size.py' --max 1.5 '$P' >'$T/size.log' || { cat '$T/size.log'; exit 1; }"
+eq "no labels in the notes" "0" "$(q "$P" "select count(*) from notes where flds like '%Correct answer%' or flds like '%Jibu sahihi%' or flds like '%Show in%'")"
 
 # Rows (§A4).
 eq "field count = note type's" "0" \
@@ -164,11 +199,11 @@ check "stripHTMLMedia/fieldChecksum as Anki on tricky HTML" \
 
 # Static media: "_" names that follow the content (§A5).
 "$DUMP" "$P" cat media >"$T/media.json"
-for i in 0 1; do
+for i in 0 1 2; do
 	name=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])" "$T/media.json" $i)
 	hash=$("$DUMP" "$P" cat $i | sha256sum | cut -c1-10)
 	case "$name" in
-	_qbc-card-$hash.css | _qbc-card-$hash.js) pass "static media $name named by content hash" ;;
+	_qbc-card-$hash.css | _qbc-card-$hash.js | _qbc-labels-$hash.js) pass "static media $name named by content hash" ;;
 	*) fail "static media $name does not carry hash $hash" ;;
 	esac
 done
@@ -268,13 +303,13 @@ check "deck description escaped" sh -c "'$DUMP' '$XP' sql 'select decks from col
 "$DUMP" "$XP" cat media >"$T/xmedia.json"
 img=$(python3 -c "import json,sys; m=json.load(open(sys.argv[1])); print(' '.join(k+'='+v for k,v in m.items() if not v.startswith('_')))" "$T/xmedia.json")
 case "$img" in
-2=gpu_diagram-*.png) pass "picture is package media ($img)" ;;
+3=gpu_diagram-*.png) pass "picture is package media ($img)" ;;
 *) fail "picture is package media: got '$img'" ;;
 esac
-iname=${img#2=}
+iname=${img#3=}
 check "picture referenced from the fields" grep -q "<img src=\"$iname\"" "$T/x.flds"
-check "picture bytes copied" sh -c "'$DUMP' '$XP' cat 2 | cmp -s - '$HERE/media/gpu_diagram.png'"
-check "picture stored, not deflated" sh -c "'$DUMP' '$XP' members | grep -q '^2	.*	store	'"
+check "picture bytes copied" sh -c "'$DUMP' '$XP' cat 3 | cmp -s - '$HERE/media/gpu_diagram.png'"
+check "picture stored, not deflated" sh -c "'$DUMP' '$XP' members | grep -q '^3	.*	store	'"
 bad=$(python3 -c "
 import json, re, sys
 m = json.load(open(sys.argv[1]))
@@ -283,8 +318,8 @@ print(' '.join(v for v in m.values() if not ok.match(v) or '..' in v))" "$T/xmed
 eq "media names are one safe path component" "" "$bad"
 "$DUMP" "$XP" cat collection.anki2 >"$T/x.db"
 check "escape.qb: sfld and csum as Anki" fields_ok "$T/x.db"
-eq "multiple: Data lists both correct options" "1" \
-	"$(q "$XP" "select count(*) from notes where flds like '%&quot;type&quot;:&quot;multiple&quot;,&quot;options&quot;:3,&quot;correct&quot;:[0,1]%' and tags like '%lang::en%'")"
+eq "multiple: both correct options marked, the third not" "1" \
+	"$(q "$XP" "select count(*) from notes where flds like '%<ol class=\"qb-options\" data-type=\"multiple\"><li data-ok>%<li data-ok>%<li>%' and tags like '%lang::en%'")"
 
 # ---- golden: the whole normalised content of escape.qb's package --------
 # Reviewed once; UPDATE=1 rewrites tests/anki/escape.expected after a
@@ -318,10 +353,20 @@ if [ -f "$ROOT/tests/golden/three-languages/input.qb" ]; then
 	cp "$ROOT/tests/golden/three-languages/input.qb" "$G"
 	check "build three-languages" build "$T/three" "$G"
 	TP=$T/three/three-languages.apkg
-	eq "sw-KE card: Kiswahili labels" "1" "$(q "$TP" "select count(*) from notes where tags like '% lang::sw-KE %' and flds like '%>Jibu sahihi<%' and flds like '%Onyesha kwa Kiingereza%'")"
+	# Labels live in the static labels script, one catalogue per language.
+	lname=$("$DUMP" "$TP" cat media | python3 -c "import json,sys; print([k for k,v in json.load(sys.stdin).items() if v.startswith('_qbc-labels-')][0])")
+	"$DUMP" "$TP" cat "$lname" | sed -n 's/^window.qbcLabels = \(.*\);$/\1/p' >"$T/three/labels.json"
+	lab() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]][sys.argv[3]])" "$T/three/labels.json" "$1" "$2"; }
+	eq "sw-KE card: Kiswahili labels" "Jibu sahihi" "$(lab sw-KE correctAnswer)"
 	# fr: its own catalogue, else the bank's default language (sw-KE).
 	fr_label=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['labels']['correctAnswer'])" "$ROOT/templates/labels/fr.json" 2>/dev/null || echo "Jibu sahihi")
-	eq "fr card: its own or the default language's labels" "1" "$(q "$TP" "select count(*) from notes where tags like '% lang::fr %' and flds like '%>$fr_label<%'")"
+	eq "fr card: its own or the default language's labels" "$fr_label" "$(lab fr correctAnswer)"
+	# Linear in languages: the default language's note carries the others,
+	# any other note only the default language.
+	eq "default-language note carries every other language" "2" \
+		"$(q "$TP" "select (length(flds)-length(replace(flds,'<details class=\"qb-translation\"','')))/length('<details class=\"qb-translation\"') from notes where tags like '% lang::sw-KE %' limit 1")"
+	eq "other notes carry the default language only" "0|1" \
+		"$(q "$TP" "select count(*) filter (where flds like '%qb-translation\" lang=\"en%'), min(flds like '%qb-translation\" lang=\"sw-KE%') from notes where tags like '% lang::fr %'")"
 	eq "deck per language, in its own name" "three-languages::English three-languages::Kiswahili three-languages::Français" \
 		"$(q "$TP" "select json_extract(value,'\$.name') from col, json_each(col.decks) where json_extract(value,'\$.name') like '%::%'" | tr '\n' ' ' | sed 's/ $//')"
 fi
@@ -337,5 +382,44 @@ rc=$?
 eq "unknown placeholder in a template: exit 3" "3" "$rc"
 check "unknown placeholder reported" grep -q "unknown placeholder '%%nope%%'" "$F/log"
 eq "no output, no temporary files" "" "$(ls "$F" | grep -v -e '^tpl$' -e '^log$')"
+
+# ---- question types besides single and multiple (tests/anki/types.qb) ----
+Y=$T/types
+mkdir -p "$Y/src"
+cp -R "$HERE/types.qb" "$HERE/media" "$Y/src/"
+check "build types.qb" build "$Y" "$Y/src/types.qb"
+YP=$Y/anki-types.apkg
+yq() { q "$YP" "select count(*) from notes where flds like '$1:%' and tags like '% lang::$2 %' and flds like '$3'"; }
+tf_en=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['labels']['true'])" "$ROOT/templates/labels/en.json")
+tf_sw=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['labels']['false'])" "$ROOT/templates/labels/sw.json")
+eq "true-false: the words from the labels, the right one marked" "1" \
+	"$(yq anki-types:tf-false en "%data-type=\"true-false\"><li>$tf_en<small>No: it boils%</small></li><li data-ok>%")"
+eq "true-false in Kiswahili: its own words" "1" "$(yq anki-types:tf-false sw "%<li data-ok>$tf_sw</li>%")"
+eq "true-false: feedback-wrong once per language (own + carried)" "2|1" \
+	"$(q "$YP" "select (length(flds)-length(replace(flds,'class=\"qb-fbw\"','')))/length('class=\"qb-fbw\"'), flds like '%<small class=\"qb-fbw\">Look at the density%' from notes where flds like 'anki-types:tf-true:en%'")"
+eq "math reaches Anki as \\(...\\) for its MathJax (both notes)" "2" "$(q "$YP" "select count(*) from notes where flds like '%\\(50\\,^\\circ\\mathrm{C}\\)%'")"
+eq "shuffle and partial scoring reach the card script; the pin too" "2" \
+	"$(q "$YP" "select count(*) from notes where flds like 'anki-types:partial-shuffled:%' and flds like '%<ol class=\"qb-options\" data-type=\"multiple\" data-shuffle data-scoring=\"partial\">%<li data-pin>%'")"
+eq "no shuffle or partial marks where the bank has none" "0" \
+	"$(q "$P" "select count(*) from notes where flds like '%data-shuffle%' or flds like '%data-scoring%' or flds like '%data-pin%'")"
+# Audio: Anki's own [sound:] tag for the bank's sound, the file in the
+# package media; a bank's literal "[sound:" stays text.
+snd=$("$DUMP" "$YP" cat media | python3 -c "import json,sys; print(' '.join(k+'='+v for k,v in json.load(sys.stdin).items() if v.startswith('tone-')))")
+case "$snd" in
+[0-9]*=tone-*.wav) pass "sound is package media ($snd)" ;;
+*) fail "sound is package media: got '$snd'" ;;
+esac
+check "sound bytes copied" sh -c "'$DUMP' '$YP' cat '${snd%%=*}' | cmp -s - '$HERE/media/tone.wav'"
+eq "sound as [sound:name] in both languages' notes" "2" "$(q "$YP" "select count(*) from notes where flds like 'anki-types:tone-heard:%' and flds like '%Listen: [sound:${snd#*=}] Is this%'")"
+eq "no <audio> left in fields; a bank's [sound: stays text" "0|1" \
+	"$(q "$YP" "select (select count(*) from notes where flds like '%<audio%'), (select count(*) from notes where flds like 'anki-types:tone-heard:en%' and flds like '%tone &#91;sound:not-this.mp3]%')")"
+# Short-answer: the answers as plain text, accepted ones marked; numeric:
+# the accepted interval for the script and the answer as written.
+eq "short-answer: accepted and listed wrong answers" "1" \
+	"$(yq anki-types:short-typed en '%data-type="short-answer"><li data-ok>all-reduce</li><li data-ok>allreduce</li><li>broadcast<small>%')"
+eq "numeric: interval, answer with tolerance and unit" "1" \
+	"$(q "$YP" "select count(*) from notes where flds like 'anki-types:numeric-tol:en%' and flds like '%data-type=\"numeric\" data-lo=\"3.3999999999999999\" data-hi=\"3.6000000000000001\"><li data-ok>3.5 ± 0.1 GB</li></ol>%'")"
+eq "matching: pairs marked, the distractor's right side without a left" "1" \
+	"$(yq anki-types:match-collectives en '%data-type="matching" data-scoring="partial"><li data-ok>all-reduce<span class="qb-match">every GPU gets the sum</span></li>%<li><span class="qb-match">nothing is sent</span></li></ol>%')"
 
 finish

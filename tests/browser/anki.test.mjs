@@ -88,6 +88,7 @@ before(async () => {
   tmp = tempDir('qbc-anki-');
   loadPackage(path.join(TESTS, 'anki', 'quiz.qb'), QUIZ);
   loadPackage(path.join(TESTS, 'anki', 'escape.qb'), 'escape-test');
+  loadPackage(path.join(TESTS, 'anki', 'types.qb'), 'anki-types');
   const folder = path.join(tmp.dir, 'media');
   server = http.createServer((req, res) => {
     const url = decodeURIComponent(req.url.split('?')[0]);
@@ -292,14 +293,24 @@ test('without JavaScript the back still shows the correct option and the explana
   const ctx = await browser.newContext({ javaScriptEnabled: false });
   const page = await ctx.newPage();
   await page.goto(`${base}/${id}/nojs-back.html`);
-  assert.ok(await visible(page, '.qb-answer'));
-  const answer = await page.textContent('.qb-answer');
-  assert.match(answer, /Correct answer/);
-  assert.match(answer, /✓\s*1\s*A full copy of the model/);
+  // The note holds no labels: the back marks each option with ✓ or ✗ from
+  // the card's CSS (data-ok), with its feedback, then the explanation.
+  const marks = await page.$$eval('.qb-back .qb-feedback li', (els) => els.map((e) => ({
+    mark: getComputedStyle(e, '::before').content, text: e.textContent,
+    visible: e.checkVisibility({ visibilityProperty: true }),
+  })));
+  assert.equal(marks.length, 4);
+  assert.ok(marks.every((m) => m.visible));
+  assert.match(marks[0].mark, /✓/);
+  assert.match(marks[0].text, /^A full copy of the model/);
+  assert.match(marks[0].text, /each GPU runs the whole model/, 'feedback shown');
+  for (const m of marks.slice(1)) assert.match(m.mark, /✗/);
   assert.ok(await visible(page, '.qb-back .qb-explanation'));
   assert.match(await page.textContent('.qb-back .qb-explanation'), /complete replica/);
-  assert.equal(await visible(page, '.qb-hint'), false, 'no click hint without JS');
-  assert.match(await page.textContent('.qb-feedback .qb-fb-correct'), /✓\s*Correct/);
+  assert.equal(await page.$('.qb-hint'), null, 'no click hint without JS');
+  // The front's copy of the options never shows correctness or feedback.
+  assert.equal(await page.$eval('.qb-front .qb-options li', (e) => getComputedStyle(e, '::before').content), 'none');
+  assert.equal(await visible(page, '.qb-front .qb-options small'), false);
   await ctx.close();
 });
 
@@ -334,6 +345,167 @@ test('script, HTML and template syntax from a bank stay text on the card', async
   assert.ok(await img.evaluate((e) => e.complete && e.naturalWidth > 0), 'picture loads from media');
   assert.deepEqual(errors, []);
   await ctx.close();
+});
+
+test('true-false: the two words as options; right and wrong picks; feedback-wrong only when needed', async () => {
+  const id = 'anki-types';
+  for (const [qid, lang, key, want, words, fbw] of [
+    ['tf-false', 'en', '2', '✓ Correct', ['True', 'False'], false],
+    ['tf-false', 'en', '1', '✗ Incorrect', ['True', 'False'], false], // "True" has its own feedback
+    ['tf-true', 'en', '2', '✗ Incorrect', ['True', 'False'], true], // no own feedback: the default
+    ['tf-true', 'en', '1', '✓ Correct', ['True', 'False'], false],
+    ['tf-true', 'sw', '2', '✗ Si sahihi', ['Kweli', 'Si kweli'], true],
+  ]) {
+    const n = note(id, qid, lang);
+    const { ctx, page, errors } = await reviewer(id);
+    await show(page, front(id, n));
+    assert.deepEqual(await page.$$eval('.qb-front .qb-option .qb-text', (e) => e.map((x) => x.textContent)), words);
+    assert.equal(await page.getAttribute('.qb-front .qb-options', 'role'), 'radiogroup');
+    if (await page.$('.qb-front .qb-fbw')) assert.equal(await visible(page, '.qb-front .qb-fbw'), false, 'no feedback on the front');
+    await page.keyboard.press(key);
+    await show(page, back(id, n));
+    assert.equal(await page.textContent('.qb-result'), want, `${qid} ${lang} ${key}`);
+    if (fbw) {
+      assert.ok(await visible(page, '.qb-feedback > .qb-fbw'));
+    } else if (await page.$('.qb-feedback > .qb-fbw')) {
+      assert.equal(await visible(page, '.qb-feedback > .qb-fbw'), false);
+    }
+    assert.deepEqual(errors, []);
+    await ctx.close();
+  }
+});
+
+test('partial credit: the back says how much of a multiple answer was right', async () => {
+  const id = 'anki-types';
+  const n = note(id, 'partial-shuffled', 'en');
+  for (const [picks, want] of [[[0, 1, 3], '✗ Incorrect · 1 of 3'], [[0, 1], '✗ Incorrect · 2 of 3'],
+    [[3, 4], '✗ Incorrect · 0 of 3'], [[0, 1, 2], '✓ Correct']]) {
+    const { ctx, page, errors } = await reviewer(id);
+    await show(page, front(id, n));
+    for (const i of picks) await page.click(`.qb-front .qb-option[data-i="${i}"]`);
+    await show(page, back(id, n));
+    assert.equal(await page.textContent('.qb-result'), want, `picks ${picks}`);
+    assert.deepEqual(errors, []);
+    await ctx.close();
+  }
+});
+
+test('shuffled options: a new order per view, the pinned option stays, keys and back follow the shown order', async () => {
+  const id = 'anki-types';
+  const n = note(id, 'partial-shuffled', 'en');
+  const { ctx, page, errors } = await reviewer(id);
+  const orders = new Set();
+  for (let view = 0; view < 8; view++) {
+    await show(page, front(id, n));
+    const shown = await page.$$eval('.qb-front .qb-option', (e) => e.map((x) => x.getAttribute('data-i')));
+    assert.deepEqual([...shown].sort(), ['0', '1', '2', '3', '4']);
+    assert.equal(shown[4], '4', 'the pinned option keeps its place');
+    const keys = await page.$$eval('.qb-front .qb-option .qb-num', (e) => e.map((x) => x.textContent));
+    assert.deepEqual(keys, ['F', 'G', 'H', 'J', 'K'], 'keys by shown position');
+    orders.add(shown.join(''));
+    if (view < 7) continue;
+    await page.keyboard.press('f'); // the first option shown
+    await show(page, back(id, n));
+    const backShown = await page.$$eval('.qb-front .qb-option', (e) => e.map((x) => x.getAttribute('data-i')));
+    assert.deepEqual(backShown, shown, 'the back shows the front\'s order');
+    assert.match(await page.getAttribute('.qb-front .qb-option:first-child', 'class'), /qb-picked/);
+    const fbOrder = await page.$$eval('.qb-feedback .qb-fb', (e) => e.map((x) => x.getAttribute('data-i')));
+    assert.deepEqual(fbOrder, shown);
+  }
+  assert.ok(orders.size > 1, `shuffled across views: ${[...orders]}`);
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
+test('short-answer and numeric: typed on the front, kept across front and back, compared on the back', async () => {
+  const id = 'anki-types';
+  for (const [qid, typedText, want, picked, fbw] of [
+    ['short-typed', '  All-Reduce ', '✓ Correct', 'all-reduce', false],
+    ['short-typed', 'allreduce', '✓ Correct', 'allreduce', false],
+    ['short-typed', 'broadcast', '✗ Incorrect', 'broadcast', false], // its own feedback
+    ['short-typed', 'gather', '✗ Incorrect', null, true], // no feedback of its own: the default
+    ['short-typed', '', 'You did not pick an option.', null, false],
+    ['numeric-tol', '3,45', '✓ Correct', '3.5 ± 0.1 GB', false],
+    ['numeric-tol', '3.6', '✓ Correct', '3.5 ± 0.1 GB', false],
+    ['numeric-tol', '3.61', '✗ Incorrect', null, false],
+    ['numeric-tol', 'three', '✗ Incorrect', null, false],
+  ]) {
+    const n = note(id, qid, 'en');
+    const { ctx, page, errors } = await reviewer(id);
+    await show(page, front(id, n));
+    assert.equal(await visible(page, '.qb-front .qb-options'), false, 'answers hidden on the front');
+    const label = await page.textContent('.qb-typed label');
+    assert.equal(label, qid === 'numeric-tol' ? 'Type a number' : 'Type your answer');
+    if (qid === 'numeric-tol') assert.equal(await page.textContent('.qb-unit'), ' GB');
+    await page.fill('.qb-typed input', typedText);
+    await show(page, back(id, n));
+    assert.equal(await page.textContent('.qb-result'), want, `${qid} '${typedText}'`);
+    assert.equal(await page.textContent('.qb-typed-value'), typedText);
+    const pickedText = await page.$$eval('.qb-feedback .qb-fb.qb-picked .qb-text', (e) => e.map((x) => x.textContent));
+    assert.deepEqual(pickedText, picked ? [picked] : []);
+    // The accepted answers are always shown, marked.
+    assert.ok((await page.$$eval('.qb-feedback .qb-fb-correct', (e) => e.length)) >= 1);
+    if (await page.$('.qb-feedback > .qb-fbw')) assert.equal(await visible(page, '.qb-feedback > .qb-fbw'), fbw);
+    assert.deepEqual(errors, []);
+    await ctx.close();
+  }
+});
+
+test('typed answers survive an AnkiDroid-style reload', async () => {
+  const id = 'anki-types';
+  const n = note(id, 'short-typed', 'sw');
+  pages.set(`/${id}/typed-front.html`, shell(id, front(id, n)));
+  pages.set(`/${id}/typed-back.html`, shell(id, back(id, n)));
+  const ctx = await browser.newContext();
+  const page = await ctx.newPage();
+  await page.goto(`${base}/${id}/typed-front.html`);
+  await page.fill('.qb-typed input', 'ALLREDUCE');
+  await page.goto(`${base}/${id}/typed-back.html`);
+  assert.equal(await page.textContent('.qb-result'), '✓ Sahihi');
+  await ctx.close();
+});
+
+test('picture of a typed answer for the README', async () => {
+  const id = 'anki-types';
+  const n = note(id, 'short-typed', 'en');
+  const { ctx, page } = await reviewer(id);
+  await show(page, front(id, n));
+  await page.fill('.qb-typed input', 'gather');
+  await show(page, back(id, n));
+  const shot = path.join(path.dirname(SHOT), 'anki-typed.png');
+  const out = process.env.UPDATE || !existsSync(shot) ? shot : path.join(tmp.dir, 'anki-typed.png');
+  await page.screenshot({ path: out, fullPage: true });
+  assert.ok(existsSync(out));
+  await ctx.close();
+});
+
+test('matching: a select per left item on the front; the back marks each pair and gives partial credit', async () => {
+  const id = 'anki-types';
+  const n = note(id, 'match-collectives', 'en');
+  const right = { 'all-reduce': 'every GPU gets the sum', broadcast: "one GPU's data reaches all", gather: 'one GPU collects every part' };
+  for (const [choice, want, marks] of [
+    [right, '✓ Correct', ['✓', '✓', '✓']],
+    [{ ...right, gather: 'nothing is sent' }, '✗ Incorrect · 2 of 3', ['✓', '✓', '✗']],
+    [{}, 'You did not pick an option.', ['✗', '✗', '✗']],
+  ]) {
+    const { ctx, page, errors } = await reviewer(id);
+    await show(page, front(id, n));
+    assert.equal(await visible(page, '.qb-front .qb-options'), false, 'pairs hidden on the front');
+    const rows = await page.$$eval('.qb-match-row label', (e) => e.map((x) => x.textContent));
+    assert.deepEqual(rows, ['all-reduce', 'broadcast', 'gather']);
+    const opts = await page.$eval('.qb-match-row select', (e) => [...e.options].slice(1).map((x) => x.textContent));
+    assert.deepEqual(opts, [...opts].sort(), 'right sides sorted, distractor included');
+    assert.equal(opts.length, 4);
+    for (const [k, left] of rows.entries()) {
+      if (choice[left]) await page.selectOption(`.qb-match-row:nth-of-type(${k + 2}) select`, { label: choice[left] });
+    }
+    await show(page, back(id, n));
+    assert.equal(await page.textContent('.qb-result'), want);
+    const got = await page.$$eval('.qb-feedback .qb-fb[data-ok] .qb-badge', (e) => e.map((x) => x.textContent.charAt(0)));
+    assert.deepEqual(got, marks);
+    assert.deepEqual(errors, []);
+    await ctx.close();
+  }
 });
 
 test('picture for the README', async () => {
@@ -401,7 +573,7 @@ test('option keys: every hinted key is one Anki leaves to the card, and it picks
     await page.keyboard.press(labels[0].toLowerCase());
     await show(page, back(id, n));
     assert.equal(await page.textContent('.qb-result'), lang === 'en' ? '✓ Correct' : '✓ Sahihi');
-    assert.match(await page.textContent('.qb-back .qb-answer-list'), new RegExp(`\\b${labels[0]}\\b`));
+    assert.match(await page.textContent('.qb-feedback .qb-fb-correct'), new RegExp(`\\b${labels[0]}\\b`));
     assert.deepEqual(await page.$$eval('.qb-feedback .qb-num', (els) => els.map((e) => e.textContent)), labels);
     assert.deepEqual(errors, []);
     await ctx.close();

@@ -139,7 +139,7 @@ test('the catalogues: every label of English, the same placeholders, a direction
   const holes = (s) => (s.match(/\{\w+\}/g) || []).sort();
   const page = await newPage();
   pages.set('/card-dir.html', `<!doctype html><body>${codes.map((c) => `<div class="qb-card" lang="${c}"></div>`).join('')}` +
-    `<script src="/${Object.values(apkg.langues.media).find((m) => m.endsWith('.js'))}"></script></body>`);
+    `<script src="/${Object.values(apkg.langues.media).find((m) => m.startsWith('_qbc-card-') && m.endsWith('.js'))}"></script></body>`);
   await page.goto(`${base}/card-dir.html`);
   for (const code of codes) {
     const c = catalogue(code);
