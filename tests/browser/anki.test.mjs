@@ -614,6 +614,8 @@ test('cloze: the front hides the card gap, the back shows it; other gaps show th
   assert.equal(await page.textContent('.qb-back .cloze'), 'all-reduce');
   assert.ok(await visible(page, '.qb-explanation'));
   assert.equal(await page.locator('.qb-back details.qb-translation').getAttribute('lang'), 'sw');
+  assert.equal(await page.textContent('.qb-translation > summary'), 'Show in Kiswahili');
+  assert.match(await page.textContent('.qb-back .qb-explanation'), /^Explanation\s*All-reduce combines/);
   // Card 2: the choice gap, its choices as the hint.
   await show(page, front(id, n, 2));
   assert.equal(await page.textContent('.qb-front .cloze'), '[broadcast / gather / scatter]');
