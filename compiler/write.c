@@ -12,7 +12,8 @@ const qb_writer qb_writers[] = {
 	 * single and multiple) */
 	{"anki", ".apkg", "Anki deck package", true, true, "anki", qb_write_anki,
 	 QB_TYPE_BIT(QB_QTYPE_TRUE_FALSE) | QB_TYPE_BIT(QB_QTYPE_SHORT) |
-	     QB_TYPE_BIT(QB_QTYPE_NUMERIC) | QB_TYPE_BIT(QB_QTYPE_MATCHING)},
+	     QB_TYPE_BIT(QB_QTYPE_NUMERIC) | QB_TYPE_BIT(QB_QTYPE_MATCHING) |
+	     QB_TYPE_BIT(QB_QTYPE_CLOZE)},
 	{"scorm12", ".scorm12.zip", "SCORM 1.2 package for Moodle", true, true, "scorm",
 	 qb_write_scorm12, QB_TYPES_ALL},
 	{"scorm2004", ".scorm2004.zip", "SCORM 2004 4th edition package", false, true, "scorm",

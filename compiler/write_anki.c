@@ -80,6 +80,40 @@ static const char *const field_names[F_COUNT] = {
 #define SORT_FIELD F_QUESTION
 #define TEMPLATE_NAME "Quiz"
 
+/* The second note type, Anki's Cloze kind (type 1), for cloze questions:
+ * one card per gap, the card of gap N having ord N - 1.  Frozen like the
+ * first (tests/anki/run.sh). */
+#define CLOZE_KEY "qbc-cloze-v1"
+#define CLOZE_NAME "qbc cloze"
+#define CLOZE_TEMPLATE "Cloze"
+
+enum {
+	C_ID, C_LANG,
+	C_TEXT,        /* the prompt, each gap as {{cN::answer}} or, for a
+	                  choice gap, {{cN::right::choice / choice}}        */
+	C_EXPLANATION, C_TRANSLATION, C_EXTRA, /* as the quiz type's        */
+	C_COUNT
+};
+
+static const char *const cloze_field_names[C_COUNT] = {
+	"ID", "Lang", "Text", "Explanation", "Translation", "Extra",
+};
+
+/* What differs between the two note types. */
+typedef struct notetype_def {
+	const char *key, *name, *tmpl_name, *front, *back;
+	int type; /* 0 standard, 1 cloze */
+	const char *const *fields;
+	size_t nfields, sortf;
+} notetype_def;
+
+static const notetype_def quiz_type = {NOTETYPE_KEY, NOTETYPE_NAME, TEMPLATE_NAME,
+                                       "anki/front.html", "anki/back.html", 0,
+                                       field_names, F_COUNT, SORT_FIELD};
+static const notetype_def cloze_type = {CLOZE_KEY, CLOZE_NAME, CLOZE_TEMPLATE,
+                                        "anki/cloze-front.html", "anki/cloze-back.html", 1,
+                                        cloze_field_names, C_COUNT, C_TEXT};
+
 /* Ids chosen from hashes fall in genanki's range [2^30, 2^31)
  * (§A4.3): positive, far from Anki's millisecond ids, safe in JS. */
 #define HASH_ID_BASE ((int64_t)1 << 30)
@@ -148,9 +182,9 @@ static int64_t hash_id(const char *key)
 	return HASH_ID_BASE + (int64_t)(qb_hash_u64(d) % (uint64_t)HASH_ID_BASE);
 }
 
-static int64_t notetype_id(void)
+static int64_t notetype_id(const notetype_def *t)
 {
-	return hash_id(NOTETYPE_KEY);
+	return hash_id(t->key);
 }
 
 /* Decks are matched by name (§B5); the id only has to be unique. */
@@ -451,6 +485,134 @@ static int explanation(anki *a, qb_buf *out, const qb_question *q, const char *l
 	return *text ? md(a, out, text) : 0;
 }
 
+/* ==== Cloze ============================================================== */
+
+/* A gap's place in rendered HTML: GAP_MARK, its index, GAP_END (private
+ * use code points, untouched by Markdown and by finish_field). */
+#define GAP_MARK "\xEE\x80\x80"
+#define GAP_END "\xEE\x80\x81"
+
+/* A cloze prompt in lang as HTML, each gap's place marked; *gaps gets the
+ * gaps in order (in arena), *ngaps their number. */
+static int cloze_marked(anki *a, qb_arena *arena, qb_buf *out, const qb_question *q,
+                        const char *lang, const qb_cloze_gap ***gaps, size_t *ngaps)
+{
+	qb_cloze_part *parts = NULL;
+	size_t nparts = 0, g = 0;
+	int n = qb_cloze_split(arena, tr_text(a, &q->prompt, lang), &parts, &nparts);
+	*gaps = qb_arena_alloc(arena, (n > 0 ? (size_t)n : 1) * sizeof **gaps);
+	qb_buf marked = QB_BUF_INIT;
+	for (size_t i = 0; i < nparts; i++) {
+		if (parts[i].gap) {
+			(*gaps)[g] = parts[i].gap;
+			qb_buf_appendf(&marked, GAP_MARK "%zu" GAP_END, g++);
+		} else
+			qb_buf_append(&marked, parts[i].text, parts[i].len);
+	}
+	*ngaps = g;
+	int rc = md(a, out, qb_buf_cstr(&marked));
+	qb_buf_dispose(&marked);
+	return rc;
+}
+
+/* Text inside Anki's {{cN::...}}: HTML-escaped, and the characters of
+ * Anki's cloze and media syntax ({ } : [) as references, so an answer
+ * from a bank can neither end the gap, start a hint or another gap, nor
+ * become a [sound:] tag. */
+static void cloze_escape(qb_buf *out, const char *s)
+{
+	qb_buf h = QB_BUF_INIT;
+	qb_escape_html(&h, s);
+	for (const char *p = qb_buf_cstr(&h); *p; p++) {
+		if (*p == '{')
+			qb_buf_puts(out, "&#123;");
+		else if (*p == '}')
+			qb_buf_puts(out, "&#125;");
+		else if (*p == ':')
+			qb_buf_puts(out, "&#58;");
+		else if (*p == '[')
+			qb_buf_puts(out, "&#91;");
+		else
+			qb_buf_putc(out, *p);
+	}
+	qb_buf_dispose(&h);
+}
+
+/* A gap's answer: a typed gap's first accepted answer, a choice gap's
+ * right choice. */
+static const char *gap_answer(const qb_cloze_gap *g)
+{
+	size_t i = g->choice ? g->right : 0;
+	return i < g->nanswers ? g->answers[i] : "";
+}
+
+/* Replaces the marks of html: as Anki's {{cN::answer}} (a choice gap
+ * with its choices as the hint, "{{cN::right::a / b / c}}") when anki is
+ * true, else as the answer underlined (the translations). */
+static void cloze_fill(qb_buf *out, const char *html, const qb_cloze_gap *const *gaps,
+                       size_t ngaps, bool for_anki)
+{
+	const char *h = html, *m;
+	while ((m = strstr(h, GAP_MARK)) != NULL) {
+		const char *num = m + strlen(GAP_MARK);
+		char *end = NULL;
+		unsigned long g = strtoul(num, &end, 10);
+		if (end == num || g >= ngaps || strncmp(end, GAP_END, strlen(GAP_END)) != 0) {
+			/* Not ours (a bank's own private-use character): as is. */
+			qb_buf_append(out, h, (size_t)(num - h));
+			h = num;
+			continue;
+		}
+		qb_buf_append(out, h, (size_t)(m - h));
+		const qb_cloze_gap *gap = gaps[g];
+		if (for_anki) {
+			qb_buf_appendf(out, "{{c%lu::", g + 1);
+			cloze_escape(out, gap_answer(gap));
+			if (gap->choice) {
+				qb_buf_puts(out, "::");
+				for (size_t k = 0; k < gap->nanswers; k++) {
+					if (k)
+						qb_buf_puts(out, " / ");
+					cloze_escape(out, gap->answers[k]);
+				}
+			}
+			qb_buf_puts(out, "}}");
+		} else {
+			qb_buf_puts(out, "<u class=\"qb-gap\">");
+			qb_escape_html(out, gap_answer(gap));
+			qb_buf_puts(out, "</u>");
+		}
+		h = end + strlen(GAP_END);
+	}
+	qb_buf_puts(out, h);
+}
+
+/* The number of gaps (cards) of a cloze question in lang; at least 1. */
+static size_t cloze_gaps(anki *a, const qb_question *q, const char *lang)
+{
+	qb_arena arena = QB_ARENA_INIT;
+	qb_cloze_part *parts = NULL;
+	size_t nparts = 0;
+	int n = qb_cloze_split(&arena, tr_text(a, &q->prompt, lang), &parts, &nparts);
+	qb_arena_dispose(&arena);
+	return n > 0 ? (size_t)n : 1;
+}
+
+/* A cloze prompt with its answers filled in (for the translations). */
+static int cloze_filled(anki *a, qb_buf *out, const qb_question *q, const char *lang)
+{
+	qb_arena arena = QB_ARENA_INIT;
+	qb_buf html = QB_BUF_INIT;
+	const qb_cloze_gap **gaps = NULL;
+	size_t ngaps = 0;
+	int rc = cloze_marked(a, &arena, &html, q, lang, &gaps, &ngaps);
+	if (rc == 0)
+		cloze_fill(out, qb_buf_cstr(&html), gaps, ngaps, false);
+	qb_buf_dispose(&html);
+	qb_arena_dispose(&arena);
+	return rc;
+}
+
 /* One other language in a collapsed <details>: its own name as the
  * summary (the script turns it into "Show in ..." in the card's
  * language), then its prompt, options and explanation. */
@@ -462,11 +624,17 @@ static int translation(anki *a, qb_buf *out, const qb_question *q, const char *o
 	qb_buf_puts(out, "\"><summary>");
 	qb_escape_html(out, native ? native : other);
 	qb_buf_puts(out, "</summary><div class=\"qb-tr-question\">");
-	if (md(a, out, tr_text(a, &q->prompt, other)) != 0)
-		return -1;
-	qb_buf_puts(out, "</div>");
-	if (options_list(a, out, q, other) != 0)
-		return -1;
+	if (q->type == QB_QTYPE_CLOZE) {
+		if (cloze_filled(a, out, q, other) != 0)
+			return -1;
+		qb_buf_puts(out, "</div>");
+	} else {
+		if (md(a, out, tr_text(a, &q->prompt, other)) != 0)
+			return -1;
+		qb_buf_puts(out, "</div>");
+		if (options_list(a, out, q, other) != 0)
+			return -1;
+	}
 	qb_buf_puts(out, "<div class=\"qb-tr-explanation\">");
 	if (explanation(a, out, q, other) != 0)
 		return -1;
@@ -569,12 +737,12 @@ static char *note_tags(const qb_bank *bank, const qb_question *q, const char *la
 
 /* req (§A3.2): for a front that uses fields without conditionals, Anki's
  * rule gives "any" of the fields the front shows. */
-static json_t *template_req(const char *qfmt)
+static json_t *template_req(const notetype_def *t, const char *qfmt)
 {
 	json_t *fields = json_array();
-	for (size_t i = 0; i < F_COUNT; i++) {
-		char *plain = qb_xasprintf("{{%s}}", field_names[i]);
-		char *filtered = qb_xasprintf(":%s}}", field_names[i]);
+	for (size_t i = 0; i < t->nfields; i++) {
+		char *plain = qb_xasprintf("{{%s}}", t->fields[i]);
+		char *filtered = qb_xasprintf(":%s}}", t->fields[i]);
 		if (strstr(qfmt, plain) || strstr(qfmt, filtered))
 			json_array_append_new(fields, json_integer((json_int_t)i));
 		free(plain);
@@ -616,30 +784,30 @@ static char *expand(const anki *a, const char *rel)
 	return qb_buf_detach(&out);
 }
 
-static json_t *notetype_json(const anki *a, int64_t default_did)
+static json_t *notetype_json(const anki *a, const notetype_def *t, int64_t default_did)
 {
 	json_t *nt = NULL;
-	char *qfmt = expand(a, "anki/front.html");
-	char *afmt = expand(a, "anki/back.html");
+	char *qfmt = expand(a, t->front);
+	char *afmt = expand(a, t->back);
 	char *css = expand(a, "anki/notetype.css");
 	if (!qfmt || !afmt || !css)
 		goto done;
 	json_t *flds = json_array();
-	for (size_t i = 0; i < F_COUNT; i++)
+	for (size_t i = 0; i < t->nfields; i++)
 		json_array_append_new(
-			flds, json_pack("{s:s, s:i, s:b, s:b, s:s, s:i, s:[]}", "name", field_names[i],
+			flds, json_pack("{s:s, s:i, s:b, s:b, s:s, s:i, s:[]}", "name", t->fields[i],
 			                "ord", (int)i, "sticky", 0, "rtl", 0, "font", "Arial", "size",
 			                20, "media"));
 	json_t *tmpls = json_pack("[{s:s, s:i, s:s, s:s, s:s, s:s, s:n, s:s, s:i}]", "name",
-	                          TEMPLATE_NAME, "ord", 0, "qfmt", qfmt, "afmt", afmt, "bqfmt", "",
+	                          t->tmpl_name, "ord", 0, "qfmt", qfmt, "afmt", afmt, "bqfmt", "",
 	                          "bafmt", "", "did", "bfont", "", "bsize", 0);
 	nt = json_object();
-	json_object_set_new(nt, "id", json_integer(notetype_id()));
-	json_object_set_new(nt, "name", json_string(NOTETYPE_NAME));
-	json_object_set_new(nt, "type", json_integer(0));
+	json_object_set_new(nt, "id", json_integer(notetype_id(t)));
+	json_object_set_new(nt, "name", json_string(t->name));
+	json_object_set_new(nt, "type", json_integer(t->type));
 	json_object_set_new(nt, "mod", json_integer((json_int_t)a->ctx->templates_time));
 	json_object_set_new(nt, "usn", json_integer(-1));
-	json_object_set_new(nt, "sortf", json_integer(SORT_FIELD));
+	json_object_set_new(nt, "sortf", json_integer((json_int_t)t->sortf));
 	json_object_set_new(nt, "did", json_integer(default_did));
 	json_object_set_new(nt, "tmpls", tmpls);
 	json_object_set_new(nt, "flds", flds);
@@ -651,7 +819,7 @@ static json_t *notetype_json(const anki *a, int64_t default_did)
 	                                "\\begin{document}\n"));
 	json_object_set_new(nt, "latexPost", json_string("\\end{document}"));
 	json_object_set_new(nt, "latexsvg", json_false());
-	json_object_set_new(nt, "req", template_req(qfmt));
+	json_object_set_new(nt, "req", template_req(t, qfmt));
 	json_object_set_new(nt, "tags", json_array());
 	json_object_set_new(nt, "vers", json_array());
 done:
@@ -751,6 +919,43 @@ done:
 	return rc;
 }
 
+/* The fields of the cloze note for (q, lang) into fields[C_COUNT]: as
+ * build_fields, the Text field with Anki's cloze syntax added after
+ * finish_field (which would escape it). */
+static int build_cloze_fields(anki *a, char *fields[C_COUNT], const qb_question *q,
+                              const char *lang)
+{
+	int rc = -1;
+	qb_buf b[C_COUNT];
+	for (size_t i = 0; i < C_COUNT; i++)
+		b[i] = (qb_buf)QB_BUF_INIT;
+	qb_arena arena = QB_ARENA_INIT;
+	const qb_cloze_gap **gaps = NULL;
+	size_t ngaps = 0;
+	qb_escape_html(&b[C_ID], a->bank->id);
+	qb_buf_putc(&b[C_ID], ':');
+	qb_escape_html(&b[C_ID], q->id);
+	qb_buf_putc(&b[C_ID], ':');
+	qb_escape_html(&b[C_ID], lang);
+	qb_escape_html(&b[C_LANG], lang);
+	if (cloze_marked(a, &arena, &b[C_TEXT], q, lang, &gaps, &ngaps) != 0 ||
+	    explanation(a, &b[C_EXPLANATION], q, lang) != 0 ||
+	    field_translation(a, &b[C_TRANSLATION], q, lang) != 0)
+		goto done;
+	for (size_t i = 0; i < C_COUNT; i++)
+		fields[i] = finish_field(&b[i]);
+	qb_buf text = QB_BUF_INIT;
+	cloze_fill(&text, fields[C_TEXT], gaps, ngaps, true);
+	free(fields[C_TEXT]);
+	fields[C_TEXT] = qb_buf_detach(&text);
+	rc = 0;
+done:
+	for (size_t i = 0; i < C_COUNT; i++)
+		qb_buf_dispose(&b[i]);
+	qb_arena_dispose(&arena);
+	return rc;
+}
+
 /* Decks: Default, the parent, one per written language (§A3.4), into
  * a->decks; a->dids[k] is the deck of a->langs[k]. */
 static int build_decks(anki *a)
@@ -785,32 +990,54 @@ static int build_decks(anki *a)
 	return 0;
 }
 
-/* One note and one new card per (question, language), in bank order,
- * languages interleaved: that order is also the cards' due position. */
-static int add_notes(anki *a, qb_anki_db *db, int64_t base_ms)
+/* Cards per note: 1, or a cloze question's gaps in that language. */
+static size_t note_ncards(anki *a, const qb_question *q, const char *lang)
+{
+	return q->type == QB_QTYPE_CLOZE ? cloze_gaps(a, q, lang) : 1;
+}
+
+/* One note per (question, language), in bank order, languages
+ * interleaved; one new card per note, or one per gap of a cloze note
+ * (ord = gap number - 1).  That order is also the cards' due position.
+ * *ncards gets the number of cards, *has_cloze whether a cloze note was
+ * written. */
+static int add_notes(anki *a, qb_anki_db *db, int64_t base_ms, size_t *ncards, bool *has_cloze)
 {
 	const qb_bank *bank = a->bank;
-	size_t nnotes = bank->nquestions * a->nlangs, k = 0;
+	size_t nnotes = bank->nquestions * a->nlangs, k = 0, total = 0, j = 0;
+	for (size_t qi = 0; qi < bank->nquestions; qi++)
+		for (size_t li = 0; li < a->nlangs; li++)
+			total += note_ncards(a, &bank->questions[qi], a->langs[li]);
+	*ncards = total;
+	*has_cloze = false;
 	for (size_t qi = 0; qi < bank->nquestions; qi++) {
 		const qb_question *q = &bank->questions[qi];
+		bool cloze = q->type == QB_QTYPE_CLOZE;
+		const notetype_def *t = cloze ? &cloze_type : &quiz_type;
+		*has_cloze |= cloze;
 		for (size_t li = 0; li < a->nlangs; li++, k++) {
 			const char *lang = a->langs[li];
-			char *fields[F_COUNT] = {0};
-			if (build_fields(a, fields, q, lang) != 0)
+			char *fields[(int)F_COUNT > (int)C_COUNT ? (int)F_COUNT : (int)C_COUNT] = {0};
+			if ((cloze ? build_cloze_fields(a, fields, q, lang)
+			           : build_fields(a, fields, q, lang)) != 0)
 				return -1;
 			char *guid = note_guid(bank->id, q->id, lang);
 			char *tags = note_tags(bank, q, lang);
 			time_t mod = qb_render_question_time(a->ctx, q);
-			/* Ids below the base, so none is in the future (§A4.3). */
+			/* Ids below the base, so none is in the future (§A4.3):
+			 * notes just below it, cards below the notes. */
 			int64_t nid = base_ms - (int64_t)nnotes + (int64_t)k;
-			int64_t cid = base_ms - 2 * (int64_t)nnotes + (int64_t)k;
-			qb_anki_note note = {nid, guid, notetype_id(), (int64_t)mod, tags,
-			                     (const char *const *)fields, F_COUNT, SORT_FIELD};
-			qb_anki_card card = {cid, nid, a->dids[li], 0, (int64_t)mod, (int64_t)k + 1};
+			qb_anki_note note = {nid, guid, notetype_id(t), (int64_t)mod, tags,
+			                     (const char *const *)fields, t->nfields, t->sortf};
 			int rc = qb_anki_db_add_note(db, &note);
-			if (rc == 0)
+			size_t n = note_ncards(a, q, lang);
+			for (size_t ord = 0; ord < n && rc == 0; ord++, j++) {
+				int64_t cid = base_ms - (int64_t)nnotes - (int64_t)total + (int64_t)j;
+				qb_anki_card card = {cid, nid, a->dids[li], (int)ord, (int64_t)mod,
+				                     (int64_t)j + 1};
 				rc = qb_anki_db_add_card(db, &card);
-			for (size_t i = 0; i < F_COUNT; i++)
+			}
+			for (size_t i = 0; i < t->nfields; i++)
 				free(fields[i]);
 			free(guid);
 			free(tags);
@@ -828,17 +1055,26 @@ static int build_collection(anki *a, const char *col)
 	qb_anki_db *db = NULL;
 	json_t *models = NULL, *dconf = NULL, *conf = NULL;
 	int64_t base_ms = id_base_ms(a->ctx);
+	size_t ncards = 0;
+	bool has_cloze = false;
 
 	db = qb_anki_db_new(col);
-	if (!db || add_notes(a, db, base_ms) != 0)
-		goto done;
-	json_t *nt = notetype_json(a, a->nlangs ? a->dids[0] : 1);
-	if (!nt)
+	if (!db || add_notes(a, db, base_ms, &ncards, &has_cloze) != 0)
 		goto done;
 	models = json_object();
-	set_id_key(models, notetype_id(), nt);
+	json_t *nt = notetype_json(a, &quiz_type, a->nlangs ? a->dids[0] : 1);
+	if (!nt)
+		goto done;
+	set_id_key(models, notetype_id(&quiz_type), nt);
+	/* The cloze note type only where a bank has cloze questions. */
+	if (has_cloze) {
+		nt = notetype_json(a, &cloze_type, a->nlangs ? a->dids[0] : 1);
+		if (!nt)
+			goto done;
+		set_id_key(models, notetype_id(&cloze_type), nt);
+	}
 	dconf = dconf_json();
-	conf = conf_json(notetype_id(), a->bank->nquestions * a->nlangs);
+	conf = conf_json(notetype_id(&quiz_type), ncards);
 	/* crt: the start of the UTC day of the ids' base, in seconds. */
 	qb_anki_col c = {base_ms / 1000 / 86400 * 86400, base_ms, conf, models, a->decks, dconf};
 	if (qb_anki_db_set_col(db, &c) != 0 || qb_anki_db_finish(db, col) != 0)

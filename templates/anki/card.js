@@ -384,6 +384,19 @@
     li.appendChild(b);
   }
 
+  /* The back's headings and its translations' toggles ("Show in ..."),
+   * their options marked; also the whole script of a back without a front
+   * (the cloze note type, whose gaps Anki's own cloze filter reveals). */
+  function relabel(back, L) {
+    heading(back.querySelector('.qb-explanation'), L.explanation);
+    var tr = back.querySelectorAll('.qb-translation');
+    for (var t = 0; t < tr.length; t++) {
+      var other = tr[t].getAttribute('lang'), sum = tr[t].querySelector('summary');
+      if (sum && L.showIn && L.showIn[other]) sum.textContent = L.showIn[other];
+      markList(tr[t].querySelector('.qb-options'), labelsFor(other));
+    }
+  }
+
   function initBack(front, back) {
     setKeys(null); /* 1-4 answer the card on the back: leave them to Anki */
     var id = back.getAttribute('data-qid') || '';
@@ -476,14 +489,7 @@
       if (typed && !right && (saved.typed || '') && !picks.length) need = true;
       if (need) fbw.classList.add('qb-shown');
     }
-    heading(back.querySelector('.qb-explanation'), L.explanation);
-
-    var tr = back.querySelectorAll('.qb-translation');
-    for (var t = 0; t < tr.length; t++) {
-      var other = tr[t].getAttribute('lang'), sum = tr[t].querySelector('summary');
-      if (sum && L.showIn && L.showIn[other]) sum.textContent = L.showIn[other];
-      markList(tr[t].querySelector('.qb-options'), labelsFor(other));
-    }
+    relabel(back, L);
 
     var result = back.querySelector('.qb-result');
     if (result) {
@@ -514,6 +520,7 @@
     applyDir();
     if (back && front) initBack(front, back);
     else if (front) initFront(front);
+    else if (back) relabel(back, labelsFor(back.getAttribute('lang')));
   }
 
   /* The script sits inside the front, before the back's elements: on a

@@ -422,4 +422,60 @@ eq "numeric: interval, answer with tolerance and unit" "1" \
 eq "matching: pairs marked, the distractor's right side without a left" "1" \
 	"$(yq anki-types:match-collectives en '%data-type="matching" data-scoring="partial"><li data-ok>all-reduce<span class="qb-match">every GPU gets the sum</span></li>%<li><span class="qb-match">nothing is sent</span></li></ol>%')"
 
+# ---- cloze (tests/anki/cloze.qb): Anki's Cloze note type ----------------
+# A second frozen note type, type 1, one card per gap with ord = gap - 1.
+CLOZE_NTID=1771525451
+CLOZE_FIELDS="ID,Lang,Text,Explanation,Translation,Extra"
+Z=$T/cloze
+mkdir -p "$Z/src"
+cp "$HERE/cloze.qb" "$Z/src/"
+check "build cloze.qb" build "$Z" "$Z/src/cloze.qb"
+ZP=$Z/anki-cloze.apkg
+zq() { q "$ZP" "$@"; }
+eq "cloze: integrity_check" "ok" "$(zq "PRAGMA integrity_check")"
+eq "cloze: both note types, the cloze one frozen (id, name, type 1, fields, template)" \
+	"$FROZEN_NTID|qbc quiz|0|Quiz $CLOZE_NTID|qbc cloze|1|Cloze" \
+	"$(zq "select m.key||'|'||json_extract(m.value,'\$.name')||'|'||json_extract(m.value,'\$.type')||'|'||json_extract(m.value,'\$.tmpls[0].name') from col, json_each(col.models) m order by 1" | tr '\n' ' ' | sed 's/ $//')"
+eq "cloze: FROZEN field names" "$CLOZE_FIELDS" \
+	"$(zq "select group_concat(json_extract(f.value,'\$.name'), ',') from col, json_each(col.models) m, json_each(m.value,'\$.flds') f where m.key='$CLOZE_NTID'")"
+eq "cloze: both templates show {{cloze:Text}}" "1|1" \
+	"$(zq "select instr(json_extract(m.value,'\$.tmpls[0].qfmt'),'{{cloze:Text}}')>0, instr(json_extract(m.value,'\$.tmpls[0].afmt'),'{{cloze:Text}}')>0 from col, json_each(col.models) m where m.key='$CLOZE_NTID'")"
+eq "cloze: the notes use it" "4" "$(zq "select count(*) from notes where mid=$CLOZE_NTID")"
+# Two gaps in collectives, three in hostile; per language.
+eq "cloze: one card per gap, ord 0..N-1, in each language's deck" \
+	"collectives:en:0,1 collectives:sw:0,1 hostile:en:0,1,2 hostile:sw:0,1,2" \
+	"$(zq "select substr(n.flds, 12, instr(n.flds, char(31))-12), group_concat(c.ord) from notes n join cards c on c.nid=n.id group by n.id order by n.id" | tr '|' ':' | tr '\n' ' ' | sed 's/ $//')"
+eq "cloze: card ids unique, below the note ids; due in bank order" "10|10|1|1" \
+	"$(zq "select count(distinct id), count(*), max(id) < (select min(id) from notes), group_concat(due) = '1,2,3,4,5,6,7,8,9,10' from (select * from cards order by nid, ord)")"
+eq "cloze: the cards' decks are their notes' languages" "0" \
+	"$(zq "select count(*) from cards c join notes n on n.id=c.nid, col, json_each(col.decks) d where json_extract(d.value,'\$.id')=c.did and (json_extract(d.value,'\$.name') like '%English') != (n.tags like '% lang::en %')")"
+eq "cloze: nextPos after the last card" "11" "$(zq "select json_extract(conf,'\$.nextPos') from col")"
+eq "cloze: typed gap (first answer) and choice gap (choices as hint)" "1" \
+	"$(zq "select count(*) from notes where flds like 'anki-cloze:collectives:en%' and flds like '%MPI''s {{c1::all-reduce}} sums across ranks; {{c2::broadcast::broadcast / gather / scatter}} sends%'")"
+# Hostile answers: no "::", "}}", "{{" or "[sound:" from the bank.
+eq "cloze: hostile answers escaped" "2" \
+	"$(zq "select count(*) from notes where flds like 'anki-cloze:hostile:%' and flds like '%{{c1::a&#58;&#58;b}}%{{c2::&#91;sound&#58;x.mp3]}}%{{c3::c&#123;d::c&#123;d / e&#58;f}}%'")"
+eq "cloze: no other cloze markers, no [sound: in any note" "0|0" \
+	"$(zq "select (select count(*) from notes where flds like '%[sound:%'), (select count(*) from notes where replace(replace(replace(replace(replace(flds,'{{c1::',''),'{{c2::',''),'{{c3::',''),'}}',''),'::','') like '%{{%')")"
+eq "cloze: the other language behind the toggle, answers filled in" "1|1" \
+	"$(zq "select (select count(*) from notes where flds like 'anki-cloze:collectives:en%' and flds like '%<details class=\"qb-translation\" lang=\"sw\">%<u class=\"qb-gap\">all-reduce</u> ya MPI%'), (select count(*) from notes where flds like 'anki-cloze:collectives:sw%' and flds like '%lang=\"en\">%MPI''s <u class=\"qb-gap\">all-reduce</u>%')")"
+zguids=$(zq "select guid||' '||flds from notes" | python3 -c "
+import hashlib, sys
+A = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!#\$%&()*+,-./:;<=>?@[]^_\`{|}~'
+bad = 0
+for line in sys.stdin:
+    guid, flds = line.rstrip('\n').split(' ', 1)
+    v = int.from_bytes(hashlib.sha256(('qbank:' + flds.split(chr(31))[0]).encode()).digest()[:8], 'big')
+    s = ''
+    while True:
+        s = A[v % 91] + s
+        v //= 91
+        if not v:
+            break
+    bad += s != guid
+print(bad)")
+eq "cloze: GUIDs from bank, question and language" "0" "$zguids"
+"$DUMP" "$ZP" cat collection.anki2 >"$T/z.db"
+check "cloze: sfld and csum as Anki computes them" fields_ok "$T/z.db"
+
 finish

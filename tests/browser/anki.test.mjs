@@ -27,7 +27,7 @@ const pkgs = {}; // bank id -> { css, qfmt, afmt, fieldNames, notes: [{fields, t
 const pages = new Map(); // url path -> html (full card documents)
 
 /** Builds bank into a package and loads what the templates need. */
-function loadPackage(bankPath, id) {
+function loadPackage(bankPath, id, typeName = 'qbc quiz') {
   const out = path.join(tmp.dir, id);
   mkdirSync(out, { recursive: true });
   // Build from a copy: a build writes its revision record next to the bank.
@@ -44,9 +44,9 @@ function loadPackage(bankPath, id) {
   for (const [num, name] of Object.entries(media)) copyFileSync(path.join(raw, num), path.join(folder, name));
   const sql = (q) => JSON.parse(execFileSync('sqlite3', ['-json', path.join(raw, 'collection.anki2'), q], { encoding: 'utf8' }) || '[]');
   const [{ models }] = sql('select models from col');
-  const nt = Object.values(JSON.parse(models))[0];
+  const nt = Object.values(JSON.parse(models)).find((m) => m.name === typeName);
   const fieldNames = nt.flds.map((f) => f.name);
-  const notes = sql('select flds, tags from notes order by id').map((n) => {
+  const notes = sql(`select flds, tags from notes where mid = ${Number(nt.id)} order by id`).map((n) => {
     const vals = n.flds.split('\x1f');
     return { fields: Object.fromEntries(fieldNames.map((f, i) => [f, vals[i]])), tags: n.tags };
   });
@@ -56,7 +56,7 @@ function loadPackage(bankPath, id) {
 /** Anki's template substitution, for the syntax the qbc templates use.
  * Field values are inserted as they are (they are HTML); an unknown field
  * is an error, as in Anki. */
-function render(tmpl, fields) {
+function render(tmpl, fields, card) {
   const has = (f) => {
     if (!(f in fields)) throw new Error(`unknown field ${f}`);
     return fields[f].trim() !== '';
@@ -64,10 +64,27 @@ function render(tmpl, fields) {
   let s = tmpl.replace(/\{\{([#^])([^}]+)\}\}([\s\S]*?)\{\{\/\2\}\}/g,
     (_, kind, f, body) => ((kind === '#') === has(f) ? body : ''));
   s = s.replace(/\{\{([^#^/}][^}]*)\}\}/g, (_, f) => {
+    if (f.startsWith('cloze:')) return cloze(fields[f.slice(6)], card);
     if (!(f in fields)) throw new Error(`unknown field ${f}`);
     return fields[f];
   });
   return s;
+}
+
+/** Anki's {{cloze:Field}} for the card of gap card.n (1-based), as its
+ * cloze.rs renders it: on the front, the gap of that number becomes
+ * <span class="cloze">[...]</span> ([hint] when it has a hint), every
+ * other gap shows its answer; on the back, the gap shows its answer in
+ * <span class="cloze">, the others their answers.  The answer is the text
+ * up to the first "::", the hint the rest. */
+function cloze(text, card) {
+  return text.replace(/\{\{c(\d+)::([\s\S]*?)\}\}/g, (_, num, body) => {
+    const i = body.indexOf('::');
+    const answer = i < 0 ? body : body.slice(0, i), hint = i < 0 ? null : body.slice(i + 2);
+    if (Number(num) !== card.n) return answer;
+    if (card.side === 'front') return `<span class="cloze">[${hint ?? '...'}]</span>`;
+    return `<span class="cloze">${answer}</span>`;
+  });
 }
 
 function note(id, qid, lang) {
@@ -76,8 +93,10 @@ function note(id, qid, lang) {
   return n;
 }
 
-function front(id, n) { return render(pkgs[id].qfmt, n.fields); }
-function back(id, n) { return render(pkgs[id].afmt, { ...n.fields, FrontSide: front(id, n) }); }
+function front(id, n, gap = 1) { return render(pkgs[id].qfmt, n.fields, { n: gap, side: 'front' }); }
+function back(id, n, gap = 1) {
+  return render(pkgs[id].afmt, { ...n.fields, FrontSide: front(id, n, gap) }, { n: gap, side: 'back' });
+}
 
 function shell(id, body) {
   return `<!doctype html><html><head><meta charset="utf-8"><style>${pkgs[id].css}</style></head>` +
@@ -89,6 +108,7 @@ before(async () => {
   loadPackage(path.join(TESTS, 'anki', 'quiz.qb'), QUIZ);
   loadPackage(path.join(TESTS, 'anki', 'escape.qb'), 'escape-test');
   loadPackage(path.join(TESTS, 'anki', 'types.qb'), 'anki-types');
+  loadPackage(path.join(TESTS, 'anki', 'cloze.qb'), 'anki-cloze', 'qbc cloze');
   const folder = path.join(tmp.dir, 'media');
   server = http.createServer((req, res) => {
     const url = decodeURIComponent(req.url.split('?')[0]);
@@ -578,4 +598,38 @@ test('option keys: every hinted key is one Anki leaves to the card, and it picks
     assert.deepEqual(errors, []);
     await ctx.close();
   }
+});
+
+test('cloze: the front hides the card gap, the back shows it; other gaps show their answers', async () => {
+  const id = 'anki-cloze';
+  const n = note(id, 'collectives', 'en');
+  const { ctx, page, errors } = await reviewer(id);
+  // Card 1: the typed gap.
+  await show(page, front(id, n, 1));
+  assert.equal(await page.textContent('.qb-front .cloze'), '[...]');
+  let q = await page.textContent('.qb-question');
+  assert.doesNotMatch(q, /all-reduce/);
+  assert.match(q, /; broadcast sends one value/);
+  await show(page, back(id, n, 1));
+  assert.equal(await page.textContent('.qb-back .cloze'), 'all-reduce');
+  assert.ok(await visible(page, '.qb-explanation'));
+  assert.equal(await page.locator('.qb-back details.qb-translation').getAttribute('lang'), 'sw');
+  assert.equal(await page.textContent('.qb-translation > summary'), 'Show in Kiswahili');
+  assert.match(await page.textContent('.qb-back .qb-explanation'), /^Explanation\s*All-reduce combines/);
+  // Card 2: the choice gap, its choices as the hint.
+  await show(page, front(id, n, 2));
+  assert.equal(await page.textContent('.qb-front .cloze'), '[broadcast / gather / scatter]');
+  q = await page.textContent('.qb-question');
+  assert.match(q, /MPI's all-reduce sums/);
+  await show(page, back(id, n, 2));
+  assert.equal(await page.textContent('.qb-back .cloze'), 'broadcast');
+  // Hostile answers stay text.
+  const h = note(id, 'hostile', 'en');
+  await show(page, back(id, h, 1));
+  assert.equal(await page.textContent('.qb-back .cloze'), 'a::b');
+  await show(page, front(id, h, 3));
+  assert.equal(await page.textContent('.qb-front .cloze'), '[c{d / e:f]');
+  assert.match(await page.textContent('.qb-question'), /then \[sound:x\.mp3\], then/);
+  assert.deepEqual(errors, []);
+  await ctx.close();
 });
