@@ -774,15 +774,7 @@ static int add_schemas(qb_zipw *z, const char *dir, const char *prefix)
 			rc = add_schemas(z, path, sub);
 			free(sub);
 		} else {
-			char *data = NULL;
-			size_t len = 0;
-			if (qb_fs_read(path, &data, &len) != 0) {
-				qb_diag_fatal("cannot read %s: %s", path, strerror(errno));
-				rc = -1;
-			} else {
-				rc = qb_zipw_add(z, member, data, len, true);
-			}
-			free(data);
+			rc = qb_zipw_add_file(z, member, path, true);
 		}
 		free(member);
 		free(path);
@@ -926,18 +918,9 @@ static int write_scorm(const qb_render_ctx *r, const qb_bank *bank, qb_scorm_ver
 	size_t data_len = data.len; /* the biggest member: handed over, not copied */
 	if (qb_zipw_add_owned(z, "data.js", qb_buf_detach(&data), data_len, true) != 0)
 		goto done;
-	for (size_t i = 0; i < katex.n; i++) {
-		char *text = NULL;
-		size_t len = 0;
-		if (qb_fs_read(katex.paths[i], &text, &len) != 0) {
-			qb_diag_fatal("cannot read %s: %s", katex.paths[i], strerror(errno));
+	for (size_t i = 0; i < katex.n; i++)
+		if (qb_zipw_add_file(z, katex.members[i], katex.paths[i], true) != 0)
 			goto done;
-		}
-		int ar = qb_zipw_add(z, katex.members[i], text, len, true);
-		free(text);
-		if (ar != 0)
-			goto done;
-	}
 	for (size_t i = 0; i < c.media.nfiles; i++)
 		if (qb_zipw_add(z, c.media.files[i].name, c.media.files[i].data, c.media.files[i].len,
 		                false) != 0)
