@@ -16,11 +16,10 @@
 //   cd tests && QBC=$PWD/../build/qbc node --test browser/a11y.test.mjs
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, statSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { TESTS, launch, qbc, tempDir, unzip } from './lib.mjs';
+import { TESTS, fillCard, launch, qbc, readApkg, tempDir, unzip } from './lib.mjs';
 
 const BANK = path.join(TESTS, 'browser', 'a11y');
 const AXE = readFileSync(path.join(TESTS, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
@@ -65,19 +64,8 @@ before(async () => {
   const raw = path.join(tmp.dir, 'apkg');
   unzip(path.join(out, 'a11y.apkg'), raw);
   const media = path.join(tmp.dir, 'media');
-  mkdirSync(media);
-  for (const [num, name] of Object.entries(JSON.parse(readFileSync(path.join(raw, 'media'), 'utf8'))))
-    copyFileSync(path.join(raw, num), path.join(media, name));
-  const sql = (q) => JSON.parse(execFileSync('sqlite3', ['-json', path.join(raw, 'collection.anki2'), q], { encoding: 'utf8' }) || '[]');
-  const nt = Object.values(JSON.parse(sql('select models from col')[0].models))[0];
-  const names = nt.flds.map((f) => f.name);
-  anki = {
-    css: nt.css, qfmt: nt.tmpls[0].qfmt, afmt: nt.tmpls[0].afmt, media,
-    notes: sql('select flds from notes order by id').map((n) => {
-      const v = n.flds.split('\x1f');
-      return Object.fromEntries(names.map((f, i) => [f, v[i]]));
-    }),
-  };
+  const pkg = readApkg(raw, media);
+  anki = { css: pkg.css, qfmt: pkg.qfmt, afmt: pkg.afmt, media, notes: pkg.notes.map((n) => n.fields) };
 
   server = http.createServer((req, res) => {
     const p = decodeURIComponent(new URL(req.url, 'http://x').pathname);
@@ -205,12 +193,6 @@ for (const scheme of SCHEMES) {
   });
 }
 
-/** Anki's template substitution for the syntax qbc's templates use. */
-function fill(tmpl, fields) {
-  return tmpl
-    .replace(/\{\{([#^])([^}]+)\}\}([\s\S]*?)\{\{\/\2\}\}/g, (_, k, f, body) => ((k === '#') === (fields[f].trim() !== '') ? body : ''))
-    .replace(/\{\{([^#^/}][^}]*)\}\}/g, (_, f) => fields[f]);
-}
 
 for (const [mode, body] of Object.entries(MODES)) {
   test(`Anki card, ${mode}: front and back in every language pass WCAG 2.1 A/AA`, async () => {
@@ -218,12 +200,12 @@ for (const [mode, body] of Object.entries(MODES)) {
     const found = [];
     for (const fields of anki.notes) {
       const what = `${mode} ${fields.ID}`;
-      const frontHtml = fill(anki.qfmt, fields);
+      const frontHtml = fillCard(anki.qfmt, fields);
       const doc = (side, html) => `<!DOCTYPE html><html lang="${fields.Lang}"><head><meta charset="utf-8"><title>Anki ${side}</title>` +
         `<style>${anki.css}</style></head><body class="${body}"><div id="qa">${html}</div></body></html>`;
       // The script files are referenced by name, as in Anki's media folder.
       cards.set(`/card/${mode}-front.html`, doc('front', frontHtml));
-      cards.set(`/card/${mode}-back.html`, doc('back', fill(anki.afmt, { ...fields, FrontSide: frontHtml })));
+      cards.set(`/card/${mode}-back.html`, doc('back', fillCard(anki.afmt, { ...fields, FrontSide: frontHtml })));
       await page.goto(`${base}/card/${mode}-front.html`);
       await page.waitForSelector('.qb-front.qb-js');
       found.push(...await audit(page, `${what} front`));

@@ -12,11 +12,10 @@
 // Run: cd tests && QBC=$PWD/../build/qbc node --test browser/anki.test.mjs
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { copyFileSync, cpSync, mkdirSync, readFileSync, existsSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, existsSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { TESTS, qbc, tempDir, unzip, launch } from './lib.mjs';
+import { TESTS, qbc, readApkg, tempDir, unzip, launch } from './lib.mjs';
 
 const SHOT = path.join(TESTS, 'screenshots', 'anki-card.png');
 // The bank id of tests/anki/quiz.qb, the suite's bilingual bank.
@@ -38,19 +37,7 @@ function loadPackage(bankPath, id, typeName = 'qbc quiz') {
   const raw = path.join(out, 'raw');
   unzip(path.join(out, `${id}.apkg`), raw);
   // Media under their real names, as Anki's media folder has them.
-  const media = JSON.parse(readFileSync(path.join(raw, 'media'), 'utf8'));
-  const folder = path.join(tmp.dir, 'media');
-  mkdirSync(folder, { recursive: true });
-  for (const [num, name] of Object.entries(media)) copyFileSync(path.join(raw, num), path.join(folder, name));
-  const sql = (q) => JSON.parse(execFileSync('sqlite3', ['-json', path.join(raw, 'collection.anki2'), q], { encoding: 'utf8' }) || '[]');
-  const [{ models }] = sql('select models from col');
-  const nt = Object.values(JSON.parse(models)).find((m) => m.name === typeName);
-  const fieldNames = nt.flds.map((f) => f.name);
-  const notes = sql(`select flds, tags from notes where mid = ${Number(nt.id)} order by id`).map((n) => {
-    const vals = n.flds.split('\x1f');
-    return { fields: Object.fromEntries(fieldNames.map((f, i) => [f, vals[i]])), tags: n.tags };
-  });
-  pkgs[id] = { css: nt.css, qfmt: nt.tmpls[0].qfmt, afmt: nt.tmpls[0].afmt, fieldNames, notes, media };
+  pkgs[id] = readApkg(raw, path.join(tmp.dir, 'media'), typeName);
 }
 
 /** Anki's template substitution, for the syntax the qbc templates use.

@@ -45,17 +45,19 @@ export async function launch() {
 }
 
 /** Reads an unzipped .apkg (dir) the way Anki would import it: copies its
- * media under their real names into mediaDir and returns the note type's
- * CSS and templates and the notes' fields by name.  Needs sqlite3. */
-export function readApkg(dir, mediaDir) {
+ * media under their real names into mediaDir and returns one note type's
+ * CSS and templates (the one called typeName, else the first) and its
+ * notes' fields by name.  Needs sqlite3. */
+export function readApkg(dir, mediaDir, typeName) {
   const media = JSON.parse(readFileSync(path.join(dir, 'media'), 'utf8'));
   mkdirSync(mediaDir, { recursive: true });
   for (const [num, name] of Object.entries(media)) copyFileSync(path.join(dir, num), path.join(mediaDir, name));
   const sql = (q) => JSON.parse(execFileSync('sqlite3', ['-json', path.join(dir, 'collection.anki2'), q], { encoding: 'utf8' }) || '[]');
   const [{ models }] = sql('select models from col');
-  const nt = Object.values(JSON.parse(models))[0];
+  const types = Object.values(JSON.parse(models));
+  const nt = typeName ? types.find((m) => m.name === typeName) : types[0];
   const fieldNames = nt.flds.map((f) => f.name);
-  const notes = sql('select flds, tags from notes order by id').map((n) => {
+  const notes = sql(`select flds, tags from notes where mid = ${Number(nt.id)} order by id`).map((n) => {
     const vals = n.flds.split('\x1f');
     return { fields: Object.fromEntries(fieldNames.map((f, i) => [f, vals[i]])), tags: n.tags };
   });
