@@ -125,21 +125,17 @@ eq "FROZEN note type id" "$FROZEN_NTID|$FROZEN_NTID|$FROZEN_NTID" \
 	"$(q "$P" "select m.key, json_extract(m.value,'\$.id'), (select distinct mid from notes) from col, json_each(col.models) m")"
 eq "FROZEN note type name" "$FROZEN_NAME" "$(q "$P" "select json_extract(m.value,'\$.name') from col, json_each(col.models) m")"
 
-# v1 -> v2 (README.md, "For Anki users"): the lean note type is a new id
-# and a new name, so Anki adds it beside the v1 type instead of replacing
-# v1's templates (anki-format.md §B3); the GUID rule is v1's, recomputed
-# here from sha256("qbank:<bank>:<question>:<lang>") in base91, so the
-# learner's v1 notes are the ones Anki reports as "note type changed"
-# (§B2) until they are moved to the new type.
-check "v2 is not the v1 note type (id, schema)" test "$FROZEN_NTID" != "$V1_NTID" -a "$FROZEN_FIELDS" != "$V1_FIELDS"
-guids_ok=$(q "$P" "select guid||' '||flds from notes" | python3 -c "
+# guid_mismatches: reads "GUID FIELDS" lines and prints how many GUIDs are
+# not base91(first 8 bytes of sha256("qbank:" + first field)): the rule
+# (bank, question, language) recomputed here, independently of qbc.
+guid_mismatches() {
+	python3 -c "
 import hashlib, sys
 A = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!#\$%&()*+,-./:;<=>?@[]^_\`{|}~'
 bad = 0
 for line in sys.stdin:
     guid, flds = line.rstrip('\n').split(' ', 1)
-    key = flds.split(chr(31))[0]  # bank:question:lang
-    v = int.from_bytes(hashlib.sha256(('qbank:' + key).encode()).digest()[:8], 'big')
+    v = int.from_bytes(hashlib.sha256(('qbank:' + flds.split(chr(31))[0]).encode()).digest()[:8], 'big')
     s = ''
     while True:
         s = A[v % 91] + s
@@ -147,7 +143,17 @@ for line in sys.stdin:
         if not v:
             break
     bad += s != guid
-print(bad)")
+print(bad)"
+}
+
+# v1 -> v2 (README.md, "For Anki users"): the lean note type is a new id
+# and a new name, so Anki adds it beside the v1 type instead of replacing
+# v1's templates (anki-format.md §B3); the GUID rule is v1's, recomputed
+# here from sha256("qbank:<bank>:<question>:<lang>") in base91, so the
+# learner's v1 notes are the ones Anki reports as "note type changed"
+# (§B2) until they are moved to the new type.
+check "v2 is not the v1 note type (id, schema)" test "$FROZEN_NTID" != "$V1_NTID" -a "$FROZEN_FIELDS" != "$V1_FIELDS"
+guids_ok=$(q "$P" "select guid||' '||flds from notes" | guid_mismatches)
 eq "GUIDs follow v1's rule (bank, question, language)" "0" "$guids_ok"
 
 # Lean notes (issue 12): a note's fields at most 1.5 times the texts it
@@ -459,21 +465,7 @@ eq "cloze: no other cloze markers, no [sound: in any note" "0|0" \
 	"$(zq "select (select count(*) from notes where flds like '%[sound:%'), (select count(*) from notes where replace(replace(replace(replace(replace(flds,'{{c1::',''),'{{c2::',''),'{{c3::',''),'}}',''),'::','') like '%{{%')")"
 eq "cloze: the other language behind the toggle, answers filled in" "1|1" \
 	"$(zq "select (select count(*) from notes where flds like 'anki-cloze:collectives:en%' and flds like '%<details class=\"qb-translation\" lang=\"sw\">%<u class=\"qb-gap\">all-reduce</u> ya MPI%'), (select count(*) from notes where flds like 'anki-cloze:collectives:sw%' and flds like '%lang=\"en\">%MPI''s <u class=\"qb-gap\">all-reduce</u>%')")"
-zguids=$(zq "select guid||' '||flds from notes" | python3 -c "
-import hashlib, sys
-A = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!#\$%&()*+,-./:;<=>?@[]^_\`{|}~'
-bad = 0
-for line in sys.stdin:
-    guid, flds = line.rstrip('\n').split(' ', 1)
-    v = int.from_bytes(hashlib.sha256(('qbank:' + flds.split(chr(31))[0]).encode()).digest()[:8], 'big')
-    s = ''
-    while True:
-        s = A[v % 91] + s
-        v //= 91
-        if not v:
-            break
-    bad += s != guid
-print(bad)")
+zguids=$(zq "select guid||' '||flds from notes" | guid_mismatches)
 eq "cloze: GUIDs from bank, question and language" "0" "$zguids"
 "$DUMP" "$ZP" cat collection.anki2 >"$T/z.db"
 check "cloze: sfld and csum as Anki computes them" fields_ok "$T/z.db"
