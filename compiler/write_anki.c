@@ -349,18 +349,25 @@ static char *finish_field(const qb_buf *html)
 	qb_buf m = QB_BUF_INIT, out = QB_BUF_INIT;
 	qb_escape_mustache(&m, qb_buf_cstr(html));
 	static const char audio_open[] = "<audio controls src=\"";
-	for (const char *s = qb_buf_cstr(&m); *s; s++) {
+	const char *s = qb_buf_cstr(&m);
+	for (;;) {
+		/* Plain runs go over whole; only '<' and '[' need a look. */
+		size_t run = strcspn(s, "<[");
+		qb_buf_append(&out, s, run);
+		s += run;
+		if (!*s)
+			break;
 		/* A sound (markup.c writes it; a bank's text cannot: raw HTML is
 		 * off) becomes Anki's own player tag, after the guard above. */
 		const char *name_end, *close;
-		if (strncmp(s, audio_open, sizeof audio_open - 1) == 0 &&
+		if (*s == '<' && strncmp(s, audio_open, sizeof audio_open - 1) == 0 &&
 		    (name_end = strchr(s + sizeof audio_open - 1, '"')) != NULL &&
 		    (close = strstr(name_end, "</audio>")) != NULL) {
 			const char *name = s + sizeof audio_open - 1;
 			qb_buf_puts(&out, "[sound:");
 			qb_buf_append(&out, name, (size_t)(name_end - name));
 			qb_buf_putc(&out, ']');
-			s = close + strlen("</audio>") - 1;
+			s = close + strlen("</audio>");
 			continue;
 		}
 		if (*s == '[') {
@@ -370,10 +377,11 @@ static char *finish_field(const qb_buf *html)
 					break;
 			if (k < QB_NELEM(tags)) {
 				qb_buf_puts(&out, "&#91;");
+				s++;
 				continue;
 			}
 		}
-		qb_buf_putc(&out, *s);
+		qb_buf_putc(&out, *s++);
 	}
 	qb_buf_dispose(&m);
 	return qb_buf_detach(&out);
