@@ -4,6 +4,7 @@
 #include <nettle/base16.h>
 #include <nettle/sha1.h>
 #include <nettle/sha2.h>
+#include <string.h>
 
 void qb_hash_sha1(uint8_t out[QB_SHA1_SIZE], const void *data, size_t len)
 {
@@ -18,6 +19,15 @@ void qb_hash_sha256(uint8_t out[QB_SHA256_SIZE], const void *data, size_t len)
 	struct sha256_ctx ctx;
 	sha256_init(&ctx);
 	sha256_update(&ctx, len, data);
+	sha256_digest(&ctx, QB_SHA256_SIZE, out);
+}
+
+void qb_hash_sha256_strs(uint8_t out[QB_SHA256_SIZE], const char *const *strs, size_t n)
+{
+	struct sha256_ctx ctx;
+	sha256_init(&ctx);
+	for (size_t i = 0; i < n; i++)
+		sha256_update(&ctx, strlen(strs[i]), (const uint8_t *)strs[i]);
 	sha256_digest(&ctx, QB_SHA256_SIZE, out);
 }
 

@@ -253,6 +253,21 @@ static tent *find_t(const qb_revisions *rev, const char *qid, const char *elem, 
 	return i ? &rev->t[i - 1] : NULL;
 }
 
+/* The same, trying first the entry at *cursor: a record lists the texts
+ * in the order each_element() visits them, so a pass over the bank finds
+ * almost every entry right after the previous one, without hashing.
+ * *cursor moves past the entry found. */
+static tent *find_t_next(const qb_revisions *rev, size_t *cursor, const char *qid,
+                         const char *elem, const char *lang)
+{
+	tent *e = *cursor < rev->nt && t_eq(rev, *cursor, qid, elem, lang)
+	                  ? &rev->t[*cursor]
+	                  : find_t(rev, qid, elem, lang);
+	if (e)
+		*cursor = (size_t)(e - rev->t) + 1;
+	return e;
+}
+
 static pent *find_p(const qb_revisions *rev, const char *name)
 {
 	for (size_t i = 0; i < rev->ntpl; i++)
@@ -541,20 +556,17 @@ static void basis_set_init(basis_set *bs, const qb_bank *bank, const qb_text *t)
 	bs->h = qb_xcalloc(n ? n : 1, sizeof *bs->h);
 	bs->own = pairs ? qb_xcalloc(n, sizeof *bs->own) : NULL;
 	memset(bs->all, 0, sizeof bs->all);
-	qb_buf b = QB_BUF_INIT;
 	for (size_t k = 0; k < n; k++) {
 		const char *s = text_in(bank, t, k);
-		qb_buf_clear(&b);
-		qb_buf_appendf(&b, "%s=%s\x1e", bank->langs[k].code, s ? s : "");
+		const char *parts[] = {bank->langs[k].code, "=", s ? s : "", "\x1e"};
 		uint8_t d[QB_SHA256_SIZE];
-		qb_hash_sha256(d, b.ptr, b.len);
+		qb_hash_sha256_strs(d, parts, QB_NELEM(parts));
 		memcpy(bs->h[k], d, 8);
 		for (size_t i = 0; i < 8; i++)
 			bs->all[i] ^= d[i];
 		if (pairs)
 			text_hash(bs->own[k], s ? s : "");
 	}
-	qb_buf_dispose(&b);
 }
 
 static void basis_set_dispose(basis_set *bs)
@@ -730,6 +742,7 @@ typedef struct stale_ctx {
 	const qb_revisions *rev;
 	const qb_bank *bank;
 	size_t nstale;
+	size_t cursor; /* find_t_next() */
 } stale_ctx;
 
 /* The languages whose text of the element changed since the record. */
@@ -757,7 +770,7 @@ static void stale_elem(void *payload, const char *qid, const char *elem, const q
 	basis_set_init(&bs, c->bank, t);
 	for (size_t i = 0; i < t->ntr; i++) {
 		const qb_tr *tr = &t->tr[i];
-		const tent *e = find_t(c->rev, qid, elem, tr->lang);
+		const tent *e = find_t_next(c->rev, &c->cursor, qid, elem, tr->lang);
 		if (!e)
 			continue;
 		char h[HEX];
@@ -788,7 +801,7 @@ static void stale_elem(void *payload, const char *qid, const char *elem, const q
 
 void qb_rev_check_stale(const qb_revisions *rev, const qb_bank *bank)
 {
-	stale_ctx c = {rev, bank, 0};
+	stale_ctx c = {rev, bank, 0, 0};
 	each_element(bank, stale_elem, &c);
 	if (c.nstale)
 		qb_diag_note((qb_loc){bank->path, 0, 0},
@@ -804,6 +817,7 @@ typedef struct upd_ctx {
 	tent *t;
 	size_t nt, cap;
 	bool changed;
+	size_t cursor; /* into old, find_t_next() */
 } upd_ctx;
 
 static void upd_elem(void *payload, const char *qid, const char *elem, const qb_text *t,
@@ -821,7 +835,7 @@ static void upd_elem(void *payload, const char *qid, const char *elem, const qb_
 		char h[HEX];
 		text_hash(h, s);
 		char *basis = basis_of(&bs, lang);
-		const tent *o = find_t(c->old, qid, elem, lang);
+		const tent *o = find_t_next(c->old, &c->cursor, qid, elem, lang);
 		if (c->nt == c->cap)
 			c->t = qb_xrealloc(c->t, (c->cap = c->cap * 2 + 64) * sizeof *c->t);
 		tent *e = &c->t[c->nt++];
@@ -1003,7 +1017,7 @@ bool qb_rev_update(qb_revisions *rev, const qb_bank *bank, const char *templates
 		changed = true;
 
 	/* Texts. */
-	upd_ctx c = {rev, bank, NULL, 0, 0, false};
+	upd_ctx c = {rev, bank, NULL, 0, 0, false, 0};
 	each_element(bank, upd_elem, &c);
 	if (c.nt != rev->nt)
 		c.changed = true;
