@@ -35,10 +35,13 @@ void qb_hash_sha256_hex(char *out, size_t nbytes, const void *data, size_t len)
 {
 	uint8_t d[QB_SHA256_SIZE];
 	qb_hash_sha256(d, data, len);
-	if (nbytes > QB_SHA256_SIZE)
-		nbytes = QB_SHA256_SIZE;
-	base16_encode_update(out, nbytes, d); /* lower case */
-	out[BASE16_ENCODE_LENGTH(nbytes)] = '\0';
+	qb_hash_hex(out, d, nbytes > QB_SHA256_SIZE ? QB_SHA256_SIZE : nbytes);
+}
+
+void qb_hash_hex(char *out, const uint8_t *bytes, size_t n)
+{
+	base16_encode_update(out, n, bytes); /* lower case */
+	out[BASE16_ENCODE_LENGTH(n)] = '\0';
 }
 
 uint64_t qb_hash_u64(const uint8_t *digest)

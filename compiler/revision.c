@@ -580,8 +580,8 @@ static void basis_set_dispose(basis_set *bs)
 static char *basis_of(const basis_set *bs, const char *lang)
 {
 	const qb_bank *bank = bs->bank;
-	qb_buf b = QB_BUF_INIT;
 	if (bs->own) {
+		qb_buf b = QB_BUF_INIT;
 		for (size_t k = 0; k < bank->nlangs; k++)
 			if (strcmp(bank->langs[k].code, lang) != 0)
 				qb_buf_appendf(&b, "%s%s:%.8s", b.len ? "," : "", bank->langs[k].code,
@@ -594,9 +594,9 @@ static char *basis_of(const basis_set *bs, const char *lang)
 		if (strcmp(bank->langs[k].code, lang) == 0)
 			for (size_t i = 0; i < 8; i++)
 				x[i] ^= bs->h[k][i];
-	for (size_t i = 0; i < 8; i++)
-		qb_buf_appendf(&b, "%02x", x[i]);
-	return qb_buf_detach(&b);
+	char *hex = qb_xmalloc(HEX);
+	qb_hash_hex(hex, x, sizeof x);
+	return hex;
 }
 
 /* The languages whose part of a per-language basis no longer matches the
