@@ -179,7 +179,8 @@ static void reindex(qb_revisions *rev)
 {
 	index_init(&rev->qx, rev->nq);
 	index_init(&rev->idx, rev->nq);
-	index_init(&rev->tx, rev->nt);
+	free(rev->tx.slot); /* built when first needed: find_t() */
+	rev->tx = (keyindex){NULL, 0};
 	for (size_t i = 0; i < rev->nq; i++) {
 		size_t *s = index_slot(rev, &rev->qx, q_eq, rev->q[i].qid, rev->q[i].lang, NULL);
 		if (!*s)
@@ -188,6 +189,12 @@ static void reindex(qb_revisions *rev)
 		if (!*s)
 			*s = i + 1;
 	}
+}
+
+/* The texts' index: most look-ups never need it (find_t_next()). */
+static void index_texts(qb_revisions *rev)
+{
+	index_init(&rev->tx, rev->nt);
 	for (size_t i = 0; i < rev->nt; i++) {
 		const tent *e = &rev->t[i];
 		size_t *s = index_slot(rev, &rev->tx, t_eq, e->qid, e->elem, e->lang);
@@ -247,8 +254,10 @@ static bool has_qid(const qb_revisions *rev, const char *qid)
 
 static tent *find_t(const qb_revisions *rev, const char *qid, const char *elem, const char *lang)
 {
-	if (!rev->tx.cap)
+	if (!rev->nt)
 		return NULL;
+	if (!rev->tx.cap) /* a cache: the record itself does not change */
+		index_texts((qb_revisions *)rev);
 	size_t i = *index_slot(rev, &rev->tx, t_eq, qid, elem, lang);
 	return i ? &rev->t[i - 1] : NULL;
 }
