@@ -117,24 +117,45 @@ int qb_pdeflate(qb_pdeflated *out, qb_pdeflate_read_fn read, void *payload, uint
 	for (int i = 0; i < nthreads; i++)
 		pthread_join(tid[i], NULL);
 	pthread_mutex_destroy(&w.lock);
-
-	size_t total = 0;
-	for (size_t i = 0; i < w.nblocks; i++)
-		total += w.blocks[i].len;
-	uint8_t *data = w.failed ? NULL : qb_xmalloc(total ? total : 1);
 	uLong crc = crc32(0L, Z_NULL, 0);
-	size_t at = 0;
+	*out = (qb_pdeflated){qb_xcalloc(w.nblocks, sizeof *out->parts),
+	                      qb_xcalloc(w.nblocks, sizeof *out->lens), w.nblocks, 0, 0, size};
 	for (size_t i = 0; i < w.nblocks; i++) {
-		if (data) {
-			memcpy(data + at, w.blocks[i].data, w.blocks[i].len);
-			at += w.blocks[i].len;
-			crc = crc32_combine(crc, w.blocks[i].crc, (z_off_t)w.blocks[i].in_len);
-		}
-		free(w.blocks[i].data);
+		out->parts[i] = w.blocks[i].data;
+		out->lens[i] = w.blocks[i].len;
+		out->len += w.blocks[i].len;
+		crc = crc32_combine(crc, w.blocks[i].crc, (z_off_t)w.blocks[i].in_len);
 	}
+	out->crc = (uint32_t)crc;
 	free(w.blocks);
-	if (!data)
+	if (w.failed) {
+		qb_pdeflated_free(out);
 		return -1;
-	*out = (qb_pdeflated){data, total, (uint32_t)crc, size};
+	}
 	return 0;
+}
+
+size_t qb_pdeflated_read(const qb_pdeflated *d, uint64_t off, void *buf, size_t n)
+{
+	size_t got = 0;
+	for (size_t i = 0; i < d->nparts && got < n; i++) {
+		if (off >= d->lens[i]) {
+			off -= d->lens[i];
+			continue;
+		}
+		size_t k = d->lens[i] - (size_t)off < n - got ? d->lens[i] - (size_t)off : n - got;
+		memcpy((uint8_t *)buf + got, d->parts[i] + off, k);
+		got += k;
+		off = 0;
+	}
+	return got;
+}
+
+void qb_pdeflated_free(qb_pdeflated *d)
+{
+	for (size_t i = 0; i < d->nparts; i++)
+		free(d->parts[i]);
+	free(d->parts);
+	free(d->lens);
+	*d = (qb_pdeflated){0};
 }

@@ -20,9 +20,13 @@
  * Called from several threads at once, for different ranges. */
 typedef int (*qb_pdeflate_read_fn)(void *payload, void *buf, size_t len, uint64_t off);
 
+/* The raw deflate stream, as the blocks' parts one after the other (never
+ * copied into one buffer). */
 typedef struct qb_pdeflated {
-	uint8_t *data;  /* the raw deflate stream (malloc)                    */
-	size_t len;
+	uint8_t **parts;
+	size_t *lens;
+	size_t nparts;
+	uint64_t len;   /* compressed size: the sum of lens                   */
 	uint32_t crc;   /* CRC-32 of the uncompressed data                    */
 	uint64_t size;  /* uncompressed size                                  */
 } qb_pdeflated;
@@ -33,6 +37,11 @@ typedef struct qb_pdeflated {
  * free then). */
 int qb_pdeflate(qb_pdeflated *out, qb_pdeflate_read_fn read, void *payload, uint64_t size,
                 int level, int threads);
+
+/* Copies up to n bytes of d's stream from offset off into buf; returns
+ * how many (0 at the end). */
+size_t qb_pdeflated_read(const qb_pdeflated *d, uint64_t off, void *buf, size_t n);
+void qb_pdeflated_free(qb_pdeflated *d);
 
 /* The number of threads qb_pdeflate uses: the cores online, at most 8. */
 int qb_pdeflate_threads(void);

@@ -2,6 +2,7 @@
 #include "zipw.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,8 +113,7 @@ static zip_int64_t deflated_cb(void *ud, void *data, zip_uint64_t len, zip_sourc
 		s->pos = 0;
 		return 0;
 	case ZIP_SOURCE_READ: {
-		zip_uint64_t n = s->d.len - s->pos < len ? s->d.len - s->pos : len;
-		memcpy(data, s->d.data + s->pos, (size_t)n);
+		size_t n = qb_pdeflated_read(&s->d, s->pos, data, len < SIZE_MAX ? (size_t)len : SIZE_MAX);
 		s->pos += n;
 		return (zip_int64_t)n;
 	}
@@ -132,7 +132,7 @@ static zip_int64_t deflated_cb(void *ud, void *data, zip_uint64_t len, zip_sourc
 	case ZIP_SOURCE_ERROR:
 		return zip_error_to_data(&s->error, data, len);
 	case ZIP_SOURCE_FREE:
-		free(s->d.data);
+		qb_pdeflated_free(&s->d);
 		zip_error_fini(&s->error);
 		free(s);
 		return 0;
