@@ -15,7 +15,7 @@
 CC      ?= cc
 PREFIX  ?= /usr/local
 BUILD   := build
-PKGS    := libzip sqlite3 libxml-2.0 jansson md4c md4c-html nettle libutf8proc
+PKGS    := libzip zlib sqlite3 libxml-2.0 jansson md4c md4c-html nettle libutf8proc
 DEBS    := build-essential pkg-config libzip-dev libsqlite3-dev libxml2-dev libjansson-dev \
            libmd4c-dev libmd4c-html0-dev nettle-dev libutf8proc-dev libjs-katex
 # What the tests use as real clients.
@@ -29,8 +29,8 @@ WARN    := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-proto
            -Wimplicit-fallthrough -Werror
 CFLAGS  ?= -O2 -g
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
-ALL_CFLAGS = -std=c11 -D_DEFAULT_SOURCE $(WARN) $(CFLAGS) $(PKG_CFLAGS) -MMD -MP
+PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -pthread
+ALL_CFLAGS = -std=c11 -D_DEFAULT_SOURCE -pthread $(WARN) $(CFLAGS) $(PKG_CFLAGS) -MMD -MP
 SAN_FLAGS  = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
              -DQB_DEBUG_ARENA
 

@@ -4,6 +4,7 @@
 #include <nettle/base16.h>
 #include <nettle/sha1.h>
 #include <nettle/sha2.h>
+#include <string.h>
 
 void qb_hash_sha1(uint8_t out[QB_SHA1_SIZE], const void *data, size_t len)
 {
@@ -21,14 +22,26 @@ void qb_hash_sha256(uint8_t out[QB_SHA256_SIZE], const void *data, size_t len)
 	sha256_digest(&ctx, QB_SHA256_SIZE, out);
 }
 
+void qb_hash_sha256_strs(uint8_t out[QB_SHA256_SIZE], const char *const *strs, size_t n)
+{
+	struct sha256_ctx ctx;
+	sha256_init(&ctx);
+	for (size_t i = 0; i < n; i++)
+		sha256_update(&ctx, strlen(strs[i]), (const uint8_t *)strs[i]);
+	sha256_digest(&ctx, QB_SHA256_SIZE, out);
+}
+
 void qb_hash_sha256_hex(char *out, size_t nbytes, const void *data, size_t len)
 {
 	uint8_t d[QB_SHA256_SIZE];
 	qb_hash_sha256(d, data, len);
-	if (nbytes > QB_SHA256_SIZE)
-		nbytes = QB_SHA256_SIZE;
-	base16_encode_update(out, nbytes, d); /* lower case */
-	out[BASE16_ENCODE_LENGTH(nbytes)] = '\0';
+	qb_hash_hex(out, d, nbytes > QB_SHA256_SIZE ? QB_SHA256_SIZE : nbytes);
+}
+
+void qb_hash_hex(char *out, const uint8_t *bytes, size_t n)
+{
+	base16_encode_update(out, n, bytes); /* lower case */
+	out[BASE16_ENCODE_LENGTH(n)] = '\0';
 }
 
 uint64_t qb_hash_u64(const uint8_t *digest)

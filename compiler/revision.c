@@ -179,7 +179,8 @@ static void reindex(qb_revisions *rev)
 {
 	index_init(&rev->qx, rev->nq);
 	index_init(&rev->idx, rev->nq);
-	index_init(&rev->tx, rev->nt);
+	free(rev->tx.slot); /* built when first needed: find_t() */
+	rev->tx = (keyindex){NULL, 0};
 	for (size_t i = 0; i < rev->nq; i++) {
 		size_t *s = index_slot(rev, &rev->qx, q_eq, rev->q[i].qid, rev->q[i].lang, NULL);
 		if (!*s)
@@ -188,6 +189,12 @@ static void reindex(qb_revisions *rev)
 		if (!*s)
 			*s = i + 1;
 	}
+}
+
+/* The texts' index: most look-ups never need it (find_t_next()). */
+static void index_texts(qb_revisions *rev)
+{
+	index_init(&rev->tx, rev->nt);
 	for (size_t i = 0; i < rev->nt; i++) {
 		const tent *e = &rev->t[i];
 		size_t *s = index_slot(rev, &rev->tx, t_eq, e->qid, e->elem, e->lang);
@@ -247,10 +254,27 @@ static bool has_qid(const qb_revisions *rev, const char *qid)
 
 static tent *find_t(const qb_revisions *rev, const char *qid, const char *elem, const char *lang)
 {
-	if (!rev->tx.cap)
+	if (!rev->nt)
 		return NULL;
+	if (!rev->tx.cap) /* a cache: the record itself does not change */
+		index_texts((qb_revisions *)rev);
 	size_t i = *index_slot(rev, &rev->tx, t_eq, qid, elem, lang);
 	return i ? &rev->t[i - 1] : NULL;
+}
+
+/* The same, trying first the entry at *cursor: a record lists the texts
+ * in the order each_element() visits them, so a pass over the bank finds
+ * almost every entry right after the previous one, without hashing.
+ * *cursor moves past the entry found. */
+static tent *find_t_next(const qb_revisions *rev, size_t *cursor, const char *qid,
+                         const char *elem, const char *lang)
+{
+	tent *e = *cursor < rev->nt && t_eq(rev, *cursor, qid, elem, lang)
+	                  ? &rev->t[*cursor]
+	                  : find_t(rev, qid, elem, lang);
+	if (e)
+		*cursor = (size_t)(e - rev->t) + 1;
+	return e;
 }
 
 static pent *find_p(const qb_revisions *rev, const char *name)
@@ -541,20 +565,17 @@ static void basis_set_init(basis_set *bs, const qb_bank *bank, const qb_text *t)
 	bs->h = qb_xcalloc(n ? n : 1, sizeof *bs->h);
 	bs->own = pairs ? qb_xcalloc(n, sizeof *bs->own) : NULL;
 	memset(bs->all, 0, sizeof bs->all);
-	qb_buf b = QB_BUF_INIT;
 	for (size_t k = 0; k < n; k++) {
 		const char *s = text_in(bank, t, k);
-		qb_buf_clear(&b);
-		qb_buf_appendf(&b, "%s=%s\x1e", bank->langs[k].code, s ? s : "");
+		const char *parts[] = {bank->langs[k].code, "=", s ? s : "", "\x1e"};
 		uint8_t d[QB_SHA256_SIZE];
-		qb_hash_sha256(d, b.ptr, b.len);
+		qb_hash_sha256_strs(d, parts, QB_NELEM(parts));
 		memcpy(bs->h[k], d, 8);
 		for (size_t i = 0; i < 8; i++)
 			bs->all[i] ^= d[i];
 		if (pairs)
 			text_hash(bs->own[k], s ? s : "");
 	}
-	qb_buf_dispose(&b);
 }
 
 static void basis_set_dispose(basis_set *bs)
@@ -568,8 +589,8 @@ static void basis_set_dispose(basis_set *bs)
 static char *basis_of(const basis_set *bs, const char *lang)
 {
 	const qb_bank *bank = bs->bank;
-	qb_buf b = QB_BUF_INIT;
 	if (bs->own) {
+		qb_buf b = QB_BUF_INIT;
 		for (size_t k = 0; k < bank->nlangs; k++)
 			if (strcmp(bank->langs[k].code, lang) != 0)
 				qb_buf_appendf(&b, "%s%s:%.8s", b.len ? "," : "", bank->langs[k].code,
@@ -582,9 +603,9 @@ static char *basis_of(const basis_set *bs, const char *lang)
 		if (strcmp(bank->langs[k].code, lang) == 0)
 			for (size_t i = 0; i < 8; i++)
 				x[i] ^= bs->h[k][i];
-	for (size_t i = 0; i < 8; i++)
-		qb_buf_appendf(&b, "%02x", x[i]);
-	return qb_buf_detach(&b);
+	char *hex = qb_xmalloc(HEX);
+	qb_hash_hex(hex, x, sizeof x);
+	return hex;
 }
 
 /* The languages whose part of a per-language basis no longer matches the
@@ -730,6 +751,7 @@ typedef struct stale_ctx {
 	const qb_revisions *rev;
 	const qb_bank *bank;
 	size_t nstale;
+	size_t cursor; /* find_t_next() */
 } stale_ctx;
 
 /* The languages whose text of the element changed since the record. */
@@ -757,7 +779,7 @@ static void stale_elem(void *payload, const char *qid, const char *elem, const q
 	basis_set_init(&bs, c->bank, t);
 	for (size_t i = 0; i < t->ntr; i++) {
 		const qb_tr *tr = &t->tr[i];
-		const tent *e = find_t(c->rev, qid, elem, tr->lang);
+		const tent *e = find_t_next(c->rev, &c->cursor, qid, elem, tr->lang);
 		if (!e)
 			continue;
 		char h[HEX];
@@ -788,7 +810,7 @@ static void stale_elem(void *payload, const char *qid, const char *elem, const q
 
 void qb_rev_check_stale(const qb_revisions *rev, const qb_bank *bank)
 {
-	stale_ctx c = {rev, bank, 0};
+	stale_ctx c = {rev, bank, 0, 0};
 	each_element(bank, stale_elem, &c);
 	if (c.nstale)
 		qb_diag_note((qb_loc){bank->path, 0, 0},
@@ -804,6 +826,7 @@ typedef struct upd_ctx {
 	tent *t;
 	size_t nt, cap;
 	bool changed;
+	size_t cursor; /* into old, find_t_next() */
 } upd_ctx;
 
 static void upd_elem(void *payload, const char *qid, const char *elem, const qb_text *t,
@@ -821,7 +844,7 @@ static void upd_elem(void *payload, const char *qid, const char *elem, const qb_
 		char h[HEX];
 		text_hash(h, s);
 		char *basis = basis_of(&bs, lang);
-		const tent *o = find_t(c->old, qid, elem, lang);
+		const tent *o = find_t_next(c->old, &c->cursor, qid, elem, lang);
 		if (c->nt == c->cap)
 			c->t = qb_xrealloc(c->t, (c->cap = c->cap * 2 + 64) * sizeof *c->t);
 		tent *e = &c->t[c->nt++];
@@ -1003,7 +1026,7 @@ bool qb_rev_update(qb_revisions *rev, const qb_bank *bank, const char *templates
 		changed = true;
 
 	/* Texts. */
-	upd_ctx c = {rev, bank, NULL, 0, 0, false};
+	upd_ctx c = {rev, bank, NULL, 0, 0, false, 0};
 	each_element(bank, upd_elem, &c);
 	if (c.nt != rev->nt)
 		c.changed = true;

@@ -155,7 +155,15 @@ typedef struct anki {
 	char *css_name, *js_name, *labels_name; /* static media names (statics) */
 	json_t *decks;             /* col.decks                                 */
 	int64_t *dids;             /* deck id of each written language          */
+	struct rendered *cache;    /* the question being written, per language */
 } anki;
+
+/* A choice question's parts in one language, rendered once for every note
+ * that shows them (its own note and the translations of the others). */
+typedef struct rendered {
+	qb_buf prompt, options, explanation;
+	bool done;
+} rendered;
 
 /* ==== Times and ids ====================================================== */
 
@@ -349,18 +357,25 @@ static char *finish_field(const qb_buf *html)
 	qb_buf m = QB_BUF_INIT, out = QB_BUF_INIT;
 	qb_escape_mustache(&m, qb_buf_cstr(html));
 	static const char audio_open[] = "<audio controls src=\"";
-	for (const char *s = qb_buf_cstr(&m); *s; s++) {
+	const char *s = qb_buf_cstr(&m);
+	for (;;) {
+		/* Plain runs go over whole; only '<' and '[' need a look. */
+		size_t run = strcspn(s, "<[");
+		qb_buf_append(&out, s, run);
+		s += run;
+		if (!*s)
+			break;
 		/* A sound (markup.c writes it; a bank's text cannot: raw HTML is
 		 * off) becomes Anki's own player tag, after the guard above. */
 		const char *name_end, *close;
-		if (strncmp(s, audio_open, sizeof audio_open - 1) == 0 &&
+		if (*s == '<' && strncmp(s, audio_open, sizeof audio_open - 1) == 0 &&
 		    (name_end = strchr(s + sizeof audio_open - 1, '"')) != NULL &&
 		    (close = strstr(name_end, "</audio>")) != NULL) {
 			const char *name = s + sizeof audio_open - 1;
 			qb_buf_puts(&out, "[sound:");
 			qb_buf_append(&out, name, (size_t)(name_end - name));
 			qb_buf_putc(&out, ']');
-			s = close + strlen("</audio>") - 1;
+			s = close + strlen("</audio>");
 			continue;
 		}
 		if (*s == '[') {
@@ -370,10 +385,11 @@ static char *finish_field(const qb_buf *html)
 					break;
 			if (k < QB_NELEM(tags)) {
 				qb_buf_puts(&out, "&#91;");
+				s++;
 				continue;
 			}
 		}
-		qb_buf_putc(&out, *s);
+		qb_buf_putc(&out, *s++);
 	}
 	qb_buf_dispose(&m);
 	return qb_buf_detach(&out);
@@ -616,8 +632,11 @@ static int cloze_filled(anki *a, qb_buf *out, const qb_question *q, const char *
 /* One other language in a collapsed <details>: its own name as the
  * summary (the script turns it into "Show in ..." in the card's
  * language), then its prompt, options and explanation. */
-static int translation(anki *a, qb_buf *out, const qb_question *q, const char *other)
+static const rendered *rendered_in(anki *a, const qb_question *q, size_t li);
+
+static int translation(anki *a, qb_buf *out, const qb_question *q, size_t li)
 {
+	const char *other = a->langs[li];
 	const char *native = qb_lang_native_name(other);
 	qb_buf_puts(out, "<details class=\"qb-translation\" lang=\"");
 	qb_escape_html(out, other);
@@ -628,16 +647,19 @@ static int translation(anki *a, qb_buf *out, const qb_question *q, const char *o
 		if (cloze_filled(a, out, q, other) != 0)
 			return -1;
 		qb_buf_puts(out, "</div>");
+		qb_buf_puts(out, "<div class=\"qb-tr-explanation\">");
+		if (explanation(a, out, q, other) != 0)
+			return -1;
 	} else {
-		if (md(a, out, tr_text(a, &q->prompt, other)) != 0)
+		const rendered *r = rendered_in(a, q, li);
+		if (!r)
 			return -1;
+		qb_buf_append(out, r->prompt.ptr, r->prompt.len);
 		qb_buf_puts(out, "</div>");
-		if (options_list(a, out, q, other) != 0)
-			return -1;
+		qb_buf_append(out, r->options.ptr, r->options.len);
+		qb_buf_puts(out, "<div class=\"qb-tr-explanation\">");
+		qb_buf_append(out, r->explanation.ptr, r->explanation.len);
 	}
-	qb_buf_puts(out, "<div class=\"qb-tr-explanation\">");
-	if (explanation(a, out, q, other) != 0)
-		return -1;
 	qb_buf_puts(out, "</div></details>");
 	return 0;
 }
@@ -666,7 +688,7 @@ static bool carries(const anki *a, const char *lang, const char *other)
 static int field_translation(anki *a, qb_buf *out, const qb_question *q, const char *lang)
 {
 	for (size_t k = 0; k < a->nlangs; k++)
-		if (carries(a, lang, a->langs[k]) && translation(a, out, q, a->langs[k]) != 0)
+		if (carries(a, lang, a->langs[k]) && translation(a, out, q, k) != 0)
 			return -1;
 	return 0;
 }
@@ -892,9 +914,29 @@ static char *deck_desc(const anki *a, const qb_text *t, const char *lang)
 
 /* ==== The writer ========================================================= */
 
-/* Builds the fields of the note for (q, lang) into fields[F_COUNT]. */
-static int build_fields(anki *a, char *fields[F_COUNT], const qb_question *q, const char *lang)
+/* q's parts in language li, rendered at the first call for q (add_notes()
+ * resets the cache for each question); NULL after a diagnostic. */
+static const rendered *rendered_in(anki *a, const qb_question *q, size_t li)
 {
+	rendered *r = &a->cache[li];
+	if (r->done)
+		return r;
+	const char *lang = a->langs[li];
+	qb_buf_clear(&r->prompt);
+	qb_buf_clear(&r->options);
+	qb_buf_clear(&r->explanation);
+	if (md(a, &r->prompt, tr_text(a, &q->prompt, lang)) != 0 ||
+	    options_list(a, &r->options, q, lang) != 0 ||
+	    explanation(a, &r->explanation, q, lang) != 0)
+		return NULL;
+	r->done = true;
+	return r;
+}
+
+/* Builds the fields of the note for (q, language li) into fields[F_COUNT]. */
+static int build_fields(anki *a, char *fields[F_COUNT], const qb_question *q, size_t li)
+{
+	const char *lang = a->langs[li];
 	int rc = -1;
 	qb_buf b[F_COUNT];
 	for (size_t i = 0; i < F_COUNT; i++)
@@ -905,13 +947,14 @@ static int build_fields(anki *a, char *fields[F_COUNT], const qb_question *q, co
 	qb_buf_putc(&b[F_ID], ':');
 	qb_escape_html(&b[F_ID], lang);
 	qb_escape_html(&b[F_LANG], lang);
-	if (md(a, &b[F_QUESTION], tr_text(a, &q->prompt, lang)) != 0 ||
-	    options_list(a, &b[F_OPTIONS], q, lang) != 0 ||
-	    explanation(a, &b[F_EXPLANATION], q, lang) != 0 ||
-	    field_translation(a, &b[F_TRANSLATION], q, lang) != 0)
+	const rendered *r = rendered_in(a, q, li);
+	if (!r || field_translation(a, &b[F_TRANSLATION], q, lang) != 0)
 		goto done;
 	for (size_t i = 0; i < F_COUNT; i++)
-		fields[i] = finish_field(&b[i]);
+		fields[i] = finish_field(i == F_QUESTION      ? &r->prompt
+		                         : i == F_OPTIONS     ? &r->options
+		                         : i == F_EXPLANATION ? &r->explanation
+		                                              : &b[i]);
 	rc = 0;
 done:
 	for (size_t i = 0; i < F_COUNT; i++)
@@ -1015,11 +1058,13 @@ static int add_notes(anki *a, qb_anki_db *db, int64_t base_ms, size_t *ncards, b
 		bool cloze = q->type == QB_QTYPE_CLOZE;
 		const notetype_def *t = cloze ? &cloze_type : &quiz_type;
 		*has_cloze |= cloze;
+		for (size_t li = 0; li < a->nlangs; li++)
+			a->cache[li].done = false;
 		for (size_t li = 0; li < a->nlangs; li++, k++) {
 			const char *lang = a->langs[li];
 			char *fields[(int)F_COUNT > (int)C_COUNT ? (int)F_COUNT : (int)C_COUNT] = {0};
 			if ((cloze ? build_cloze_fields(a, fields, q, lang)
-			           : build_fields(a, fields, q, lang)) != 0)
+			           : build_fields(a, fields, q, li)) != 0)
 				return -1;
 			char *guid = note_guid(bank->id, q->id, lang);
 			char *tags = note_tags(bank, q, lang);
@@ -1143,6 +1188,7 @@ int qb_write_anki(const qb_render_ctx *ctx, const qb_bank *bank)
 {
 	int rc = -1;
 	anki a = {.ctx = ctx, .bank = bank, .langs = ctx->langs, .nlangs = ctx->nlangs};
+	a.cache = qb_xcalloc(ctx->nlangs ? ctx->nlangs : 1, sizeof *a.cache);
 	/* The collection is built in a scratch file next to the package. */
 	char *col = qb_fs_tmpname(ctx->path);
 	if (!col) {
@@ -1172,5 +1218,11 @@ done:
 	}
 	qb_media_set_dispose(&a.images);
 	free(a.dids);
+	for (size_t i = 0; i < a.nlangs; i++) {
+		qb_buf_dispose(&a.cache[i].prompt);
+		qb_buf_dispose(&a.cache[i].options);
+		qb_buf_dispose(&a.cache[i].explanation);
+	}
+	free(a.cache);
 	return rc;
 }

@@ -2,20 +2,27 @@
 #include "zipw.h"
 
 #include <errno.h>
+#include <stdint.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zip.h>
 
 #include "alloc.h"
 #include "diag.h"
 #include "fsutil.h"
+#include "pdeflate.h"
 
-/* The deflate level of every compressed member.  Measured with
- * tests/bench/floor.c on the 10,000-question bank's package (150 MB of
- * SQLite): level 9 takes 2.6 s for 13.57 MB, level 6 1.5 s for 13.70 MB
- * (1 % more), level 1 0.7 s for 19.2 MB (41 % more).  Level 6, zlib's
- * default, keeps the size and halves the time; see tests/bench/README.md. */
+/* The deflate level of every compressed member: 6, zlib's default.
+ * Measured on the 10,000-question bank's package (a 70 MB collection of
+ * 64 KiB pages; tests/bench/README.md): level 6 gives 7.96 MB, level 4
+ * 8.67 MB (+9 %), level 1 10.3 MB (+29 %), level 9 1 % less than 6 for
+ * twice the time.  A learner downloads the package once per release and
+ * AnkiWeb stores it, so the bytes matter more than the build's second;
+ * members of QB_PDEFLATE_MIN and more are deflated on every core
+ * (pdeflate.h), which pays for level 6. */
 #define DEFLATE_LEVEL 6
 
 struct qb_zipw {
@@ -88,8 +95,99 @@ fail:
 	return -1;
 }
 
+/* ---- members deflated on every core (pdeflate.h) ---- */
+
+/* A libzip source of data already deflated: libzip copies it as it is,
+ * since its stat gives the method, the CRC and both sizes. */
+typedef struct deflated_src {
+	qb_pdeflated d;
+	zip_uint64_t pos;
+	zip_error_t error;
+} deflated_src;
+
+static zip_int64_t deflated_cb(void *ud, void *data, zip_uint64_t len, zip_source_cmd_t cmd)
+{
+	deflated_src *s = ud;
+	switch (cmd) {
+	case ZIP_SOURCE_OPEN:
+		s->pos = 0;
+		return 0;
+	case ZIP_SOURCE_READ: {
+		size_t n = qb_pdeflated_read(&s->d, s->pos, data, len < SIZE_MAX ? (size_t)len : SIZE_MAX);
+		s->pos += n;
+		return (zip_int64_t)n;
+	}
+	case ZIP_SOURCE_CLOSE:
+		return 0;
+	case ZIP_SOURCE_STAT: {
+		zip_stat_t *st = data;
+		zip_stat_init(st);
+		st->valid = ZIP_STAT_SIZE | ZIP_STAT_COMP_SIZE | ZIP_STAT_COMP_METHOD | ZIP_STAT_CRC;
+		st->size = s->d.size;
+		st->comp_size = s->d.len;
+		st->comp_method = ZIP_CM_DEFLATE;
+		st->crc = s->d.crc;
+		return sizeof *st;
+	}
+	case ZIP_SOURCE_ERROR:
+		return zip_error_to_data(&s->error, data, len);
+	case ZIP_SOURCE_FREE:
+		qb_pdeflated_free(&s->d);
+		zip_error_fini(&s->error);
+		free(s);
+		return 0;
+	case ZIP_SOURCE_SUPPORTS:
+		return zip_source_make_command_bitmap(ZIP_SOURCE_OPEN, ZIP_SOURCE_READ,
+		                                      ZIP_SOURCE_CLOSE, ZIP_SOURCE_STAT,
+		                                      ZIP_SOURCE_ERROR, ZIP_SOURCE_FREE, -1);
+	default:
+		zip_error_set(&s->error, ZIP_ER_OPNOTSUPP, 0);
+		return -1;
+	}
+}
+
+/* Deflates size bytes from read on every core and adds them as name. */
+static int add_deflated(qb_zipw *z, const char *name, qb_pdeflate_read_fn read, void *payload,
+                        uint64_t size)
+{
+	deflated_src *s = qb_xcalloc(1, sizeof *s);
+	if (qb_pdeflate(&s->d, read, payload, size, DEFLATE_LEVEL, 0) != 0) {
+		free(s);
+		qb_diag_fatal("cannot compress '%s' for '%s'", name, z->path);
+		return -1;
+	}
+	zip_error_init(&s->error);
+	zip_source_t *src = zip_source_function(z->zip, deflated_cb, s);
+	if (!src)
+		deflated_cb(s, NULL, 0, ZIP_SOURCE_FREE);
+	return add_source(z, name, src, true);
+}
+
+static int read_mem(void *payload, void *buf, size_t len, uint64_t off)
+{
+	memcpy(buf, (const char *)payload + off, len);
+	return 0;
+}
+
+static int read_fd(void *payload, void *buf, size_t len, uint64_t off)
+{
+	int fd = *(const int *)payload;
+	for (size_t got = 0; got < len;) {
+		ssize_t n = pread(fd, (char *)buf + got, len - got, (off_t)(off + got));
+		if (n <= 0)
+			return -1;
+		got += (size_t)n;
+	}
+	return 0;
+}
+
 int qb_zipw_add_owned(qb_zipw *z, const char *name, void *data, size_t len, bool compress)
 {
+	if (compress && len >= QB_PDEFLATE_MIN) {
+		int rc = add_deflated(z, name, read_mem, data, len);
+		free(data);
+		return rc;
+	}
 	zip_source_t *src = zip_source_buffer(z->zip, data, len, 1);
 	if (!src)
 		free(data);
@@ -106,6 +204,17 @@ int qb_zipw_add(qb_zipw *z, const char *name, const void *data, size_t len, bool
 
 int qb_zipw_add_file(qb_zipw *z, const char *name, const char *file, bool compress)
 {
+	struct stat st;
+	if (compress && stat(file, &st) == 0 && (uint64_t)st.st_size >= QB_PDEFLATE_MIN) {
+		/* Big: deflated now, on every core. */
+		int fd = open(file, O_RDONLY | O_CLOEXEC);
+		int rc = fd < 0 ? -1 : add_deflated(z, name, read_fd, &fd, (uint64_t)st.st_size);
+		if (fd < 0)
+			qb_diag_fatal("cannot read '%s': %s", file, strerror(errno));
+		else
+			close(fd);
+		return rc;
+	}
 	/* Read while the archive is written, by qb_zipw_commit(). */
 	return add_source(z, name, zip_source_file(z->zip, file, 0, -1), compress);
 }

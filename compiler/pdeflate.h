@@ -1,0 +1,49 @@
+/* pdeflate.h - deflate of large data on every core (pigz's method, on
+ * zlib).  The data is cut into blocks of a fixed size; each block is
+ * compressed on its own, with the 32 KiB before it as the dictionary, and
+ * ends on a byte boundary (a sync flush), so the compressed blocks
+ * concatenate into one raw deflate stream.  The block size is fixed, never
+ * derived from the number of cores: the bytes are the same on every
+ * machine.  Only the compressed data is held in memory; each worker reads
+ * its block through the caller's reader. */
+#ifndef QB_PDEFLATE_H
+#define QB_PDEFLATE_H
+
+#include <stdint.h>
+
+#include "qb.h"
+
+/* Data of at least this size is worth splitting between cores. */
+#define QB_PDEFLATE_MIN ((uint64_t)4 << 20)
+
+/* Reads len bytes at offset off of the data into buf; 0, or -1 on error.
+ * Called from several threads at once, for different ranges. */
+typedef int (*qb_pdeflate_read_fn)(void *payload, void *buf, size_t len, uint64_t off);
+
+/* The raw deflate stream, as the blocks' parts one after the other (never
+ * copied into one buffer). */
+typedef struct qb_pdeflated {
+	uint8_t **parts;
+	size_t *lens;
+	size_t nparts;
+	uint64_t len;   /* compressed size: the sum of lens                   */
+	uint32_t crc;   /* CRC-32 of the uncompressed data                    */
+	uint64_t size;  /* uncompressed size                                  */
+} qb_pdeflated;
+
+/* Compresses the size bytes that read gives at zlib level (1-9) into *out,
+ * with threads threads (0: qb_pdeflate_threads()); the bytes do not depend
+ * on threads.  Returns 0, or -1 when a read or zlib failed (nothing to
+ * free then). */
+int qb_pdeflate(qb_pdeflated *out, qb_pdeflate_read_fn read, void *payload, uint64_t size,
+                int level, int threads);
+
+/* Copies up to n bytes of d's stream from offset off into buf; returns
+ * how many (0 at the end). */
+size_t qb_pdeflated_read(const qb_pdeflated *d, uint64_t off, void *buf, size_t n);
+void qb_pdeflated_free(qb_pdeflated *d);
+
+/* The number of threads qb_pdeflate uses: the cores online, at most 8. */
+int qb_pdeflate_threads(void);
+
+#endif

@@ -1,0 +1,166 @@
+/* Unit tests of the zip side: deflate on every core (pdeflate.c) and a
+ * big member written through zipw.c, read back with zlib and libzip. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zip.h>
+#include <zlib.h>
+
+#include "diag.h"
+#include "fsutil.h"
+#include "harness.h"
+#include "pdeflate.h"
+#include "zipw.h"
+
+/* Text that compresses like a collection's: repeated markup with varying
+ * numbers, so matches cross the 1 MiB blocks and their dictionaries. */
+static uint8_t *sample(size_t n)
+{
+	uint8_t *p = malloc(n ? n : 1);
+	uint32_t x = 12345;
+	for (size_t i = 0; i < n;) {
+		char line[96];
+		x = x * 1103515245u + 12345u;
+		int k = snprintf(line, sizeof line, "<li data-ok>option %u of question %zu</li>",
+		                 (x >> 16) % 97, i / 4096);
+		for (int j = 0; j < k && i < n; j++)
+			p[i++] = (uint8_t)line[j];
+	}
+	return p;
+}
+
+static int read_mem(void *payload, void *buf, size_t len, uint64_t off)
+{
+	memcpy(buf, (const uint8_t *)payload + off, len);
+	return 0;
+}
+
+static int read_fails(void *payload, void *buf, size_t len, uint64_t off)
+{
+	(void)payload;
+	(void)buf;
+	(void)len;
+	return off >= ((uint64_t)2 << 20) ? -1 : 0;
+}
+
+/* d's stream in one buffer, read through qb_pdeflated_read() in odd
+ * pieces. */
+static uint8_t *joined(const qb_pdeflated *d)
+{
+	uint8_t *all = malloc(d->len + 1);
+	uint64_t at = 0;
+	size_t n;
+	while ((n = qb_pdeflated_read(d, at, all + at, 777)) > 0)
+		at += n;
+	return at == d->len ? all : (free(all), NULL);
+}
+
+/* True when the raw deflate stream d inflates to exactly data[0..n). */
+static bool inflates_to(const qb_pdeflated *d, const uint8_t *data, size_t n)
+{
+	z_stream s;
+	memset(&s, 0, sizeof s);
+	uint8_t *in = joined(d);
+	if (!in || inflateInit2(&s, -15) != Z_OK) {
+		free(in);
+		return false;
+	}
+	uint8_t *out = malloc(n + 1);
+	s.next_in = in;
+	s.avail_in = (uInt)d->len;
+	s.next_out = out;
+	s.avail_out = (uInt)(n + 1);
+	int rc = inflate(&s, Z_FINISH);
+	bool ok = rc == Z_STREAM_END && s.total_out == n && s.avail_in == 0 &&
+	          memcmp(out, data, n) == 0;
+	inflateEnd(&s);
+	free(out);
+	free(in);
+	return ok;
+}
+
+static void test_pdeflate(void)
+{
+	/* Sizes around the block size, an empty input, and several blocks. */
+	const size_t sizes[] = {0, 1, (size_t)1 << 20, ((size_t)1 << 20) + 1, (size_t)5500000};
+	for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+		size_t n = sizes[k];
+		uint8_t *data = sample(n);
+		qb_pdeflated one, three;
+		INT_EQ(qb_pdeflate(&one, read_mem, data, n, 6, 1), 0);
+		INT_EQ(qb_pdeflate(&three, read_mem, data, n, 6, 3), 0);
+		OK(inflates_to(&one, data, n));
+		/* The same bytes whatever the number of threads. */
+		uint8_t *a = joined(&one), *b = joined(&three);
+		OK(a && b && one.len == three.len && memcmp(a, b, (size_t)one.len) == 0);
+		free(a);
+		free(b);
+		INT_EQ(one.crc, crc32(0L, data, (uInt)n));
+		INT_EQ(one.size, n);
+		if (n > 1000) /* it does compress */
+			OK(one.len < n / 4);
+		qb_pdeflated_free(&one);
+		qb_pdeflated_free(&three);
+		free(data);
+	}
+	/* A read error fails the whole thing. */
+	qb_pdeflated d;
+	INT_EQ(qb_pdeflate(&d, read_fails, NULL, (uint64_t)6 << 20, 6, 2), -1);
+}
+
+/* A member big enough for pdeflate, added from a file and from memory,
+ * read back through libzip: it must see a deflated member with the right
+ * CRC and contents. */
+static void test_big_member(void)
+{
+	char dir[] = "/tmp/qbc-unit-zip-XXXXXX";
+	if (!mkdtemp(dir)) {
+		OK(!"mkdtemp");
+		return;
+	}
+	char *file = qb_fs_join(dir, "big.bin"), *zpath = qb_fs_join(dir, "out.zip");
+	size_t n = (size_t)QB_PDEFLATE_MIN + 777777;
+	uint8_t *data = sample(n);
+	INT_EQ(qb_fs_write_atomic(file, data, n), 0);
+	qb_zipw *z = qb_zipw_open(zpath, 1700000000);
+	OK(z != NULL);
+	INT_EQ(qb_zipw_add_file(z, "from-file", file, true), 0);
+	INT_EQ(qb_zipw_add(z, "from-memory", data, n, true), 0);
+	INT_EQ(qb_zipw_add(z, "small", "hello", 5, true), 0);
+	INT_EQ(qb_zipw_commit(z), 0);
+
+	int err = 0;
+	zip_t *in = zip_open(zpath, ZIP_RDONLY | ZIP_CHECKCONS, &err);
+	OK(in != NULL);
+	const char *names[] = {"from-file", "from-memory"};
+	for (size_t k = 0; in && k < 2; k++) {
+		zip_stat_t st;
+		INT_EQ(zip_stat(in, names[k], 0, &st), 0);
+		INT_EQ(st.comp_method, ZIP_CM_DEFLATE);
+		INT_EQ(st.size, n);
+		INT_EQ(st.crc, crc32(0L, data, (uInt)n));
+		OK(st.comp_size < n / 4);
+		uint8_t *back = malloc(n);
+		zip_file_t *f = zip_fopen(in, names[k], 0);
+		OK(f && zip_fread(f, back, n) == (zip_int64_t)n && memcmp(back, data, n) == 0);
+		if (f)
+			zip_fclose(f);
+		free(back);
+	}
+	if (in)
+		zip_close(in);
+	unlink(file);
+	unlink(zpath);
+	rmdir(dir);
+	free(file);
+	free(zpath);
+	free(data);
+}
+
+int main(void)
+{
+	test_pdeflate();
+	test_big_member();
+	return h_done("zip");
+}
