@@ -26,6 +26,7 @@
 #include <sys/stat.h>
 
 #include "alloc.h"
+#include "arena.h"
 #include "buf.h"
 #include "diag.h"
 #include "fsutil.h"
@@ -36,16 +37,18 @@
 #define HEX 17 /* 16 hex digits and a NUL */
 #define FORMAT 1
 
+/* The tables' strings (ids, element and language names, bases) live in
+ * the record's arena: ids once per question, names once per record. */
 typedef struct qent {
-	char *qid, *lang;
+	const char *qid, *lang;
 	char hash[HEX];
 	time_t time;
 } qent;
 
 typedef struct tent {
-	char *qid, *elem, *lang;
+	const char *qid, *elem, *lang;
 	char hash[HEX];
-	char *basis; /* see the top of the file */
+	const char *basis; /* see the top of the file */
 } tent;
 
 typedef struct pent {
@@ -73,6 +76,9 @@ struct qb_revisions {
 	keyindex qx;       /* q by question id and language                 */
 	keyindex idx;      /* q by question id (its first entry)            */
 	keyindex tx;       /* t by question id, element and language        */
+	qb_arena strs;     /* the strings of q and t                        */
+	const char **names; /* element and language names, each once        */
+	size_t nnames;
 };
 
 /* ---- small helpers ---- */
@@ -211,23 +217,40 @@ void qb_rev_free(qb_revisions *rev)
 	free(rev->bank);
 	for (size_t i = 0; i < rev->ntpl; i++)
 		free(rev->tpl[i].name);
-	for (size_t i = 0; i < rev->nq; i++) {
-		free(rev->q[i].qid);
-		free(rev->q[i].lang);
-	}
-	for (size_t i = 0; i < rev->nt; i++) {
-		free(rev->t[i].qid);
-		free(rev->t[i].elem);
-		free(rev->t[i].lang);
-		free(rev->t[i].basis);
-	}
 	free(rev->tpl);
 	free(rev->q);
 	free(rev->t);
 	free(rev->qx.slot);
 	free(rev->idx.slot);
 	free(rev->tx.slot);
+	qb_arena_dispose(&rev->strs);
+	free(rev->names);
 	free(rev);
+}
+
+/* ---- the tables' strings ---- */
+
+/* An element or language name, stored once: a record has a few dozen
+ * (prompt, option-N, ..., its languages) for hundreds of thousands of
+ * entries. */
+static const char *name_of(qb_revisions *rev, const char *s)
+{
+	for (size_t i = rev->nnames; i-- > 0;)
+		if (strcmp(rev->names[i], s) == 0)
+			return rev->names[i];
+	if ((rev->nnames & (rev->nnames - 1)) == 0) /* 0, 1, 2, 4, ...: grow */
+		rev->names = qb_xrealloc(rev->names, (rev->nnames ? 2 * rev->nnames : 1) *
+		                                         sizeof *rev->names);
+	return rev->names[rev->nnames++] = qb_arena_strdup(&rev->strs, s);
+}
+
+/* A question id, stored once for a run of entries of that question (they
+ * are consecutive): *last is the previous one. */
+static const char *id_of(qb_revisions *rev, const char **last, const char *s)
+{
+	if (!*last || strcmp(*last, s) != 0)
+		*last = qb_arena_strdup(&rev->strs, s);
+	return *last;
 }
 
 /* ---- lookups ---- */
@@ -329,6 +352,23 @@ static bool is_basis(const char *s)
 	return true;
 }
 
+/* The number of lines of data that start with word (and a space): the
+ * size of a table, known before it is read. */
+static size_t count_lines(const char *data, size_t len, const char *word)
+{
+	size_t n = 0, wl = strlen(word);
+	for (const char *p = data, *end = data + len; p < end;) {
+		while (p < end && (*p == ' ' || *p == '\t'))
+			p++;
+		if ((size_t)(end - p) > wl && memcmp(p, word, wl) == 0 &&
+		    (p[wl] == ' ' || p[wl] == '\t'))
+			n++;
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		p = nl ? nl + 1 : end;
+	}
+	return n;
+}
+
 qb_revisions *qb_rev_load(const char *path, bool *io)
 {
 	*io = false;
@@ -343,22 +383,27 @@ qb_revisions *qb_rev_load(const char *path, bool *io)
 		qb_rev_free(rev);
 		return NULL;
 	}
-	qb_diag_add_source(path, data, len);
-	bool ok = true, header = false;
-	size_t cap_q = 0, cap_t = 0, cap_p = 0;
-	char *save = NULL;
+	/* The tables are allocated once, at their size; data is never
+	 * changed, so it is handed to the diagnostics only for an error. */
+	size_t cap_q = count_lines(data, len, "question"), cap_t = count_lines(data, len, "text");
+	size_t cap_p = 0;
+	rev->q = qb_xcalloc(cap_q ? cap_q : 1, sizeof *rev->q);
+	rev->t = qb_xcalloc(cap_t ? cap_t : 1, sizeof *rev->t);
+	bool ok = true, header = false, quoted = false;
+	const char *last_id = NULL;
+	qb_buf line = QB_BUF_INIT;
 	int lineno = 0;
 	/* Lines are split by hand so that numbering counts empty lines. */
-	for (char *p = data; p && *p; p = save) {
-		char *nl = strchr(p, '\n');
-		save = nl ? nl + 1 : NULL;
-		if (nl)
-			*nl = '\0';
+	for (const char *p = data, *end = data + len; p < end;) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		qb_buf_clear(&line);
+		qb_buf_append(&line, p, (size_t)((nl ? nl : end) - p));
+		p = nl ? nl + 1 : end;
 		lineno++;
-		if (*p == '#' || *p == '\0')
+		if (*qb_buf_cstr(&line) == '#' || *qb_buf_cstr(&line) == '\0')
 			continue;
 		char *tok[8];
-		int n = split(p, tok, 8);
+		int n = split(line.ptr, tok, 8);
 		qb_loc l = {path, lineno, 1};
 		bool good = false;
 		if (!header) {
@@ -366,6 +411,7 @@ qb_revisions *qb_rev_load(const char *path, bool *io)
 			       strtol(tok[1], NULL, 10) == FORMAT;
 			header = good;
 			if (!good) {
+				qb_diag_add_source(path, data, len);
 				qb_diag_error(l, "not a qbc revision record of format %d; move it away to "
 				                 "start a new one", FORMAT);
 				ok = false;
@@ -389,40 +435,42 @@ qb_revisions *qb_rev_load(const char *path, bool *io)
 				memcpy(e->hash, tok[2], HEX);
 				e->time = t;
 			}
-		} else if (n == 5 && strcmp(tok[0], "question") == 0 && is_hex16(tok[3])) {
+		} else if (n == 5 && strcmp(tok[0], "question") == 0 && is_hex16(tok[3]) &&
+		           rev->nq < cap_q) {
 			time_t t;
 			if ((good = parse_time(tok[4], &t))) {
-				if (rev->nq == cap_q)
-					rev->q = qb_xrealloc(rev->q, (cap_q = cap_q * 2 + 16) * sizeof *rev->q);
 				qent *e = &rev->q[rev->nq++];
-				e->qid = qb_xstrdup(tok[1]);
-				e->lang = qb_xstrdup(tok[2]);
+				e->qid = id_of(rev, &last_id, tok[1]);
+				e->lang = name_of(rev, tok[2]);
 				memcpy(e->hash, tok[3], HEX);
 				e->time = t;
 			}
 		} else if (n == 6 && strcmp(tok[0], "text") == 0 && is_hex16(tok[4]) &&
-		           is_basis(tok[5])) {
-			if (rev->nt == cap_t)
-				rev->t = qb_xrealloc(rev->t, (cap_t = cap_t * 2 + 64) * sizeof *rev->t);
+		           is_basis(tok[5]) && rev->nt < cap_t) {
 			tent *e = &rev->t[rev->nt++];
-			e->qid = qb_xstrdup(tok[1]);
-			e->elem = qb_xstrdup(tok[2]);
-			e->lang = qb_xstrdup(tok[3]);
+			e->qid = id_of(rev, &last_id, tok[1]);
+			e->elem = name_of(rev, tok[2]);
+			e->lang = name_of(rev, tok[3]);
 			memcpy(e->hash, tok[4], HEX);
-			e->basis = qb_xstrdup(tok[5]);
+			e->basis = qb_arena_strdup(&rev->strs, tok[5]);
 			good = true;
 		}
 		if (!good) {
+			if (!quoted)
+				qb_diag_add_source(path, data, len);
+			quoted = true;
 			qb_diag_error(l, "malformed line in the revision record; restore it from git, "
 			                 "or move the file away to start a new record");
 			ok = false;
 		}
 	}
 	if (ok && !header) {
+		qb_diag_add_source(path, data, len);
 		qb_diag_error((qb_loc){path, 1, 1}, "empty revision record; move it away to start a "
 		                                    "new one");
 		ok = false;
 	}
+	qb_buf_dispose(&line);
 	free(data);
 	if (!ok) {
 		qb_rev_free(rev);
@@ -798,11 +846,23 @@ void qb_rev_check_stale(const qb_revisions *rev, const qb_bank *bank)
 
 /* ---- updating ---- */
 
+/* Counts the elements (an upper bound of the texts per language). */
+static void count_elem(void *payload, const char *qid, const char *elem, const qb_text *t,
+                       const char *what)
+{
+	QB_UNUSED(qid);
+	QB_UNUSED(elem);
+	QB_UNUSED(t);
+	QB_UNUSED(what);
+	(*(size_t *)payload)++;
+}
+
 typedef struct upd_ctx {
-	const qb_revisions *old;
+	qb_revisions *old; /* its arena takes the new table's strings too    */
 	const qb_bank *bank;
 	tent *t;
 	size_t nt, cap;
+	const char *last_id;
 	bool changed;
 } upd_ctx;
 
@@ -822,21 +882,22 @@ static void upd_elem(void *payload, const char *qid, const char *elem, const qb_
 		text_hash(h, s);
 		char *basis = basis_of(&bs, lang);
 		const tent *o = find_t(c->old, qid, elem, lang);
-		if (c->nt == c->cap)
+		if (c->nt == c->cap) /* only when the count was wrong */
 			c->t = qb_xrealloc(c->t, (c->cap = c->cap * 2 + 64) * sizeof *c->t);
 		tent *e = &c->t[c->nt++];
-		e->qid = qb_xstrdup(qid);
-		e->elem = qb_xstrdup(elem);
-		e->lang = qb_xstrdup(lang);
+		e->qid = id_of(c->old, &c->last_id, qid);
+		e->elem = name_of(c->old, elem);
+		e->lang = name_of(c->old, lang);
 		memcpy(e->hash, h, HEX);
 		/* A text written now is written against the current others;
 		 * an unchanged text keeps its basis, so staleness persists. */
-		if (o && strcmp(o->hash, h) == 0) {
-			e->basis = qb_xstrdup(o->basis);
-			free(basis);
-		} else {
-			e->basis = basis;
-		}
+		if (o && strcmp(o->hash, h) == 0)
+			e->basis = o->basis;
+		else if (o && strcmp(o->basis, basis) == 0)
+			e->basis = o->basis;
+		else
+			e->basis = qb_arena_strdup(&c->old->strs, basis);
+		free(basis);
 		if (!o || strcmp(o->hash, e->hash) != 0 || strcmp(o->basis, e->basis) != 0)
 			c->changed = true;
 	}
@@ -971,21 +1032,20 @@ bool qb_rev_update(qb_revisions *rev, const qb_bank *bank, const char *templates
 	}
 
 	/* Questions, in source order; what is not in the bank is removed. */
-	qent *q = NULL;
-	size_t nq = 0, capq = 0;
+	size_t nq = 0, capq = bank->nquestions * bank->nlangs;
+	qent *q = qb_xcalloc(capq ? capq : 1, sizeof *q);
 	for (size_t i = 0; i < bank->nquestions; i++) {
 		const qb_question *qq = &bank->questions[i];
 		bool known = has_qid(rev, qq->id);
+		const char *qid = qb_arena_strdup(&rev->strs, qq->id);
 		for (size_t k = 0; k < bank->nlangs; k++) {
 			const char *lang = bank->langs[k].code;
 			char h[HEX];
 			question_hash(h, bank, qq, lang);
 			const qent *o = find_q(rev, qq->id, lang);
-			if (nq == capq)
-				q = qb_xrealloc(q, (capq = capq * 2 + 16) * sizeof *q);
 			qent *e = &q[nq++];
-			e->qid = qb_xstrdup(qq->id);
-			e->lang = qb_xstrdup(lang);
+			e->qid = qid;
+			e->lang = name_of(rev, lang);
 			memcpy(e->hash, h, HEX);
 			if (o && strcmp(o->hash, h) == 0)
 				e->time = o->time;
@@ -1003,7 +1063,10 @@ bool qb_rev_update(qb_revisions *rev, const qb_bank *bank, const char *templates
 		changed = true;
 
 	/* Texts. */
-	upd_ctx c = {rev, bank, NULL, 0, 0, false};
+	upd_ctx c = {rev, bank, NULL, 0, 0, NULL, false};
+	each_element(bank, count_elem, &c.cap);
+	c.cap *= bank->nlangs;
+	c.t = qb_xcalloc(c.cap ? c.cap : 1, sizeof *c.t);
 	each_element(bank, upd_elem, &c);
 	if (c.nt != rev->nt)
 		c.changed = true;
@@ -1014,12 +1077,6 @@ bool qb_rev_update(qb_revisions *rev, const qb_bank *bank, const char *templates
 	size_t oldnq = rev->nq;
 	rev->q = q;
 	rev->nq = nq;
-	for (size_t i = 0; i < rev->nt; i++) {
-		free(rev->t[i].qid);
-		free(rev->t[i].elem);
-		free(rev->t[i].lang);
-		free(rev->t[i].basis);
-	}
 	free(rev->t);
 	rev->t = c.t;
 	rev->nt = c.nt;
@@ -1029,8 +1086,6 @@ bool qb_rev_update(qb_revisions *rev, const qb_bank *bank, const char *templates
 			push_id(&report->removed, &report->nremoved, oldq[i].qid);
 			changed = true;
 		}
-		free(oldq[i].qid);
-		free(oldq[i].lang);
 	}
 	free(oldq);
 	changed |= c.changed;
@@ -1040,7 +1095,7 @@ bool qb_rev_update(qb_revisions *rev, const qb_bank *bank, const char *templates
 }
 
 typedef struct review_ctx {
-	const qb_revisions *rev;
+	qb_revisions *rev;
 	const qb_bank *bank;
 	const char *const *ids;
 	size_t nids;
@@ -1068,9 +1123,7 @@ static void review_elem(void *payload, const char *qid, const char *elem, const 
 			continue;
 		char *basis = basis_of(&bs, e->lang);
 		if (strcmp(basis, e->basis) != 0) {
-			free(e->basis);
-			e->basis = basis;
-			basis = NULL;
+			e->basis = qb_arena_strdup(&c->rev->strs, basis);
 			c->n++;
 		}
 		free(basis);
@@ -1090,48 +1143,58 @@ size_t qb_rev_review(qb_revisions *rev, const qb_bank *bank, const char *const *
 
 int qb_rev_save(const qb_revisions *rev, const char *path, const char *bank_name)
 {
-	qb_buf b = QB_BUF_INIT;
+	/* Written line by line into the temporary file: the record is as
+	 * big as the bank's source, and never held whole. */
+	qb_fs_atomic a;
+	if (qb_fs_atomic_open(&a, path) != 0) {
+		qb_diag_fatal("cannot write revision record '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	FILE *f = a.f;
 	/* The file name only: the record must not depend on the folder the
 	 * build was started from. */
 	const char *slash = strrchr(bank_name, '/');
 	bank_name = slash ? slash + 1 : bank_name;
 	char tm[32];
-	qb_buf_appendf(&b, "# qbc revision record of %s: commit it together with the bank.\n"
-	                   "# 'qbc build' updates it and 'qbc review' marks translations as "
-	                   "reviewed; do not edit it by hand.\n",
-	               bank_name);
-	qb_buf_appendf(&b, "qbc-revisions %d\n", FORMAT);
+	fprintf(f, "# qbc revision record of %s: commit it together with the bank.\n"
+	           "# 'qbc build' updates it and 'qbc review' marks translations as "
+	           "reviewed; do not edit it by hand.\n",
+	        bank_name);
+	fprintf(f, "qbc-revisions %d\n", FORMAT);
 	if (rev->bank)
-		qb_buf_appendf(&b, "bank %s\n", rev->bank);
-	qb_buf_appendf(&b, "revision %u\n", rev->revision);
+		fprintf(f, "bank %s\n", rev->bank);
+	fprintf(f, "revision %u\n", rev->revision);
 	for (size_t i = 0; i < rev->ntpl; i++) {
 		fmt_time(tm, rev->tpl[i].time);
-		qb_buf_appendf(&b, "template %s %s %s\n", rev->tpl[i].name, rev->tpl[i].hash, tm);
+		fprintf(f, "template %s %s %s\n", rev->tpl[i].name, rev->tpl[i].hash, tm);
 	}
 	/* Texts are stored in source order: the bank's own ("-") first, then
 	 * each question's, in the same order as the question lines. */
 	size_t ti = 0;
 	for (; ti < rev->nt && strcmp(rev->t[ti].qid, "-") == 0; ti++)
-		qb_buf_appendf(&b, "text - %s %s %s %s\n", rev->t[ti].elem, rev->t[ti].lang,
-		               rev->t[ti].hash, rev->t[ti].basis);
+		fprintf(f, "text - %s %s %s %s\n", rev->t[ti].elem, rev->t[ti].lang,
+		        rev->t[ti].hash, rev->t[ti].basis);
 	for (size_t i = 0; i < rev->nq;) {
 		const char *qid = rev->q[i].qid;
-		qb_buf_putc(&b, '\n');
+		fputc('\n', f);
 		for (; i < rev->nq && strcmp(rev->q[i].qid, qid) == 0; i++) {
 			fmt_time(tm, rev->q[i].time);
-			qb_buf_appendf(&b, "question %s %s %s %s\n", qid, rev->q[i].lang,
-			               rev->q[i].hash, tm);
+			fprintf(f, "question %s %s %s %s\n", qid, rev->q[i].lang, rev->q[i].hash, tm);
 		}
 		for (; ti < rev->nt && strcmp(rev->t[ti].qid, qid) == 0; ti++)
-			qb_buf_appendf(&b, "text %s %s %s %s %s\n", qid, rev->t[ti].elem,
-			               rev->t[ti].lang, rev->t[ti].hash, rev->t[ti].basis);
+			fprintf(f, "text %s %s %s %s %s\n", qid, rev->t[ti].elem, rev->t[ti].lang,
+			        rev->t[ti].hash, rev->t[ti].basis);
 	}
-	int rc = 0;
-	if (qb_fs_write_atomic(path, b.ptr, b.len) != 0) {
+	int rc = ferror(f) ? -1 : 0;
+	if (rc) {
+		int err = errno;
+		qb_fs_atomic_discard(&a);
+		errno = err;
+	} else {
+		rc = qb_fs_atomic_commit(&a);
+	}
+	if (rc)
 		qb_diag_fatal("cannot write revision record '%s': %s", path, strerror(errno));
-		rc = -1;
-	}
-	qb_buf_dispose(&b);
 	return rc;
 }
 
