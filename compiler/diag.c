@@ -24,14 +24,40 @@ static unsigned long nerrors, nwarnings, summed_errors, summed_warnings;
 static bool werror;
 static int color = -1; /* -1: decide from the terminal */
 
-void qb_diag_add_source(const char *file, const char *text, size_t len)
+/* Registers text (owned) for file, in place of an earlier text of that
+ * file: a bank read again (watch) is quoted as it is now. */
+static void add_source(const char *file, char *text, size_t len)
 {
+	for (source **p = &sources; *p;) {
+		source *s = *p;
+		if (strcmp(s->file, file) == 0) {
+			*p = s->next;
+			free(s->file);
+			free(s->text);
+			free(s);
+		} else {
+			p = &s->next;
+		}
+	}
 	source *s = qb_xcalloc(1, sizeof *s);
 	s->file = qb_xstrdup(file);
-	s->text = qb_xstrndup(text, len);
+	s->text = text;
 	s->len = len;
 	s->next = sources;
 	sources = s;
+}
+
+void qb_diag_add_source(const char *file, const char *text, size_t len)
+{
+	for (const source *s = sources; s; s = s->next)
+		if (s->text == text && s->len == len && strcmp(s->file, file) == 0)
+			return;
+	add_source(file, qb_xstrndup(text, len), len);
+}
+
+void qb_diag_add_source_owned(const char *file, char *text, size_t len)
+{
+	add_source(file, text, len);
 }
 
 void qb_diag_dispose(void)
