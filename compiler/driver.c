@@ -105,6 +105,10 @@ static qb_bank *load(const char *path, seen_ids *seen, bool *errors)
 	qb_validate(bank);
 	check_unique_id(seen, bank);
 	*errors = qb_diag_errors_since(m) > 0;
+	/* The few diagnostics after the checks (stale translations, format
+	 * limits) read the file again for their quotes: a build does not
+	 * hold a copy of the bank throughout. */
+	qb_diag_drop_source(bank->path);
 	return bank;
 }
 
