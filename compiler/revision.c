@@ -352,30 +352,39 @@ static bool is_basis(const char *s)
 	return true;
 }
 
-/* The number of lines of data that start with word (and a space): the
- * size of a table, known before it is read. */
-static size_t count_lines(const char *data, size_t len, const char *word)
+/* The number of lines of f that start with word (and a space or tab):
+ * the size of a table, known before it is read.  Leaves f rewound. */
+static size_t count_lines(FILE *f, const char *word)
 {
-	size_t n = 0, wl = strlen(word);
-	for (const char *p = data, *end = data + len; p < end;) {
-		while (p < end && (*p == ' ' || *p == '\t'))
-			p++;
-		if ((size_t)(end - p) > wl && memcmp(p, word, wl) == 0 &&
-		    (p[wl] == ' ' || p[wl] == '\t'))
+	size_t n = 0, wl = strlen(word), cap = 0;
+	char *line = NULL;
+	for (ssize_t len; (len = getline(&line, &cap, f)) > 0;) {
+		const char *p = line + strspn(line, " \t");
+		if (strncmp(p, word, wl) == 0 && (p[wl] == ' ' || p[wl] == '\t'))
 			n++;
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		p = nl ? nl + 1 : end;
 	}
+	free(line);
+	rewind(f);
 	return n;
+}
+
+/* Registers the record's text for the quotes of its errors: the record
+ * is read a line at a time and is not kept. */
+static void quote_record(const char *path, bool *quoted)
+{
+	char *data = NULL;
+	size_t len = 0;
+	if (!*quoted && qb_fs_read(path, &data, &len) == 0)
+		qb_diag_add_source_owned(path, data, len);
+	*quoted = true;
 }
 
 qb_revisions *qb_rev_load(const char *path, bool *io)
 {
 	*io = false;
 	qb_revisions *rev = qb_xcalloc(1, sizeof *rev);
-	char *data = NULL;
-	size_t len = 0;
-	if (qb_fs_read(path, &data, &len) != 0) {
+	FILE *f = fopen(path, "rb");
+	if (!f) {
 		if (errno == ENOENT)
 			return rev;
 		qb_diag_fatal("cannot read revision record '%s': %s", path, strerror(errno));
@@ -383,27 +392,24 @@ qb_revisions *qb_rev_load(const char *path, bool *io)
 		qb_rev_free(rev);
 		return NULL;
 	}
-	/* The tables are allocated once, at their size; data is never
-	 * changed, so it is handed to the diagnostics only for an error. */
-	size_t cap_q = count_lines(data, len, "question"), cap_t = count_lines(data, len, "text");
-	size_t cap_p = 0;
+	/* The tables are allocated once, at their size. */
+	size_t cap_q = count_lines(f, "question"), cap_t = count_lines(f, "text");
+	size_t cap_p = 0, linecap = 0;
 	rev->q = qb_xcalloc(cap_q ? cap_q : 1, sizeof *rev->q);
 	rev->t = qb_xcalloc(cap_t ? cap_t : 1, sizeof *rev->t);
 	bool ok = true, header = false, quoted = false;
 	const char *last_id = NULL;
-	qb_buf line = QB_BUF_INIT;
+	char *line = NULL;
 	int lineno = 0;
-	/* Lines are split by hand so that numbering counts empty lines. */
-	for (const char *p = data, *end = data + len; p < end;) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		qb_buf_clear(&line);
-		qb_buf_append(&line, p, (size_t)((nl ? nl : end) - p));
-		p = nl ? nl + 1 : end;
+	/* Numbering counts every line, empty ones included. */
+	for (ssize_t len; (len = getline(&line, &linecap, f)) > 0;) {
+		if (line[len - 1] == '\n')
+			line[len - 1] = '\0';
 		lineno++;
-		if (*qb_buf_cstr(&line) == '#' || *qb_buf_cstr(&line) == '\0')
+		if (*line == '#' || *line == '\0')
 			continue;
 		char *tok[8];
-		int n = split(line.ptr, tok, 8);
+		int n = split(line, tok, 8);
 		qb_loc l = {path, lineno, 1};
 		bool good = false;
 		if (!header) {
@@ -411,7 +417,7 @@ qb_revisions *qb_rev_load(const char *path, bool *io)
 			       strtol(tok[1], NULL, 10) == FORMAT;
 			header = good;
 			if (!good) {
-				qb_diag_add_source(path, data, len);
+				quote_record(path, &quoted);
 				qb_diag_error(l, "not a qbc revision record of format %d; move it away to "
 				                 "start a new one", FORMAT);
 				ok = false;
@@ -456,22 +462,24 @@ qb_revisions *qb_rev_load(const char *path, bool *io)
 			good = true;
 		}
 		if (!good) {
-			if (!quoted)
-				qb_diag_add_source(path, data, len);
-			quoted = true;
+			quote_record(path, &quoted);
 			qb_diag_error(l, "malformed line in the revision record; restore it from git, "
 			                 "or move the file away to start a new record");
 			ok = false;
 		}
 	}
-	if (ok && !header) {
-		qb_diag_add_source(path, data, len);
+	if (ferror(f)) {
+		qb_diag_fatal("cannot read revision record '%s': %s", path, strerror(errno));
+		*io = true;
+		ok = false;
+	} else if (ok && !header) {
+		quote_record(path, &quoted);
 		qb_diag_error((qb_loc){path, 1, 1}, "empty revision record; move it away to start a "
 		                                    "new one");
 		ok = false;
 	}
-	qb_buf_dispose(&line);
-	free(data);
+	free(line);
+	fclose(f);
 	if (!ok) {
 		qb_rev_free(rev);
 		return NULL;
@@ -881,27 +889,62 @@ static void upd_elem(void *payload, const char *qid, const char *elem, const qb_
 		char h[HEX];
 		text_hash(h, s);
 		char *basis = basis_of(&bs, lang);
+		/* In place, o is the entry this one replaces. */
 		const tent *o = find_t(c->old, qid, elem, lang);
-		if (c->nt == c->cap) /* only when the count was wrong */
-			c->t = qb_xrealloc(c->t, (c->cap = c->cap * 2 + 64) * sizeof *c->t);
-		tent *e = &c->t[c->nt++];
-		e->qid = id_of(c->old, &c->last_id, qid);
-		e->elem = name_of(c->old, elem);
-		e->lang = name_of(c->old, lang);
-		memcpy(e->hash, h, HEX);
+		tent e;
+		if (c->t == c->old->t) {
+			e.qid = o->qid;
+			e.elem = o->elem;
+			e.lang = o->lang;
+		} else {
+			e.qid = id_of(c->old, &c->last_id, qid);
+			e.elem = name_of(c->old, elem);
+			e.lang = name_of(c->old, lang);
+		}
+		memcpy(e.hash, h, HEX);
 		/* A text written now is written against the current others;
 		 * an unchanged text keeps its basis, so staleness persists. */
 		if (o && strcmp(o->hash, h) == 0)
-			e->basis = o->basis;
+			e.basis = o->basis;
 		else if (o && strcmp(o->basis, basis) == 0)
-			e->basis = o->basis;
+			e.basis = o->basis;
 		else
-			e->basis = qb_arena_strdup(&c->old->strs, basis);
+			e.basis = qb_arena_strdup(&c->old->strs, basis);
 		free(basis);
-		if (!o || strcmp(o->hash, e->hash) != 0 || strcmp(o->basis, e->basis) != 0)
+		if (!o || strcmp(o->hash, e.hash) != 0 || strcmp(o->basis, e.basis) != 0)
 			c->changed = true;
+		if (c->nt == c->cap) /* only when the count was wrong */
+			c->t = qb_xrealloc(c->t, (c->cap = c->cap * 2 + 64) * sizeof *c->t);
+		c->t[c->nt++] = e;
 	}
 	basis_set_dispose(&bs);
+}
+
+/* Whether the bank's texts have the record's keys, in the record's order
+ * (each key once): a rebuild, or a bank whose texts were edited but not
+ * added, removed or moved.  Then the table is updated in place: o in
+ * upd_elem() is always the entry being replaced, and no second table of
+ * the bank's size is needed. */
+typedef struct same_ctx {
+	const qb_revisions *rev;
+	const qb_bank *bank;
+	size_t n;
+	bool same;
+} same_ctx;
+
+static void same_elem(void *payload, const char *qid, const char *elem, const qb_text *t,
+                      const char *what)
+{
+	QB_UNUSED(what);
+	same_ctx *c = payload;
+	for (size_t k = 0; c->same && k < c->bank->nlangs; k++) {
+		const char *lang = c->bank->langs[k].code;
+		if (!text_in(c->bank, t, k))
+			continue;
+		const tent *e = c->n < c->rev->nt ? &c->rev->t[c->n++] : NULL;
+		c->same = e && strcmp(e->qid, qid) == 0 && strcmp(e->elem, elem) == 0 &&
+		          strcmp(e->lang, lang) == 0 && find_t(c->rev, qid, elem, lang) == e;
+	}
 }
 
 /* Appends id unless it is the last one (a question's entries are
@@ -1064,9 +1107,16 @@ bool qb_rev_update(qb_revisions *rev, const qb_bank *bank, const char *templates
 
 	/* Texts. */
 	upd_ctx c = {rev, bank, NULL, 0, 0, NULL, false};
-	each_element(bank, count_elem, &c.cap);
-	c.cap *= bank->nlangs;
-	c.t = qb_xcalloc(c.cap ? c.cap : 1, sizeof *c.t);
+	same_ctx same = {rev, bank, 0, rev->nt > 0};
+	each_element(bank, same_elem, &same);
+	if (same.same && same.n == rev->nt) {
+		c.t = rev->t;
+		c.cap = rev->nt;
+	} else {
+		each_element(bank, count_elem, &c.cap);
+		c.cap *= bank->nlangs;
+		c.t = qb_xcalloc(c.cap ? c.cap : 1, sizeof *c.t);
+	}
 	each_element(bank, upd_elem, &c);
 	if (c.nt != rev->nt)
 		c.changed = true;
@@ -1077,7 +1127,8 @@ bool qb_rev_update(qb_revisions *rev, const qb_bank *bank, const char *templates
 	size_t oldnq = rev->nq;
 	rev->q = q;
 	rev->nq = nq;
-	free(rev->t);
+	if (rev->t != c.t)
+		free(rev->t);
 	rev->t = c.t;
 	rev->nt = c.nt;
 	reindex(rev);
