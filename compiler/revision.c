@@ -47,7 +47,7 @@ typedef struct qent {
 
 typedef struct tent {
 	const char *qid, *elem, *lang;
-	char hash[HEX];
+	uint8_t hash[8]; /* the 16 hex digits as bytes: the table is the bulk */
 	const char *basis; /* see the top of the file */
 } tent;
 
@@ -91,6 +91,27 @@ static void hex_of(char out[HEX], const qb_buf *b)
 static void text_hash(char out[HEX], const char *s)
 {
 	qb_hash_sha256_hex(out, 8, s, strlen(s));
+}
+
+/* A text's hash as tent keeps it: the first 8 bytes of its SHA-256. */
+static void text_hash8(uint8_t out[8], const char *s)
+{
+	uint8_t d[QB_SHA256_SIZE];
+	qb_hash_sha256(d, s, strlen(s));
+	memcpy(out, d, 8);
+}
+
+/* 16 lower-case hex digits (checked by is_hex16()) to 8 bytes. */
+static void hex8_parse(uint8_t out[8], const char *hex)
+{
+	for (size_t i = 0; i < 8; i++) {
+		unsigned v = 0;
+		for (size_t k = 0; k < 2; k++) {
+			char c = hex[2 * i + k];
+			v = v * 16 + (unsigned)(c <= '9' ? c - '0' : c - 'a' + 10);
+		}
+		out[i] = (uint8_t)v;
+	}
 }
 
 static void fmt_time(char out[32], time_t t)
@@ -457,7 +478,7 @@ qb_revisions *qb_rev_load(const char *path, bool *io)
 			e->qid = id_of(rev, &last_id, tok[1]);
 			e->elem = name_of(rev, tok[2]);
 			e->lang = name_of(rev, tok[3]);
-			memcpy(e->hash, tok[4], HEX);
+			hex8_parse(e->hash, tok[4]);
 			e->basis = qb_arena_strdup(&rev->strs, tok[5]);
 			good = true;
 		}
@@ -798,9 +819,9 @@ static void changed_langs(qb_buf *out, const qb_revisions *rev, const qb_bank *b
 			continue;
 		const tent *o = find_t(rev, qid, elem, lang);
 		const char *s = qb_text_get(t, lang);
-		char h[HEX];
-		text_hash(h, s ? s : "");
-		if (!o || strcmp(o->hash, h) != 0)
+		uint8_t h[8];
+		text_hash8(h, s ? s : "");
+		if (!o || memcmp(o->hash, h, 8) != 0)
 			qb_buf_appendf(out, "%s'%s'", out->len ? ", " : "", lang);
 	}
 }
@@ -816,12 +837,12 @@ static void stale_elem(void *payload, const char *qid, const char *elem, const q
 		const tent *e = find_t(c->rev, qid, elem, tr->lang);
 		if (!e)
 			continue;
-		char h[HEX];
-		text_hash(h, tr->text);
+		uint8_t h[8];
+		text_hash8(h, tr->text);
 		char *basis = basis_of(&bs, tr->lang);
 		bool same = strcmp(basis, e->basis) == 0;
 		free(basis);
-		if (strcmp(h, e->hash) != 0 || same)
+		if (memcmp(h, e->hash, 8) != 0 || same)
 			continue;
 		qb_buf who = QB_BUF_INIT;
 		changed_langs(&who, c->rev, c->bank, qid, elem, t, tr->lang);
@@ -886,8 +907,8 @@ static void upd_elem(void *payload, const char *qid, const char *elem, const qb_
 		const char *s = text_in(c->bank, t, k);
 		if (!s)
 			continue;
-		char h[HEX];
-		text_hash(h, s);
+		uint8_t h[8];
+		text_hash8(h, s);
 		char *basis = basis_of(&bs, lang);
 		/* In place, o is the entry this one replaces. */
 		const tent *o = find_t(c->old, qid, elem, lang);
@@ -901,17 +922,17 @@ static void upd_elem(void *payload, const char *qid, const char *elem, const qb_
 			e.elem = name_of(c->old, elem);
 			e.lang = name_of(c->old, lang);
 		}
-		memcpy(e.hash, h, HEX);
+		memcpy(e.hash, h, 8);
 		/* A text written now is written against the current others;
 		 * an unchanged text keeps its basis, so staleness persists. */
-		if (o && strcmp(o->hash, h) == 0)
+		if (o && memcmp(o->hash, h, 8) == 0)
 			e.basis = o->basis;
 		else if (o && strcmp(o->basis, basis) == 0)
 			e.basis = o->basis;
 		else
 			e.basis = qb_arena_strdup(&c->old->strs, basis);
 		free(basis);
-		if (!o || strcmp(o->hash, e.hash) != 0 || strcmp(o->basis, e.basis) != 0)
+		if (!o || memcmp(o->hash, e.hash, 8) != 0 || strcmp(o->basis, e.basis) != 0)
 			c->changed = true;
 		if (c->nt == c->cap) /* only when the count was wrong */
 			c->t = qb_xrealloc(c->t, (c->cap = c->cap * 2 + 64) * sizeof *c->t);
@@ -1192,6 +1213,14 @@ size_t qb_rev_review(qb_revisions *rev, const qb_bank *bank, const char *const *
 
 /* ---- writing ---- */
 
+static void put_text(FILE *f, const tent *e)
+{
+	fprintf(f, "text %s %s %s ", e->qid, e->elem, e->lang);
+	for (size_t i = 0; i < 8; i++)
+		fprintf(f, "%02x", e->hash[i]);
+	fprintf(f, " %s\n", e->basis);
+}
+
 int qb_rev_save(const qb_revisions *rev, const char *path, const char *bank_name)
 {
 	/* Written line by line into the temporary file: the record is as
@@ -1223,8 +1252,7 @@ int qb_rev_save(const qb_revisions *rev, const char *path, const char *bank_name
 	 * each question's, in the same order as the question lines. */
 	size_t ti = 0;
 	for (; ti < rev->nt && strcmp(rev->t[ti].qid, "-") == 0; ti++)
-		fprintf(f, "text - %s %s %s %s\n", rev->t[ti].elem, rev->t[ti].lang,
-		        rev->t[ti].hash, rev->t[ti].basis);
+		put_text(f, &rev->t[ti]);
 	for (size_t i = 0; i < rev->nq;) {
 		const char *qid = rev->q[i].qid;
 		fputc('\n', f);
@@ -1233,8 +1261,7 @@ int qb_rev_save(const qb_revisions *rev, const char *path, const char *bank_name
 			fprintf(f, "question %s %s %s %s\n", qid, rev->q[i].lang, rev->q[i].hash, tm);
 		}
 		for (; ti < rev->nt && strcmp(rev->t[ti].qid, qid) == 0; ti++)
-			fprintf(f, "text %s %s %s %s %s\n", qid, rev->t[ti].elem, rev->t[ti].lang,
-			        rev->t[ti].hash, rev->t[ti].basis);
+			put_text(f, &rev->t[ti]);
 	}
 	int rc = ferror(f) ? -1 : 0;
 	if (rc) {
