@@ -462,6 +462,7 @@ static qb_drv_status build_bank(const qb_drv_opts *o, size_t i, const selection 
 	qb_rev_report_print(&report, bank->id, o->dry_run);
 	if (o->dry_run)
 		goto done;
+	qb_rev_park_texts(rev); /* until the save, after the writers */
 	langs = qb_xcalloc(bank->nlangs + 1, sizeof *langs);
 	const char *outdir = outdir_of(o);
 	qb_build_opts opts = {outdir, langs, 0, qb_rev_latest(rev), tdir, rev};

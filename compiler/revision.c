@@ -79,6 +79,7 @@ struct qb_revisions {
 	qb_arena strs;     /* the strings of q and t                        */
 	const char **names; /* element and language names, each once        */
 	size_t nnames;
+	FILE *parked;      /* t, while parked (qb_rev_park_texts())         */
 };
 
 /* ---- small helpers ---- */
@@ -246,6 +247,8 @@ void qb_rev_free(qb_revisions *rev)
 	free(rev->tx.slot);
 	qb_arena_dispose(&rev->strs);
 	free(rev->names);
+	if (rev->parked)
+		fclose(rev->parked);
 	free(rev);
 }
 
@@ -1221,6 +1224,45 @@ static void put_text(FILE *f, const tent *e)
 	fprintf(f, " %s\n", e->basis);
 }
 
+void qb_rev_park_texts(qb_revisions *rev)
+{
+	if (rev->parked || !rev->nt)
+		return;
+	/* The entries' strings stay in the arena, so the entries are written
+	 * as they are, pointers included, for this process only. */
+	FILE *f = tmpfile();
+	if (!f)
+		return; /* then they stay in memory */
+	if (fwrite(rev->t, sizeof *rev->t, rev->nt, f) != rev->nt || fflush(f) != 0) {
+		fclose(f);
+		return;
+	}
+	rev->parked = f;
+	free(rev->t);
+	rev->t = NULL;
+	free(rev->tx.slot);
+	rev->tx.slot = NULL;
+	rev->tx.cap = 0;
+}
+
+/* The next text entry (the first after *i == 0), from memory or from the
+ * parked file; false at the end or on a read error (*i < nt then). */
+static bool next_text(const qb_revisions *rev, size_t *i, tent *e)
+{
+	if (*i >= rev->nt)
+		return false;
+	if (rev->parked) {
+		if (*i == 0)
+			rewind(rev->parked);
+		if (fread(e, sizeof *e, 1, rev->parked) != 1)
+			return false;
+	} else {
+		*e = rev->t[*i];
+	}
+	++*i;
+	return true;
+}
+
 int qb_rev_save(const qb_revisions *rev, const char *path, const char *bank_name)
 {
 	/* Written line by line into the temporary file: the record is as
@@ -1251,8 +1293,10 @@ int qb_rev_save(const qb_revisions *rev, const char *path, const char *bank_name
 	/* Texts are stored in source order: the bank's own ("-") first, then
 	 * each question's, in the same order as the question lines. */
 	size_t ti = 0;
-	for (; ti < rev->nt && strcmp(rev->t[ti].qid, "-") == 0; ti++)
-		put_text(f, &rev->t[ti]);
+	tent e;
+	bool have = next_text(rev, &ti, &e);
+	for (; have && strcmp(e.qid, "-") == 0; have = next_text(rev, &ti, &e))
+		put_text(f, &e);
 	for (size_t i = 0; i < rev->nq;) {
 		const char *qid = rev->q[i].qid;
 		fputc('\n', f);
@@ -1260,10 +1304,15 @@ int qb_rev_save(const qb_revisions *rev, const char *path, const char *bank_name
 			fmt_time(tm, rev->q[i].time);
 			fprintf(f, "question %s %s %s %s\n", qid, rev->q[i].lang, rev->q[i].hash, tm);
 		}
-		for (; ti < rev->nt && strcmp(rev->t[ti].qid, qid) == 0; ti++)
-			put_text(f, &rev->t[ti]);
+		for (; have && strcmp(e.qid, qid) == 0; have = next_text(rev, &ti, &e))
+			put_text(f, &e);
 	}
-	int rc = ferror(f) ? -1 : 0;
+	/* All read, or the parked file failed (then the record is not saved). */
+	while (have)
+		have = next_text(rev, &ti, &e);
+	if (ti < rev->nt)
+		errno = EIO;
+	int rc = ferror(f) || ti < rev->nt ? -1 : 0;
 	if (rc) {
 		int err = errno;
 		qb_fs_atomic_discard(&a);
