@@ -262,6 +262,8 @@ static const char *name_of(qb_revisions *rev, const char *s)
 	for (size_t i = rev->nnames; i-- > 0;)
 		if (strcmp(rev->names[i], s) == 0)
 			return rev->names[i];
+	if (rev->nnames >= 1024) /* not a record qbc wrote: no more searching */
+		return qb_arena_strdup(&rev->strs, s);
 	if ((rev->nnames & (rev->nnames - 1)) == 0) /* 0, 1, 2, 4, ...: grow */
 		rev->names = qb_xrealloc(rev->names, (rev->nnames ? 2 * rev->nnames : 1) *
 		                                         sizeof *rev->names);
@@ -376,20 +378,27 @@ static bool is_basis(const char *s)
 	return true;
 }
 
-/* The number of lines of f that start with word (and a space or tab):
- * the size of a table, known before it is read.  Leaves f rewound. */
-static size_t count_lines(FILE *f, const char *word)
+/* Whether line starts with word (after blanks) and a space or tab. */
+static bool starts_with(const char *line, const char *word)
 {
-	size_t n = 0, wl = strlen(word), cap = 0;
+	const char *p = line + strspn(line, " \t");
+	size_t wl = strlen(word);
+	return strncmp(p, word, wl) == 0 && (p[wl] == ' ' || p[wl] == '\t');
+}
+
+/* The numbers of question and text lines of f: the sizes of the tables,
+ * known before they are read.  Leaves f rewound. */
+static void count_lines(FILE *f, size_t *nq, size_t *nt)
+{
+	size_t cap = 0;
 	char *line = NULL;
+	*nq = *nt = 0;
 	for (ssize_t len; (len = getline(&line, &cap, f)) > 0;) {
-		const char *p = line + strspn(line, " \t");
-		if (strncmp(p, word, wl) == 0 && (p[wl] == ' ' || p[wl] == '\t'))
-			n++;
+		*nq += starts_with(line, "question");
+		*nt += starts_with(line, "text");
 	}
 	free(line);
 	rewind(f);
-	return n;
 }
 
 /* Registers the record's text for the quotes of its errors: the record
@@ -417,8 +426,8 @@ qb_revisions *qb_rev_load(const char *path, bool *io)
 		return NULL;
 	}
 	/* The tables are allocated once, at their size. */
-	size_t cap_q = count_lines(f, "question"), cap_t = count_lines(f, "text");
-	size_t cap_p = 0, linecap = 0;
+	size_t cap_q, cap_t, cap_p = 0, linecap = 0;
+	count_lines(f, &cap_q, &cap_t);
 	rev->q = qb_xcalloc(cap_q ? cap_q : 1, sizeof *rev->q);
 	rev->t = qb_xcalloc(cap_t ? cap_t : 1, sizeof *rev->t);
 	bool ok = true, header = false, quoted = false;
