@@ -17,11 +17,12 @@ struct qb_arena_block {
 	alignas(max_align_t) unsigned char data[];
 };
 
-void *qb_arena_alloc(qb_arena *a, size_t n)
+/* n bytes aligned to align (a power of two) from the newest block, or
+ * from a new one. */
+static void *bump(qb_arena *a, size_t n, size_t align)
 {
-	const size_t align = alignof(max_align_t);
-	n = (n + align - 1) & ~(align - 1);
 #ifdef QB_DEBUG_ARENA
+	(void)align;
 	qb_arena_block *b = qb_xmalloc(sizeof *b + n);
 	b->used = b->size = n;
 	b->next = a->head;
@@ -29,23 +30,30 @@ void *qb_arena_alloc(qb_arena *a, size_t n)
 	return b->data;
 #else
 	qb_arena_block *b = a->head;
-	if (!b || b->size - b->used < n) {
+	size_t at = b ? (b->used + align - 1) & ~(align - 1) : 0;
+	if (!b || at > b->size || b->size - at < n) {
 		size_t size = n > BLOCK_SIZE ? n : BLOCK_SIZE;
 		b = qb_xmalloc(sizeof *b + size);
-		b->used = 0;
 		b->size = size;
 		b->next = a->head;
 		a->head = b;
+		at = 0;
 	}
-	void *p = b->data + b->used;
-	b->used += n;
-	return p;
+	b->used = at + n;
+	return b->data + at;
 #endif
 }
 
+void *qb_arena_alloc(qb_arena *a, size_t n)
+{
+	return bump(a, n, alignof(max_align_t));
+}
+
+/* Strings need no alignment: packed end to end, short texts waste no
+ * padding (a bank is mostly short texts). */
 char *qb_arena_strndup(qb_arena *a, const char *s, size_t n)
 {
-	char *p = qb_arena_alloc(a, n + 1);
+	char *p = bump(a, n + 1, 1);
 	memcpy(p, s, n);
 	p[n] = '\0';
 	return p;

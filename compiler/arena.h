@@ -17,6 +17,7 @@ typedef struct qb_arena {
 
 /* Memory aligned for any type; never NULL (aborts on out-of-memory). */
 void *qb_arena_alloc(qb_arena *a, size_t n);
+/* Strings are packed end to end (no alignment). */
 char *qb_arena_strndup(qb_arena *a, const char *s, size_t n);
 char *qb_arena_strdup(qb_arena *a, const char *s);
 /* Frees every allocation of the arena; the arena can be used again. */

@@ -9,12 +9,15 @@
 
 #include "alloc.h"
 #include "buf.h"
+#include "fsutil.h"
+#include "hash.h"
 #include "utf8.h"
 
 typedef struct source {
 	char *file;
-	char *text;
+	char *text; /* NULL once dropped: then read again for a quote      */
 	size_t len;
+	uint8_t sha[QB_SHA256_SIZE]; /* of a dropped text                 */
 	struct source *next;
 } source;
 
@@ -24,14 +27,68 @@ static unsigned long nerrors, nwarnings, summed_errors, summed_warnings;
 static bool werror;
 static int color = -1; /* -1: decide from the terminal */
 
-void qb_diag_add_source(const char *file, const char *text, size_t len)
+/* Registers text (owned) for file, in place of an earlier text of that
+ * file: a bank read again (watch) is quoted as it is now. */
+static void add_source(const char *file, char *text, size_t len)
 {
+	for (source **p = &sources; *p;) {
+		source *s = *p;
+		if (strcmp(s->file, file) == 0) {
+			*p = s->next;
+			free(s->file);
+			free(s->text);
+			free(s);
+		} else {
+			p = &s->next;
+		}
+	}
 	source *s = qb_xcalloc(1, sizeof *s);
 	s->file = qb_xstrdup(file);
-	s->text = qb_xstrndup(text, len);
+	s->text = text;
 	s->len = len;
 	s->next = sources;
 	sources = s;
+}
+
+void qb_diag_add_source(const char *file, const char *text, size_t len)
+{
+	for (const source *s = sources; s; s = s->next)
+		if (s->text == text && s->len == len && strcmp(s->file, file) == 0)
+			return;
+	add_source(file, qb_xstrndup(text, len), len);
+}
+
+void qb_diag_add_source_owned(const char *file, char *text, size_t len)
+{
+	add_source(file, text, len);
+}
+
+void qb_diag_drop_source(const char *file)
+{
+	for (source *s = sources; s; s = s->next)
+		if (s->text && strcmp(s->file, file) == 0) {
+			qb_hash_sha256(s->sha, s->text, s->len);
+			free(s->text);
+			s->text = NULL;
+		}
+}
+
+/* The text of a dropped source, read again: only when the file still
+ * holds what was read (else no line is quoted). */
+static bool reread(source *s)
+{
+	char *data = NULL;
+	size_t len = 0;
+	uint8_t sha[QB_SHA256_SIZE];
+	if (qb_fs_read(s->file, &data, &len) != 0)
+		return false;
+	qb_hash_sha256(sha, data, len);
+	if (len != s->len || memcmp(sha, s->sha, sizeof sha) != 0) {
+		free(data);
+		return false;
+	}
+	s->text = data;
+	return true;
 }
 
 void qb_diag_dispose(void)
@@ -67,9 +124,11 @@ static bool use_color(void)
 /* The line-th line of file (1-based) without its terminator, or NULL. */
 static const char *find_line(const char *file, int line, size_t *len)
 {
-	for (const source *s = sources; s; s = s->next) {
+	for (source *s = sources; s; s = s->next) {
 		if (strcmp(s->file, file) != 0)
 			continue;
+		if (!s->text && !reread(s))
+			return NULL;
 		const char *p = s->text, *end = s->text + s->len;
 		for (int l = 1; l < line && p < end; l++) {
 			const char *nl = p;

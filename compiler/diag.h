@@ -28,10 +28,20 @@ typedef enum qb_diag_level {
 	QB_DIAG_NOTE
 } qb_diag_level;
 
-/* Registers the text of a source file so diagnostics can quote its lines.
- * The text is copied.  file must be the same pointer or string used in the
- * qb_loc values of that file. */
+/* Registers the text of a source file so diagnostics can quote its lines,
+ * in place of an earlier text of that file.  The text is copied, unless
+ * it is already the registered text of file (the same pointer): then
+ * nothing happens.  file must be the same string used in the qb_loc values
+ * of that file. */
 void qb_diag_add_source(const char *file, const char *text, size_t len);
+/* The same, taking text (from malloc) instead of a copy: the caller that
+ * read a whole file hands it over, and its memory is not spent twice. */
+void qb_diag_add_source_owned(const char *file, char *text, size_t len);
+/* Frees the registered text of file (a bank, once read and checked),
+ * keeping its hash: a later quotation reads the file again and quotes it
+ * only when it still holds that text.  A build then does not keep a copy
+ * of the bank for the few diagnostics that come after the checks. */
+void qb_diag_drop_source(const char *file);
 
 void qb_diag_error(qb_loc loc, const char *fmt, ...) QB_PRINTF(2, 3);
 void qb_diag_warning(qb_loc loc, const char *fmt, ...) QB_PRINTF(2, 3);

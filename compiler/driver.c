@@ -105,6 +105,10 @@ static qb_bank *load(const char *path, seen_ids *seen, bool *errors)
 	qb_validate(bank);
 	check_unique_id(seen, bank);
 	*errors = qb_diag_errors_since(m) > 0;
+	/* The few diagnostics after the checks (stale translations, format
+	 * limits) read the file again for their quotes: a build does not
+	 * hold a copy of the bank throughout. */
+	qb_diag_drop_source(bank->path);
 	return bank;
 }
 
@@ -458,6 +462,7 @@ static qb_drv_status build_bank(const qb_drv_opts *o, size_t i, const selection 
 	qb_rev_report_print(&report, bank->id, o->dry_run);
 	if (o->dry_run)
 		goto done;
+	qb_rev_park_texts(rev); /* until the save, after the writers */
 	langs = qb_xcalloc(bank->nlangs + 1, sizeof *langs);
 	const char *outdir = outdir_of(o);
 	qb_build_opts opts = {outdir, langs, 0, qb_rev_latest(rev), tdir, rev};

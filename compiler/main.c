@@ -2,6 +2,7 @@
  * tables that drive both parsing and --help (libgit2's src/cli). */
 #include <errno.h>
 #include <getopt.h>
+#include <malloc.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -222,6 +223,13 @@ static int parse(const command *c, int argc, char **argv, args *a)
 
 int main(int argc, char **argv)
 {
+#ifdef M_MMAP_THRESHOLD
+	/* Blocks from 128 KiB up get their own mapping, given back when
+	 * freed.  glibc would otherwise raise the threshold to the largest
+	 * block freed (the bank's text, once checked), and the big buffers
+	 * freed after reading would stay in the heap for the whole build. */
+	mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+#endif
 	if (argc < 2)
 		return usage_error(NULL, "no command given");
 	const char *name = argv[1];

@@ -1490,7 +1490,8 @@ qb_bank *qb_read(const char *path)
 		qb_diag_fatal("cannot read '%s': %s", path, strerror(errno));
 		return NULL;
 	}
-	qb_bank *bank = qb_read_text(path, data, len);
-	free(data);
-	return bank;
+	/* The diagnostics keep the text (qb_read_text() registers it again,
+	 * which then costs nothing). */
+	qb_diag_add_source_owned(path, data, len);
+	return qb_read_text(path, data, len);
 }

@@ -26,6 +26,7 @@
 #include <sys/stat.h>
 
 #include "alloc.h"
+#include "arena.h"
 #include "buf.h"
 #include "diag.h"
 #include "fsutil.h"
@@ -36,16 +37,18 @@
 #define HEX 17 /* 16 hex digits and a NUL */
 #define FORMAT 1
 
+/* The tables' strings (ids, element and language names, bases) live in
+ * the record's arena: ids once per question, names once per record. */
 typedef struct qent {
-	char *qid, *lang;
+	const char *qid, *lang;
 	char hash[HEX];
 	time_t time;
 } qent;
 
 typedef struct tent {
-	char *qid, *elem, *lang;
-	char hash[HEX];
-	char *basis; /* see the top of the file */
+	const char *qid, *elem, *lang;
+	uint8_t hash[8]; /* the 16 hex digits as bytes: the table is the bulk */
+	const char *basis; /* see the top of the file */
 } tent;
 
 typedef struct pent {
@@ -73,6 +76,10 @@ struct qb_revisions {
 	keyindex qx;       /* q by question id and language                 */
 	keyindex idx;      /* q by question id (its first entry)            */
 	keyindex tx;       /* t by question id, element and language        */
+	qb_arena strs;     /* the strings of q and t                        */
+	const char **names; /* element and language names, each once        */
+	size_t nnames;
+	FILE *parked;      /* t, while parked (qb_rev_park_texts())         */
 };
 
 /* ---- small helpers ---- */
@@ -85,6 +92,27 @@ static void hex_of(char out[HEX], const qb_buf *b)
 static void text_hash(char out[HEX], const char *s)
 {
 	qb_hash_sha256_hex(out, 8, s, strlen(s));
+}
+
+/* A text's hash as tent keeps it: the first 8 bytes of its SHA-256. */
+static void text_hash8(uint8_t out[8], const char *s)
+{
+	uint8_t d[QB_SHA256_SIZE];
+	qb_hash_sha256(d, s, strlen(s));
+	memcpy(out, d, 8);
+}
+
+/* 16 lower-case hex digits (checked by is_hex16()) to 8 bytes. */
+static void hex8_parse(uint8_t out[8], const char *hex)
+{
+	for (size_t i = 0; i < 8; i++) {
+		unsigned v = 0;
+		for (size_t k = 0; k < 2; k++) {
+			char c = hex[2 * i + k];
+			v = v * 16 + (unsigned)(c <= '9' ? c - '0' : c - 'a' + 10);
+		}
+		out[i] = (uint8_t)v;
+	}
 }
 
 static void fmt_time(char out[32], time_t t)
@@ -218,23 +246,44 @@ void qb_rev_free(qb_revisions *rev)
 	free(rev->bank);
 	for (size_t i = 0; i < rev->ntpl; i++)
 		free(rev->tpl[i].name);
-	for (size_t i = 0; i < rev->nq; i++) {
-		free(rev->q[i].qid);
-		free(rev->q[i].lang);
-	}
-	for (size_t i = 0; i < rev->nt; i++) {
-		free(rev->t[i].qid);
-		free(rev->t[i].elem);
-		free(rev->t[i].lang);
-		free(rev->t[i].basis);
-	}
 	free(rev->tpl);
 	free(rev->q);
 	free(rev->t);
 	free(rev->qx.slot);
 	free(rev->idx.slot);
 	free(rev->tx.slot);
+	qb_arena_dispose(&rev->strs);
+	free(rev->names);
+	if (rev->parked)
+		fclose(rev->parked);
 	free(rev);
+}
+
+/* ---- the tables' strings ---- */
+
+/* An element or language name, stored once: a record has a few dozen
+ * (prompt, option-N, ..., its languages) for hundreds of thousands of
+ * entries. */
+static const char *name_of(qb_revisions *rev, const char *s)
+{
+	for (size_t i = rev->nnames; i-- > 0;)
+		if (strcmp(rev->names[i], s) == 0)
+			return rev->names[i];
+	if (rev->nnames >= 1024) /* not a record qbc wrote: no more searching */
+		return qb_arena_strdup(&rev->strs, s);
+	if ((rev->nnames & (rev->nnames - 1)) == 0) /* 0, 1, 2, 4, ...: grow */
+		rev->names = qb_xrealloc(rev->names, (rev->nnames ? 2 * rev->nnames : 1) *
+		                                         sizeof *rev->names);
+	return rev->names[rev->nnames++] = qb_arena_strdup(&rev->strs, s);
+}
+
+/* A question id, stored once for a run of entries of that question (they
+ * are consecutive): *last is the previous one. */
+static const char *id_of(qb_revisions *rev, const char **last, const char *s)
+{
+	if (!*last || strcmp(*last, s) != 0)
+		*last = qb_arena_strdup(&rev->strs, s);
+	return *last;
 }
 
 /* ---- lookups ---- */
@@ -254,7 +303,7 @@ static bool has_qid(const qb_revisions *rev, const char *qid)
 
 static tent *find_t(const qb_revisions *rev, const char *qid, const char *elem, const char *lang)
 {
-	if (!rev->nt)
+	if (!rev->nt || rev->parked) /* parked: not to be looked up */
 		return NULL;
 	if (!rev->tx.cap) /* a cache: the record itself does not change */
 		index_texts((qb_revisions *)rev);
@@ -269,6 +318,8 @@ static tent *find_t(const qb_revisions *rev, const char *qid, const char *elem, 
 static tent *find_t_next(const qb_revisions *rev, size_t *cursor, const char *qid,
                          const char *elem, const char *lang)
 {
+	if (rev->parked)
+		return NULL;
 	tent *e = *cursor < rev->nt && t_eq(rev, *cursor, qid, elem, lang)
 	                  ? &rev->t[*cursor]
 	                  : find_t(rev, qid, elem, lang);
@@ -353,13 +404,46 @@ static bool is_basis(const char *s)
 	return true;
 }
 
+/* Whether line starts with word (after blanks) and a space or tab. */
+static bool starts_with(const char *line, const char *word)
+{
+	const char *p = line + strspn(line, " \t");
+	size_t wl = strlen(word);
+	return strncmp(p, word, wl) == 0 && (p[wl] == ' ' || p[wl] == '\t');
+}
+
+/* The numbers of question and text lines of f: the sizes of the tables,
+ * known before they are read.  Leaves f rewound. */
+static void count_lines(FILE *f, size_t *nq, size_t *nt)
+{
+	size_t cap = 0;
+	char *line = NULL;
+	*nq = *nt = 0;
+	for (ssize_t len; (len = getline(&line, &cap, f)) > 0;) {
+		*nq += starts_with(line, "question");
+		*nt += starts_with(line, "text");
+	}
+	free(line);
+	rewind(f);
+}
+
+/* Registers the record's text for the quotes of its errors: the record
+ * is read a line at a time and is not kept. */
+static void quote_record(const char *path, bool *quoted)
+{
+	char *data = NULL;
+	size_t len = 0;
+	if (!*quoted && qb_fs_read(path, &data, &len) == 0)
+		qb_diag_add_source_owned(path, data, len);
+	*quoted = true;
+}
+
 qb_revisions *qb_rev_load(const char *path, bool *io)
 {
 	*io = false;
 	qb_revisions *rev = qb_xcalloc(1, sizeof *rev);
-	char *data = NULL;
-	size_t len = 0;
-	if (qb_fs_read(path, &data, &len) != 0) {
+	FILE *f = fopen(path, "rb");
+	if (!f) {
 		if (errno == ENOENT)
 			return rev;
 		qb_diag_fatal("cannot read revision record '%s': %s", path, strerror(errno));
@@ -367,22 +451,24 @@ qb_revisions *qb_rev_load(const char *path, bool *io)
 		qb_rev_free(rev);
 		return NULL;
 	}
-	qb_diag_add_source(path, data, len);
-	bool ok = true, header = false;
-	size_t cap_q = 0, cap_t = 0, cap_p = 0;
-	char *save = NULL;
+	/* The tables are allocated once, at their size. */
+	size_t cap_q, cap_t, cap_p = 0, linecap = 0;
+	count_lines(f, &cap_q, &cap_t);
+	rev->q = qb_xcalloc(cap_q ? cap_q : 1, sizeof *rev->q);
+	rev->t = qb_xcalloc(cap_t ? cap_t : 1, sizeof *rev->t);
+	bool ok = true, header = false, quoted = false;
+	const char *last_id = NULL;
+	char *line = NULL;
 	int lineno = 0;
-	/* Lines are split by hand so that numbering counts empty lines. */
-	for (char *p = data; p && *p; p = save) {
-		char *nl = strchr(p, '\n');
-		save = nl ? nl + 1 : NULL;
-		if (nl)
-			*nl = '\0';
+	/* Numbering counts every line, empty ones included. */
+	for (ssize_t len; (len = getline(&line, &linecap, f)) > 0;) {
+		if (line[len - 1] == '\n')
+			line[len - 1] = '\0';
 		lineno++;
-		if (*p == '#' || *p == '\0')
+		if (*line == '#' || *line == '\0')
 			continue;
 		char *tok[8];
-		int n = split(p, tok, 8);
+		int n = split(line, tok, 8);
 		qb_loc l = {path, lineno, 1};
 		bool good = false;
 		if (!header) {
@@ -390,6 +476,7 @@ qb_revisions *qb_rev_load(const char *path, bool *io)
 			       strtol(tok[1], NULL, 10) == FORMAT;
 			header = good;
 			if (!good) {
+				quote_record(path, &quoted);
 				qb_diag_error(l, "not a qbc revision record of format %d; move it away to "
 				                 "start a new one", FORMAT);
 				ok = false;
@@ -413,41 +500,45 @@ qb_revisions *qb_rev_load(const char *path, bool *io)
 				memcpy(e->hash, tok[2], HEX);
 				e->time = t;
 			}
-		} else if (n == 5 && strcmp(tok[0], "question") == 0 && is_hex16(tok[3])) {
+		} else if (n == 5 && strcmp(tok[0], "question") == 0 && is_hex16(tok[3]) &&
+		           rev->nq < cap_q) {
 			time_t t;
 			if ((good = parse_time(tok[4], &t))) {
-				if (rev->nq == cap_q)
-					rev->q = qb_xrealloc(rev->q, (cap_q = cap_q * 2 + 16) * sizeof *rev->q);
 				qent *e = &rev->q[rev->nq++];
-				e->qid = qb_xstrdup(tok[1]);
-				e->lang = qb_xstrdup(tok[2]);
+				e->qid = id_of(rev, &last_id, tok[1]);
+				e->lang = name_of(rev, tok[2]);
 				memcpy(e->hash, tok[3], HEX);
 				e->time = t;
 			}
 		} else if (n == 6 && strcmp(tok[0], "text") == 0 && is_hex16(tok[4]) &&
-		           is_basis(tok[5])) {
-			if (rev->nt == cap_t)
-				rev->t = qb_xrealloc(rev->t, (cap_t = cap_t * 2 + 64) * sizeof *rev->t);
+		           is_basis(tok[5]) && rev->nt < cap_t) {
 			tent *e = &rev->t[rev->nt++];
-			e->qid = qb_xstrdup(tok[1]);
-			e->elem = qb_xstrdup(tok[2]);
-			e->lang = qb_xstrdup(tok[3]);
-			memcpy(e->hash, tok[4], HEX);
-			e->basis = qb_xstrdup(tok[5]);
+			e->qid = id_of(rev, &last_id, tok[1]);
+			e->elem = name_of(rev, tok[2]);
+			e->lang = name_of(rev, tok[3]);
+			hex8_parse(e->hash, tok[4]);
+			e->basis = qb_arena_strdup(&rev->strs, tok[5]);
 			good = true;
 		}
 		if (!good) {
+			quote_record(path, &quoted);
 			qb_diag_error(l, "malformed line in the revision record; restore it from git, "
 			                 "or move the file away to start a new record");
 			ok = false;
 		}
 	}
-	if (ok && !header) {
+	if (ferror(f)) {
+		qb_diag_fatal("cannot read revision record '%s': %s", path, strerror(errno));
+		*io = true;
+		ok = false;
+	} else if (ok && !header) {
+		quote_record(path, &quoted);
 		qb_diag_error((qb_loc){path, 1, 1}, "empty revision record; move it away to start a "
 		                                    "new one");
 		ok = false;
 	}
-	free(data);
+	free(line);
+	fclose(f);
 	if (!ok) {
 		qb_rev_free(rev);
 		return NULL;
@@ -764,9 +855,9 @@ static void changed_langs(qb_buf *out, const qb_revisions *rev, const qb_bank *b
 			continue;
 		const tent *o = find_t(rev, qid, elem, lang);
 		const char *s = qb_text_get(t, lang);
-		char h[HEX];
-		text_hash(h, s ? s : "");
-		if (!o || strcmp(o->hash, h) != 0)
+		uint8_t h[8];
+		text_hash8(h, s ? s : "");
+		if (!o || memcmp(o->hash, h, 8) != 0)
 			qb_buf_appendf(out, "%s'%s'", out->len ? ", " : "", lang);
 	}
 }
@@ -782,12 +873,12 @@ static void stale_elem(void *payload, const char *qid, const char *elem, const q
 		const tent *e = find_t_next(c->rev, &c->cursor, qid, elem, tr->lang);
 		if (!e)
 			continue;
-		char h[HEX];
-		text_hash(h, tr->text);
+		uint8_t h[8];
+		text_hash8(h, tr->text);
 		char *basis = basis_of(&bs, tr->lang);
 		bool same = strcmp(basis, e->basis) == 0;
 		free(basis);
-		if (strcmp(h, e->hash) != 0 || same)
+		if (memcmp(h, e->hash, 8) != 0 || same)
 			continue;
 		qb_buf who = QB_BUF_INIT;
 		changed_langs(&who, c->rev, c->bank, qid, elem, t, tr->lang);
@@ -820,11 +911,23 @@ void qb_rev_check_stale(const qb_revisions *rev, const qb_bank *bank)
 
 /* ---- updating ---- */
 
+/* Counts the elements (an upper bound of the texts per language). */
+static void count_elem(void *payload, const char *qid, const char *elem, const qb_text *t,
+                       const char *what)
+{
+	QB_UNUSED(qid);
+	QB_UNUSED(elem);
+	QB_UNUSED(t);
+	QB_UNUSED(what);
+	(*(size_t *)payload)++;
+}
+
 typedef struct upd_ctx {
-	const qb_revisions *old;
+	qb_revisions *old; /* its arena takes the new table's strings too    */
 	const qb_bank *bank;
 	tent *t;
 	size_t nt, cap;
+	const char *last_id;
 	bool changed;
 	size_t cursor; /* into old, find_t_next() */
 } upd_ctx;
@@ -841,29 +944,65 @@ static void upd_elem(void *payload, const char *qid, const char *elem, const qb_
 		const char *s = text_in(c->bank, t, k);
 		if (!s)
 			continue;
-		char h[HEX];
-		text_hash(h, s);
+		uint8_t h[8];
+		text_hash8(h, s);
 		char *basis = basis_of(&bs, lang);
+		/* In place, o is the entry this one replaces. */
 		const tent *o = find_t_next(c->old, &c->cursor, qid, elem, lang);
-		if (c->nt == c->cap)
-			c->t = qb_xrealloc(c->t, (c->cap = c->cap * 2 + 64) * sizeof *c->t);
-		tent *e = &c->t[c->nt++];
-		e->qid = qb_xstrdup(qid);
-		e->elem = qb_xstrdup(elem);
-		e->lang = qb_xstrdup(lang);
-		memcpy(e->hash, h, HEX);
+		tent e;
+		if (c->t == c->old->t) {
+			e.qid = o->qid;
+			e.elem = o->elem;
+			e.lang = o->lang;
+		} else {
+			e.qid = id_of(c->old, &c->last_id, qid);
+			e.elem = name_of(c->old, elem);
+			e.lang = name_of(c->old, lang);
+		}
+		memcpy(e.hash, h, 8);
 		/* A text written now is written against the current others;
 		 * an unchanged text keeps its basis, so staleness persists. */
-		if (o && strcmp(o->hash, h) == 0) {
-			e->basis = qb_xstrdup(o->basis);
-			free(basis);
-		} else {
-			e->basis = basis;
-		}
-		if (!o || strcmp(o->hash, e->hash) != 0 || strcmp(o->basis, e->basis) != 0)
+		if (o && memcmp(o->hash, h, 8) == 0)
+			e.basis = o->basis;
+		else if (o && strcmp(o->basis, basis) == 0)
+			e.basis = o->basis;
+		else
+			e.basis = qb_arena_strdup(&c->old->strs, basis);
+		free(basis);
+		if (!o || memcmp(o->hash, e.hash, 8) != 0 || strcmp(o->basis, e.basis) != 0)
 			c->changed = true;
+		if (c->nt == c->cap) /* only when the count was wrong */
+			c->t = qb_xrealloc(c->t, (c->cap = c->cap * 2 + 64) * sizeof *c->t);
+		c->t[c->nt++] = e;
 	}
 	basis_set_dispose(&bs);
+}
+
+/* Whether the bank's texts have the record's keys, in the record's order
+ * (each key once): a rebuild, or a bank whose texts were edited but not
+ * added, removed or moved.  Then the table is updated in place: o in
+ * upd_elem() is always the entry being replaced, and no second table of
+ * the bank's size is needed. */
+typedef struct same_ctx {
+	const qb_revisions *rev;
+	const qb_bank *bank;
+	size_t n;
+	bool same;
+} same_ctx;
+
+static void same_elem(void *payload, const char *qid, const char *elem, const qb_text *t,
+                      const char *what)
+{
+	QB_UNUSED(what);
+	same_ctx *c = payload;
+	for (size_t k = 0; c->same && k < c->bank->nlangs; k++) {
+		const char *lang = c->bank->langs[k].code;
+		if (!text_in(c->bank, t, k))
+			continue;
+		const tent *e = c->n < c->rev->nt ? &c->rev->t[c->n++] : NULL;
+		c->same = e && strcmp(e->qid, qid) == 0 && strcmp(e->elem, elem) == 0 &&
+		          strcmp(e->lang, lang) == 0 && find_t(c->rev, qid, elem, lang) == e;
+	}
 }
 
 /* Appends id unless it is the last one (a question's entries are
@@ -994,21 +1133,20 @@ bool qb_rev_update(qb_revisions *rev, const qb_bank *bank, const char *templates
 	}
 
 	/* Questions, in source order; what is not in the bank is removed. */
-	qent *q = NULL;
-	size_t nq = 0, capq = 0;
+	size_t nq = 0, capq = bank->nquestions * bank->nlangs;
+	qent *q = qb_xcalloc(capq ? capq : 1, sizeof *q);
 	for (size_t i = 0; i < bank->nquestions; i++) {
 		const qb_question *qq = &bank->questions[i];
 		bool known = has_qid(rev, qq->id);
+		const char *qid = qb_arena_strdup(&rev->strs, qq->id);
 		for (size_t k = 0; k < bank->nlangs; k++) {
 			const char *lang = bank->langs[k].code;
 			char h[HEX];
 			question_hash(h, bank, qq, lang);
 			const qent *o = find_q(rev, qq->id, lang);
-			if (nq == capq)
-				q = qb_xrealloc(q, (capq = capq * 2 + 16) * sizeof *q);
 			qent *e = &q[nq++];
-			e->qid = qb_xstrdup(qq->id);
-			e->lang = qb_xstrdup(lang);
+			e->qid = qid;
+			e->lang = name_of(rev, lang);
 			memcpy(e->hash, h, HEX);
 			if (o && strcmp(o->hash, h) == 0)
 				e->time = o->time;
@@ -1026,7 +1164,17 @@ bool qb_rev_update(qb_revisions *rev, const qb_bank *bank, const char *templates
 		changed = true;
 
 	/* Texts. */
-	upd_ctx c = {rev, bank, NULL, 0, 0, false, 0};
+	upd_ctx c = {rev, bank, NULL, 0, 0, NULL, false, 0};
+	same_ctx same = {rev, bank, 0, rev->nt > 0};
+	each_element(bank, same_elem, &same);
+	if (same.same && same.n == rev->nt) {
+		c.t = rev->t;
+		c.cap = rev->nt;
+	} else {
+		each_element(bank, count_elem, &c.cap);
+		c.cap *= bank->nlangs;
+		c.t = qb_xcalloc(c.cap ? c.cap : 1, sizeof *c.t);
+	}
 	each_element(bank, upd_elem, &c);
 	if (c.nt != rev->nt)
 		c.changed = true;
@@ -1037,13 +1185,8 @@ bool qb_rev_update(qb_revisions *rev, const qb_bank *bank, const char *templates
 	size_t oldnq = rev->nq;
 	rev->q = q;
 	rev->nq = nq;
-	for (size_t i = 0; i < rev->nt; i++) {
-		free(rev->t[i].qid);
-		free(rev->t[i].elem);
-		free(rev->t[i].lang);
-		free(rev->t[i].basis);
-	}
-	free(rev->t);
+	if (rev->t != c.t)
+		free(rev->t);
 	rev->t = c.t;
 	rev->nt = c.nt;
 	reindex(rev);
@@ -1052,8 +1195,6 @@ bool qb_rev_update(qb_revisions *rev, const qb_bank *bank, const char *templates
 			push_id(&report->removed, &report->nremoved, oldq[i].qid);
 			changed = true;
 		}
-		free(oldq[i].qid);
-		free(oldq[i].lang);
 	}
 	free(oldq);
 	changed |= c.changed;
@@ -1063,7 +1204,7 @@ bool qb_rev_update(qb_revisions *rev, const qb_bank *bank, const char *templates
 }
 
 typedef struct review_ctx {
-	const qb_revisions *rev;
+	qb_revisions *rev;
 	const qb_bank *bank;
 	const char *const *ids;
 	size_t nids;
@@ -1091,9 +1232,7 @@ static void review_elem(void *payload, const char *qid, const char *elem, const 
 			continue;
 		char *basis = basis_of(&bs, e->lang);
 		if (strcmp(basis, e->basis) != 0) {
-			free(e->basis);
-			e->basis = basis;
-			basis = NULL;
+			e->basis = qb_arena_strdup(&c->rev->strs, basis);
 			c->n++;
 		}
 		free(basis);
@@ -1111,50 +1250,111 @@ size_t qb_rev_review(qb_revisions *rev, const qb_bank *bank, const char *const *
 
 /* ---- writing ---- */
 
+static void put_text(FILE *f, const tent *e)
+{
+	char hex[HEX];
+	qb_hash_hex(hex, e->hash, 8);
+	fprintf(f, "text %s %s %s %s %s\n", e->qid, e->elem, e->lang, hex, e->basis);
+}
+
+void qb_rev_park_texts(qb_revisions *rev)
+{
+	if (rev->parked || !rev->nt)
+		return;
+	/* The entries' strings stay in the arena, so the entries are written
+	 * as they are, pointers included, for this process only. */
+	FILE *f = tmpfile();
+	if (!f)
+		return; /* then they stay in memory */
+	if (fwrite(rev->t, sizeof *rev->t, rev->nt, f) != rev->nt || fflush(f) != 0) {
+		fclose(f);
+		return;
+	}
+	rev->parked = f;
+	free(rev->t);
+	rev->t = NULL;
+	free(rev->tx.slot);
+	rev->tx.slot = NULL;
+	rev->tx.cap = 0;
+}
+
+/* The next text entry (the first after *i == 0), from memory or from the
+ * parked file; false at the end or on a read error (*i < nt then). */
+static bool next_text(const qb_revisions *rev, size_t *i, tent *e)
+{
+	if (*i >= rev->nt)
+		return false;
+	if (rev->parked) {
+		if (*i == 0)
+			rewind(rev->parked);
+		if (fread(e, sizeof *e, 1, rev->parked) != 1)
+			return false;
+	} else {
+		*e = rev->t[*i];
+	}
+	++*i;
+	return true;
+}
+
 int qb_rev_save(const qb_revisions *rev, const char *path, const char *bank_name)
 {
-	qb_buf b = QB_BUF_INIT;
+	/* Written line by line into the temporary file: the record is as
+	 * big as the bank's source, and never held whole. */
+	qb_fs_atomic a;
+	if (qb_fs_atomic_open(&a, path) != 0) {
+		qb_diag_fatal("cannot write revision record '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	FILE *f = a.f;
 	/* The file name only: the record must not depend on the folder the
 	 * build was started from. */
 	const char *slash = strrchr(bank_name, '/');
 	bank_name = slash ? slash + 1 : bank_name;
 	char tm[32];
-	qb_buf_appendf(&b, "# qbc revision record of %s: commit it together with the bank.\n"
-	                   "# 'qbc build' updates it and 'qbc review' marks translations as "
-	                   "reviewed; do not edit it by hand.\n",
-	               bank_name);
-	qb_buf_appendf(&b, "qbc-revisions %d\n", FORMAT);
+	fprintf(f, "# qbc revision record of %s: commit it together with the bank.\n"
+	           "# 'qbc build' updates it and 'qbc review' marks translations as "
+	           "reviewed; do not edit it by hand.\n",
+	        bank_name);
+	fprintf(f, "qbc-revisions %d\n", FORMAT);
 	if (rev->bank)
-		qb_buf_appendf(&b, "bank %s\n", rev->bank);
-	qb_buf_appendf(&b, "revision %u\n", rev->revision);
+		fprintf(f, "bank %s\n", rev->bank);
+	fprintf(f, "revision %u\n", rev->revision);
 	for (size_t i = 0; i < rev->ntpl; i++) {
 		fmt_time(tm, rev->tpl[i].time);
-		qb_buf_appendf(&b, "template %s %s %s\n", rev->tpl[i].name, rev->tpl[i].hash, tm);
+		fprintf(f, "template %s %s %s\n", rev->tpl[i].name, rev->tpl[i].hash, tm);
 	}
 	/* Texts are stored in source order: the bank's own ("-") first, then
 	 * each question's, in the same order as the question lines. */
 	size_t ti = 0;
-	for (; ti < rev->nt && strcmp(rev->t[ti].qid, "-") == 0; ti++)
-		qb_buf_appendf(&b, "text - %s %s %s %s\n", rev->t[ti].elem, rev->t[ti].lang,
-		               rev->t[ti].hash, rev->t[ti].basis);
+	tent e;
+	bool have = next_text(rev, &ti, &e);
+	for (; have && strcmp(e.qid, "-") == 0; have = next_text(rev, &ti, &e))
+		put_text(f, &e);
 	for (size_t i = 0; i < rev->nq;) {
 		const char *qid = rev->q[i].qid;
-		qb_buf_putc(&b, '\n');
+		fputc('\n', f);
 		for (; i < rev->nq && strcmp(rev->q[i].qid, qid) == 0; i++) {
 			fmt_time(tm, rev->q[i].time);
-			qb_buf_appendf(&b, "question %s %s %s %s\n", qid, rev->q[i].lang,
-			               rev->q[i].hash, tm);
+			fprintf(f, "question %s %s %s %s\n", qid, rev->q[i].lang, rev->q[i].hash, tm);
 		}
-		for (; ti < rev->nt && strcmp(rev->t[ti].qid, qid) == 0; ti++)
-			qb_buf_appendf(&b, "text %s %s %s %s %s\n", qid, rev->t[ti].elem,
-			               rev->t[ti].lang, rev->t[ti].hash, rev->t[ti].basis);
+		for (; have && strcmp(e.qid, qid) == 0; have = next_text(rev, &ti, &e))
+			put_text(f, &e);
 	}
-	int rc = 0;
-	if (qb_fs_write_atomic(path, b.ptr, b.len) != 0) {
+	/* All read, or the parked file failed (then the record is not saved). */
+	while (have)
+		have = next_text(rev, &ti, &e);
+	if (ti < rev->nt)
+		errno = EIO;
+	int rc = ferror(f) || ti < rev->nt ? -1 : 0;
+	if (rc) {
+		int err = errno;
+		qb_fs_atomic_discard(&a);
+		errno = err;
+	} else {
+		rc = qb_fs_atomic_commit(&a);
+	}
+	if (rc)
 		qb_diag_fatal("cannot write revision record '%s': %s", path, strerror(errno));
-		rc = -1;
-	}
-	qb_buf_dispose(&b);
 	return rc;
 }
 

@@ -63,6 +63,13 @@ bool qb_rev_update(qb_revisions *rev, const qb_bank *bank, const char *templates
 size_t qb_rev_review(qb_revisions *rev, const qb_bank *bank, const char *const *ids,
                      size_t nids, const char *lang);
 
+/* Moves the table of texts out of memory, into an unlinked scratch file,
+ * for the rest of the build: after qb_rev_update(), only
+ * qb_rev_save() and the time lookups are used, and the writers get the
+ * memory.  (Stale checks and review no longer find texts.)  Keeps the
+ * table in memory when no scratch file can be made. */
+void qb_rev_park_texts(qb_revisions *rev);
+
 /* Writes the record atomically.  Returns 0, or -1 after a diagnostic. */
 int qb_rev_save(const qb_revisions *rev, const char *path, const char *bank_name);
 

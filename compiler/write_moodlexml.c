@@ -963,6 +963,29 @@ static void write_category(ctx *c)
 
 /* ---- the file ---- */
 
+/* libxml2's output callbacks over the temporary file (closed by
+ * qb_fs_atomic_commit(), not by libxml2); err keeps the first errno. */
+typedef struct sink {
+	FILE *f;
+	int err;
+} sink;
+
+static int file_write(void *payload, const char *data, int len)
+{
+	sink *s = payload;
+	if (fwrite(data, 1, (size_t)len, s->f) == (size_t)len)
+		return len;
+	if (!s->err)
+		s->err = errno ? errno : EIO;
+	return -1;
+}
+
+static int file_close(void *payload)
+{
+	QB_UNUSED(payload);
+	return 0;
+}
+
 int qb_write_moodlexml(const qb_render_ctx *r, const qb_bank *bank)
 {
 	ctx c = {.r = r, .bank = bank};
@@ -976,8 +999,18 @@ int qb_write_moodlexml(const qb_render_ctx *r, const qb_bank *bank)
 		free(c.langs);
 		return -1;
 	}
-	xmlBufferPtr buf = xmlBufferCreate();
-	c.w = buf ? xmlNewTextWriterMemory(buf, 0) : NULL;
+	/* Written as it is made into the temporary file, never held whole:
+	 * the file is several times the bank's size. */
+	qb_fs_atomic out;
+	if (qb_fs_atomic_open(&out, r->path) != 0) {
+		qb_diag_fatal("cannot write '%s': %s", r->path, strerror(errno));
+		qb_media_set_dispose(&c.media);
+		free(c.langs);
+		return -1;
+	}
+	sink sk = {out.f, 0};
+	xmlOutputBufferPtr ob = xmlOutputBufferCreateIO(file_write, file_close, &sk, NULL);
+	c.w = ob ? xmlNewTextWriter(ob) : NULL; /* frees ob when done */
 	if (c.w) {
 		xok(&c, xmlTextWriterSetIndent(c.w, 1));
 		xok(&c, xmlTextWriterSetIndentString(c.w, BAD_CAST "  "));
@@ -988,18 +1021,22 @@ int qb_write_moodlexml(const qb_render_ctx *r, const qb_bank *bank)
 			write_question(&c, &bank->questions[i]);
 		xok(&c, xmlTextWriterEndElement(c.w));
 		xok(&c, xmlTextWriterEndDocument(c.w));
-		xmlFreeTextWriter(c.w); /* flushes into buf */
+		xmlFreeTextWriter(c.w); /* flushes into out.f */
+	} else if (ob) {
+		xmlOutputBufferClose(ob);
 	}
 	int rc = c.failed || !c.w ? -1 : 0;
 	if (!c.w)
 		qb_diag_fatal("cannot write Moodle XML for bank '%s' (out of memory)", bank->id);
-	if (!rc && qb_fs_write_atomic(r->path, xmlBufferContent(buf),
-	                              (size_t)xmlBufferLength(buf)) != 0) {
+	if (sk.err || ferror(out.f))
+		qb_diag_fatal("cannot write '%s': %s", r->path, strerror(sk.err ? sk.err : EIO));
+	if (rc || sk.err || ferror(out.f)) {
+		qb_fs_atomic_discard(&out);
+		rc = -1;
+	} else if (qb_fs_atomic_commit(&out) != 0) {
 		qb_diag_fatal("cannot write '%s': %s", r->path, strerror(errno));
 		rc = -1;
 	}
-	if (buf)
-		xmlBufferFree(buf);
 	qb_media_set_dispose(&c.media);
 	free(c.used);
 	free(c.langs);

@@ -52,6 +52,11 @@ check "edit: English time moves to the new epoch" test "$(qtime gradient-allredu
 check "edit: Kiswahili time stays" test "$(qtime gradient-allreduce sw)" = "2025-12-02T12:53:20Z"
 check "edit: other questions keep their time" test "$(qtime replica-per-gpu en)" = "2025-12-02T12:53:20Z"
 check "edit: stale warning" err_has "warning: 'sw' text of question 'gradient-allreduce' prompt may be stale: 'en' changed"
+# The bank's text is freed after the checks: the quote under a later
+# warning comes from reading the file again.
+SW=$(( $(grep -n 'keeps the replicas in sync at every step' dp.qb | cut -d: -f1) + 1 ))
+check "edit: the stale warning quotes its line" \
+	err_has "$(printf '%5d | ' "$SW")$(sed -n "${SW}p" dp.qb | cut -c1-60)"
 run $QBC check dp.qb
 check "stale warning persists in check" err_has "'sw' text of question 'gradient-allreduce' prompt may be stale"
 check "check with a stale warning exits 0" rc 0
