@@ -225,6 +225,9 @@ typedef struct lang_labels {
 struct qb_labels {
 	lang_labels *l;
 	size_t n;
+	size_t *of_lang;   /* per declared language: 1 + its index in l, or 0 */
+	json_t *by_primary; /* "sw": [indexes in l of "sw-KE", ...], for the
+	                       written codes that have a subtag              */
 };
 
 /* Reads <dir>/<code>.json, else <dir>/<primary subtag>.json, into *out
@@ -395,6 +398,8 @@ static void labels_free(qb_labels *labels)
 	for (size_t i = 0; i < labels->n; i++)
 		lang_labels_dispose(&labels->l[i]);
 	free(labels->l);
+	free(labels->of_lang);
+	json_decref(labels->by_primary);
 	free(labels);
 }
 
@@ -403,6 +408,22 @@ static qb_labels *labels_load(const qb_bank *bank, const char *templates_dir,
 {
 	qb_labels *labels = qb_xcalloc(1, sizeof *labels);
 	labels->l = qb_xcalloc(nlangs, sizeof *labels->l);
+	labels->of_lang = qb_xcalloc(bank->nlangs + 1, sizeof *labels->of_lang);
+	labels->by_primary = json_object();
+	for (size_t i = 0; i < nlangs; i++) {
+		size_t k = qb_bank_lang_index(bank, langs[i]);
+		if (k != QB_LANG_NONE && !labels->of_lang[k])
+			labels->of_lang[k] = i + 1;
+		size_t np = strcspn(langs[i], "-");
+		if (langs[i][np]) {
+			char *primary = qb_xstrndup(langs[i], np);
+			json_t *a = json_object_get(labels->by_primary, primary);
+			if (!a)
+				json_object_set_new(labels->by_primary, primary, a = json_array());
+			json_array_append_new(a, json_integer((json_int_t)i));
+			free(primary);
+		}
+	}
 	for (size_t i = 0; i < nlangs; i++, labels->n++) {
 		bool found;
 		if (resolve(bank, templates_dir, langs[i], true, &labels->l[i], NULL, NULL, &found) !=
@@ -450,9 +471,16 @@ int qb_render_check_labels(const qb_bank *bank, const char *templates_dir)
 	return 0;
 }
 
+/* The labels of a written language: found through the bank's language
+ * index, as writers ask for them per text and language. */
 static const lang_labels *labels_of(const qb_render_ctx *ctx, const char *lang)
 {
-	for (size_t i = 0; ctx->labels && i < ctx->labels->n; i++)
+	if (!ctx->labels)
+		return NULL;
+	size_t k = qb_bank_lang_index(ctx->bank, lang);
+	if (k != QB_LANG_NONE)
+		return ctx->labels->of_lang[k] ? &ctx->labels->l[ctx->labels->of_lang[k] - 1] : NULL;
+	for (size_t i = 0; i < ctx->labels->n; i++)
 		if (strcmp(ctx->labels->l[i].code, lang) == 0)
 			return &ctx->labels->l[i];
 	return NULL;
@@ -504,6 +532,59 @@ const char *qb_render_lang_name(const qb_render_ctx *ctx, const char *ui, const 
 		free(primary);
 	}
 	return s ? s : qb_render_lang_own_name(ctx, code);
+}
+
+/* A written language's name from a catalogue's languageNames. */
+typedef struct lang_name {
+	size_t i;        /* the language's index in the labels (written order) */
+	bool exact;      /* under its own code, not its primary subtag's      */
+	const char *name;
+} lang_name;
+
+static int lang_name_cmp(const void *a, const void *b)
+{
+	const lang_name *x = a, *y = b;
+	if (x->i != y->i)
+		return x->i < y->i ? -1 : 1;
+	return (int)y->exact - (int)x->exact;
+}
+
+void qb_render_lang_names(const qb_render_ctx *ctx, const char *ui, qb_render_name_fn fn,
+                          void *payload)
+{
+	const lang_labels *l = labels_of(ctx, ui);
+	json_t *names = l ? json_object_get(l->labels, "languageNames") : NULL;
+	if (!json_object_size(names))
+		return;
+	/* Walk the catalogue's names, not the written languages: a bank of a
+	 * thousand languages has names for a few of them. */
+	lang_name *found = NULL;
+	size_t n = 0, cap = 0;
+	const char *key;
+	json_t *v;
+	json_object_foreach(names, key, v) {
+		const char *name = json_string_value(v);
+		if (!name)
+			continue;
+		size_t k = qb_bank_lang_index(ctx->bank, key);
+		size_t exact = k != QB_LANG_NONE ? ctx->labels->of_lang[k] : 0;
+		json_t *subs = json_object_get(ctx->labels->by_primary, key);
+		if (n + 1 + json_array_size(subs) > cap) {
+			cap = 2 * (n + 1 + json_array_size(subs));
+			found = qb_xrealloc(found, cap * sizeof *found);
+		}
+		if (exact)
+			found[n++] = (lang_name){exact - 1, true, name};
+		size_t j;
+		json_t *ix;
+		json_array_foreach(subs, j, ix)
+			found[n++] = (lang_name){(size_t)json_integer_value(ix), false, name};
+	}
+	qsort(found, n, sizeof *found, lang_name_cmp);
+	for (size_t j = 0; j < n; j++)
+		if (j == 0 || found[j].i != found[j - 1].i)
+			fn(payload, ctx->labels->l[found[j].i].code, found[j].name);
+	free(found);
 }
 
 const char *qb_render_lang_dir(const qb_render_ctx *ctx, const char *lang)

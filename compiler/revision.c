@@ -510,15 +510,10 @@ static void question_hash(char out[HEX], const qb_bank *bank, const qb_question 
  * larger ones keep one combined hash, so the record stays linear in size. */
 #define BASIS_PAIRS_MAX 8
 
-/* The text of t in the bank's language k: t's k-th translation when the
- * author wrote them in the declared order (the usual case: no search),
- * else a search. */
+/* The text of t in the bank's language k (O(1): model.h). */
 static const char *text_in(const qb_bank *bank, const qb_text *t, size_t k)
 {
-	const char *lang = bank->langs[k].code;
-	if (k < t->ntr && strcmp(t->tr[k].lang, lang) == 0)
-		return t->tr[k].text;
-	return qb_text_get(t, lang);
+	return qb_text_get(t, bank->langs[k].code);
 }
 
 /* The bases of one element's texts, worked out once per element: per
@@ -564,24 +559,25 @@ static void basis_set_dispose(basis_set *bs)
 }
 
 /* The basis of the element's text in lang (a heap string): 16 hex digits,
- * or `<lang>:<8 hex>` per other language, comma-separated. */
+ * or `<lang>:<8 hex>` per other language, comma-separated.  The combined
+ * form takes O(1), whatever the number of languages. */
 static char *basis_of(const basis_set *bs, const char *lang)
 {
 	const qb_bank *bank = bs->bank;
+	size_t self = qb_bank_lang_index(bank, lang);
 	qb_buf b = QB_BUF_INIT;
 	if (bs->own) {
 		for (size_t k = 0; k < bank->nlangs; k++)
-			if (strcmp(bank->langs[k].code, lang) != 0)
+			if (k != self)
 				qb_buf_appendf(&b, "%s%s:%.8s", b.len ? "," : "", bank->langs[k].code,
 				               bs->own[k]);
 		return qb_buf_detach(&b);
 	}
 	uint8_t x[8];
 	memcpy(x, bs->all, sizeof x);
-	for (size_t k = 0; k < bank->nlangs; k++)
-		if (strcmp(bank->langs[k].code, lang) == 0)
-			for (size_t i = 0; i < 8; i++)
-				x[i] ^= bs->h[k][i];
+	if (self != QB_LANG_NONE)
+		for (size_t i = 0; i < 8; i++)
+			x[i] ^= bs->h[self][i];
 	for (size_t i = 0; i < 8; i++)
 		qb_buf_appendf(&b, "%02x", x[i]);
 	return qb_buf_detach(&b);
