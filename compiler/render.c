@@ -24,6 +24,9 @@
 struct qb_render_state {
 	qb_write_status failure; /* QB_WRITE_OK until something is reported  */
 	time_t templates_raw;     /* the record's template time, 0 if none    */
+	time_t *qtime;            /* per question: qb_render_question_time(),
+	                             -1 until asked (a writer asks once per
+	                             question and language)                  */
 };
 
 /* ==== Texts and times ==================================================== */
@@ -44,13 +47,23 @@ time_t qb_render_question_time(const qb_render_ctx *ctx, const qb_question *q)
 {
 	if (!ctx->rev)
 		return ctx->latest;
+	time_t *known = NULL;
+	if (ctx->state->qtime && q >= ctx->bank->questions &&
+	    q < ctx->bank->questions + ctx->bank->nquestions) {
+		known = &ctx->state->qtime[q - ctx->bank->questions];
+		if (*known != -1)
+			return *known;
+	}
 	time_t t = ctx->state->templates_raw;
 	for (size_t i = 0; i < ctx->nlangs; i++) {
 		time_t tl = qb_rev_question_time(ctx->rev, q->id, ctx->langs[i]);
 		if (tl > t)
 			t = tl;
 	}
-	return t ? t : ctx->latest;
+	t = t ? t : ctx->latest;
+	if (known)
+		*known = t;
+	return t;
 }
 
 /* ==== Failure ============================================================ */
@@ -620,7 +633,7 @@ static bool supports_types(const qb_render_ctx *ctx)
 
 int qb_render_write(const qb_writer *w, const qb_bank *bank, const qb_build_opts *opts)
 {
-	qb_render_state state = {QB_WRITE_OK, 0};
+	qb_render_state state = {QB_WRITE_OK, 0, NULL};
 	qb_render_ctx ctx = {.writer = w, .bank = bank, .langs = opts->langs,
 	                     .nlangs = opts->nlangs, .templates_dir = opts->templates_dir,
 	                     .latest = opts->epoch, .rev = opts->rev, .state = &state};
@@ -651,6 +664,11 @@ int qb_render_write(const qb_writer *w, const qb_bank *bank, const qb_build_opts
 		state.templates_raw = tl > t ? tl : t;
 	}
 	ctx.templates_time = state.templates_raw ? state.templates_raw : opts->epoch;
+	if (opts->rev && bank->nquestions) {
+		state.qtime = qb_xcalloc(bank->nquestions, sizeof *state.qtime);
+		for (size_t i = 0; i < bank->nquestions; i++)
+			state.qtime[i] = -1;
+	}
 	unsigned n = opts->rev ? qb_rev_number(opts->rev) : 0;
 	ctx.revision = n ? n : 1;
 	path = qb_writer_output_path(w, bank, opts);
@@ -666,6 +684,7 @@ int qb_render_write(const qb_writer *w, const qb_bank *bank, const qb_build_opts
 		rc = state.failure == QB_WRITE_EBANK ? QB_WRITE_EBANK : QB_WRITE_EIO;
 done:
 	labels_free(ctx.labels);
+	free(state.qtime);
 	free(path);
 	free(all);
 	return rc;

@@ -71,9 +71,10 @@ const char *qb_render_md(const qb_render_ctx *ctx, const qb_text *t, const char 
 
 /* ---- times ---- */
 
-/* When what the writer shows of q last changed: the latest of its times in
- * every written language and ctx->templates_time (ctx->latest without a
- * record). */
+/* When what the writer shows of q (one of ctx->bank's questions) last
+ * changed: the latest of its times in every written language and
+ * ctx->templates_time (ctx->latest without a record).  Worked out once per
+ * question, as writers ask for it once per question and language. */
 time_t qb_render_question_time(const qb_render_ctx *ctx, const qb_question *q);
 
 /* ---- media ---- */
