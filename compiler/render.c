@@ -358,49 +358,77 @@ static bool same_catalogue(const char *a, const char *b)
 	return na == nb && strncasecmp(a, b, na) == 0;
 }
 
+/* The catalogues every language falls back to, each read once per bank
+ * when first needed (not once per language: a bank may have a thousand). */
+typedef struct fallbacks {
+	bool ref_read, def_read;
+	int ref_rc, def_rc;
+	lang_labels ref;      /* the reference's labels                       */
+	lang_labels def;      /* the default language's; labels NULL when it
+	                         has no catalogue                             */
+} fallbacks;
+
+static void fallbacks_dispose(fallbacks *fbs)
+{
+	if (fbs->def.labels)
+		lang_labels_dispose(&fbs->def);
+	if (fbs->ref.labels)
+		lang_labels_dispose(&fbs->ref);
+}
+
 /* Resolves the labels of code: its own, then the missing keys from the
  * bank's default language, then from the reference.  *missing (if not
  * NULL) receives the keys code's own catalogues lack, *fallback the
  * language they come from and *found whether code has a catalogue. */
 static int resolve(const qb_bank *bank, const char *templates_dir, const char *code,
-                   bool report, lang_labels *out, qb_buf *missing, const char **fallback,
-                   bool *found)
+                   bool report, fallbacks *fbs, lang_labels *out, qb_buf *missing,
+                   const char **fallback, bool *found)
 {
-	lang_labels ref = {0}, def = {0};
-	bool ref_found, def_found = false;
 	int rc = own_labels(bank, templates_dir, code, report, out, found);
-	rc |= own_labels(bank, templates_dir, REFERENCE_LANG, report, &ref, &ref_found);
-	if (rc == 0 && !ref_found) {
-		if (report)
-			qb_diag_fatal("cannot read template '%s/%s/%s.json': %s", templates_dir,
-			              QB_LABELS_DIR, REFERENCE_LANG, strerror(ENOENT));
-		rc = -1;
+	if (!fbs->ref_read) {
+		bool ref_found;
+		fbs->ref_read = true;
+		fbs->ref_rc = own_labels(bank, templates_dir, REFERENCE_LANG, report, &fbs->ref,
+		                         &ref_found);
+		if (fbs->ref_rc == 0 && !ref_found) {
+			if (report)
+				qb_diag_fatal("cannot read template '%s/%s/%s.json': %s", templates_dir,
+				              QB_LABELS_DIR, REFERENCE_LANG, strerror(ENOENT));
+			fbs->ref_rc = -1;
+		}
 	}
+	rc |= fbs->ref_rc;
 	const char *dlang = qb_bank_default_lang(bank);
 	const char *fb = dlang && !same_catalogue(dlang, code) ? dlang : REFERENCE_LANG;
+	const lang_labels *def = NULL;
 	if (rc == 0 && strcmp(fb, REFERENCE_LANG) != 0) {
-		rc = own_labels(bank, templates_dir, fb, report, &def, &def_found);
-		if (!def_found) {
-			lang_labels_dispose(&def);
-			def = (lang_labels){0};
-			fb = REFERENCE_LANG;
+		if (!fbs->def_read) {
+			bool def_found = false;
+			fbs->def_read = true;
+			fbs->def_rc = own_labels(bank, templates_dir, fb, report, &fbs->def, &def_found);
+			if (!def_found) {
+				lang_labels_dispose(&fbs->def);
+				fbs->def = (lang_labels){0};
+			}
 		}
+		rc = fbs->def_rc;
+		if (fbs->def.labels)
+			def = &fbs->def;
+		else
+			fb = REFERENCE_LANG;
 	}
 	const char *key;
 	json_t *v;
-	json_object_foreach(ref.labels, key, v) {
+	json_object_foreach(fbs->ref.labels, key, v) {
 		if (json_object_get(out->labels, key))
 			continue;
 		if (missing)
 			qb_buf_appendf(missing, "%s'%s'", missing->len ? ", " : "", key);
-		json_t *from = def.labels ? json_object_get(def.labels, key) : NULL;
+		json_t *from = def ? json_object_get(def->labels, key) : NULL;
 		json_object_set_new(out->labels, key, json_deep_copy(from ? from : v));
 	}
 	if (fallback)
 		*fallback = fb;
-	if (def.labels)
-		lang_labels_dispose(&def);
-	lang_labels_dispose(&ref);
 	return rc;
 }
 
@@ -437,15 +465,18 @@ static qb_labels *labels_load(const qb_bank *bank, const char *templates_dir,
 			free(primary);
 		}
 	}
+	fallbacks fbs = {0};
 	for (size_t i = 0; i < nlangs; i++, labels->n++) {
 		bool found;
-		if (resolve(bank, templates_dir, langs[i], true, &labels->l[i], NULL, NULL, &found) !=
-		    0) {
+		if (resolve(bank, templates_dir, langs[i], true, &fbs, &labels->l[i], NULL, NULL,
+		            &found) != 0) {
 			labels->n++;
 			labels_free(labels);
-			return NULL;
+			labels = NULL;
+			break;
 		}
 	}
+	fallbacks_dispose(&fbs);
 	return labels;
 }
 
@@ -453,14 +484,17 @@ int qb_render_check_labels(const qb_bank *bank, const char *templates_dir)
 {
 	if (!templates_dir)
 		return 0; /* qb_render_write() reports it */
-	for (size_t i = 0; i < bank->nlangs; i++) {
+	fallbacks fbs = {0};
+	int status = 0;
+	for (size_t i = 0; i < bank->nlangs && status == 0; i++) {
 		const qb_lang *lang = &bank->langs[i];
 		lang_labels l;
 		qb_buf missing = QB_BUF_INIT, who = QB_BUF_INIT, fbw = QB_BUF_INIT;
 		const char *fb = NULL;
 		bool found = false;
 		/* A catalogue that cannot be read is the writers' I/O error. */
-		int rc = resolve(bank, templates_dir, lang->code, false, &l, &missing, &fb, &found);
+		int rc = resolve(bank, templates_dir, lang->code, false, &fbs, &l, &missing, &fb,
+		                 &found);
 		lang_labels_dispose(&l);
 		qb_lang_describe(&who, lang->code);
 		qb_lang_describe(&fbw, fb ? fb : REFERENCE_LANG);
@@ -478,10 +512,10 @@ int qb_render_check_labels(const qb_bank *bank, const char *templates_dir)
 		qb_buf_dispose(&missing);
 		qb_buf_dispose(&who);
 		qb_buf_dispose(&fbw);
-		if (rc != 0)
-			return -1;
+		status = rc != 0 ? -1 : 0;
 	}
-	return 0;
+	fallbacks_dispose(&fbs);
+	return status;
 }
 
 /* The labels of a written language: found through the bank's language
