@@ -728,21 +728,25 @@ typedef struct stale_ctx {
 	size_t nstale;
 } stale_ctx;
 
-/* The languages whose text of the element changed since the record. */
-static void changed_langs(qb_buf *out, const qb_revisions *rev, const qb_bank *bank,
-                          const char *qid, const char *elem, const qb_text *t, const char *skip)
+/* The languages whose text of the element changed since the record, as
+ * indexes into bank->langs (a heap array of *n): worked out once per
+ * element, not once per stale translation (an element whose English text
+ * changed has a stale translation in every other language). */
+static size_t *changed_langs(const qb_revisions *rev, const qb_bank *bank, const char *qid,
+                             const char *elem, const qb_text *t, size_t *n)
 {
+	size_t *v = qb_xcalloc(bank->nlangs + 1, sizeof *v);
+	*n = 0;
 	for (size_t k = 0; k < bank->nlangs; k++) {
 		const char *lang = bank->langs[k].code;
-		if (strcmp(lang, skip) == 0)
-			continue;
 		const tent *o = find_t(rev, qid, elem, lang);
 		const char *s = qb_text_get(t, lang);
 		char h[HEX];
 		text_hash(h, s ? s : "");
 		if (!o || strcmp(o->hash, h) != 0)
-			qb_buf_appendf(out, "%s'%s'", out->len ? ", " : "", lang);
+			v[(*n)++] = k;
 	}
+	return v;
 }
 
 static void stale_elem(void *payload, const char *qid, const char *elem, const qb_text *t,
@@ -751,6 +755,7 @@ static void stale_elem(void *payload, const char *qid, const char *elem, const q
 	stale_ctx *c = payload;
 	basis_set bs;
 	basis_set_init(&bs, c->bank, t);
+	size_t *changed = NULL, nchanged = 0;
 	for (size_t i = 0; i < t->ntr; i++) {
 		const qb_tr *tr = &t->tr[i];
 		const tent *e = find_t(c->rev, qid, elem, tr->lang);
@@ -764,7 +769,13 @@ static void stale_elem(void *payload, const char *qid, const char *elem, const q
 		if (strcmp(h, e->hash) != 0 || same)
 			continue;
 		qb_buf who = QB_BUF_INIT;
-		changed_langs(&who, c->rev, c->bank, qid, elem, t, tr->lang);
+		if (!changed)
+			changed = changed_langs(c->rev, c->bank, qid, elem, t, &nchanged);
+		size_t self = qb_bank_lang_index(c->bank, tr->lang);
+		for (size_t j = 0; j < nchanged; j++)
+			if (changed[j] != self)
+				qb_buf_appendf(&who, "%s'%s'", who.len ? ", " : "",
+				               c->bank->langs[changed[j]].code);
 		if (!who.len)
 			basis_changed(&who, e->basis, t);
 		if (!who.len) {
@@ -779,6 +790,7 @@ static void stale_elem(void *payload, const char *qid, const char *elem, const q
 		qb_buf_dispose(&who);
 		c->nstale++;
 	}
+	free(changed);
 	basis_set_dispose(&bs);
 }
 
