@@ -1,6 +1,7 @@
 /* model.c - constructors and accessors of the model (see model.h). */
 #include "model.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,6 +27,7 @@ void qb_bank_free(qb_bank *bank)
 {
 	if (!bank)
 		return;
+	qb_lang_index_dispose(&bank->lang_index);
 	qb_arena_dispose(&bank->arena);
 	free(bank);
 }
@@ -37,16 +39,116 @@ const char *qb_bank_default_lang(const qb_bank *bank)
 	return bank->nlangs ? bank->langs[0].code : NULL;
 }
 
-bool qb_bank_has_lang(const qb_bank *bank, const char *code)
+/* ---- the language index ---- */
+
+/* FNV-1a: language codes are short. */
+static size_t code_hash(const char *s)
 {
+	uint64_t h = 14695981039346656037u;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211u;
+	return (size_t)h;
+}
+
+/* The slot of code, or the empty slot where it would go. */
+static qb_lang_slot *index_slot(const qb_lang_index *ix, const char *code)
+{
+	size_t mask = ix->nslots - 1;
+	for (size_t i = code_hash(code) & mask;; i = (i + 1) & mask)
+		if (!ix->slots[i].code || strcmp(ix->slots[i].code, code) == 0)
+			return &ix->slots[i];
+}
+
+void qb_lang_index_put(qb_lang_index *ix, const char *code, size_t k)
+{
+	if (2 * (ix->n + 1) > ix->nslots) {
+		qb_lang_index old = *ix;
+		ix->nslots = old.nslots ? 2 * old.nslots : 16;
+		ix->slots = qb_xcalloc(ix->nslots, sizeof *ix->slots);
+		for (size_t i = 0; i < old.nslots; i++)
+			if (old.slots[i].code)
+				*index_slot(ix, old.slots[i].code) = old.slots[i];
+		free(old.slots);
+	}
+	qb_lang_slot *s = index_slot(ix, code);
+	if (!s->code) {
+		*s = (qb_lang_slot){code, k};
+		ix->n++;
+	}
+}
+
+size_t qb_lang_index_get(const qb_lang_index *ix, const char *code)
+{
+	if (!ix->n)
+		return QB_LANG_NONE;
+	const qb_lang_slot *s = index_slot(ix, code);
+	return s->code ? s->k : QB_LANG_NONE;
+}
+
+void qb_lang_index_dispose(qb_lang_index *ix)
+{
+	free(ix->slots);
+	*ix = (qb_lang_index){0};
+}
+
+size_t qb_bank_lang_index(const qb_bank *bank, const char *code)
+{
+	if (bank->lang_index.n)
+		return qb_lang_index_get(&bank->lang_index, code);
 	for (size_t i = 0; i < bank->nlangs; i++)
 		if (strcmp(bank->langs[i].code, code) == 0)
-			return true;
-	return false;
+			return i;
+	return QB_LANG_NONE;
+}
+
+bool qb_bank_has_lang(const qb_bank *bank, const char *code)
+{
+	return qb_bank_lang_index(bank, code) != QB_LANG_NONE;
+}
+
+/* ---- texts ---- */
+
+void qb_text_index(qb_text *t, const qb_lang_index *ix)
+{
+	t->index = ix;
+	t->ordered = true;
+	for (size_t i = 0; i < t->ntr; i++) {
+		t->tr[i].lang_ix = ix ? qb_lang_index_get(ix, t->tr[i].lang) : QB_LANG_NONE;
+		if (i && t->tr[i].lang_ix <= t->tr[i - 1].lang_ix)
+			t->ordered = false;
+	}
+}
+
+const qb_tr *qb_text_tr_at(const qb_text *t, size_t k)
+{
+	if (!t->index || k == QB_LANG_NONE)
+		return NULL;
+	if (k < t->ntr && t->tr[k].lang_ix == k) /* written in the declared order */
+		return &t->tr[k];
+	if (t->ordered) { /* some missing: tr[k] is at or before position k */
+		size_t lo = 0, hi = k < t->ntr ? k : t->ntr;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (t->tr[mid].lang_ix < k)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		return lo < t->ntr && t->tr[lo].lang_ix == k ? &t->tr[lo] : NULL;
+	}
+	for (size_t i = 0; i < t->ntr; i++)
+		if (t->tr[i].lang_ix == k)
+			return &t->tr[i];
+	return NULL;
 }
 
 const qb_tr *qb_text_tr(const qb_text *t, const char *lang)
 {
+	if (t->index) {
+		size_t k = qb_lang_index_get(t->index, lang);
+		if (k != QB_LANG_NONE)
+			return qb_text_tr_at(t, k);
+	}
 	for (size_t i = 0; i < t->ntr; i++)
 		if (strcmp(t->tr[i].lang, lang) == 0)
 			return &t->tr[i];

@@ -11,9 +11,35 @@
 #include "arena.h"
 #include "qb.h"
 
+/* lang_ix of a translation whose language the bank does not declare. */
+#define QB_LANG_NONE ((size_t)-1)
+
+/* The bank's declared languages by code: a hash table, so that finding a
+ * language is O(1) however many a bank declares (issue 12: time linear in
+ * languages).  The reader fills it as it reads 'languages:'. */
+typedef struct qb_lang_slot {
+	const char *code; /* NULL: empty                                    */
+	size_t k;         /* its index in qb_bank.langs                     */
+} qb_lang_slot;
+
+typedef struct qb_lang_index {
+	qb_lang_slot *slots; /* a power of two of them, at most half full  */
+	size_t nslots, n;
+} qb_lang_index;
+
+/* Adds code (a string that outlives the index) as language k; a code
+ * already there keeps its first k. */
+void qb_lang_index_put(qb_lang_index *ix, const char *code, size_t k);
+/* The k of code, or QB_LANG_NONE. */
+size_t qb_lang_index_get(const qb_lang_index *ix, const char *code);
+void qb_lang_index_dispose(qb_lang_index *ix);
+
 /* One language version of a text. */
 typedef struct qb_tr {
 	const char *lang; /* language code as written in the source, e.g. "sw" */
+	size_t lang_ix;   /* lang's index in the bank's declared languages, or
+	                   * QB_LANG_NONE; meaningful only when the text's
+	                   * index is set (see qb_text)                          */
 	const char *text; /* Markdown source, NFC, never NULL (may be "")      */
 	qb_loc loc;       /* position of the language tag                      */
 	qb_loc text_loc;  /* position of the first character of the text       */
@@ -24,12 +50,22 @@ typedef struct qb_tr {
 } qb_tr;
 
 /* A text in several languages, in source order.  present is false when
- * the element was not written at all (for example no feedback). */
+ * the element was not written at all (for example no feedback).
+ *
+ * index and ordered only make look-ups fast; writers never need them.  The
+ * reader points index at the bank's language index and sets each
+ * translation's lang_ix, so that qb_text_tr() finds a declared language
+ * without comparing codes: directly when the author wrote the languages in
+ * the declared order (tr[k] is language k), by bisection when some are
+ * missing (ordered), else by comparing indexes.  A text built by hand
+ * (index NULL) is searched by comparing codes. */
 typedef struct qb_text {
 	qb_tr *tr;     /* translations in source order                     */
 	size_t ntr;
 	qb_loc loc;    /* position of the element's marker or keyword        */
 	bool present;
+	bool ordered;  /* the lang_ix of tr[] strictly increase              */
+	const qb_lang_index *index; /* the bank's, or NULL                   */
 } qb_text;
 
 /* An option.  What it is depends on the question's type:
@@ -126,6 +162,8 @@ typedef struct qb_bank {
 	qb_loc id_loc;
 	qb_lang *langs;          /* declared languages, in declared order   */
 	size_t nlangs;
+	qb_lang_index lang_index;/* langs by code (empty for a bank built by
+	                            hand: look-ups then compare codes)     */
 	qb_loc langs_loc;        /* the 'languages:' line (line 0 if none)  */
 	const char *default_lang;/* NULL means the first declared language  */
 	qb_loc default_lang_loc;
@@ -157,11 +195,20 @@ void qb_bank_free(qb_bank *bank);
 const char *qb_bank_default_lang(const qb_bank *bank);
 /* True when code is one of the bank's declared languages. */
 bool qb_bank_has_lang(const qb_bank *bank, const char *code);
+/* The index of code in bank->langs, or QB_LANG_NONE: O(1). */
+size_t qb_bank_lang_index(const qb_bank *bank, const char *code);
 
-/* The translation of t in lang, or NULL. */
+/* The translation of t in lang, or NULL: O(1) for a declared language of
+ * a text the reader made in the declared order (see qb_text). */
 const qb_tr *qb_text_tr(const qb_text *t, const char *lang);
+/* The translation of t in the bank's declared language k, or NULL; t's
+ * index must be set (else NULL). */
+const qb_tr *qb_text_tr_at(const qb_text *t, size_t k);
 /* The text of t in lang, or NULL. */
 const char *qb_text_get(const qb_text *t, const char *lang);
+/* Sets t's index to ix (may be NULL), the lang_ix of its translations from
+ * it and t->ordered: the reader calls it when a text is complete. */
+void qb_text_index(qb_text *t, const qb_lang_index *ix);
 
 /* Number of correct options of q. */
 size_t qb_question_ncorrect(const qb_question *q);

@@ -213,7 +213,8 @@ static void *vec_move(vec *a, qb_arena *arena)
 /* A text element being filled: its translations until it is closed. */
 typedef struct pending_text {
 	qb_text *dst;
-	vec trs; /* qb_tr */
+	vec trs;      /* qb_tr                                          */
+	bool ordered; /* their lang_ix strictly increase (see qb_text)  */
 } pending_text;
 
 typedef struct reader {
@@ -298,12 +299,20 @@ static const char *target_name(int t)
 	}
 }
 
+/* The bank's language index once 'languages:' declared some, else NULL
+ * (texts are then searched by code). */
+static const qb_lang_index *lang_index(const reader *r)
+{
+	return r->bank->lang_index.n ? &r->bank->lang_index : NULL;
+}
+
 /* Closes the open text: its translations move into the arena. */
 static void close_text(reader *r)
 {
 	if (r->text.dst) {
 		r->text.dst->ntr = r->text.trs.n;
 		r->text.dst->tr = vec_move(&r->text.trs, &r->bank->arena);
+		qb_text_index(r->text.dst, lang_index(r));
 	}
 	r->text.dst = NULL;
 	r->target = T_NONE;
@@ -314,6 +323,7 @@ static void open_text(reader *r, qb_text *dst, int target, qb_loc loc)
 	close_text(r);
 	r->text.dst = dst;
 	r->text.trs.size = sizeof(qb_tr);
+	r->text.ordered = true;
 	dst->present = true;
 	dst->loc = loc;
 	r->target = target;
@@ -330,10 +340,7 @@ static bool declared(const reader *r, const char *s, size_t n)
 		return true;
 	qb_buf c = QB_BUF_INIT;
 	qb_lang_canonical(&c, s, n);
-	bool found = false;
-	for (size_t i = 0; i < r->langs.n; i++)
-		if (strcmp(((qb_lang *)r->langs.v)[i].code, qb_buf_cstr(&c)) == 0)
-			found = true;
+	bool found = qb_lang_index_get(&r->bank->lang_index, qb_buf_cstr(&c)) != QB_LANG_NONE;
 	qb_buf_dispose(&c);
 	return found;
 }
@@ -438,12 +445,10 @@ static void add_tr(reader *r, const char *lang, size_t langlen, qb_loc loc, size
 	if (lang)
 		qb_lang_canonical(&canon, lang, langlen);
 	const char *code = qb_buf_cstr(&canon);
-	qb_tr *prev = NULL;
-	for (size_t i = 0; i < r->text.trs.n; i++) {
-		qb_tr *t = (qb_tr *)r->text.trs.v + i;
-		if (*code && strcmp(t->lang, code) == 0)
-			prev = t;
-	}
+	/* The open text so far, indexed as close_text() will index it. */
+	qb_text sofar = {.tr = r->text.trs.v, .ntr = r->text.trs.n, .ordered = r->text.ordered,
+	                 .index = lang_index(r)};
+	const qb_tr *prev = *code ? qb_text_tr(&sofar, code) : NULL;
 	if (prev) {
 		qb_diag_error(loc, "second '%s' text for this %s; the first is on line %d", code,
 		              target_name(r->target), prev->loc.line);
@@ -452,6 +457,8 @@ static void add_tr(reader *r, const char *lang, size_t langlen, qb_loc loc, size
 	}
 	qb_tr *t = vec_push(&r->text.trs);
 	t->lang = qb_arena_strdup(&r->bank->arena, code);
+	t->lang_ix = sofar.index ? qb_lang_index_get(sofar.index, code) : QB_LANG_NONE;
+	r->text.ordered = r->text.ordered && (!sofar.ntr || t->lang_ix > t[-1].lang_ix);
 	t->loc = loc;
 	t->text_loc = loc_at(r, textoff);
 	t->text = text_dup(r, text, textlen);
@@ -617,10 +624,12 @@ static void split_pairs(reader *r, qb_choice *c)
 			left[nl++] = lt;
 		}
 	}
-	c->match = (qb_text){right, nr, c->text.loc, nr > 0};
+	c->match = (qb_text){.tr = right, .ntr = nr, .loc = c->text.loc, .present = nr > 0};
 	c->text.tr = left;
 	c->text.ntr = nl;
 	c->text.present = nl > 0;
+	qb_text_index(&c->match, lang_index(r));
+	qb_text_index(&c->text, lang_index(r));
 }
 
 /* What a question's type makes of what was read. */
@@ -878,16 +887,13 @@ static void header_key(reader *r, const qb_line *ln)
 			}
 			qb_buf c = QB_BUF_INIT;
 			qb_lang_canonical(&c, val + s, i - s);
-			bool dup = false;
-			for (size_t k = 0; k < r->langs.n; k++)
-				if (strcmp(((qb_lang *)r->langs.v)[k].code, qb_buf_cstr(&c)) == 0)
-					dup = true;
-			if (dup)
+			if (qb_lang_index_get(&b->lang_index, qb_buf_cstr(&c)) != QB_LANG_NONE)
 				qb_diag_error(l, "language '%s' is listed twice", qb_buf_cstr(&c));
 			else {
 				qb_lang *lg = vec_push(&r->langs);
 				lg->code = qb_arena_strdup(&b->arena, qb_buf_cstr(&c));
 				lg->loc = l;
+				qb_lang_index_put(&b->lang_index, lg->code, r->langs.n - 1);
 			}
 			qb_buf_dispose(&c);
 		}

@@ -24,6 +24,9 @@
 struct qb_render_state {
 	qb_write_status failure; /* QB_WRITE_OK until something is reported  */
 	time_t templates_raw;     /* the record's template time, 0 if none    */
+	time_t *qtime;            /* per question: qb_render_question_time(),
+	                             -1 until asked (a writer asks once per
+	                             question and language)                  */
 };
 
 /* ==== Texts and times ==================================================== */
@@ -44,13 +47,23 @@ time_t qb_render_question_time(const qb_render_ctx *ctx, const qb_question *q)
 {
 	if (!ctx->rev)
 		return ctx->latest;
+	time_t *known = NULL;
+	if (ctx->state->qtime && q >= ctx->bank->questions &&
+	    q < ctx->bank->questions + ctx->bank->nquestions) {
+		known = &ctx->state->qtime[q - ctx->bank->questions];
+		if (*known != -1)
+			return *known;
+	}
 	time_t t = ctx->state->templates_raw;
 	for (size_t i = 0; i < ctx->nlangs; i++) {
 		time_t tl = qb_rev_question_time(ctx->rev, q->id, ctx->langs[i]);
 		if (tl > t)
 			t = tl;
 	}
-	return t ? t : ctx->latest;
+	t = t ? t : ctx->latest;
+	if (known)
+		*known = t;
+	return t;
 }
 
 /* ==== Failure ============================================================ */
@@ -225,6 +238,9 @@ typedef struct lang_labels {
 struct qb_labels {
 	lang_labels *l;
 	size_t n;
+	size_t *of_lang;   /* per declared language: 1 + its index in l, or 0 */
+	json_t *by_primary; /* "sw": [indexes in l of "sw-KE", ...], for the
+	                       written codes that have a subtag              */
 };
 
 /* Reads <dir>/<code>.json, else <dir>/<primary subtag>.json, into *out
@@ -342,49 +358,77 @@ static bool same_catalogue(const char *a, const char *b)
 	return na == nb && strncasecmp(a, b, na) == 0;
 }
 
+/* The catalogues every language falls back to, each read once per bank
+ * when first needed (not once per language: a bank may have a thousand). */
+typedef struct fallbacks {
+	bool ref_read, def_read;
+	int ref_rc, def_rc;
+	lang_labels ref;      /* the reference's labels                       */
+	lang_labels def;      /* the default language's; labels NULL when it
+	                         has no catalogue                             */
+} fallbacks;
+
+static void fallbacks_dispose(fallbacks *fbs)
+{
+	if (fbs->def.labels)
+		lang_labels_dispose(&fbs->def);
+	if (fbs->ref.labels)
+		lang_labels_dispose(&fbs->ref);
+}
+
 /* Resolves the labels of code: its own, then the missing keys from the
  * bank's default language, then from the reference.  *missing (if not
  * NULL) receives the keys code's own catalogues lack, *fallback the
  * language they come from and *found whether code has a catalogue. */
 static int resolve(const qb_bank *bank, const char *templates_dir, const char *code,
-                   bool report, lang_labels *out, qb_buf *missing, const char **fallback,
-                   bool *found)
+                   bool report, fallbacks *fbs, lang_labels *out, qb_buf *missing,
+                   const char **fallback, bool *found)
 {
-	lang_labels ref = {0}, def = {0};
-	bool ref_found, def_found = false;
 	int rc = own_labels(bank, templates_dir, code, report, out, found);
-	rc |= own_labels(bank, templates_dir, REFERENCE_LANG, report, &ref, &ref_found);
-	if (rc == 0 && !ref_found) {
-		if (report)
-			qb_diag_fatal("cannot read template '%s/%s/%s.json': %s", templates_dir,
-			              QB_LABELS_DIR, REFERENCE_LANG, strerror(ENOENT));
-		rc = -1;
+	if (!fbs->ref_read) {
+		bool ref_found;
+		fbs->ref_read = true;
+		fbs->ref_rc = own_labels(bank, templates_dir, REFERENCE_LANG, report, &fbs->ref,
+		                         &ref_found);
+		if (fbs->ref_rc == 0 && !ref_found) {
+			if (report)
+				qb_diag_fatal("cannot read template '%s/%s/%s.json': %s", templates_dir,
+				              QB_LABELS_DIR, REFERENCE_LANG, strerror(ENOENT));
+			fbs->ref_rc = -1;
+		}
 	}
+	rc |= fbs->ref_rc;
 	const char *dlang = qb_bank_default_lang(bank);
 	const char *fb = dlang && !same_catalogue(dlang, code) ? dlang : REFERENCE_LANG;
+	const lang_labels *def = NULL;
 	if (rc == 0 && strcmp(fb, REFERENCE_LANG) != 0) {
-		rc = own_labels(bank, templates_dir, fb, report, &def, &def_found);
-		if (!def_found) {
-			lang_labels_dispose(&def);
-			def = (lang_labels){0};
-			fb = REFERENCE_LANG;
+		if (!fbs->def_read) {
+			bool def_found = false;
+			fbs->def_read = true;
+			fbs->def_rc = own_labels(bank, templates_dir, fb, report, &fbs->def, &def_found);
+			if (!def_found) {
+				lang_labels_dispose(&fbs->def);
+				fbs->def = (lang_labels){0};
+			}
 		}
+		rc = fbs->def_rc;
+		if (fbs->def.labels)
+			def = &fbs->def;
+		else
+			fb = REFERENCE_LANG;
 	}
 	const char *key;
 	json_t *v;
-	json_object_foreach(ref.labels, key, v) {
+	json_object_foreach(fbs->ref.labels, key, v) {
 		if (json_object_get(out->labels, key))
 			continue;
 		if (missing)
 			qb_buf_appendf(missing, "%s'%s'", missing->len ? ", " : "", key);
-		json_t *from = def.labels ? json_object_get(def.labels, key) : NULL;
+		json_t *from = def ? json_object_get(def->labels, key) : NULL;
 		json_object_set_new(out->labels, key, json_deep_copy(from ? from : v));
 	}
 	if (fallback)
 		*fallback = fb;
-	if (def.labels)
-		lang_labels_dispose(&def);
-	lang_labels_dispose(&ref);
 	return rc;
 }
 
@@ -395,6 +439,8 @@ static void labels_free(qb_labels *labels)
 	for (size_t i = 0; i < labels->n; i++)
 		lang_labels_dispose(&labels->l[i]);
 	free(labels->l);
+	free(labels->of_lang);
+	json_decref(labels->by_primary);
 	free(labels);
 }
 
@@ -403,15 +449,34 @@ static qb_labels *labels_load(const qb_bank *bank, const char *templates_dir,
 {
 	qb_labels *labels = qb_xcalloc(1, sizeof *labels);
 	labels->l = qb_xcalloc(nlangs, sizeof *labels->l);
-	for (size_t i = 0; i < nlangs; i++, labels->n++) {
-		bool found;
-		if (resolve(bank, templates_dir, langs[i], true, &labels->l[i], NULL, NULL, &found) !=
-		    0) {
-			labels->n++;
-			labels_free(labels);
-			return NULL;
+	labels->of_lang = qb_xcalloc(bank->nlangs + 1, sizeof *labels->of_lang);
+	labels->by_primary = json_object();
+	for (size_t i = 0; i < nlangs; i++) {
+		size_t k = qb_bank_lang_index(bank, langs[i]);
+		if (k != QB_LANG_NONE && !labels->of_lang[k])
+			labels->of_lang[k] = i + 1;
+		size_t np = strcspn(langs[i], "-");
+		if (langs[i][np]) {
+			char *primary = qb_xstrndup(langs[i], np);
+			json_t *a = json_object_get(labels->by_primary, primary);
+			if (!a)
+				json_object_set_new(labels->by_primary, primary, a = json_array());
+			json_array_append_new(a, json_integer((json_int_t)i));
+			free(primary);
 		}
 	}
+	fallbacks fbs = {0};
+	for (size_t i = 0; i < nlangs; i++, labels->n++) {
+		bool found;
+		if (resolve(bank, templates_dir, langs[i], true, &fbs, &labels->l[i], NULL, NULL,
+		            &found) != 0) {
+			labels->n++;
+			labels_free(labels);
+			labels = NULL;
+			break;
+		}
+	}
+	fallbacks_dispose(&fbs);
 	return labels;
 }
 
@@ -419,14 +484,17 @@ int qb_render_check_labels(const qb_bank *bank, const char *templates_dir)
 {
 	if (!templates_dir)
 		return 0; /* qb_render_write() reports it */
-	for (size_t i = 0; i < bank->nlangs; i++) {
+	fallbacks fbs = {0};
+	int status = 0;
+	for (size_t i = 0; i < bank->nlangs && status == 0; i++) {
 		const qb_lang *lang = &bank->langs[i];
 		lang_labels l;
 		qb_buf missing = QB_BUF_INIT, who = QB_BUF_INIT, fbw = QB_BUF_INIT;
 		const char *fb = NULL;
 		bool found = false;
 		/* A catalogue that cannot be read is the writers' I/O error. */
-		int rc = resolve(bank, templates_dir, lang->code, false, &l, &missing, &fb, &found);
+		int rc = resolve(bank, templates_dir, lang->code, false, &fbs, &l, &missing, &fb,
+		                 &found);
 		lang_labels_dispose(&l);
 		qb_lang_describe(&who, lang->code);
 		qb_lang_describe(&fbw, fb ? fb : REFERENCE_LANG);
@@ -444,15 +512,22 @@ int qb_render_check_labels(const qb_bank *bank, const char *templates_dir)
 		qb_buf_dispose(&missing);
 		qb_buf_dispose(&who);
 		qb_buf_dispose(&fbw);
-		if (rc != 0)
-			return -1;
+		status = rc != 0 ? -1 : 0;
 	}
-	return 0;
+	fallbacks_dispose(&fbs);
+	return status;
 }
 
+/* The labels of a written language: found through the bank's language
+ * index, as writers ask for them per text and language. */
 static const lang_labels *labels_of(const qb_render_ctx *ctx, const char *lang)
 {
-	for (size_t i = 0; ctx->labels && i < ctx->labels->n; i++)
+	if (!ctx->labels)
+		return NULL;
+	size_t k = qb_bank_lang_index(ctx->bank, lang);
+	if (k != QB_LANG_NONE)
+		return ctx->labels->of_lang[k] ? &ctx->labels->l[ctx->labels->of_lang[k] - 1] : NULL;
+	for (size_t i = 0; i < ctx->labels->n; i++)
 		if (strcmp(ctx->labels->l[i].code, lang) == 0)
 			return &ctx->labels->l[i];
 	return NULL;
@@ -506,6 +581,59 @@ const char *qb_render_lang_name(const qb_render_ctx *ctx, const char *ui, const 
 	return s ? s : qb_render_lang_own_name(ctx, code);
 }
 
+/* A written language's name from a catalogue's languageNames. */
+typedef struct lang_name {
+	size_t i;        /* the language's index in the labels (written order) */
+	bool exact;      /* under its own code, not its primary subtag's      */
+	const char *name;
+} lang_name;
+
+static int lang_name_cmp(const void *a, const void *b)
+{
+	const lang_name *x = a, *y = b;
+	if (x->i != y->i)
+		return x->i < y->i ? -1 : 1;
+	return (int)y->exact - (int)x->exact;
+}
+
+void qb_render_lang_names(const qb_render_ctx *ctx, const char *ui, qb_render_name_fn fn,
+                          void *payload)
+{
+	const lang_labels *l = labels_of(ctx, ui);
+	json_t *names = l ? json_object_get(l->labels, "languageNames") : NULL;
+	if (!json_object_size(names))
+		return;
+	/* Walk the catalogue's names, not the written languages: a bank of a
+	 * thousand languages has names for a few of them. */
+	lang_name *found = NULL;
+	size_t n = 0, cap = 0;
+	const char *key;
+	json_t *v;
+	json_object_foreach(names, key, v) {
+		const char *name = json_string_value(v);
+		if (!name)
+			continue;
+		size_t k = qb_bank_lang_index(ctx->bank, key);
+		size_t exact = k != QB_LANG_NONE ? ctx->labels->of_lang[k] : 0;
+		json_t *subs = json_object_get(ctx->labels->by_primary, key);
+		if (n + 1 + json_array_size(subs) > cap) {
+			cap = 2 * (n + 1 + json_array_size(subs));
+			found = qb_xrealloc(found, cap * sizeof *found);
+		}
+		if (exact)
+			found[n++] = (lang_name){exact - 1, true, name};
+		size_t j;
+		json_t *ix;
+		json_array_foreach(subs, j, ix)
+			found[n++] = (lang_name){(size_t)json_integer_value(ix), false, name};
+	}
+	qsort(found, n, sizeof *found, lang_name_cmp);
+	for (size_t j = 0; j < n; j++)
+		if (j == 0 || found[j].i != found[j - 1].i)
+			fn(payload, ctx->labels->l[found[j].i].code, found[j].name);
+	free(found);
+}
+
 const char *qb_render_lang_dir(const qb_render_ctx *ctx, const char *lang)
 {
 	const lang_labels *l = labels_of(ctx, lang);
@@ -539,7 +667,7 @@ static bool supports_types(const qb_render_ctx *ctx)
 
 int qb_render_write(const qb_writer *w, const qb_bank *bank, const qb_build_opts *opts)
 {
-	qb_render_state state = {QB_WRITE_OK, 0};
+	qb_render_state state = {QB_WRITE_OK, 0, NULL};
 	qb_render_ctx ctx = {.writer = w, .bank = bank, .langs = opts->langs,
 	                     .nlangs = opts->nlangs, .templates_dir = opts->templates_dir,
 	                     .latest = opts->epoch, .rev = opts->rev, .state = &state};
@@ -570,6 +698,11 @@ int qb_render_write(const qb_writer *w, const qb_bank *bank, const qb_build_opts
 		state.templates_raw = tl > t ? tl : t;
 	}
 	ctx.templates_time = state.templates_raw ? state.templates_raw : opts->epoch;
+	if (opts->rev && bank->nquestions) {
+		state.qtime = qb_xcalloc(bank->nquestions, sizeof *state.qtime);
+		for (size_t i = 0; i < bank->nquestions; i++)
+			state.qtime[i] = -1;
+	}
 	unsigned n = opts->rev ? qb_rev_number(opts->rev) : 0;
 	ctx.revision = n ? n : 1;
 	path = qb_writer_output_path(w, bank, opts);
@@ -585,6 +718,7 @@ int qb_render_write(const qb_writer *w, const qb_bank *bank, const qb_build_opts
 		rc = state.failure == QB_WRITE_EBANK ? QB_WRITE_EBANK : QB_WRITE_EIO;
 done:
 	labels_free(ctx.labels);
+	free(state.qtime);
 	free(path);
 	free(all);
 	return rc;

@@ -71,9 +71,10 @@ const char *qb_render_md(const qb_render_ctx *ctx, const qb_text *t, const char 
 
 /* ---- times ---- */
 
-/* When what the writer shows of q last changed: the latest of its times in
- * every written language and ctx->templates_time (ctx->latest without a
- * record). */
+/* When what the writer shows of q (one of ctx->bank's questions) last
+ * changed: the latest of its times in every written language and
+ * ctx->templates_time (ctx->latest without a record).  Worked out once per
+ * question, as writers ask for it once per question and language. */
 time_t qb_render_question_time(const qb_render_ctx *ctx, const qb_question *q);
 
 /* ---- media ---- */
@@ -131,6 +132,13 @@ void qb_render_label_expand(const qb_render_ctx *ctx, qb_buf *out, const char *l
 /* The name of language code in the language ui: ui's catalogue's
  * languageNames, else code's own name (qb_render_lang_own_name). */
 const char *qb_render_lang_name(const qb_render_ctx *ctx, const char *ui, const char *code);
+/* Calls fn for each written language whose name ui's catalogue holds (the
+ * first choice of qb_render_lang_name(), its languageNames), in written
+ * order, with that name; O(the catalogue's names), however many languages
+ * are written. */
+typedef void (*qb_render_name_fn)(void *payload, const char *code, const char *name);
+void qb_render_lang_names(const qb_render_ctx *ctx, const char *ui, qb_render_name_fn fn,
+                          void *payload);
 /* The language's name in itself: its catalogue's "name", else lang.c's
  * table, else the code. */
 const char *qb_render_lang_own_name(const qb_render_ctx *ctx, const char *code);

@@ -625,15 +625,10 @@ static void question_hash(char out[HEX], const qb_bank *bank, const qb_question 
  * larger ones keep one combined hash, so the record stays linear in size. */
 #define BASIS_PAIRS_MAX 8
 
-/* The text of t in the bank's language k: t's k-th translation when the
- * author wrote them in the declared order (the usual case: no search),
- * else a search. */
+/* The text of t in the bank's language k (O(1): model.h). */
 static const char *text_in(const qb_bank *bank, const qb_text *t, size_t k)
 {
-	const char *lang = bank->langs[k].code;
-	if (k < t->ntr && strcmp(t->tr[k].lang, lang) == 0)
-		return t->tr[k].text;
-	return qb_text_get(t, lang);
+	return qb_text_get(t, bank->langs[k].code);
 }
 
 /* The bases of one element's texts, worked out once per element: per
@@ -676,24 +671,25 @@ static void basis_set_dispose(basis_set *bs)
 }
 
 /* The basis of the element's text in lang (a heap string): 16 hex digits,
- * or `<lang>:<8 hex>` per other language, comma-separated. */
+ * or `<lang>:<8 hex>` per other language, comma-separated.  The combined
+ * form takes O(1), whatever the number of languages. */
 static char *basis_of(const basis_set *bs, const char *lang)
 {
 	const qb_bank *bank = bs->bank;
+	size_t self = qb_bank_lang_index(bank, lang);
 	if (bs->own) {
 		qb_buf b = QB_BUF_INIT;
 		for (size_t k = 0; k < bank->nlangs; k++)
-			if (strcmp(bank->langs[k].code, lang) != 0)
+			if (k != self)
 				qb_buf_appendf(&b, "%s%s:%.8s", b.len ? "," : "", bank->langs[k].code,
 				               bs->own[k]);
 		return qb_buf_detach(&b);
 	}
 	uint8_t x[8];
 	memcpy(x, bs->all, sizeof x);
-	for (size_t k = 0; k < bank->nlangs; k++)
-		if (strcmp(bank->langs[k].code, lang) == 0)
-			for (size_t i = 0; i < 8; i++)
-				x[i] ^= bs->h[k][i];
+	if (self != QB_LANG_NONE)
+		for (size_t i = 0; i < 8; i++)
+			x[i] ^= bs->h[self][i];
 	char *hex = qb_xmalloc(HEX);
 	qb_hash_hex(hex, x, sizeof x);
 	return hex;
@@ -845,21 +841,25 @@ typedef struct stale_ctx {
 	size_t cursor; /* find_t_next() */
 } stale_ctx;
 
-/* The languages whose text of the element changed since the record. */
-static void changed_langs(qb_buf *out, const qb_revisions *rev, const qb_bank *bank,
-                          const char *qid, const char *elem, const qb_text *t, const char *skip)
+/* The languages whose text of the element changed since the record, as
+ * indexes into bank->langs (a heap array of *n): worked out once per
+ * element, not once per stale translation (an element whose English text
+ * changed has a stale translation in every other language). */
+static size_t *changed_langs(const qb_revisions *rev, const qb_bank *bank, const char *qid,
+                             const char *elem, const qb_text *t, size_t *n)
 {
+	size_t *v = qb_xcalloc(bank->nlangs + 1, sizeof *v);
+	*n = 0;
 	for (size_t k = 0; k < bank->nlangs; k++) {
 		const char *lang = bank->langs[k].code;
-		if (strcmp(lang, skip) == 0)
-			continue;
 		const tent *o = find_t(rev, qid, elem, lang);
 		const char *s = qb_text_get(t, lang);
 		uint8_t h[8];
 		text_hash8(h, s ? s : "");
 		if (!o || memcmp(o->hash, h, 8) != 0)
-			qb_buf_appendf(out, "%s'%s'", out->len ? ", " : "", lang);
+			v[(*n)++] = k;
 	}
+	return v;
 }
 
 static void stale_elem(void *payload, const char *qid, const char *elem, const qb_text *t,
@@ -868,6 +868,7 @@ static void stale_elem(void *payload, const char *qid, const char *elem, const q
 	stale_ctx *c = payload;
 	basis_set bs;
 	basis_set_init(&bs, c->bank, t);
+	size_t *changed = NULL, nchanged = 0;
 	for (size_t i = 0; i < t->ntr; i++) {
 		const qb_tr *tr = &t->tr[i];
 		const tent *e = find_t_next(c->rev, &c->cursor, qid, elem, tr->lang);
@@ -881,7 +882,13 @@ static void stale_elem(void *payload, const char *qid, const char *elem, const q
 		if (memcmp(h, e->hash, 8) != 0 || same)
 			continue;
 		qb_buf who = QB_BUF_INIT;
-		changed_langs(&who, c->rev, c->bank, qid, elem, t, tr->lang);
+		if (!changed)
+			changed = changed_langs(c->rev, c->bank, qid, elem, t, &nchanged);
+		size_t self = qb_bank_lang_index(c->bank, tr->lang);
+		for (size_t j = 0; j < nchanged; j++)
+			if (changed[j] != self)
+				qb_buf_appendf(&who, "%s'%s'", who.len ? ", " : "",
+				               c->bank->langs[changed[j]].code);
 		if (!who.len)
 			basis_changed(&who, e->basis, t);
 		if (!who.len) {
@@ -896,6 +903,7 @@ static void stale_elem(void *payload, const char *qid, const char *elem, const q
 		qb_buf_dispose(&who);
 		c->nstale++;
 	}
+	free(changed);
 	basis_set_dispose(&bs);
 }
 

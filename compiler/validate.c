@@ -285,20 +285,43 @@ static int ordinary_words(const char *s)
 	return words;
 }
 
+/* By text, then by position in the text (qsort of pointers into tr). */
+static int tr_text_cmp(const void *pa, const void *pb)
+{
+	const qb_tr *a = *(const qb_tr *const *)pa, *b = *(const qb_tr *const *)pb;
+	int d = strcmp(a->text, b->text);
+	return d ? d : (a > b) - (a < b);
+}
+
 /* A text that is the same in two languages is likely an untranslated
- * copy, unless it holds no ordinary words (see ordinary_words()). */
+ * copy, unless it holds no ordinary words (see ordinary_words()).  Each
+ * translation is compared with the first earlier one of the same text,
+ * found by sorting (not by comparing every pair: a bank may have a
+ * thousand languages). */
 static void check_same(const qb_text *t, const char *what)
 {
-	for (size_t i = 1; i < t->ntr; i++)
-		for (size_t j = 0; j < i; j++) {
-			const qb_tr *a = &t->tr[i], *b = &t->tr[j];
-			if (*a->lang && *b->lang && *a->text && strcmp(a->text, b->text) == 0 &&
-			    ordinary_words(a->text) >= QB_SAME_TEXT_WORDS) {
-				qb_diag_warning(a->loc, "the '%s' text of %s is the same as the '%s' one: "
-				                        "an untranslated copy?", a->lang, what, b->lang);
-				break;
-			}
-		}
+	if (t->ntr < 2)
+		return;
+	const qb_tr **by_text = qb_xcalloc(t->ntr, sizeof *by_text);
+	const qb_tr **first = qb_xcalloc(t->ntr, sizeof *first);
+	size_t n = 0;
+	for (size_t i = 0; i < t->ntr; i++)
+		if (*t->tr[i].lang && *t->tr[i].text)
+			by_text[n++] = &t->tr[i];
+	qsort(by_text, n, sizeof *by_text, tr_text_cmp);
+	for (size_t i = 1; i < n; i++)
+		if (strcmp(by_text[i]->text, by_text[i - 1]->text) == 0)
+			first[by_text[i] - t->tr] = first[by_text[i - 1] - t->tr]
+			                                ? first[by_text[i - 1] - t->tr]
+			                                : by_text[i - 1];
+	for (size_t i = 1; i < t->ntr; i++) {
+		const qb_tr *a = &t->tr[i], *b = first[i];
+		if (b && ordinary_words(a->text) >= QB_SAME_TEXT_WORDS)
+			qb_diag_warning(a->loc, "the '%s' text of %s is the same as the '%s' one: "
+			                        "an untranslated copy?", a->lang, what, b->lang);
+	}
+	free(by_text);
+	free(first);
 }
 
 /* True when t has a text in every language of bank b. */

@@ -236,7 +236,15 @@ static void fingerprint(char out[FP_HEX + 1], const qb_bank *bank, const qb_ques
 
 /* ---- the data ---- */
 
-/* The labels the player uses, for each written language (render.h). */
+static void add_name(void *names, const char *code, const char *name)
+{
+	set(names, code, json_string(name));
+}
+
+/* The labels the player uses, for each written language (render.h).
+ * languageNames holds the names the language's catalogue has; for the
+ * others the player shows a language's own name (langNames), as
+ * qb_render_lang_name() does, so the data stays linear in languages. */
 static json_t *labels(const ctx *c)
 {
 	json_t *out = json_object();
@@ -245,8 +253,7 @@ static json_t *labels(const ctx *c)
 		json_t *l = json_object(), *names = json_object();
 		for (size_t k = 0; k < QB_NELEM(player_labels); k++)
 			set(l, player_labels[k], json_string(qb_render_label(c->r, lang, player_labels[k])));
-		for (size_t k = 0; k < c->nlangs; k++)
-			set(names, c->langs[k], json_string(qb_render_lang_name(c->r, lang, c->langs[k])));
+		qb_render_lang_names(c->r, lang, add_name, names);
 		set(l, "languageNames", names);
 		set(out, lang, l);
 	}

@@ -19,13 +19,18 @@ Two kinds of bank:
 - "real": the first shipped bank's choice questions (input/*.qb, through
   `qbc dump --json`) repeated with numbered ids and prompts: real text
   lengths, both languages, feedback on every option, explanations;
-- "synthetic": short generated texts (the old benchmark's bank).
+- "synthetic": short generated texts (the old benchmark's bank);
+- "languages": the same shipped bank's choice questions once, in L languages
+  (codes aaa, aab, ...; each text "[code] " and the English text), for L in
+  BENCH_LANGS (default "100 300 1000"): the size column counts languages.
 """
 import glob
+import itertools
 import json
 import os
 import re
 import shutil
+import string
 import subprocess
 import sys
 import tempfile
@@ -50,13 +55,19 @@ def write_text(f, indent, mark, text, langs):
         f.write(f"{indent}{lead}{lang}: {one_line(text.get(lang, ''))}\n")
 
 
-def make_real_bank(path, n, qbc):
-    # The first shipped bank (in name order) gives the texts.
+def shipped_choice_questions(qbc):
+    """The first shipped bank (in name order), through `qbc dump --json`, and
+    its single and multiple choice questions."""
     shipped = sorted(glob.glob(os.path.join(ROOT, "input", "*.qb")))[0]
     dump = json.loads(subprocess.run([qbc, "dump", "--json", shipped], check=True,
                                      capture_output=True, text=True).stdout)
+    return dump, [q for q in dump["questions"]
+                  if q.get("type", "single") in ("single", "multiple")]
+
+
+def make_real_bank(path, n, qbc):
+    dump, qs = shipped_choice_questions(qbc)
     langs = dump["languages"]
-    qs = [q for q in dump["questions"] if q.get("type", "single") in ("single", "multiple")]
     with open(path, "w", encoding="utf-8") as f:
         f.write(f"bank: bench\nlanguages: {' '.join(langs)}\npass-mark: 80%\n")
         f.write("title:\n")
@@ -76,6 +87,34 @@ def make_real_bank(path, n, qbc):
                     write_text(f, "     ", "> ", c["feedback"], langs)
             f.write("   explanation:\n")
             write_text(f, "     ", "", q["explanation"], langs)
+
+
+def make_lang_bank(path, n, qbc):
+    """The shipped bank's choice questions once, in n languages: every text
+    "[code] " and its English text."""
+    dump, qs = shipped_choice_questions(qbc)
+    codes = ["".join(p) for p in itertools.product(string.ascii_lowercase, repeat=3)][:n]
+
+    def every(text):
+        return {c: f"[{c}] " + text["en"] for c in codes}
+
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(f"bank: bench\nlanguages: {' '.join(codes)}\npass-mark: 80%\n")
+        f.write("title:\n")
+        write_text(f, "  ", "", every(dump["title"]), codes)
+        for i, q in enumerate(qs):
+            f.write(f"{i + 1}. {q['id']}\n")
+            if q.get("type", "single") != "single":
+                f.write(f"   type: {q['type']}\n")
+            if q.get("tags"):
+                f.write(f"   tags: {' '.join(q['tags'])}\n")
+            write_text(f, "   ", "", every(q["prompt"]), codes)
+            for c in q["choices"]:
+                write_text(f, "   ", "* " if c["correct"] else "- ", every(c["text"]), codes)
+                if c.get("feedback"):
+                    write_text(f, "     ", "> ", every(c["feedback"]), codes)
+            f.write("   explanation:\n")
+            write_text(f, "     ", "", every(q["explanation"]), codes)
 
 
 def make_synthetic_bank(path, n, qbc):
@@ -99,7 +138,8 @@ def make_synthetic_bank(path, n, qbc):
 
 
 def run(cmd, cwd, ok=(0,)):
-    """Wall seconds and the child's peak resident set in MiB."""
+    """Wall seconds, the child's peak resident set in MiB, its output and its
+    exit code."""
     t0 = time.perf_counter()
     p = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=ENV)
     out = p.stdout.read()
@@ -108,12 +148,13 @@ def run(cmd, cwd, ok=(0,)):
     rc = os.waitstatus_to_exitcode(status)
     if rc not in ok:
         sys.exit(f"bench: {' '.join(cmd)} failed with exit {rc}")
-    return dt, usage.ru_maxrss / 1024, out.decode(errors="replace")
+    return dt, usage.ru_maxrss / 1024, out.decode(errors="replace"), rc
 
 
 def best(cmd, cwd, runs, ok=(0,)):
     results = [run(cmd, cwd, ok) for _ in range(runs)]
-    return min(r[0] for r in results), max(r[1] for r in results), results[-1][2]
+    return (min(r[0] for r in results), max(r[1] for r in results), results[-1][2],
+            results[-1][3])
 
 
 def formats(qbc):
@@ -148,6 +189,8 @@ def main():
     qbc = os.path.abspath(sys.argv[1])
     floor = os.path.abspath(sys.argv[2])
     sizes = [int(s) for s in sys.argv[3:]] or [1000, 10000]
+    nlangs = [int(s) for s in os.environ.get("BENCH_LANGS", "100 300 1000").split()]
+    series = os.environ.get("BENCH_SERIES", "real synthetic languages").split()
     runs = int(os.environ.get("BENCH_RUNS", "3"))
     fmts = formats(qbc)
     peer = peer_ready()
@@ -159,9 +202,13 @@ def main():
           "(1.00 = linear;\n  goal <= 1.10); mem/goal: peak MiB / (3 x source MiB + 30) "
           "(goal <= 1.00)")
     rows = []
-    for kind, make in (("real", make_real_bank), ("synthetic", make_synthetic_bank)):
+    for kind, make, ns in (("real", make_real_bank, sizes),
+                           ("synthetic", make_synthetic_bank, sizes),
+                           ("languages", make_lang_bank, nlangs)):
+        if kind not in series:
+            continue
         prev, prev_n = {}, 0
-        for n in sizes:
+        for n in ns:
             d = tempfile.mkdtemp(prefix="qbc-bench-")
             try:
                 bank = os.path.join(d, "bench.qb")
@@ -177,7 +224,13 @@ def main():
                                   [qbc, "build", "--format", f, "-o", "out", "bench.qb"]))
                 results = {}
                 for name, cmd in steps:
-                    dt, mib, _ = best(cmd, d, runs, ok=(0, 1))
+                    dt, mib, _, rc = best(cmd, d, runs, ok=(0, 1))
+                    if rc != 0 and name != "check":
+                        # The format's limits reject the bank (SCORM's
+                        # saved state): nothing was built to time.
+                        print(f"{kind:<10} {n:>9} {name:<26} {'rejected: too big for the format'}",
+                              flush=True)
+                        continue
                     results[name] = dt
                     growth = f"{dt / prev[name]:.2f}" if name in prev else ""
                     linear = f"{dt / prev[name] / (n / prev_n):.2f}" if name in prev else ""
@@ -203,7 +256,7 @@ def main():
                         print(f"{kind:<10} {n:>9} {'floor (sqlite+zip -' + str(level) + ')':<26} "
                               f"{min(secs):>8.3f}{ratio}", flush=True)
                     if peer == "ready":
-                        dt, mib, _ = best([PEER, apkg, os.path.join(d, "peer.apkg")], d, runs)
+                        dt, mib, _, _ = best([PEER, apkg, os.path.join(d, "peer.apkg")], d, runs)
                         ratio = results.get("build anki", 0) / dt if dt else 0
                         print(f"{kind:<10} {n:>9} {'genanki, same notes':<26} {dt:>8.3f} "
                               f"{mib:>7.1f} {'':>8} {'':>7}  qbc/genanki {ratio:.2f}",

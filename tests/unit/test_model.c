@@ -1,6 +1,8 @@
 /* Unit tests of the model's helpers (model.c): resolved scoring and
- * shuffling, the cloze splitter, the short-answer rule, and what the
- * reader makes of each question type. */
+ * shuffling, the cloze splitter, the short-answer rule, what the reader
+ * makes of each question type, and the language look-ups (the index and
+ * qb_text_tr() against a plain search by code). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -164,8 +166,91 @@ static void reader(void)
 	qb_diag_dispose();
 }
 
+/* The translation of t in lang found by comparing every code. */
+static const qb_tr *scan(const qb_text *t, const char *lang)
+{
+	for (size_t i = 0; i < t->ntr; i++)
+		if (strcmp(t->tr[i].lang, lang) == 0)
+			return &t->tr[i];
+	return NULL;
+}
+
+/* Every look-up of t (each declared language, by code and by index, and
+ * one undeclared) gives what the plain search gives. */
+static void same_as_scan(const qb_bank *b, const qb_text *t)
+{
+	for (size_t k = 0; k < b->nlangs; k++) {
+		OK(qb_text_tr(t, b->langs[k].code) == scan(t, b->langs[k].code));
+		OK(qb_text_tr_at(t, k) == scan(t, b->langs[k].code));
+	}
+	OK(qb_text_tr(t, "xx") == scan(t, "xx"));
+}
+
+static void lang_index(void)
+{
+	/* The index: every code found at its k, through growth; an unknown
+	 * code is not; a code put twice keeps its first k. */
+	qb_lang_index ix = {0};
+	char codes[300][4];
+	INT_EQ(qb_lang_index_get(&ix, "aa"), QB_LANG_NONE);
+	for (size_t k = 0; k < 300; k++) {
+		snprintf(codes[k], sizeof codes[k], "%c%c%c", 'a' + (int)(k / 26 / 26),
+		         'a' + (int)(k / 26 % 26), 'a' + (int)(k % 26));
+		qb_lang_index_put(&ix, codes[k], k);
+	}
+	qb_lang_index_put(&ix, codes[7], 99);
+	INT_EQ(ix.n, 300);
+	OK(ix.nslots >= 2 * ix.n);
+	size_t wrong = 0;
+	for (size_t k = 0; k < 300; k++)
+		wrong += qb_lang_index_get(&ix, codes[k]) != k;
+	INT_EQ(wrong, 0);
+	INT_EQ(qb_lang_index_get(&ix, "zzz"), QB_LANG_NONE);
+	INT_EQ(qb_lang_index_get(&ix, "aa"), QB_LANG_NONE);
+	qb_lang_index_dispose(&ix);
+
+	/* Texts as the reader makes them: in the declared order, in another
+	 * order, with languages missing, with an undeclared one. */
+	static const char src[] =
+		"bank: b\nlanguages: en sw fr de\ntitle:\n  en: T\n  sw: T2\n  fr: T3\n  de: T4\n"
+		"1. q\n sw: P\n en: P2\n de: P3\n fr: P4\n"
+		" * en: A\n   de: A2\n"
+		" - fr: B\n"
+		" - en: C\n   sw: C2\n   xx: C3\n"
+		" explanation:\n  en: E\n  sw: E2\n  fr: E3\n  de: E4\n";
+	qb_diag_set_color(0);
+	qb_bank *b = qb_read_text("t.qb", src, sizeof src - 1);
+	INT_EQ(b->nlangs, 4);
+	INT_EQ(qb_bank_lang_index(b, "fr"), 2);
+	INT_EQ(qb_bank_lang_index(b, "xx"), QB_LANG_NONE);
+	OK(qb_bank_has_lang(b, "de") && !qb_bank_has_lang(b, "xx"));
+	const qb_question *q = &b->questions[0];
+	OK(b->title.index && b->title.ordered);
+	OK(!q->prompt.ordered);
+	OK(q->choices[0].text.ordered); /* en de: sw and fr missing */
+	OK(q->choices[2].text.ordered); /* en sw, then the undeclared xx */
+	INT_EQ(q->choices[2].text.tr[2].lang_ix, QB_LANG_NONE);
+	same_as_scan(b, &b->title);
+	same_as_scan(b, &q->prompt);
+	same_as_scan(b, &q->explanation);
+	for (size_t i = 0; i < q->nchoices; i++)
+		same_as_scan(b, &q->choices[i].text);
+	STR_EQ(qb_text_get(&q->prompt, "de"), "P3");
+	STR_EQ(qb_text_get(&q->choices[0].text, "de"), "A2");
+	OK(!qb_text_get(&q->choices[0].text, "sw"));
+	STR_EQ(qb_text_get(&q->choices[2].text, "xx"), "C3");
+	/* A text built by hand (no index) is searched by code. */
+	qb_tr tr[2] = {{.lang = "sw", .text = "x"}, {.lang = "en", .text = "y"}};
+	qb_text hand = {.tr = tr, .ntr = 2, .present = true};
+	STR_EQ(qb_text_get(&hand, "en"), "y");
+	OK(!qb_text_tr_at(&hand, 0));
+	qb_bank_free(b);
+	qb_diag_dispose();
+}
+
 int main(void)
 {
+	lang_index();
 	scoring_and_shuffle();
 	cloze();
 	normalise();

@@ -124,6 +124,31 @@ static char *name_by_length(const char *src, const unsigned char *data, size_t l
 
 static int ran;
 
+/* qb_render_lang_names() callback: "code=name;" appended to a qb_buf. */
+static void collect_name(void *payload, const char *code, const char *name)
+{
+	qb_buf_appendf(payload, "%s=%s;", code, name);
+}
+
+/* The names qb_render_lang_names() gives for ui, and every written
+ * language it leaves out is one qb_render_lang_name() names by its own
+ * name. */
+static void lang_names_agree(const qb_render_ctx *ctx, const char *ui, const char *want)
+{
+	qb_buf b = QB_BUF_INIT;
+	qb_render_lang_names(ctx, ui, collect_name, &b);
+	STR_EQ(qb_buf_cstr(&b), want);
+	for (size_t i = 0; i < ctx->nlangs; i++) {
+		char *entry = qb_xasprintf("%s=%s;", ctx->langs[i],
+		                           qb_render_lang_name(ctx, ui, ctx->langs[i]));
+		OK(strstr(qb_buf_cstr(&b), entry) ||
+		   strcmp(qb_render_lang_name(ctx, ui, ctx->langs[i]),
+		          qb_render_lang_own_name(ctx, ctx->langs[i])) == 0);
+		free(entry);
+	}
+	qb_buf_dispose(&b);
+}
+
 /* The writer: checks what the render layer gives it. */
 static int probe(const qb_render_ctx *ctx, const qb_bank *bank)
 {
@@ -171,6 +196,11 @@ static int probe(const qb_render_ctx *ctx, const qb_bank *bank)
 	STR_EQ(qb_render_lang_name(ctx, "en", "sw-KE"), "Swahili");
 	STR_EQ(qb_render_lang_name(ctx, "sw-KE", "fr"), "Français"); /* its own name */
 	STR_EQ(qb_render_lang_own_name(ctx, "ar"), "العربية");
+	/* the names a catalogue holds, in written order ("sw-KE" under "sw") */
+	lang_names_agree(ctx, "en", "en=English;sw-KE=Swahili;");
+	lang_names_agree(ctx, "sw-KE", "en=Kiingereza;");
+	lang_names_agree(ctx, "fr", "en=Kiingereza;"); /* the default's catalogue */
+	lang_names_agree(ctx, "ar", "en=Kiingereza;");
 	qb_buf_clear(&b);
 	const char *vars[] = {"lang", qb_render_lang_name(ctx, "sw-KE", "en"), NULL};
 	qb_render_label_expand(ctx, &b, "sw-KE", "showIn", vars);
