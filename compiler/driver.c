@@ -95,13 +95,19 @@ static void check_unique_id(seen_ids *s, const qb_bank *bank)
 }
 
 /* Reads and checks one bank.  Returns NULL on I/O failure; *errors is set
- * when the bank has errors (it is returned all the same). */
-static qb_bank *load(const char *path, seen_ids *seen, bool *errors)
+ * when the bank has errors (it is returned all the same).  With hashes,
+ * *hashes gets the bank's qb_rev_hashes_start() (to free before the
+ * bank). */
+static qb_bank *load(const char *path, seen_ids *seen, bool *errors, qb_rev_hashes **hashes)
 {
 	qb_diag_mark m = qb_diag_mark_now();
 	qb_bank *bank = qb_read(path);
 	if (!bank)
 		return NULL;
+	/* The texts' hashes for the record, on another core, while the bank
+	 * is checked and its record read. */
+	if (hashes)
+		*hashes = qb_rev_hashes_start(bank);
 	qb_validate(bank);
 	check_unique_id(seen, bank);
 	*errors = qb_diag_errors_since(m) > 0;
@@ -184,7 +190,7 @@ static qb_revisions *load_record(const qb_bank *bank, char **path, qb_drv_status
 
 /* What check and review do with one error-free bank and its record. */
 typedef qb_drv_status (*bank_fn)(const qb_drv_opts *o, const qb_bank *bank, qb_revisions *rev,
-                                 const char *rpath);
+                                 const char *rpath, qb_rev_hashes *hashes);
 
 /* Reads and checks each bank, reads its record, and calls fn on the
  * banks without errors.  Returns the worst status. */
@@ -194,7 +200,8 @@ static qb_drv_status each_bank(const qb_drv_opts *o, bank_fn fn)
 	seen_ids seen = {0};
 	for (size_t i = 0; i < o->nbanks; i++) {
 		bool errors = false;
-		qb_bank *bank = load(o->banks[i], &seen, &errors);
+		qb_rev_hashes *hashes = NULL;
+		qb_bank *bank = load(o->banks[i], &seen, &errors, &hashes);
 		if (!bank) {
 			rc = worst(rc, QB_DRV_IO);
 			continue;
@@ -204,7 +211,8 @@ static qb_drv_status each_bank(const qb_drv_opts *o, bank_fn fn)
 		if (errors)
 			rc = worst(rc, QB_DRV_BANK_ERRORS);
 		else if ((rev = load_record(bank, &rpath, &rc)) != NULL)
-			rc = worst(rc, fn(o, bank, rev, rpath));
+			rc = worst(rc, fn(o, bank, rev, rpath, hashes));
+		qb_rev_hashes_free(hashes);
 		qb_rev_free(rev);
 		free(rpath);
 		qb_bank_free(bank);
@@ -215,10 +223,11 @@ static qb_drv_status each_bank(const qb_drv_opts *o, bank_fn fn)
 
 /* The warnings that need the record: stale translations and renames.
  * Under --werror they are errors and stop the bank. */
-static qb_drv_status record_warnings(const qb_revisions *rev, const qb_bank *bank)
+static qb_drv_status record_warnings(const qb_revisions *rev, const qb_bank *bank,
+                                     qb_rev_hashes *hashes)
 {
 	qb_diag_mark m = qb_diag_mark_now();
-	qb_rev_check_stale(rev, bank);
+	qb_rev_check_stale(rev, bank, hashes);
 	qb_rev_check_renames(rev, bank);
 	return qb_diag_errors_since(m) ? QB_DRV_BANK_ERRORS : QB_DRV_OK;
 }
@@ -226,11 +235,11 @@ static qb_drv_status record_warnings(const qb_revisions *rev, const qb_bank *ban
 /* ---- check and dump ---- */
 
 static qb_drv_status check_bank(const qb_drv_opts *o, const qb_bank *bank, qb_revisions *rev,
-                                const char *rpath)
+                                const char *rpath, qb_rev_hashes *hashes)
 {
 	QB_UNUSED(o);
 	QB_UNUSED(rpath);
-	return record_warnings(rev, bank);
+	return record_warnings(rev, bank, hashes);
 }
 
 qb_drv_status qb_drv_check(const qb_drv_opts *o)
@@ -241,7 +250,7 @@ qb_drv_status qb_drv_check(const qb_drv_opts *o)
 qb_drv_status qb_drv_dump(const qb_drv_opts *o)
 {
 	bool errors = false;
-	qb_bank *bank = load(o->banks[0], NULL, &errors);
+	qb_bank *bank = load(o->banks[0], NULL, &errors, NULL);
 	if (!bank)
 		return QB_DRV_IO;
 	if (errors) {
@@ -422,12 +431,14 @@ static qb_drv_status build_bank(const qb_drv_opts *o, size_t i, const selection 
 {
 	const char *path = o->banks[i];
 	bool errors = false;
-	qb_bank *bank = load(path, seen, &errors);
+	qb_rev_hashes *hashes = NULL;
+	qb_bank *bank = load(path, seen, &errors, &hashes);
 	if (!bank)
 		return QB_DRV_IO;
 	if (ws)
 		watch_bank_media(ws, bank, i);
 	if (errors) {
+		qb_rev_hashes_free(hashes);
 		qb_bank_free(bank);
 		return QB_DRV_BANK_ERRORS;
 	}
@@ -439,6 +450,7 @@ static qb_drv_status build_bank(const qb_drv_opts *o, size_t i, const selection 
 		qb_diag_fatal("cannot lock '%s': %s", path, strerror(errno));
 		if (lockfd >= 0)
 			close(lockfd);
+		qb_rev_hashes_free(hashes);
 		qb_bank_free(bank);
 		return QB_DRV_IO;
 	}
@@ -448,7 +460,7 @@ static qb_drv_status build_bank(const qb_drv_opts *o, size_t i, const selection 
 	qb_revisions *rev = load_record(bank, &rpath, &rc);
 	if (!rev)
 		goto done;
-	if ((rc = record_warnings(rev, bank)) != QB_DRV_OK)
+	if ((rc = record_warnings(rev, bank, hashes)) != QB_DRV_OK)
 		goto done;
 	{
 		qb_diag_mark m = qb_diag_mark_now();
@@ -458,7 +470,9 @@ static qb_drv_status build_bank(const qb_drv_opts *o, size_t i, const selection 
 			goto done;
 		}
 	}
-	bool changed = qb_rev_update(rev, bank, tdir, revision_now(), &report);
+	bool changed = qb_rev_update(rev, bank, hashes, tdir, revision_now(), &report);
+	qb_rev_hashes_free(hashes);
+	hashes = NULL;
 	qb_rev_report_print(&report, bank->id, o->dry_run);
 	if (o->dry_run)
 		goto done;
@@ -474,6 +488,7 @@ static qb_drv_status build_bank(const qb_drv_opts *o, size_t i, const selection 
 	if (!rc && changed && qb_rev_save(rev, rpath, bank->path) != 0)
 		rc = QB_DRV_IO;
 done:
+	qb_rev_hashes_free(hashes);
 	qb_rev_report_dispose(&report);
 	qb_rev_free(rev);
 	free(rpath);
@@ -524,8 +539,9 @@ static bool bank_has_question(const qb_bank *bank, const char *id)
 }
 
 static qb_drv_status review_bank(const qb_drv_opts *o, const qb_bank *bank, qb_revisions *rev,
-                                 const char *rpath)
+                                 const char *rpath, qb_rev_hashes *hashes)
 {
+	QB_UNUSED(hashes);
 	qb_drv_status rc = QB_DRV_OK;
 	for (size_t i = 0; i < o->nquestions; i++)
 		if (!bank_has_question(bank, o->questions[i])) {

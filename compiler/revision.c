@@ -20,6 +20,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -643,25 +644,49 @@ typedef struct basis_set {
 	char (*own)[HEX];  /* text_hash() of each text, for the pairs form   */
 } basis_set;
 
-static void basis_set_init(basis_set *bs, const qb_bank *bank, const qb_text *t)
+/* One text's two hashes (qb_rev_hashes): the first 8 bytes of SHA-256 of
+ * the text, as tent keeps it, and of "<lang>=<text>\x1e", its part of the
+ * bases of the other languages' texts.  An absent text counts as "". */
+typedef struct text_hashes {
+	uint8_t text[8], lang[8];
+} text_hashes;
+
+/* Works out row[k] for the element's text in each of the bank's languages. */
+static void hash_texts(text_hashes *row, const qb_bank *bank, const qb_text *t)
+{
+	for (size_t k = 0; k < bank->nlangs; k++) {
+		const char *s = text_in(bank, t, k);
+		const char *parts[] = {bank->langs[k].code, "=", s ? s : "", "\x1e"};
+		uint8_t d[QB_SHA256_SIZE];
+		qb_hash_sha256_strs(d, parts, QB_NELEM(parts));
+		memcpy(row[k].lang, d, 8);
+		text_hash8(row[k].text, s ? s : "");
+	}
+}
+
+/* The bases of the element whose texts' hashes are row (NULL: worked out
+ * here from t). */
+static void basis_set_init(basis_set *bs, const qb_bank *bank, const qb_text *t,
+                           const text_hashes *row)
 {
 	size_t n = bank->nlangs;
 	bool pairs = n > 2 && n <= BASIS_PAIRS_MAX;
+	text_hashes *mine = NULL;
+	if (!row)
+		hash_texts(mine = qb_xcalloc(n ? n : 1, sizeof *mine), bank, t);
+	row = row ? row : mine;
 	bs->bank = bank;
 	bs->h = qb_xcalloc(n ? n : 1, sizeof *bs->h);
 	bs->own = pairs ? qb_xcalloc(n, sizeof *bs->own) : NULL;
 	memset(bs->all, 0, sizeof bs->all);
 	for (size_t k = 0; k < n; k++) {
-		const char *s = text_in(bank, t, k);
-		const char *parts[] = {bank->langs[k].code, "=", s ? s : "", "\x1e"};
-		uint8_t d[QB_SHA256_SIZE];
-		qb_hash_sha256_strs(d, parts, QB_NELEM(parts));
-		memcpy(bs->h[k], d, 8);
+		memcpy(bs->h[k], row[k].lang, 8);
 		for (size_t i = 0; i < 8; i++)
-			bs->all[i] ^= d[i];
+			bs->all[i] ^= row[k].lang[i];
 		if (pairs)
-			text_hash(bs->own[k], s ? s : "");
+			qb_hash_hex(bs->own[k], row[k].text, 8);
 	}
+	free(mine);
 }
 
 static void basis_set_dispose(basis_set *bs)
@@ -757,6 +782,77 @@ static void each_element(const qb_bank *bank, elem_fn fn, void *payload)
 	}
 }
 
+/* Counts the elements (an upper bound of the texts per language). */
+static void count_elem(void *payload, const char *qid, const char *elem, const qb_text *t,
+                       const char *what)
+{
+	QB_UNUSED(qid);
+	QB_UNUSED(elem);
+	QB_UNUSED(t);
+	QB_UNUSED(what);
+	(*(size_t *)payload)++;
+}
+
+/* ---- every text's hashes, on another core ---- */
+
+struct qb_rev_hashes {
+	const qb_bank *bank;
+	size_t nelems;      /* each_element()'s calls                        */
+	text_hashes *rows;  /* nelems rows of bank->nlangs, in that order     */
+	size_t next;        /* the row hash_elem() fills                      */
+	pthread_t thread;
+	bool running;       /* thread not joined yet                         */
+};
+
+static void hash_elem(void *payload, const char *qid, const char *elem, const qb_text *t,
+                      const char *what)
+{
+	QB_UNUSED(qid);
+	QB_UNUSED(elem);
+	QB_UNUSED(what);
+	qb_rev_hashes *x = payload;
+	hash_texts(x->rows + x->next++ * x->bank->nlangs, x->bank, t);
+}
+
+static void *hash_all(void *arg)
+{
+	qb_rev_hashes *x = arg;
+	each_element(x->bank, hash_elem, x);
+	return NULL;
+}
+
+qb_rev_hashes *qb_rev_hashes_start(const qb_bank *bank)
+{
+	qb_rev_hashes *x = qb_xcalloc(1, sizeof *x);
+	x->bank = bank;
+	each_element(bank, count_elem, &x->nelems);
+	x->rows = qb_xcalloc(x->nelems * bank->nlangs + 1, sizeof *x->rows);
+	x->running = pthread_create(&x->thread, NULL, hash_all, x) == 0;
+	if (!x->running) /* then here and now */
+		hash_all(x);
+	return x;
+}
+
+/* The row of element i (in each_element() order), once all are done. */
+static const text_hashes *hashes_row(qb_rev_hashes *x, size_t i)
+{
+	if (x->running) {
+		pthread_join(x->thread, NULL);
+		x->running = false;
+	}
+	return i < x->nelems ? x->rows + i * x->bank->nlangs : NULL;
+}
+
+void qb_rev_hashes_free(qb_rev_hashes *x)
+{
+	if (!x)
+		return;
+	hashes_row(x, 0); /* joins */
+	free(x->rows);
+	free(x);
+}
+
+
 /* ---- renames ---- */
 
 static bool bank_qid_eq(const void *tab, size_t i, const char *a, const char *b,
@@ -839,6 +935,8 @@ typedef struct stale_ctx {
 	const qb_bank *bank;
 	size_t nstale;
 	size_t cursor; /* find_t_next() */
+	qb_rev_hashes *hashes;
+	size_t elem;   /* the element's row in hashes */
 } stale_ctx;
 
 /* The languages whose text of the element changed since the record, as
@@ -866,8 +964,9 @@ static void stale_elem(void *payload, const char *qid, const char *elem, const q
                        const char *what)
 {
 	stale_ctx *c = payload;
+	const text_hashes *row = c->hashes ? hashes_row(c->hashes, c->elem++) : NULL;
 	basis_set bs;
-	basis_set_init(&bs, c->bank, t);
+	basis_set_init(&bs, c->bank, t, row);
 	size_t *changed = NULL, nchanged = 0;
 	for (size_t i = 0; i < t->ntr; i++) {
 		const qb_tr *tr = &t->tr[i];
@@ -875,7 +974,11 @@ static void stale_elem(void *payload, const char *qid, const char *elem, const q
 		if (!e)
 			continue;
 		uint8_t h[8];
-		text_hash8(h, tr->text);
+		size_t self = qb_bank_lang_index(c->bank, tr->lang);
+		if (row && self != QB_LANG_NONE && text_in(c->bank, t, self) == tr->text)
+			memcpy(h, row[self].text, 8);
+		else
+			text_hash8(h, tr->text);
 		char *basis = basis_of(&bs, tr->lang);
 		bool same = strcmp(basis, e->basis) == 0;
 		free(basis);
@@ -884,7 +987,6 @@ static void stale_elem(void *payload, const char *qid, const char *elem, const q
 		qb_buf who = QB_BUF_INIT;
 		if (!changed)
 			changed = changed_langs(c->rev, c->bank, qid, elem, t, &nchanged);
-		size_t self = qb_bank_lang_index(c->bank, tr->lang);
 		for (size_t j = 0; j < nchanged; j++)
 			if (changed[j] != self)
 				qb_buf_appendf(&who, "%s'%s'", who.len ? ", " : "",
@@ -907,9 +1009,9 @@ static void stale_elem(void *payload, const char *qid, const char *elem, const q
 	basis_set_dispose(&bs);
 }
 
-void qb_rev_check_stale(const qb_revisions *rev, const qb_bank *bank)
+void qb_rev_check_stale(const qb_revisions *rev, const qb_bank *bank, qb_rev_hashes *hashes)
 {
-	stale_ctx c = {rev, bank, 0, 0};
+	stale_ctx c = {rev, bank, 0, 0, hashes, 0};
 	each_element(bank, stale_elem, &c);
 	if (c.nstale)
 		qb_diag_note((qb_loc){bank->path, 0, 0},
@@ -919,16 +1021,6 @@ void qb_rev_check_stale(const qb_revisions *rev, const qb_bank *bank)
 
 /* ---- updating ---- */
 
-/* Counts the elements (an upper bound of the texts per language). */
-static void count_elem(void *payload, const char *qid, const char *elem, const qb_text *t,
-                       const char *what)
-{
-	QB_UNUSED(qid);
-	QB_UNUSED(elem);
-	QB_UNUSED(t);
-	QB_UNUSED(what);
-	(*(size_t *)payload)++;
-}
 
 typedef struct upd_ctx {
 	qb_revisions *old; /* its arena takes the new table's strings too    */
@@ -938,6 +1030,8 @@ typedef struct upd_ctx {
 	const char *last_id;
 	bool changed;
 	size_t cursor; /* into old, find_t_next() */
+	qb_rev_hashes *hashes;
+	size_t elem;   /* the element's row in hashes */
 } upd_ctx;
 
 static void upd_elem(void *payload, const char *qid, const char *elem, const qb_text *t,
@@ -945,15 +1039,19 @@ static void upd_elem(void *payload, const char *qid, const char *elem, const qb_
 {
 	QB_UNUSED(what);
 	upd_ctx *c = payload;
+	const text_hashes *row = c->hashes ? hashes_row(c->hashes, c->elem++) : NULL;
 	basis_set bs;
-	basis_set_init(&bs, c->bank, t);
+	basis_set_init(&bs, c->bank, t, row);
 	for (size_t k = 0; k < c->bank->nlangs; k++) {
 		const char *lang = c->bank->langs[k].code;
 		const char *s = text_in(c->bank, t, k);
 		if (!s)
 			continue;
 		uint8_t h[8];
-		text_hash8(h, s);
+		if (row)
+			memcpy(h, row[k].text, 8);
+		else
+			text_hash8(h, s);
 		char *basis = basis_of(&bs, lang);
 		/* In place, o is the entry this one replaces. */
 		const tent *o = find_t_next(c->old, &c->cursor, qid, elem, lang);
@@ -1102,8 +1200,8 @@ static bool update_template(qb_revisions *rev, const char *templates_dir, const 
 	return changed;
 }
 
-bool qb_rev_update(qb_revisions *rev, const qb_bank *bank, const char *templates_dir,
-                   time_t now, qb_rev_report *report)
+bool qb_rev_update(qb_revisions *rev, const qb_bank *bank, qb_rev_hashes *hashes,
+                   const char *templates_dir, time_t now, qb_rev_report *report)
 {
 	memset(report, 0, sizeof *report);
 	report->created = rev->revision == 0;
@@ -1172,7 +1270,7 @@ bool qb_rev_update(qb_revisions *rev, const qb_bank *bank, const char *templates
 		changed = true;
 
 	/* Texts. */
-	upd_ctx c = {rev, bank, NULL, 0, 0, NULL, false, 0};
+	upd_ctx c = {rev, bank, NULL, 0, 0, NULL, false, 0, hashes, 0};
 	same_ctx same = {rev, bank, 0, rev->nt > 0};
 	each_element(bank, same_elem, &same);
 	if (same.same && same.n == rev->nt) {
@@ -1231,7 +1329,7 @@ static void review_elem(void *payload, const char *qid, const char *elem, const 
 	if (!wanted)
 		return;
 	basis_set bs;
-	basis_set_init(&bs, c->bank, t);
+	basis_set_init(&bs, c->bank, t, NULL);
 	for (size_t i = 0; i < t->ntr; i++) {
 		if (c->lang && strcmp(t->tr[i].lang, c->lang) != 0)
 			continue;

@@ -38,9 +38,18 @@ char *qb_rev_path(const char *bank_path);
 qb_revisions *qb_rev_load(const char *path, bool *io);
 void qb_rev_free(qb_revisions *rev);
 
+/* Every text's hashes, which the stale check and the update both need:
+ * qb_rev_hashes_start() works them out on another thread (the bank must
+ * not change until qb_rev_hashes_free()), while the caller goes on
+ * checking the bank and reading its record; the first use waits for them.
+ * The functions below take NULL too, and then hash as they go. */
+typedef struct qb_rev_hashes qb_rev_hashes;
+qb_rev_hashes *qb_rev_hashes_start(const qb_bank *bank);
+void qb_rev_hashes_free(qb_rev_hashes *hashes);
+
 /* Warns about stale translations: an element whose text changed in one
  * language since the record while its text in another did not. */
-void qb_rev_check_stale(const qb_revisions *rev, const qb_bank *bank);
+void qb_rev_check_stale(const qb_revisions *rev, const qb_bank *bank, qb_rev_hashes *hashes);
 
 /* Warns, at the first new id, when the bank has question ids the record
  * does not know while the record has ids the bank lost: most likely a
@@ -53,8 +62,8 @@ void qb_rev_check_renames(const qb_revisions *rev, const qb_bank *bank);
  * new content gets the time now, or one second after its previous time
  * if that is not earlier.  Fills report (qb_rev_report_dispose() it).
  * Returns true when anything in the record changed. */
-bool qb_rev_update(qb_revisions *rev, const qb_bank *bank, const char *templates_dir,
-                   time_t now, qb_rev_report *report);
+bool qb_rev_update(qb_revisions *rev, const qb_bank *bank, qb_rev_hashes *hashes,
+                   const char *templates_dir, time_t now, qb_rev_report *report);
 
 /* Marks the translations of bank as reviewed: for every element (of the
  * questions named in ids, or all when nids is 0) in lang (or every
