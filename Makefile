@@ -169,7 +169,7 @@ $(BUILD)/bench/floor: tests/bench/floor.c | $(BUILD)/.deps-ok
 	@$(CC) $(ALL_CFLAGS) -o $@ $< $(PKG_LIBS)
 
 # genanki's Python dependencies, for the comparison (only if the peer tool is there).
-BENCH_DEBS := python3-cached-property python3-frozendict python3-yaml
+BENCH_DEBS := time python3-cached-property python3-frozendict python3-yaml
 
 bench: $(BUILD)/qbc $(BUILD)/bench/floor
 	@missing=""; for p in $(BENCH_DEBS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
