@@ -67,6 +67,8 @@ static int compress_block(work *w, size_t i, uint8_t *in)
 		free(out);
 		return -1;
 	}
+	/* Keep only what was written: the bound is several times that. */
+	out = qb_xrealloc(out, used ? used : 1);
 	w->blocks[i] = (block){out, used, (uint32_t)crc32(0L, in + dict, (uInt)len), len};
 	return 0;
 }
