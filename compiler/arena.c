@@ -64,8 +64,28 @@ char *qb_arena_strdup(qb_arena *a, const char *s)
 	return qb_arena_strndup(a, s, strlen(s));
 }
 
+struct qb_arena_adopted {
+	qb_arena_adopted *next;
+	void *p;
+};
+
+void *qb_arena_adopt(qb_arena *a, void *p)
+{
+	qb_arena_adopted *n = qb_xmalloc(sizeof *n);
+	n->next = a->adopted;
+	n->p = p;
+	a->adopted = n;
+	return p;
+}
+
 void qb_arena_dispose(qb_arena *a)
 {
+	while (a->adopted) {
+		qb_arena_adopted *next = a->adopted->next;
+		free(a->adopted->p);
+		free(a->adopted);
+		a->adopted = next;
+	}
 	qb_arena_block *b = a->head;
 	while (b) {
 		qb_arena_block *next = b->next;

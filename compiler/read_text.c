@@ -197,9 +197,19 @@ static void *vec_push(vec *a)
 	return p;
 }
 
+/* From this size a vector is handed to the arena as it is (shrunk to
+ * fit) instead of copied: no second copy of the questions at the end. */
+#define VEC_ADOPT_MIN ((size_t)256 << 10)
+
 static void *vec_move(vec *a, qb_arena *arena)
 {
 	void *p = NULL;
+	if (a->n * a->size >= VEC_ADOPT_MIN) {
+		p = qb_arena_adopt(arena, qb_xrealloc(a->v, a->n * a->size));
+		a->v = NULL;
+		a->n = a->cap = 0;
+		return p;
+	}
 	if (a->n) {
 		p = qb_arena_alloc(arena, a->n * a->size);
 		memcpy(p, a->v, a->n * a->size);
@@ -1472,6 +1482,10 @@ qb_bank *qb_read_text(const char *path, const char *data, size_t len)
 		free(text);
 		i = last;
 	}
+	/* The line tables go before the model's last moves: the peak of a
+	 * read is its end. */
+	free(lines.v);
+	free(lens.v);
 	end_question(&r);
 	close_text(&r);
 	bank->nlangs = r.langs.n;
@@ -1482,8 +1496,6 @@ qb_bank *qb_read_text(const char *path, const char *data, size_t len)
 	 * the missing header once instead. */
 	free(r.stray.v);
 	free(r.jcols.v);
-	free(lines.v);
-	free(lens.v);
 	free(clean);
 	return bank;
 }
