@@ -95,8 +95,11 @@ qb_anki_db *qb_anki_db_new(const char *file)
 	 * fields (2-6 KB) then fit in its page instead of spilling into
 	 * overflow pages, so the collection is 17 % smaller, and deflates to
 	 * 32 % fewer bytes, since the fields stay contiguous.  SQLite reads
-	 * any page size; Anki's importer only reads rows from it. */
-	if (sqlite3_exec(db->db, "PRAGMA page_size = 65536; PRAGMA encoding = 'UTF-8';", NULL,
+	 * any page size; Anki's importer only reads rows from it.  The page
+	 * cache is set to 2 MiB after the page size: left to its default, a
+	 * one-transaction build of 64 KiB pages held about 16 MiB more. */
+	if (sqlite3_exec(db->db, "PRAGMA page_size = 65536; PRAGMA cache_size = -2048;"
+	                         " PRAGMA encoding = 'UTF-8';", NULL,
 	                 NULL, NULL) != SQLITE_OK ||
 	    sqlite3_exec(db->db, schema_sql, NULL, NULL, NULL) != SQLITE_OK) {
 		db_fail(db, "creating the schema");
