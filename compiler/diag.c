@@ -67,13 +67,7 @@ void qb_diag_add_source_owned(const char *file, char *text, size_t len)
  * depends on it), and three times as fast as SHA-256 on a big bank. */
 static unsigned long text_crc(const char *text, size_t len)
 {
-	unsigned long crc = crc32(0L, Z_NULL, 0);
-	for (size_t off = 0; off < len;) { /* uInt-sized pieces */
-		uInt n = len - off > 0x40000000u ? 0x40000000u : (uInt)(len - off);
-		crc = crc32(crc, (const Bytef *)text + off, n);
-		off += n;
-	}
-	return crc;
+	return crc32_z(crc32(0L, Z_NULL, 0), (const Bytef *)text, len);
 }
 
 void qb_diag_drop_source(const char *file)

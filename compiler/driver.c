@@ -188,20 +188,22 @@ static qb_revisions *load_record(const qb_bank *bank, char **path, qb_drv_status
 	return rev;
 }
 
-/* What check and review do with one error-free bank and its record. */
+/* What check and review do with one error-free bank and its record
+ * (hashes: NULL unless each_bank() was asked for them). */
 typedef qb_drv_status (*bank_fn)(const qb_drv_opts *o, const qb_bank *bank, qb_revisions *rev,
                                  const char *rpath, qb_rev_hashes *hashes);
 
 /* Reads and checks each bank, reads its record, and calls fn on the
- * banks without errors.  Returns the worst status. */
-static qb_drv_status each_bank(const qb_drv_opts *o, bank_fn fn)
+ * banks without errors; with want_hashes, the texts' hashes are worked
+ * out meanwhile (qb_rev_hashes_start()).  Returns the worst status. */
+static qb_drv_status each_bank(const qb_drv_opts *o, bank_fn fn, bool want_hashes)
 {
 	qb_drv_status rc = QB_DRV_OK;
 	seen_ids seen = {0};
 	for (size_t i = 0; i < o->nbanks; i++) {
 		bool errors = false;
 		qb_rev_hashes *hashes = NULL;
-		qb_bank *bank = load(o->banks[i], &seen, &errors, &hashes);
+		qb_bank *bank = load(o->banks[i], &seen, &errors, want_hashes ? &hashes : NULL);
 		if (!bank) {
 			rc = worst(rc, QB_DRV_IO);
 			continue;
@@ -244,7 +246,7 @@ static qb_drv_status check_bank(const qb_drv_opts *o, const qb_bank *bank, qb_re
 
 qb_drv_status qb_drv_check(const qb_drv_opts *o)
 {
-	return each_bank(o, check_bank);
+	return each_bank(o, check_bank, true);
 }
 
 qb_drv_status qb_drv_dump(const qb_drv_opts *o)
@@ -567,7 +569,7 @@ static qb_drv_status review_bank(const qb_drv_opts *o, const qb_bank *bank, qb_r
 
 qb_drv_status qb_drv_review(const qb_drv_opts *o)
 {
-	return each_bank(o, review_bank);
+	return each_bank(o, review_bank, false); /* review hashes as it goes */
 }
 
 /* ---- watch ---- */

@@ -46,24 +46,20 @@ static int compress_block(work *w, size_t i, uint8_t *in)
 	if (deflateInit2(&s, w->level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK)
 		return -1;
 	int rc = dict ? deflateSetDictionary(&s, in, (uInt)dict) : Z_OK;
-	size_t cap = deflateBound(&s, len) + 64, used = 0;
+	/* deflateBound() holds the whole block; 64 bytes more hold the
+	 * sync flush's empty stored block, so one call always completes. */
+	size_t cap = deflateBound(&s, len) + 64;
 	uint8_t *out = qb_xmalloc(cap);
 	s.next_in = in + dict;
 	s.avail_in = (uInt)len;
-	while (rc == Z_OK) {
-		s.next_out = out + used;
-		s.avail_out = (uInt)(cap - used);
+	s.next_out = out;
+	s.avail_out = (uInt)cap;
+	if (rc == Z_OK)
 		rc = deflate(&s, last ? Z_FINISH : Z_SYNC_FLUSH);
-		used = cap - s.avail_out;
-		if (rc == Z_STREAM_END || (rc == Z_OK && !last && s.avail_in == 0 && s.avail_out))
-			break;
-		if (rc == Z_OK || rc == Z_BUF_ERROR) { /* no room left: grow */
-			out = qb_xrealloc(out, cap *= 2);
-			rc = Z_OK;
-		}
-	}
+	bool done = last ? rc == Z_STREAM_END : rc == Z_OK && s.avail_in == 0 && s.avail_out > 0;
+	size_t used = cap - s.avail_out;
 	deflateEnd(&s);
-	if (rc != Z_OK && rc != Z_STREAM_END) {
+	if (!done) {
 		free(out);
 		return -1;
 	}
@@ -94,7 +90,8 @@ static void *worker(void *arg)
 	return NULL;
 }
 
-int qb_pdeflate_threads(void)
+/* The cores online, at most MAX_THREADS. */
+static int cores(void)
 {
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 	return n < 1 ? 1 : n > MAX_THREADS ? MAX_THREADS : (int)n;
@@ -107,7 +104,7 @@ int qb_pdeflate(qb_pdeflated *out, qb_pdeflate_read_fn read, void *payload, uint
 	w.nblocks = size ? (size_t)((size + BLOCK - 1) / BLOCK) : 1;
 	w.blocks = qb_xcalloc(w.nblocks, sizeof *w.blocks);
 	pthread_t tid[MAX_THREADS];
-	int nthreads = 0, want = threads > 0 ? threads : qb_pdeflate_threads();
+	int nthreads = 0, want = threads > 0 ? threads : cores();
 	if (want > MAX_THREADS)
 		want = MAX_THREADS;
 	if ((size_t)want > w.nblocks)

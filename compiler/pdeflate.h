@@ -32,7 +32,7 @@ typedef struct qb_pdeflated {
 } qb_pdeflated;
 
 /* Compresses the size bytes that read gives at zlib level (1-9) into *out,
- * with threads threads (0: qb_pdeflate_threads()); the bytes do not depend
+ * with threads threads (0: one per core, at most 8); the bytes do not depend
  * on threads.  Returns 0, or -1 when a read or zlib failed (nothing to
  * free then). */
 int qb_pdeflate(qb_pdeflated *out, qb_pdeflate_read_fn read, void *payload, uint64_t size,
@@ -42,8 +42,5 @@ int qb_pdeflate(qb_pdeflated *out, qb_pdeflate_read_fn read, void *payload, uint
  * how many (0 at the end). */
 size_t qb_pdeflated_read(const qb_pdeflated *d, uint64_t off, void *buf, size_t n);
 void qb_pdeflated_free(qb_pdeflated *d);
-
-/* The number of threads qb_pdeflate uses: the cores online, at most 8. */
-int qb_pdeflate_threads(void);
 
 #endif

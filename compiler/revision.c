@@ -833,13 +833,19 @@ qb_rev_hashes *qb_rev_hashes_start(const qb_bank *bank)
 	return x;
 }
 
-/* The row of element i (in each_element() order), once all are done. */
-static const text_hashes *hashes_row(qb_rev_hashes *x, size_t i)
+/* Waits until every row is done. */
+static void hashes_join(qb_rev_hashes *x)
 {
 	if (x->running) {
 		pthread_join(x->thread, NULL);
 		x->running = false;
 	}
+}
+
+/* The row of element i (in each_element() order), once all are done. */
+static const text_hashes *hashes_row(qb_rev_hashes *x, size_t i)
+{
+	hashes_join(x);
 	return i < x->nelems ? x->rows + i * x->bank->nlangs : NULL;
 }
 
@@ -847,7 +853,7 @@ void qb_rev_hashes_free(qb_rev_hashes *x)
 {
 	if (!x)
 		return;
-	hashes_row(x, 0); /* joins */
+	hashes_join(x);
 	free(x->rows);
 	free(x);
 }

@@ -196,6 +196,8 @@ int qb_zipw_add_owned(qb_zipw *z, const char *name, void *data, size_t len, bool
 
 int qb_zipw_add(qb_zipw *z, const char *name, const void *data, size_t len, bool compress)
 {
+	if (compress && len >= QB_PDEFLATE_MIN) /* deflated now: no copy needed */
+		return add_deflated(z, name, read_mem, (void *)data, len);
 	void *copy = qb_xmalloc(len);
 	if (len)
 		memcpy(copy, data, len);
