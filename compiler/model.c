@@ -28,6 +28,7 @@ void qb_bank_free(qb_bank *bank)
 	if (!bank)
 		return;
 	qb_lang_index_dispose(&bank->lang_index);
+	free(bank->cols.slots);
 	qb_arena_dispose(&bank->arena);
 	free(bank);
 }
@@ -101,6 +102,50 @@ size_t qb_bank_lang_index(const qb_bank *bank, const char *code)
 	return QB_LANG_NONE;
 }
 
+/* ---- where continued texts' lines start ---- */
+
+static size_t cols_home(const qb_cols_index *ix, const char *text)
+{
+	uint64_t h = (uint64_t)(uintptr_t)text * UINT64_C(0x9E3779B97F4A7C15);
+	return (size_t)(h >> 32) & (ix->nslots - 1);
+}
+
+void qb_bank_set_text_cols(qb_bank *bank, const char *text, const int *cols)
+{
+	qb_cols_index *ix = &bank->cols;
+	if (2 * (ix->n + 1) > ix->nslots) {
+		qb_cols_index grown = {qb_xcalloc(ix->nslots ? 2 * ix->nslots : 16, sizeof *grown.slots),
+		                       ix->nslots ? 2 * ix->nslots : 16, 0};
+		for (size_t i = 0; i < ix->nslots; i++)
+			if (ix->slots[i].text) {
+				size_t k = cols_home(&grown, ix->slots[i].text);
+				while (grown.slots[k].text)
+					k = (k + 1) & (grown.nslots - 1);
+				grown.slots[k] = ix->slots[i];
+				grown.n++;
+			}
+		free(ix->slots);
+		*ix = grown;
+	}
+	size_t k = cols_home(ix, text);
+	while (ix->slots[k].text && ix->slots[k].text != text)
+		k = (k + 1) & (ix->nslots - 1);
+	if (!ix->slots[k].text)
+		ix->n++;
+	ix->slots[k] = (qb_cols_slot){text, cols};
+}
+
+const int *qb_bank_text_cols(const qb_bank *bank, const char *text)
+{
+	const qb_cols_index *ix = &bank->cols;
+	if (!ix->n)
+		return NULL;
+	for (size_t k = cols_home(ix, text); ix->slots[k].text; k = (k + 1) & (ix->nslots - 1))
+		if (ix->slots[k].text == text)
+			return ix->slots[k].cols;
+	return NULL;
+}
+
 bool qb_bank_has_lang(const qb_bank *bank, const char *code)
 {
 	return qb_bank_lang_index(bank, code) != QB_LANG_NONE;
@@ -108,12 +153,21 @@ bool qb_bank_has_lang(const qb_bank *bank, const char *code)
 
 /* ---- texts ---- */
 
+const qb_text qb_no_text;
+
+const qb_numeric *qb_question_num(const qb_question *q)
+{
+	static const qb_numeric none;
+	return q->num ? q->num : &none;
+}
+
 void qb_text_index(qb_text *t, const qb_lang_index *ix)
 {
 	t->index = ix;
 	t->ordered = true;
 	for (size_t i = 0; i < t->ntr; i++) {
-		t->tr[i].lang_ix = ix ? qb_lang_index_get(ix, t->tr[i].lang) : QB_LANG_NONE;
+		size_t k = ix ? qb_lang_index_get(ix, t->tr[i].lang) : QB_LANG_NONE;
+		t->tr[i].lang_ix = k != QB_LANG_NONE ? (uint32_t)k : QB_TR_NO_LANG;
 		if (i && t->tr[i].lang_ix <= t->tr[i - 1].lang_ix)
 			t->ordered = false;
 	}

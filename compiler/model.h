@@ -9,6 +9,8 @@
 #define QB_MODEL_H
 
 #include "arena.h"
+#include <stdint.h>
+
 #include "qb.h"
 
 /* lang_ix of a translation whose language the bank does not declare. */
@@ -34,20 +36,37 @@ void qb_lang_index_put(qb_lang_index *ix, const char *code, size_t k);
 size_t qb_lang_index_get(const qb_lang_index *ix, const char *code);
 void qb_lang_index_dispose(qb_lang_index *ix);
 
-/* One language version of a text. */
+/* Where the lines of the bank's continued texts start, by text: few texts
+ * have them, so they are kept beside the translations, not in each. */
+typedef struct qb_cols_slot {
+	const char *text; /* NULL: empty                                    */
+	const int *cols;
+} qb_cols_slot;
+
+typedef struct qb_cols_index {
+	qb_cols_slot *slots; /* a power of two of them, at most half full  */
+	size_t nslots, n;
+} qb_cols_index;
+
+/* One language version of a text.  Kept small (a bank is mostly short
+ * texts): positions are line and columns of the file of the text holding
+ * it (qb_tr_loc(), qb_tr_text_loc()), as the tag and the text's first
+ * character are always on one line. */
 typedef struct qb_tr {
 	const char *lang; /* language code as written in the source, e.g. "sw" */
-	size_t lang_ix;   /* lang's index in the bank's declared languages, or
-	                   * QB_LANG_NONE; meaningful only when the text's
+	const char *text; /* Markdown source, NFC, never NULL (may be "");
+	                   * where the lines of a text continued with '\\'
+	                   * start: qb_bank_text_cols()                         */
+	uint32_t lang_ix; /* lang's index in the bank's declared languages, or
+	                   * QB_TR_NO_LANG; meaningful only when the text's
 	                   * index is set (see qb_text)                          */
-	const char *text; /* Markdown source, NFC, never NULL (may be "")      */
-	qb_loc loc;       /* position of the language tag                      */
-	qb_loc text_loc;  /* position of the first character of the text       */
-	const int *cols;  /* for a text continued with '\\': the column where
-	                   * each following line's text starts (one per '\n'
-	                   * in text; 0 for a '\n' the reader added, which
-	                   * starts no source line), or NULL                    */
+	int line;         /* the line of the language tag and of the text      */
+	int col;          /* the column of the language tag                    */
+	int text_col;     /* the column of the text's first character          */
 } qb_tr;
+
+/* qb_tr.lang_ix of a language the bank does not declare. */
+#define QB_TR_NO_LANG UINT32_MAX
 
 /* A text in several languages, in source order.  present is false when
  * the element was not written at all (for example no feedback).
@@ -61,12 +80,22 @@ typedef struct qb_tr {
  * (index NULL) is searched by comparing codes. */
 typedef struct qb_text {
 	qb_tr *tr;     /* translations in source order                     */
-	size_t ntr;
+	const qb_lang_index *index; /* the bank's, or NULL                   */
 	qb_loc loc;    /* position of the element's marker or keyword        */
+	uint32_t ntr;
 	bool present;
 	bool ordered;  /* the lang_ix of tr[] strictly increase              */
-	const qb_lang_index *index; /* the bank's, or NULL                   */
 } qb_text;
+
+/* Where tr (a translation of t) has its language tag, and its text. */
+static inline qb_loc qb_tr_loc(const qb_text *t, const qb_tr *tr)
+{
+	return (qb_loc){t->loc.file, tr->line, tr->col};
+}
+static inline qb_loc qb_tr_text_loc(const qb_text *t, const qb_tr *tr)
+{
+	return (qb_loc){t->loc.file, tr->line, tr->text_col};
+}
 
 /* An option.  What it is depends on the question's type:
  *   single, multiple  an option, correct when marked '*';
@@ -81,11 +110,12 @@ typedef struct qb_text {
 typedef struct qb_choice {
 	qb_text text;     /* the option itself                              */
 	qb_text feedback; /* why it is right or wrong; .present may be false */
+	const qb_text *match; /* matching: the right side (qb_choice_match());
+	                     NULL otherwise: most choices have none          */
+	qb_loc loc;       /* the bullet                                      */
 	bool correct;     /* marked with '*'                                 */
 	bool pinned;      /* '!' after the mark: stays where it is when the
 	                     options are shuffled                            */
-	qb_text match;    /* matching: the right side; .present false otherwise */
-	qb_loc loc;       /* the bullet                                      */
 } qb_choice;
 
 /* Question types (JSON names: single multiple true-false short-answer
@@ -122,9 +152,7 @@ typedef struct qb_tag {
 typedef struct qb_question {
 	const char *id;      /* authored id; NULL if the author wrote none    */
 	qb_loc id_loc;
-	int number;          /* the printed number, as written ("3." -> 3)   */
 	qb_loc loc;          /* the number                                   */
-	qb_qtype type;
 	qb_loc type_loc;     /* line 0 when the type was not written         */
 	qb_tag *tags;
 	size_t ntags;
@@ -132,22 +160,25 @@ typedef struct qb_question {
 	qb_choice *choices;
 	size_t nchoices;
 	qb_text explanation;
-	qb_scoring scoring;  /* as written (INHERIT when absent); resolved by
-	                        qb_question_scoring()                        */
 	qb_loc scoring_loc;
-	qb_tristate shuffle; /* as written; resolved by qb_question_shuffles() */
 	qb_loc shuffle_loc;
-	bool case_sensitive; /* short-answer and cloze typed gaps            */
 	qb_loc case_loc;
-	bool truth;          /* true-false: the right answer                 */
 	qb_loc answer_loc;   /* the 'answer:' keyword (line 0: not written)  */
-	qb_numeric num;      /* numeric                                      */
+	const qb_numeric *num; /* numeric: its answer (qb_question_num());
+	                        NULL for the other types                     */
 	const char *unit;    /* numeric, NULL if none                        */
 	qb_loc unit_loc;
 	qb_text feedback_true, feedback_false; /* true-false (also on the
 	                        synthetic choices' feedback)                  */
 	qb_text feedback_wrong; /* every type: the default feedback for a
 	                        wrong answer                                  */
+	int number;          /* the printed number, as written ("3." -> 3)   */
+	qb_qtype type;
+	qb_scoring scoring;  /* as written (INHERIT when absent); resolved by
+	                        qb_question_scoring()                        */
+	qb_tristate shuffle; /* as written; resolved by qb_question_shuffles() */
+	bool case_sensitive; /* short-answer and cloze typed gaps            */
+	bool truth;          /* true-false: the right answer                 */
 } qb_question;
 
 typedef struct qb_lang {
@@ -182,6 +213,7 @@ typedef struct qb_bank {
 	qb_loc draw_loc;
 	qb_question *questions;
 	size_t nquestions;
+	qb_cols_index cols;      /* see qb_bank_text_cols()                 */
 	qb_arena arena;          /* owns everything above                   */
 } qb_bank;
 
@@ -195,6 +227,13 @@ void qb_bank_free(qb_bank *bank);
 const char *qb_bank_default_lang(const qb_bank *bank);
 /* True when code is one of the bank's declared languages. */
 bool qb_bank_has_lang(const qb_bank *bank, const char *code);
+/* For the text of a translation continued with '\\' (the very pointer
+ * of qb_tr.text): the column where each following line's text starts
+ * (one per '\n' in text; 0 for a '\n' the reader added, which starts no
+ * source line).  NULL for any other text: its lines start at column 1. */
+const int *qb_bank_text_cols(const qb_bank *bank, const char *text);
+/* Records cols (arena memory) for text. */
+void qb_bank_set_text_cols(qb_bank *bank, const char *text, const int *cols);
 /* The index of code in bank->langs, or QB_LANG_NONE: O(1). */
 size_t qb_bank_lang_index(const qb_bank *bank, const char *code);
 
@@ -209,6 +248,16 @@ const char *qb_text_get(const qb_text *t, const char *lang);
 /* Sets t's index to ix (may be NULL), the lang_ix of its translations from
  * it and t->ordered: the reader calls it when a text is complete. */
 void qb_text_index(qb_text *t, const qb_lang_index *ix);
+
+/* A text with no translations, not written. */
+extern const qb_text qb_no_text;
+/* c's right side (matching), else qb_no_text. */
+static inline const qb_text *qb_choice_match(const qb_choice *c)
+{
+	return c->match ? c->match : &qb_no_text;
+}
+/* q's accepted answer (numeric), else one that is all zeros. */
+const qb_numeric *qb_question_num(const qb_question *q);
 
 /* Number of correct options of q. */
 size_t qb_question_ncorrect(const qb_question *q);

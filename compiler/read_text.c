@@ -320,7 +320,7 @@ static const qb_lang_index *lang_index(const reader *r)
 static void close_text(reader *r)
 {
 	if (r->text.dst) {
-		r->text.dst->ntr = r->text.trs.n;
+		r->text.dst->ntr = (uint32_t)r->text.trs.n;
 		r->text.dst->tr = vec_move(&r->text.trs, &r->bank->arena);
 		qb_text_index(r->text.dst, lang_index(r));
 	}
@@ -456,26 +456,30 @@ static void add_tr(reader *r, const char *lang, size_t langlen, qb_loc loc, size
 		qb_lang_canonical(&canon, lang, langlen);
 	const char *code = qb_buf_cstr(&canon);
 	/* The open text so far, indexed as close_text() will index it. */
-	qb_text sofar = {.tr = r->text.trs.v, .ntr = r->text.trs.n, .ordered = r->text.ordered,
+	qb_text sofar = {.tr = r->text.trs.v, .ntr = (uint32_t)r->text.trs.n, .ordered = r->text.ordered,
 	                 .index = lang_index(r)};
 	const qb_tr *prev = *code ? qb_text_tr(&sofar, code) : NULL;
 	if (prev) {
 		qb_diag_error(loc, "second '%s' text for this %s; the first is on line %d", code,
-		              target_name(r->target), prev->loc.line);
+		              target_name(r->target), prev->line);
 		qb_buf_dispose(&canon);
 		return;
 	}
 	qb_tr *t = vec_push(&r->text.trs);
-	t->lang = qb_arena_strdup(&r->bank->arena, code);
-	t->lang_ix = sofar.index ? qb_lang_index_get(sofar.index, code) : QB_LANG_NONE;
+	size_t k = sofar.index ? qb_lang_index_get(sofar.index, code) : QB_LANG_NONE;
+	/* A declared language's code is the declaration's, not a copy. */
+	t->lang = k != QB_LANG_NONE ? ((const qb_lang *)r->langs.v)[k].code
+	                            : qb_arena_strdup(&r->bank->arena, code);
+	t->lang_ix = k != QB_LANG_NONE ? (uint32_t)k : QB_TR_NO_LANG;
 	r->text.ordered = r->text.ordered && (!sofar.ntr || t->lang_ix > t[-1].lang_ix);
-	t->loc = loc;
-	t->text_loc = loc_at(r, textoff);
+	t->line = loc.line;
+	t->col = loc.col;
+	t->text_col = loc_at(r, textoff).col;
 	t->text = text_dup(r, text, textlen);
 	if (r->jtext && r->jcols.n) {
 		int *cols = qb_arena_alloc(&r->bank->arena, r->jcols.n * sizeof *cols);
 		memcpy(cols, r->jcols.v, r->jcols.n * sizeof *cols);
-		t->cols = cols;
+		qb_bank_set_text_cols(r->bank, t->text, cols);
 	}
 	qb_buf_dispose(&canon);
 }
@@ -625,20 +629,27 @@ static void split_pairs(reader *r, qb_choice *c)
 		while (*rs == ' ')
 			rs++;
 		rt.text = rs;
+		const int *cols = qb_bank_text_cols(r->bank, t);
+		if (cols) /* the right side's lines start where the text's did */
+			qb_bank_set_text_cols(r->bank, rs, cols);
 		if (!memchr(t, '\n', (size_t)(rs - t)))
-			rt.text_loc.col += (int)qb_utf8_count(t, (size_t)(rs - t));
+			rt.text_col += (int)qb_utf8_count(t, (size_t)(rs - t));
 		right[nr++] = rt;
 		if (arrow != t) {
 			qb_tr lt = *tr;
 			lt.text = qb_arena_strndup(a, t, (size_t)(arrow - t));
+			if (cols)
+				qb_bank_set_text_cols(r->bank, lt.text, cols);
 			left[nl++] = lt;
 		}
 	}
-	c->match = (qb_text){.tr = right, .ntr = nr, .loc = c->text.loc, .present = nr > 0};
+	qb_text *match = qb_arena_alloc(a, sizeof *match);
+	*match = (qb_text){.tr = right, .ntr = (uint32_t)nr, .loc = c->text.loc, .present = nr > 0};
 	c->text.tr = left;
-	c->text.ntr = nl;
+	c->text.ntr = (uint32_t)nl;
 	c->text.present = nl > 0;
-	qb_text_index(&c->match, lang_index(r));
+	qb_text_index(match, lang_index(r));
+	c->match = match;
 	qb_text_index(&c->text, lang_index(r));
 }
 
@@ -659,7 +670,10 @@ static void finish_type(reader *r, qb_question *q)
 			ok = false;
 		}
 	} else if (v && q->type == QB_QTYPE_NUMERIC) {
-		numeric_answer(v, r->answer_vloc, &q->num);
+		qb_numeric *num = qb_arena_alloc(&r->bank->arena, sizeof *num);
+		*num = (qb_numeric){0};
+		numeric_answer(v, r->answer_vloc, num);
+		q->num = num;
 	} else if (v) {
 		qb_diag_error(q->answer_loc, "'answer:' is for true-false and numeric questions; "
 		              "a question of type '%s' marks its answers with '*'",

@@ -121,7 +121,7 @@ static void walk_text(const qb_render_ctx *ctx, media_walk *w, const qb_text *t)
 		size_t before = w->set->nsrcs;
 		qb_markup_images(tr->text, note_src, w);
 		for (size_t k = before; k < w->set->nsrcs; k++)
-			w->locs[k] = tr->text_loc;
+			w->locs[k] = qb_tr_text_loc(t, tr);
 	}
 }
 
@@ -136,7 +136,7 @@ int qb_render_media(const qb_render_ctx *ctx, qb_media_name_fn name, qb_media_se
 		walk_text(ctx, &w, &q->prompt);
 		for (size_t c = 0; c < q->nchoices; c++) {
 			walk_text(ctx, &w, &q->choices[c].text);
-			walk_text(ctx, &w, &q->choices[c].match);
+			walk_text(ctx, &w, qb_choice_match(&q->choices[c]));
 			walk_text(ctx, &w, &q->choices[c].feedback);
 		}
 		walk_text(ctx, &w, &q->feedback_wrong);

@@ -602,14 +602,14 @@ static void question_hash(char out[HEX], const qb_bank *bank, const qb_question 
 		 * of older questions stay as they were. */
 		if (q->choices[i].pinned)
 			qb_buf_putc(&b, '!');
-		if (q->choices[i].match.present)
-			append_text(&b, &q->choices[i].match, lang, bank->dir);
+		if (qb_choice_match(&q->choices[i])->present)
+			append_text(&b, qb_choice_match(&q->choices[i]), lang, bank->dir);
 	}
 	append_text(&b, &q->explanation, lang, bank->dir);
 	if (q->feedback_wrong.present)
 		append_text(&b, &q->feedback_wrong, lang, bank->dir);
 	if (q->type == QB_QTYPE_NUMERIC)
-		qb_buf_appendf(&b, "%.17g %.17g %.17g %s\x1e", q->num.value, q->num.lo, q->num.hi,
+		qb_buf_appendf(&b, "%.17g %.17g %.17g %s\x1e", qb_question_num(q)->value, qb_question_num(q)->lo, qb_question_num(q)->hi,
 		               q->unit ? q->unit : "");
 	if (q->case_sensitive)
 		qb_buf_puts(&b, "case\x1e");
@@ -766,11 +766,11 @@ static void each_element(const qb_bank *bank, elem_fn fn, void *payload)
 				snprintf(what, sizeof what, "question '%s' feedback %zu", q->id, c + 1);
 				fn(payload, q->id, elem, &q->choices[c].feedback, what);
 			}
-			if (q->choices[c].match.present) {
+			if (qb_choice_match(&q->choices[c])->present) {
 				snprintf(elem, sizeof elem, "match-%zu", c + 1);
 				snprintf(what, sizeof what, "question '%s' pair %zu, right side", q->id,
 				         c + 1);
-				fn(payload, q->id, elem, &q->choices[c].match, what);
+				fn(payload, q->id, elem, qb_choice_match(&q->choices[c]), what);
 			}
 		}
 		if (q->feedback_wrong.present) {
@@ -1006,7 +1006,7 @@ static void stale_elem(void *payload, const char *qid, const char *elem, const q
 				if (strcmp(t->tr[k].lang, tr->lang) != 0)
 					qb_buf_appendf(&who, "%s'%s'", who.len ? " or " : "", t->tr[k].lang);
 		}
-		qb_diag_warning(tr->loc, "'%s' text of %s may be stale: %s changed", tr->lang, what,
+		qb_diag_warning(qb_tr_loc(t, tr), "'%s' text of %s may be stale: %s changed", tr->lang, what,
 		                qb_buf_cstr(&who));
 		qb_buf_dispose(&who);
 		c->nstale++;

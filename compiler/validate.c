@@ -58,14 +58,15 @@ static int nchars(const char *s, size_t n)
 }
 
 /* The position of byte off of tr's text, also on a continuation line. */
-static qb_loc shift(const qb_tr *tr, size_t off)
+static qb_loc shift(const qb_bank *b, const qb_text *t, const qb_tr *tr, size_t off)
 {
-	qb_loc l = tr->text_loc;
+	qb_loc l = qb_tr_text_loc(t, tr);
+	const int *cols = qb_bank_text_cols(b, tr->text);
 	const char *start = tr->text;
 	size_t k = 0;
 	for (const char *p = tr->text; p < tr->text + off; p++)
 		if (*p == '\n') {
-			int col = tr->cols ? tr->cols[k++] : 1;
+			int col = cols ? cols[k++] : 1;
 			start = p + 1;
 			if (!col) /* added by the reader: the same source line */
 				continue;
@@ -96,6 +97,7 @@ static char *describe_lang(const char *lang)
 
 typedef struct visit {
 	ctx *c;
+	const qb_text *t;
 	const qb_tr *tr;
 } visit;
 
@@ -111,7 +113,7 @@ static bool safe_path_chars(const char *s)
 static void check_image(void *payload, const char *src, size_t off)
 {
 	const visit *v = payload;
-	qb_loc l = shift(v->tr, off);
+	qb_loc l = shift(v->c->bank, v->t, v->tr, off);
 	if (!qb_markup_url_safe(src) || strchr(src, ':')) {
 		qb_diag_error(l, "image '%s' is not a file: images must be files in the bank's "
 		                 "folder, e.g. 'media/picture.png'", src);
@@ -172,18 +174,18 @@ static void check_math(void *payload, const char *tex, size_t off)
 			unopened = i;
 	}
 	if (!*tex || strspn(tex, " ") == strlen(tex))
-		qb_diag_error(shift(v->tr, off), "empty formula");
+		qb_diag_error(shift(v->c->bank, v->t, v->tr, off), "empty formula");
 	else if (unopened != SIZE_MAX)
-		qb_diag_error(shift(v->tr, off + unopened), "this '}' closes no '{' in the formula");
+		qb_diag_error(shift(v->c->bank, v->t, v->tr, off + unopened), "this '}' closes no '{' in the formula");
 	else if (depth > 0)
-		qb_diag_error(shift(v->tr, off), "the formula has %d '{' without '}'", depth);
+		qb_diag_error(shift(v->c->bank, v->t, v->tr, off), "the formula has %d '{' without '}'", depth);
 }
 
 static void check_link(void *payload, const char *url, size_t off)
 {
 	const visit *v = payload;
 	if (!qb_markup_url_safe(url))
-		qb_diag_error(shift(v->tr, off),
+		qb_diag_error(shift(v->c->bank, v->t, v->tr, off),
 		              "link '%s' uses a scheme other than http, https or mailto", url);
 }
 
@@ -317,7 +319,7 @@ static void check_same(const qb_text *t, const char *what)
 	for (size_t i = 1; i < t->ntr; i++) {
 		const qb_tr *a = &t->tr[i], *b = first[i];
 		if (b && ordinary_words(a->text) >= QB_SAME_TEXT_WORDS)
-			qb_diag_warning(a->loc, "the '%s' text of %s is the same as the '%s' one: "
+			qb_diag_warning(qb_tr_loc(t, a), "the '%s' text of %s is the same as the '%s' one: "
 			                        "an untranslated copy?", a->lang, what, b->lang);
 	}
 	free(by_text);
@@ -354,36 +356,36 @@ static void check_text(ctx *c, const qb_text *t, const char *what, bool check_mi
 				if (complete(b, t) && prev && *prev->lang) {
 					/* Every language is there: the line is the rest of
 					 * the text above, wrapped without a '\'. */
-					int end = prev->text_loc.line;
+					int end = prev->line;
 					for (const char *p = prev->text; *p; p++)
 						end += *p == '\n';
-					qb_diag_error(tr->loc, "a line without a language tag after the '%s' "
+					qb_diag_error(qb_tr_loc(t, tr), "a line without a language tag after the '%s' "
 					                       "text; to continue that text here, end line "
 					                       "%d with '\\'", prev->lang, end);
 				} else
-					qb_diag_error(tr->loc, "text without a language tag; start the line "
+					qb_diag_error(qb_tr_loc(t, tr), "text without a language tag; start the line "
 					                       "with '%s:'", want ? want : "en");
 			}
 			continue;
 		}
 		if (b->nlangs && !qb_bank_has_lang(b, tr->lang)) {
 			if (first_undeclared(c, tr->lang))
-				qb_diag_error(tr->loc, "language '%s' is not declared in 'languages:' "
+				qb_diag_error(qb_tr_loc(t, tr), "language '%s' is not declared in 'languages:' "
 				                       "(line %d)", tr->lang, b->langs_loc.line);
 			continue;
 		}
 		if (!*tr->text) {
 			char *d = describe_lang(tr->lang);
-			qb_diag_error(tr->loc, "empty %s text for %s", d, what);
+			qb_diag_error(qb_tr_loc(t, tr), "empty %s text for %s", d, what);
 			free(d);
 			continue;
 		}
 		int n = nchars(tr->text, strlen(tr->text));
 		if (n > QB_LONG_TEXT)
-			qb_diag_warning(tr->loc, "the '%s' text of %s is very long (%d characters; more "
+			qb_diag_warning(qb_tr_loc(t, tr), "the '%s' text of %s is very long (%d characters; more "
 			                         "than %d is hard to read on a phone)",
 			                tr->lang, what, n, QB_LONG_TEXT);
-		visit v = {c, tr};
+		visit v = {c, t, tr};
 		qb_markup_images(tr->text, check_image, &v);
 		qb_markup_links(tr->text, check_link, &v);
 		qb_markup_math(tr->text, check_math, &v);
@@ -411,7 +413,7 @@ static bool question_has(const qb_question *q, bool tagged)
 		return true;
 	for (size_t i = 0; i < q->nchoices; i++)
 		if (text_has(&q->choices[i].text, tagged) || text_has(&q->choices[i].feedback, tagged) ||
-		    text_has(&q->choices[i].match, tagged))
+		    text_has(qb_choice_match(&q->choices[i]), tagged))
 			return true;
 	return false;
 }
@@ -524,17 +526,18 @@ static const char *option_word(qb_qtype t)
 /* A matching pair: both sides in the same languages. */
 static void check_pair(ctx *c, const qb_choice *ch, const char *what)
 {
-	if (ch->match.present)
-		check_text(c, &ch->match, what, false, false);
+	const qb_text *match = qb_choice_match(ch);
+	if (match->present)
+		check_text(c, match, what, false, false);
 	for (size_t t = 0; t < ch->text.ntr; t++) {
 		const qb_tr *tr = &ch->text.tr[t];
-		if (*tr->lang && !qb_text_tr(&ch->match, tr->lang))
-			qb_diag_error(tr->loc, "the '%s' text of %s has no ' => ' between the left and "
+		if (*tr->lang && !qb_text_tr(match, tr->lang))
+			qb_diag_error(qb_tr_loc(&ch->text, tr), "the '%s' text of %s has no ' => ' between the left and "
 			                       "the right side; write 'left => right'", tr->lang, what);
 	}
 	if (!ch->text.present) /* a distractor: its right side in every language */
 		for (size_t k = 0; k < c->bank->nlangs; k++)
-			if (ch->match.present && !qb_text_tr(&ch->match, c->bank->langs[k].code)) {
+			if (match->present && !qb_text_tr(match, c->bank->langs[k].code)) {
 				char *d = describe_lang(c->bank->langs[k].code);
 				qb_diag_error(ch->loc, "%s has no %s text", what, d);
 				free(d);
@@ -586,7 +589,7 @@ static void check_choices(ctx *c, const qb_question *q, const char *name, bool u
 			for (size_t j = 0; j < i; j++) {
 				const char *other = qb_text_get(&q->choices[j].text, tr->lang);
 				if (other && strcmp(other, tr->text) == 0) {
-					qb_diag_error(tr->loc, "%s %zu of %s repeats %s %zu in '%s'", word,
+					qb_diag_error(qb_tr_loc(&ch->text, tr), "%s %zu of %s repeats %s %zu in '%s'", word,
 					              i + 1, name, word, j + 1, tr->lang);
 					break;
 				}
@@ -641,13 +644,13 @@ static void check_cloze(ctx *c, const qb_question *q, const char *name)
 				if (!p[k].gap)
 					open = p[k].text;
 			const char *at = strstr(open, "{{");
-			qb_diag_error(shift(tr, at ? (size_t)(at - tr->text) : 0),
+			qb_diag_error(shift(c->bank, &q->prompt, tr, at ? (size_t)(at - tr->text) : 0),
 			              "this '{{' has no '}}'; a gap is written '{{answer}}' (write '\\{' "
 			              "for a literal brace)");
 			continue;
 		}
 		if (n == 0) {
-			qb_diag_error(tr->text_loc, "the '%s' prompt of cloze %s has no gap; write each "
+			qb_diag_error(qb_tr_text_loc(&q->prompt, tr), "the '%s' prompt of cloze %s has no gap; write each "
 			                            "gap as '{{answer}}' or '{{=right ~wrong}}'",
 			              tr->lang, name);
 			continue;
@@ -656,14 +659,14 @@ static void check_cloze(ctx *c, const qb_question *q, const char *name)
 			first = n;
 			first_lang = tr->lang;
 		} else if (n != first)
-			qb_diag_error(tr->text_loc, "the '%s' prompt of %s has %d gap%s, the '%s' one %d; "
+			qb_diag_error(qb_tr_text_loc(&q->prompt, tr), "the '%s' prompt of %s has %d gap%s, the '%s' one %d; "
 			                            "every language needs the same gaps in the same order",
 			              tr->lang, name, n, n == 1 ? "" : "s", first_lang, first);
 		for (size_t k = 0; k < np; k++) {
 			const qb_cloze_gap *g = p[k].gap;
 			if (!g)
 				continue;
-			qb_loc l = shift(tr, g->off);
+			qb_loc l = shift(c->bank, &q->prompt, tr, g->off);
 			if (g->choice && !g->nright)
 				qb_diag_error(l, "this choice gap has no right choice; mark it with '=' "
 				                 "instead of '~'");
@@ -729,9 +732,9 @@ static void check_type(ctx *c, const qb_question *q, const char *name, bool unta
 		if (!q->answer_loc.line)
 			qb_diag_error(q->loc, "numeric %s has no answer; add e.g. 'answer: 42', "
 			                      "'answer: 3.5 \xC2\xB1 0.1' or 'answer: 3..4'", name);
-		else if (q->num.loc.line && q->num.range && q->num.lo > q->num.hi)
-			qb_diag_error(q->num.loc, "the range of %s starts above its end (%g > %g); write "
-			                          "the smaller number first", name, q->num.lo, q->num.hi);
+		else if (q->num && q->num->range && q->num->lo > q->num->hi)
+			qb_diag_error(q->num->loc, "the range of %s starts above its end (%g > %g); write "
+			                           "the smaller number first", name, q->num->lo, q->num->hi);
 		break;
 	case QB_QTYPE_CLOZE:
 		if (q->prompt.present)

@@ -404,7 +404,7 @@ static const char *tr_text(const anki *a, const qb_text *t, const char *lang)
  * ("3.5 ± 0.1 GB", "3…4 ms", "42"), marked correct. */
 static void numeric_answer(qb_buf *out, const qb_question *q)
 {
-	const qb_numeric *n = &q->num;
+	const qb_numeric *n = qb_question_num(q);
 	qb_buf_puts(out, "<li data-ok>");
 	if (n->range)
 		qb_buf_appendf(out, "%g\xE2\x80\xA6%g", n->lo, n->hi);
@@ -444,7 +444,7 @@ static int options_list(anki *a, qb_buf *out, const qb_question *q, const char *
 		qb_buf_puts(out, " data-case");
 	if (q->type == QB_QTYPE_NUMERIC) {
 		/* %.17g: exact round trip; the script compares lo <= x <= hi. */
-		qb_buf_appendf(out, " data-lo=\"%.17g\" data-hi=\"%.17g\">", q->num.lo, q->num.hi);
+		qb_buf_appendf(out, " data-lo=\"%.17g\" data-hi=\"%.17g\">", qb_question_num(q)->lo, qb_question_num(q)->hi);
 		numeric_answer(out, q); /* numeric has no choices */
 	} else {
 		qb_buf_putc(out, '>');
@@ -464,7 +464,7 @@ static int options_list(anki *a, qb_buf *out, const qb_question *q, const char *
 			if (c->text.present && md(a, out, tr_text(a, &c->text, lang)) != 0)
 				return -1;
 			qb_buf_puts(out, "<span class=\"qb-match\">");
-			if (md(a, out, tr_text(a, &c->match, lang)) != 0)
+			if (md(a, out, tr_text(a, qb_choice_match(c), lang)) != 0)
 				return -1;
 			qb_buf_puts(out, "</span>");
 		} else if (!c->text.present) /* true-false: the words are labels */

@@ -89,11 +89,12 @@ static void type_keys(json_t *jq, const qb_question *q, const qb_build_opts *opt
 		break;
 	case QB_QTYPE_NUMERIC: {
 		json_t *a = json_object();
-		json_object_set_new(a, "value", json_real(q->num.value));
-		json_object_set_new(a, "tolerance", json_real(q->num.tol));
-		json_object_set_new(a, "min", json_real(q->num.lo));
-		json_object_set_new(a, "max", json_real(q->num.hi));
-		json_object_set_new(a, "percent", json_boolean(q->num.percent));
+		const qb_numeric *num = qb_question_num(q);
+		json_object_set_new(a, "value", json_real(num->value));
+		json_object_set_new(a, "tolerance", json_real(num->tol));
+		json_object_set_new(a, "min", json_real(num->lo));
+		json_object_set_new(a, "max", json_real(num->hi));
+		json_object_set_new(a, "percent", json_boolean(num->percent));
 		json_object_set_new(jq, "answer", a);
 		json_object_set_new(jq, "unit", q->unit ? json_string(q->unit) : json_null());
 		break;
@@ -152,7 +153,7 @@ static json_t *question_json(const qb_bank *bank, const qb_question *q,
 		json_t *jc = json_object();
 		set_text(jc, "text", &ch->text, opts);
 		if (q->type == QB_QTYPE_MATCHING)
-			set_text(jc, "match", &ch->match, opts);
+			set_text(jc, "match", qb_choice_match(ch), opts);
 		json_object_set_new(jc, "correct", json_boolean(ch->correct));
 		json_object_set_new(jc, "pinned", json_boolean(ch->pinned));
 		set_text(jc, "feedback", &ch->feedback, opts);

@@ -606,9 +606,10 @@ static void write_numerical(ctx *c, const qb_question *q)
 	prompt_html(c, &qtext, q, "_", qb_buf_cstr(&tail));
 	qb_buf_dispose(&tail);
 	start_question(c, q, "numerical", qb_buf_cstr(&qtext));
-	double half = (q->num.hi - q->num.lo) / 2;
-	put_number(&v, q->num.range ? q->num.lo + half : q->num.value);
-	put_number(&t, q->num.range ? half : q->num.tol);
+	const qb_numeric *num = qb_question_num(q);
+	double half = (num->hi - num->lo) / 2;
+	put_number(&v, num->range ? num->lo + half : num->value);
+	put_number(&t, num->range ? half : num->tol);
 	start_answer(c, "100", qb_buf_cstr(&v), false, NULL);
 	write_elem(c, "tolerance", qb_buf_cstr(&t));
 	xok(c, xmlTextWriterEndElement(c->w));
@@ -651,7 +652,7 @@ static void no_media(ctx *c, const qb_question *q, const qb_text *t, const char 
 		const qb_tr *tr = qb_render_tr(c->r, t, c->langs[i]);
 		qb_markup_images(tr ? tr->text : "", count_media, &n);
 		if (n) {
-			qb_render_error(c->r, tr->loc, "question '%s': Moodle's %s cannot hold a picture "
+			qb_render_error(c->r, qb_tr_loc(t, tr), "question '%s': Moodle's %s cannot hold a picture "
 			                "or sound", q->id, what);
 			c->failed = true;
 			return;
@@ -674,8 +675,8 @@ static void write_matching(ctx *c, const qb_question *q)
 		const qb_choice *ch = &q->choices[i];
 		qb_buf left = QB_BUF_INIT, right = QB_BUF_INIT;
 		text_html(c, &left, &ch->text);
-		no_media(c, q, &ch->match, "matching answers");
-		text_plain(c, &right, &ch->match);
+		no_media(c, q, qb_choice_match(ch), "matching answers");
+		text_plain(c, &right, qb_choice_match(ch));
 		xok(c, xmlTextWriterStartElement(c->w, BAD_CAST "subquestion"));
 		xok(c, xmlTextWriterWriteAttribute(c->w, BAD_CAST "format", BAD_CAST "html"));
 		write_elem(c, "text", qb_buf_cstr(&left));
@@ -727,7 +728,7 @@ static void cloze_gap(ctx *c, qb_buf *out, const qb_question *q, const qb_cloze_
 		if (g[l]->choice != g[0]->choice ||
 		    (g[0]->choice && (g[l]->nanswers != g[0]->nanswers || g[l]->right != g[0]->right))) {
 			const qb_tr *tr = qb_render_tr(c->r, &q->prompt, c->langs[l]);
-			qb_render_error(c->r, tr ? tr->text_loc : q->prompt.loc,
+			qb_render_error(c->r, tr ? qb_tr_text_loc(&q->prompt, tr) : q->prompt.loc,
 			                "question '%s': gap %zu differs between %s and %s in its kind, "
 			                "number of choices or right choice; Moodle keeps one list of "
 			                "choices per gap", q->id, gi + 1, c->langs[0], c->langs[l]);

@@ -221,7 +221,7 @@ static void fingerprint(char out[FP_HEX + 1], const qb_bank *bank, const qb_ques
 	qb_buf_puts(&b, qb_qtype_name(q->type));
 	for (size_t i = 0; i < q->nchoices; i++) {
 		const char *t = qb_text_get(&q->choices[i].text, qb_bank_default_lang(bank));
-		const char *m = qb_text_get(&q->choices[i].match, qb_bank_default_lang(bank));
+		const char *m = qb_text_get(qb_choice_match(&q->choices[i]), qb_bank_default_lang(bank));
 		qb_buf_appendf(&b, "\x1f%c%s", q->choices[i].correct ? '*' : '-', t ? t : "");
 		if (m)
 			qb_buf_appendf(&b, "\x1e%s", m);
@@ -457,14 +457,14 @@ static json_t *question_json(ctx *c, const qb_question *q, size_t keylen, size_t
 			set(oo, "text", html_map(c, &ch->text));
 		}
 		if (q->type == QB_QTYPE_MATCHING) {
-			set(oo, "match", html_map(c, &ch->match));
+			set(oo, "match", html_map(c, qb_choice_match(ch)));
 			/* The id of the first right side with the same text: the
 			 * same right side is one choice in the matcher. */
 			size_t first = i;
-			const char *mine = qb_text_get(&ch->match, qb_bank_default_lang(c->bank));
+			const char *mine = qb_text_get(qb_choice_match(ch), qb_bank_default_lang(c->bank));
 			for (size_t k = 0; k < i && mine; k++) {
 				const char *other =
-					qb_text_get(&q->choices[k].match, qb_bank_default_lang(c->bank));
+					qb_text_get(qb_choice_match(&q->choices[k]), qb_bank_default_lang(c->bank));
 				if (other && strcmp(other, mine) == 0) {
 					first = k;
 					break;
@@ -498,12 +498,13 @@ static json_t *question_json(ctx *c, const qb_question *q, size_t keylen, size_t
 	}
 	case QB_QTYPE_NUMERIC: {
 		json_t *n = json_object();
-		set(n, "value", json_real(q->num.value));
-		set(n, "tol", json_real(q->num.tol));
-		set(n, "min", json_real(q->num.lo));
-		set(n, "max", json_real(q->num.hi));
-		set(n, "percent", json_boolean(q->num.percent));
-		set(n, "range", json_boolean(q->num.range));
+		const qb_numeric *num = qb_question_num(q);
+		set(n, "value", json_real(num->value));
+		set(n, "tol", json_real(num->tol));
+		set(n, "min", json_real(num->lo));
+		set(n, "max", json_real(num->hi));
+		set(n, "percent", json_boolean(num->percent));
+		set(n, "range", json_boolean(num->range));
 		set(o, "num", n);
 		set(o, "unit", q->unit ? json_string(q->unit) : json_null());
 		set(o, "cap", json_integer(NUMBER_CAP));

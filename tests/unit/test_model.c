@@ -139,10 +139,11 @@ static void reader(void)
 
 	q = &b->questions[1];
 	INT_EQ(q->type, QB_QTYPE_NUMERIC);
-	OK(q->num.percent);
-	OK(q->num.value > 9.79 && q->num.value < 9.81);
-	OK(q->num.tol > 0.1959 && q->num.tol < 0.1961);
-	OK(q->num.lo > 9.6039 && q->num.hi < 9.9961 && q->num.hi > 9.9959);
+	const qb_numeric *num = qb_question_num(q);
+	OK(num->percent);
+	OK(num->value > 9.79 && num->value < 9.81);
+	OK(num->tol > 0.1959 && num->tol < 0.1961);
+	OK(num->lo > 9.6039 && num->hi < 9.9961 && num->hi > 9.9959);
 	STR_EQ(q->unit, "m/s");
 
 	q = &b->questions[2];
@@ -152,16 +153,16 @@ static void reader(void)
 	INT_EQ(qb_question_scoring(b, q), QB_SCORING_ALL);
 	INT_EQ(q->nchoices, 3);
 	STR_EQ(qb_text_get(&q->choices[0].text, "en"), "ice");
-	STR_EQ(qb_text_get(&q->choices[0].match, "sw"), "yabisi");
+	STR_EQ(qb_text_get(qb_choice_match(&q->choices[0]), "sw"), "yabisi");
 	OK(q->choices[1].pinned && !q->choices[0].pinned);
-	OK(!q->choices[2].text.present && q->choices[2].match.present);
-	STR_EQ(qb_text_get(&q->choices[2].match, "sw"), "kimiminika");
+	OK(!q->choices[2].text.present && qb_choice_match(&q->choices[2])->present);
+	STR_EQ(qb_text_get(qb_choice_match(&q->choices[2]), "sw"), "kimiminika");
 	/* the right side's column: after 'ice => ' */
-	INT_EQ(q->choices[0].match.tr[0].text_loc.col, q->choices[0].text.tr[0].text_loc.col + 7);
+	INT_EQ(qb_choice_match(&q->choices[0])->tr[0].text_col, q->choices[0].text.tr[0].text_col + 7);
 
 	q = &b->questions[3];
-	OK(q->num.range);
-	OK(q->num.lo == 3 && q->num.hi == 4 && q->num.value == 3.5);
+	OK(qb_question_num(q)->range);
+	OK(qb_question_num(q)->lo == 3 && qb_question_num(q)->hi == 4 && qb_question_num(q)->value == 3.5);
 	qb_bank_free(b);
 	qb_diag_dispose();
 }
@@ -229,7 +230,7 @@ static void lang_index(void)
 	OK(!q->prompt.ordered);
 	OK(q->choices[0].text.ordered); /* en de: sw and fr missing */
 	OK(q->choices[2].text.ordered); /* en sw, then the undeclared xx */
-	INT_EQ(q->choices[2].text.tr[2].lang_ix, QB_LANG_NONE);
+	INT_EQ(q->choices[2].text.tr[2].lang_ix, QB_TR_NO_LANG);
 	same_as_scan(b, &b->title);
 	same_as_scan(b, &q->prompt);
 	same_as_scan(b, &q->explanation);

@@ -101,7 +101,8 @@ int main(void)
 	INT_EQ(b->nquestions, 1);
 	const qb_question *q = &b->questions[0];
 	STR_EQ(qb_text_get(&q->prompt, "en"), "First line\\\nsecond line");
-	INT_EQ(q->prompt.tr[0].cols ? q->prompt.tr[0].cols[0] : 0, 8);
+	const int *cols0 = qb_bank_text_cols(b, q->prompt.tr[0].text);
+	INT_EQ(cols0 ? cols0[0] : 0, 8);
 	STR_EQ(qb_text_get(&q->prompt, "sw"), "Bila nafasi");
 	INT_EQ(q->prompt.ntr, 2);
 	INT_EQ(q->nchoices, 2);
@@ -139,7 +140,7 @@ int main(void)
 	INT_EQ(qb_diag_errors_since(m), 0);
 	q = &b->questions[0];
 	STR_EQ(qb_text_get(&q->prompt, "en"), "Intro\n- one\n- two\n\nAfter\n\n| a |\n|---|");
-	const int *cols = q->prompt.tr[0].cols;
+	const int *cols = qb_bank_text_cols(b, q->prompt.tr[0].text);
 	OK(cols && cols[0] == 8 && cols[3] == 8 && cols[4] == 8 && cols[5] == 0 && cols[6] == 8);
 	STR_EQ(qb_text_get(&q->explanation, "en"),
 	       "Code:\n```c\n# not a comment\n\n  int x;\n```\nDone");
