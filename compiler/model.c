@@ -161,9 +161,36 @@ const qb_numeric *qb_question_num(const qb_question *q)
 	return q->num ? q->num : &none;
 }
 
-void qb_text_index(qb_text *t, const qb_lang_index *ix)
+static const qb_lang_index *text_index(const qb_text *t)
 {
-	t->index = ix;
+	return t->indexed ? &t->bank->lang_index : NULL;
+}
+
+qb_loc qb_text_loc(const qb_text *t)
+{
+	return (qb_loc){t->bank ? t->bank->path : NULL, t->line, t->col};
+}
+
+qb_loc qb_tr_loc(const qb_text *t, const qb_tr *tr)
+{
+	return (qb_loc){t->bank ? t->bank->path : NULL, tr->line, tr->col};
+}
+
+qb_loc qb_tr_text_loc(const qb_text *t, const qb_tr *tr)
+{
+	return (qb_loc){t->bank ? t->bank->path : NULL, tr->line, tr->text_col};
+}
+
+void qb_text_set_loc(qb_text *t, qb_loc loc)
+{
+	t->line = loc.line;
+	t->col = loc.col;
+}
+
+void qb_text_index(qb_text *t)
+{
+	const qb_lang_index *ix = t->bank && t->bank->lang_index.n ? &t->bank->lang_index : NULL;
+	t->indexed = ix != NULL;
 	t->ordered = true;
 	for (size_t i = 0; i < t->ntr; i++) {
 		size_t k = ix ? qb_lang_index_get(ix, t->tr[i].lang) : QB_LANG_NONE;
@@ -175,7 +202,7 @@ void qb_text_index(qb_text *t, const qb_lang_index *ix)
 
 const qb_tr *qb_text_tr_at(const qb_text *t, size_t k)
 {
-	if (!t->index || k == QB_LANG_NONE)
+	if (!t->indexed || k == QB_LANG_NONE)
 		return NULL;
 	if (k < t->ntr && t->tr[k].lang_ix == k) /* written in the declared order */
 		return &t->tr[k];
@@ -198,8 +225,8 @@ const qb_tr *qb_text_tr_at(const qb_text *t, size_t k)
 
 const qb_tr *qb_text_tr(const qb_text *t, const char *lang)
 {
-	if (t->index) {
-		size_t k = qb_lang_index_get(t->index, lang);
+	if (t->indexed) {
+		size_t k = qb_lang_index_get(text_index(t), lang);
 		if (k != QB_LANG_NONE)
 			return qb_text_tr_at(t, k);
 	}

@@ -68,34 +68,29 @@ typedef struct qb_tr {
 /* qb_tr.lang_ix of a language the bank does not declare. */
 #define QB_TR_NO_LANG UINT32_MAX
 
+struct qb_bank;
+
 /* A text in several languages, in source order.  present is false when
  * the element was not written at all (for example no feedback).
  *
- * index and ordered only make look-ups fast; writers never need them.  The
- * reader points index at the bank's language index and sets each
- * translation's lang_ix, so that qb_text_tr() finds a declared language
- * without comparing codes: directly when the author wrote the languages in
- * the declared order (tr[k] is language k), by bisection when some are
- * missing (ordered), else by comparing indexes.  A text built by hand
- * (index NULL) is searched by comparing codes. */
+ * bank is the bank whose reader made the text: its file is the text's
+ * (qb_text_loc(), qb_tr_loc()), and its language index makes look-ups
+ * fast (writers never need it).  The reader sets each translation's
+ * lang_ix, so that qb_text_tr() finds a declared language without
+ * comparing codes: directly when the author wrote the languages in the
+ * declared order (tr[k] is language k), by bisection when some are missing
+ * (ordered), else by comparing indexes.  A text built by hand (bank NULL,
+ * or indexed false) is searched by comparing codes. */
 typedef struct qb_text {
 	qb_tr *tr;     /* translations in source order                     */
-	const qb_lang_index *index; /* the bank's, or NULL                   */
-	qb_loc loc;    /* position of the element's marker or keyword        */
+	const struct qb_bank *bank;
+	int line, col; /* position of the element's marker or keyword        */
 	uint32_t ntr;
 	bool present;
 	bool ordered;  /* the lang_ix of tr[] strictly increase              */
+	bool indexed;  /* lang_ix are set from the bank's language index     */
 } qb_text;
 
-/* Where tr (a translation of t) has its language tag, and its text. */
-static inline qb_loc qb_tr_loc(const qb_text *t, const qb_tr *tr)
-{
-	return (qb_loc){t->loc.file, tr->line, tr->col};
-}
-static inline qb_loc qb_tr_text_loc(const qb_text *t, const qb_tr *tr)
-{
-	return (qb_loc){t->loc.file, tr->line, tr->text_col};
-}
 
 /* An option.  What it is depends on the question's type:
  *   single, multiple  an option, correct when marked '*';
@@ -217,6 +212,14 @@ typedef struct qb_bank {
 	qb_arena arena;          /* owns everything above                   */
 } qb_bank;
 
+/* Where t (its marker or keyword), a translation tr of t (its language
+ * tag) and tr's text start. */
+qb_loc qb_text_loc(const qb_text *t);
+qb_loc qb_tr_loc(const qb_text *t, const qb_tr *tr);
+qb_loc qb_tr_text_loc(const qb_text *t, const qb_tr *tr);
+/* Sets t's position: the file is its bank's. */
+void qb_text_set_loc(qb_text *t, qb_loc loc);
+
 /* A new empty bank for the file at path; the caller frees it with
  * qb_bank_free(). */
 qb_bank *qb_bank_new(const char *path);
@@ -245,9 +248,10 @@ const qb_tr *qb_text_tr(const qb_text *t, const char *lang);
 const qb_tr *qb_text_tr_at(const qb_text *t, size_t k);
 /* The text of t in lang, or NULL. */
 const char *qb_text_get(const qb_text *t, const char *lang);
-/* Sets t's index to ix (may be NULL), the lang_ix of its translations from
- * it and t->ordered: the reader calls it when a text is complete. */
-void qb_text_index(qb_text *t, const qb_lang_index *ix);
+/* Sets the lang_ix of t's translations from its bank's language index
+ * (when t has a bank that declares languages), t->indexed and t->ordered:
+ * the reader calls it when a text is complete. */
+void qb_text_index(qb_text *t);
 
 /* A text with no translations, not written. */
 extern const qb_text qb_no_text;

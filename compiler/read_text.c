@@ -322,7 +322,7 @@ static void close_text(reader *r)
 	if (r->text.dst) {
 		r->text.dst->ntr = (uint32_t)r->text.trs.n;
 		r->text.dst->tr = vec_move(&r->text.trs, &r->bank->arena);
-		qb_text_index(r->text.dst, lang_index(r));
+		qb_text_index(r->text.dst);
 	}
 	r->text.dst = NULL;
 	r->target = T_NONE;
@@ -335,7 +335,8 @@ static void open_text(reader *r, qb_text *dst, int target, qb_loc loc)
 	r->text.trs.size = sizeof(qb_tr);
 	r->text.ordered = true;
 	dst->present = true;
-	dst->loc = loc;
+	dst->bank = r->bank;
+	qb_text_set_loc(dst, loc);
 	r->target = target;
 	r->target_loc = loc;
 }
@@ -457,7 +458,7 @@ static void add_tr(reader *r, const char *lang, size_t langlen, qb_loc loc, size
 	const char *code = qb_buf_cstr(&canon);
 	/* The open text so far, indexed as close_text() will index it. */
 	qb_text sofar = {.tr = r->text.trs.v, .ntr = (uint32_t)r->text.trs.n, .ordered = r->text.ordered,
-	                 .index = lang_index(r)};
+	                 .bank = r->bank, .indexed = lang_index(r) != NULL};
 	const qb_tr *prev = *code ? qb_text_tr(&sofar, code) : NULL;
 	if (prev) {
 		qb_diag_error(loc, "second '%s' text for this %s; the first is on line %d", code,
@@ -466,7 +467,7 @@ static void add_tr(reader *r, const char *lang, size_t langlen, qb_loc loc, size
 		return;
 	}
 	qb_tr *t = vec_push(&r->text.trs);
-	size_t k = sofar.index ? qb_lang_index_get(sofar.index, code) : QB_LANG_NONE;
+	size_t k = sofar.indexed ? qb_lang_index_get(lang_index(r), code) : QB_LANG_NONE;
 	/* A declared language's code is the declaration's, not a copy. */
 	t->lang = k != QB_LANG_NONE ? ((const qb_lang *)r->langs.v)[k].code
 	                            : qb_arena_strdup(&r->bank->arena, code);
@@ -644,13 +645,14 @@ static void split_pairs(reader *r, qb_choice *c)
 		}
 	}
 	qb_text *match = qb_arena_alloc(a, sizeof *match);
-	*match = (qb_text){.tr = right, .ntr = (uint32_t)nr, .loc = c->text.loc, .present = nr > 0};
+	*match = (qb_text){.tr = right, .ntr = (uint32_t)nr, .bank = r->bank, .line = c->text.line,
+	                   .col = c->text.col, .present = nr > 0};
 	c->text.tr = left;
 	c->text.ntr = (uint32_t)nl;
 	c->text.present = nl > 0;
-	qb_text_index(match, lang_index(r));
+	qb_text_index(match);
 	c->match = match;
-	qb_text_index(&c->text, lang_index(r));
+	qb_text_index(&c->text);
 }
 
 /* What a question's type makes of what was read. */
@@ -693,7 +695,8 @@ static void finish_type(reader *r, qb_question *q)
 			c->correct = (i == 0) == q->truth && ok;
 			c->feedback = i == 0 ? q->feedback_true : q->feedback_false;
 			c->loc = q->loc;
-			c->text.loc = q->loc;
+			c->text.bank = r->bank;
+			qb_text_set_loc(&c->text, q->loc);
 		}
 	}
 	free(r->answer);
@@ -981,7 +984,7 @@ static void header_key(reader *r, const qb_line *ln)
 		qb_text *t = title ? &b->title : &b->description;
 		if (t->present) {
 			qb_diag_error(kloc, "second '%s:' block; the first is on line %d",
-			              title ? "title" : "description", t->loc.line);
+			              title ? "title" : "description", t->line);
 			return;
 		}
 		open_text(r, t, title ? T_TITLE : T_DESCRIPTION, kloc);
@@ -1053,7 +1056,7 @@ static void question_key(reader *r, const qb_line *ln)
 		                                              : &q->feedback_wrong;
 		if (t->present) {
 			qb_diag_error(kloc, "second '%s:' block; the first is on line %d", r->kw,
-			              t->loc.line);
+			              t->line);
 			swallow(r);
 			return;
 		}
@@ -1069,7 +1072,7 @@ static void question_key(reader *r, const qb_line *ln)
 	} else if (key_is(r, ln, "explanation")) {
 		if (q->explanation.present) {
 			qb_diag_error(kloc, "second 'explanation:' block; the first is on line %d",
-			              q->explanation.loc.line);
+			              q->explanation.line);
 			return;
 		}
 		open_text(r, &q->explanation, T_EXPLANATION, kloc);
@@ -1337,7 +1340,7 @@ static void read_line(reader *r, const qb_line *ln)
 		if (c->feedback.present) {
 			qb_diag_error(loc_at(r, ln->indent),
 			              "second feedback for this option; the first is on line %d",
-			              c->feedback.loc.line);
+			              c->feedback.line);
 			swallow(r);
 			return;
 		}

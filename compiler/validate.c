@@ -399,7 +399,7 @@ static void check_text(ctx *c, const qb_text *t, const char *what, bool check_mi
 		if (qb_text_tr(t, b->langs[k].code))
 			continue;
 		char *d = describe_lang(b->langs[k].code);
-		qb_diag_error(t->loc, "%s has no %s text", what, d);
+		qb_diag_error(qb_text_loc(t), "%s has no %s text", what, d);
 		free(d);
 	}
 }
@@ -575,7 +575,7 @@ static void check_choices(ctx *c, const qb_question *q, const char *name, bool u
 					if (qb_text_tr(&ch->feedback, b->langs[k].code))
 						continue;
 					char *d = describe_lang(b->langs[k].code);
-					qb_diag_error(ch->feedback.loc, "%s has no %s text",
+					qb_diag_error(qb_text_loc(&ch->feedback), "%s has no %s text",
 					              qb_buf_cstr(&what), d);
 					free(d);
 				}
@@ -702,10 +702,10 @@ static void check_type(ctx *c, const qb_question *q, const char *name, bool unta
 		qb_diag_error(q->unit_loc, "'unit:' is for numeric questions");
 	if (q->type != QB_QTYPE_TRUE_FALSE) {
 		if (q->feedback_true.present)
-			qb_diag_error(q->feedback_true.loc, "'feedback-true:' is for true-false questions; "
+			qb_diag_error(qb_text_loc(&q->feedback_true), "'feedback-true:' is for true-false questions; "
 			                                    "give an option its feedback with '>'");
 		if (q->feedback_false.present)
-			qb_diag_error(q->feedback_false.loc, "'feedback-false:' is for true-false "
+			qb_diag_error(qb_text_loc(&q->feedback_false), "'feedback-false:' is for true-false "
 			                                     "questions; give an option its feedback "
 			                                     "with '>'");
 	}

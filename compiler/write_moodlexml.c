@@ -728,7 +728,7 @@ static void cloze_gap(ctx *c, qb_buf *out, const qb_question *q, const qb_cloze_
 		if (g[l]->choice != g[0]->choice ||
 		    (g[0]->choice && (g[l]->nanswers != g[0]->nanswers || g[l]->right != g[0]->right))) {
 			const qb_tr *tr = qb_render_tr(c->r, &q->prompt, c->langs[l]);
-			qb_render_error(c->r, tr ? qb_tr_text_loc(&q->prompt, tr) : q->prompt.loc,
+			qb_render_error(c->r, tr ? qb_tr_text_loc(&q->prompt, tr) : qb_text_loc(&q->prompt),
 			                "question '%s': gap %zu differs between %s and %s in its kind, "
 			                "number of choices or right choice; Moodle keeps one list of "
 			                "choices per gap", q->id, gi + 1, c->langs[0], c->langs[l]);
@@ -844,7 +844,7 @@ static void write_multianswer(ctx *c, const qb_question *q)
 		qb_buf_dispose(&esc);
 	}
 	if (!ok) {
-		qb_render_error(c->r, q->prompt.loc, "question '%s': its gaps cannot be written for "
+		qb_render_error(c->r, qb_text_loc(&q->prompt), "question '%s': its gaps cannot be written for "
 		                "Moodle (a language has other gaps, or the text holds U+E000)", q->id);
 		c->failed = true;
 	}

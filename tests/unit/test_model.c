@@ -226,7 +226,7 @@ static void lang_index(void)
 	INT_EQ(qb_bank_lang_index(b, "xx"), QB_LANG_NONE);
 	OK(qb_bank_has_lang(b, "de") && !qb_bank_has_lang(b, "xx"));
 	const qb_question *q = &b->questions[0];
-	OK(b->title.index && b->title.ordered);
+	OK(b->title.indexed && b->title.ordered);
 	OK(!q->prompt.ordered);
 	OK(q->choices[0].text.ordered); /* en de: sw and fr missing */
 	OK(q->choices[2].text.ordered); /* en sw, then the undeclared xx */
