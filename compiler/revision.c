@@ -795,14 +795,48 @@ static void count_elem(void *payload, const char *qid, const char *elem, const q
 
 /* ---- every text's hashes, on another core ---- */
 
+/* The rows are made on another thread while the bank is checked and its
+ * record read, and used in element order by the stale check and then by
+ * the update.  A bank whose rows fit in ROWS_BUDGET keeps them all; a
+ * bigger one keeps a window of them, ROWS_BUDGET in all: the thread stays
+ * at most that far ahead of the reader, and hashes again from the first
+ * element when a second pass asks for it (the build's update after its
+ * stale check).  So the memory stays small for a bank of any size. */
+#define ROWS_BUDGET ((size_t)8 << 20)
+#define ROWS_CHUNK ((size_t)256) /* rows published, and released, at once */
+
 struct qb_rev_hashes {
 	const qb_bank *bank;
 	size_t nelems;      /* each_element()'s calls                        */
-	text_hashes *rows;  /* nelems rows of bank->nlangs, in that order     */
-	size_t next;        /* the row hash_elem() fills                      */
+	size_t window;      /* rows kept: all (nelems) or a ring of them      */
+	text_hashes *rows;  /* window rows of bank->nlangs; row i at i % window */
+	size_t next;        /* the row hash_elem() fills (the thread's)       */
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	size_t done;        /* rows [0, done) are ready        (under mu)    */
+	size_t low;         /* rows before low are no longer read (under mu) */
+	bool stop;          /* the thread is asked to end      (under mu)    */
+	size_t seen_done;   /* the reader's copy of done                     */
+	size_t seen_low;    /* the reader's last low                         */
 	pthread_t thread;
 	bool running;       /* thread not joined yet                         */
+	bool threaded;      /* the rows come from the thread                 */
 };
+
+/* Publishes the rows up to the thread's next; waits for room for the next
+ * chunk.  False when the thread is to stop. */
+static bool hashes_publish(qb_rev_hashes *x)
+{
+	pthread_mutex_lock(&x->mu);
+	x->done = x->next;
+	pthread_cond_broadcast(&x->cv);
+	while (!x->stop && x->next + ROWS_CHUNK > x->low + x->window && x->next < x->nelems &&
+	       x->window < x->nelems)
+		pthread_cond_wait(&x->cv, &x->mu);
+	bool go = !x->stop;
+	pthread_mutex_unlock(&x->mu);
+	return go;
+}
 
 static void hash_elem(void *payload, const char *qid, const char *elem, const qb_text *t,
                       const char *what)
@@ -811,7 +845,12 @@ static void hash_elem(void *payload, const char *qid, const char *elem, const qb
 	QB_UNUSED(elem);
 	QB_UNUSED(what);
 	qb_rev_hashes *x = payload;
-	hash_texts(x->rows + x->next++ * x->bank->nlangs, x->bank, t);
+	if (x->next >= x->nelems) /* stopped: skip the rest */
+		return;
+	hash_texts(x->rows + x->next++ % x->window * x->bank->nlangs, x->bank, t);
+	if (x->threaded && (x->next % ROWS_CHUNK == 0 || x->next == x->nelems) &&
+	    !hashes_publish(x))
+		x->next = x->nelems;
 }
 
 static void *hash_all(void *arg)
@@ -821,32 +860,79 @@ static void *hash_all(void *arg)
 	return NULL;
 }
 
+/* Starts making rows from the first element. */
+static void hashes_run(qb_rev_hashes *x)
+{
+	x->next = x->done = x->low = x->seen_done = x->seen_low = 0;
+	x->stop = false;
+	x->threaded = true; /* set before the thread starts: it reads it */
+	x->running = pthread_create(&x->thread, NULL, hash_all, x) == 0;
+	if (!x->running) {
+		x->threaded = false; /* then here and now: every row (a window would not do) */
+		x->window = x->nelems ? x->nelems : 1;
+		x->rows = qb_xrealloc(x->rows, (x->window * x->bank->nlangs + 1) * sizeof *x->rows);
+		hash_all(x);
+		x->done = x->seen_done = x->nelems;
+	}
+}
+
 qb_rev_hashes *qb_rev_hashes_start(const qb_bank *bank)
+{
+	return qb_rev_hashes_start_budget(bank, ROWS_BUDGET);
+}
+
+qb_rev_hashes *qb_rev_hashes_start_budget(const qb_bank *bank, size_t budget)
 {
 	qb_rev_hashes *x = qb_xcalloc(1, sizeof *x);
 	x->bank = bank;
 	each_element(bank, count_elem, &x->nelems);
-	x->rows = qb_xcalloc(x->nelems * bank->nlangs + 1, sizeof *x->rows);
-	x->running = pthread_create(&x->thread, NULL, hash_all, x) == 0;
-	if (!x->running) /* then here and now */
-		hash_all(x);
+	size_t row = (bank->nlangs ? bank->nlangs : 1) * sizeof *x->rows;
+	x->window = x->nelems;
+	if (x->nelems * row > budget)
+		x->window = budget / row > 4 * ROWS_CHUNK ? budget / row : 4 * ROWS_CHUNK;
+	if (!x->window)
+		x->window = 1;
+	x->rows = qb_xcalloc(x->window * bank->nlangs + 1, sizeof *x->rows);
+	pthread_mutex_init(&x->mu, NULL);
+	pthread_cond_init(&x->cv, NULL);
+	hashes_run(x);
 	return x;
 }
 
-/* Waits until every row is done. */
+/* Stops the thread, if any, and waits for it. */
 static void hashes_join(qb_rev_hashes *x)
 {
 	if (x->running) {
+		pthread_mutex_lock(&x->mu);
+		x->stop = true;
+		pthread_cond_broadcast(&x->cv);
+		pthread_mutex_unlock(&x->mu);
 		pthread_join(x->thread, NULL);
 		x->running = false;
 	}
 }
 
-/* The row of element i (in each_element() order), once all are done. */
+/* The row of element i (in each_element() order), once it is done.  The
+ * reader asks for the rows in order; a row before the last one asked for
+ * may be gone, except when the window holds every row. */
 static const text_hashes *hashes_row(qb_rev_hashes *x, size_t i)
 {
-	hashes_join(x);
-	return i < x->nelems ? x->rows + i * x->bank->nlangs : NULL;
+	if (i >= x->nelems)
+		return NULL;
+	if (x->window < x->nelems && i < x->seen_low) { /* a second pass */
+		hashes_join(x);
+		hashes_run(x);
+	}
+	if (x->threaded && (i >= x->seen_done || i >= x->seen_low + ROWS_CHUNK)) {
+		pthread_mutex_lock(&x->mu);
+		x->low = x->seen_low = i - i % ROWS_CHUNK;
+		pthread_cond_broadcast(&x->cv);
+		while (x->done <= i && x->running && !x->stop)
+			pthread_cond_wait(&x->cv, &x->mu);
+		x->seen_done = x->done;
+		pthread_mutex_unlock(&x->mu);
+	}
+	return x->rows + i % x->window * x->bank->nlangs;
 }
 
 void qb_rev_hashes_free(qb_rev_hashes *x)
@@ -854,6 +940,8 @@ void qb_rev_hashes_free(qb_rev_hashes *x)
 	if (!x)
 		return;
 	hashes_join(x);
+	pthread_mutex_destroy(&x->mu);
+	pthread_cond_destroy(&x->cv);
 	free(x->rows);
 	free(x);
 }
