@@ -46,11 +46,26 @@ typedef struct qent {
 	time_t time;
 } qent;
 
+/* A text entry: the table is the bulk of the record (about twenty per
+ * question of a two-language bank), so it holds numbers, 24 bytes in all:
+ * the question id and the (element, language) pair as indexes into the
+ * record's tables, the hash as bytes, and the basis as bytes too when it
+ * is one hash (a bank of two languages), else the text in the arena. */
 typedef struct tent {
-	const char *qid, *elem, *lang;
-	uint8_t hash[8]; /* the 16 hex digits as bytes: the table is the bulk */
-	const char *basis; /* see the top of the file */
+	unsigned qid : 31;       /* rev->ids[qid]                             */
+	unsigned long_basis : 1; /* basis.s, not basis.b                      */
+	uint32_t key;            /* rev->keys[key]: element and language      */
+	uint8_t hash[8];         /* the 16 hex digits as bytes                */
+	union {
+		uint8_t b[8];    /* 16 hex digits as bytes                    */
+		const char *s;   /* lang:8hex,...: see the top of the file     */
+	} basis;
 } tent;
+
+/* An element and a language of the record, each pair once. */
+typedef struct tkey {
+	const char *elem, *lang;
+} tkey;
 
 typedef struct pent {
 	char *name;
@@ -80,6 +95,11 @@ struct qb_revisions {
 	qb_arena strs;     /* the strings of q and t                        */
 	const char **names; /* element and language names, each once        */
 	size_t nnames;
+	const char **ids;  /* question ids of t (tent.qid), in order         */
+	size_t nids, capids;
+	tkey *keys;        /* (element, language) pairs of t (tent.key)      */
+	size_t nkeys, capkeys;
+	keyindex kx;       /* keys by pair                                   */
 	FILE *parked;      /* t, while parked (qb_rev_park_texts())         */
 };
 
@@ -195,11 +215,35 @@ static bool qid_eq(const void *tab, size_t i, const char *a, const char *b, cons
 	return strcmp(rev->q[i].qid, a) == 0;
 }
 
+/* A text entry's question id, element and language. */
+static const char *t_qid(const qb_revisions *rev, const tent *e)
+{
+	return rev->ids[e->qid];
+}
+
+static const char *t_elem(const qb_revisions *rev, const tent *e)
+{
+	return rev->keys[e->key].elem;
+}
+
+static const char *t_lang(const qb_revisions *rev, const tent *e)
+{
+	return rev->keys[e->key].lang;
+}
+
 static bool t_eq(const void *tab, size_t i, const char *a, const char *b, const char *c)
 {
 	const qb_revisions *rev = tab;
-	return strcmp(rev->t[i].qid, a) == 0 && strcmp(rev->t[i].elem, b) == 0 &&
-	       strcmp(rev->t[i].lang, c) == 0;
+	const tent *e = &rev->t[i];
+	return strcmp(t_qid(rev, e), a) == 0 && strcmp(t_elem(rev, e), b) == 0 &&
+	       strcmp(t_lang(rev, e), c) == 0;
+}
+
+static bool tkey_eq(const void *tab, size_t i, const char *a, const char *b, const char *c)
+{
+	const qb_revisions *rev = tab;
+	QB_UNUSED(c);
+	return strcmp(rev->keys[i].elem, a) == 0 && strcmp(rev->keys[i].lang, b) == 0;
 }
 
 /* Rebuilds every index after the tables changed.  The first entry of a
@@ -226,7 +270,8 @@ static void index_texts(qb_revisions *rev)
 	index_init(&rev->tx, rev->nt);
 	for (size_t i = 0; i < rev->nt; i++) {
 		const tent *e = &rev->t[i];
-		size_t *s = index_slot(rev, &rev->tx, t_eq, e->qid, e->elem, e->lang);
+		size_t *s = index_slot(rev, &rev->tx, t_eq, t_qid(rev, e), t_elem(rev, e),
+		                       t_lang(rev, e));
 		if (!*s)
 			*s = i + 1;
 	}
@@ -255,6 +300,9 @@ void qb_rev_free(qb_revisions *rev)
 	free(rev->tx.slot);
 	qb_arena_dispose(&rev->strs);
 	free(rev->names);
+	free(rev->ids);
+	free(rev->keys);
+	free(rev->kx.slot);
 	if (rev->parked)
 		fclose(rev->parked);
 	free(rev);
@@ -278,13 +326,84 @@ static const char *name_of(qb_revisions *rev, const char *s)
 	return rev->names[rev->nnames++] = qb_arena_strdup(&rev->strs, s);
 }
 
-/* A question id, stored once for a run of entries of that question (they
- * are consecutive): *last is the previous one. */
-static const char *id_of(qb_revisions *rev, const char **last, const char *s)
+/* A question id of the text table, stored once for a run of entries of
+ * that question (they are consecutive): its index in rev->ids. */
+static uint32_t id_of(qb_revisions *rev, const char *s)
 {
-	if (!*last || strcmp(*last, s) != 0)
-		*last = qb_arena_strdup(&rev->strs, s);
-	return *last;
+	if (!rev->nids || strcmp(rev->ids[rev->nids - 1], s) != 0) {
+		if (rev->nids == rev->capids)
+			rev->ids = qb_xrealloc(rev->ids, (rev->capids = rev->capids * 2 + 64) *
+			                                     sizeof *rev->ids);
+		rev->ids[rev->nids++] = qb_arena_strdup(&rev->strs, s);
+	}
+	return (uint32_t)(rev->nids - 1);
+}
+
+/* The index in rev->keys of (elem, lang), added when new. */
+static uint32_t key_of(qb_revisions *rev, const char *elem, const char *lang)
+{
+	if (rev->kx.cap && rev->nkeys) { /* mostly the entry before's successor */
+		size_t *s = index_slot(rev, &rev->kx, tkey_eq, elem, lang, NULL);
+		if (*s)
+			return (uint32_t)(*s - 1);
+	}
+	if (rev->nkeys == rev->capkeys)
+		rev->keys = qb_xrealloc(rev->keys, (rev->capkeys = rev->capkeys * 2 + 16) *
+		                                       sizeof *rev->keys);
+	rev->keys[rev->nkeys++] = (tkey){name_of(rev, elem), name_of(rev, lang)};
+	if (2 * rev->nkeys > rev->kx.cap) { /* grow, and index them all again */
+		index_init(&rev->kx, 2 * rev->nkeys);
+		for (size_t i = 0; i < rev->nkeys; i++)
+			*index_slot(rev, &rev->kx, tkey_eq, rev->keys[i].elem, rev->keys[i].lang, NULL) =
+			    i + 1;
+	} else {
+		*index_slot(rev, &rev->kx, tkey_eq, elem, lang, NULL) = rev->nkeys;
+	}
+	return (uint32_t)(rev->nkeys - 1);
+}
+
+/* ---- the bases of text entries ---- */
+
+static bool is_hex16(const char *s);
+static void hex8_parse(uint8_t out[8], const char *hex);
+
+/* Sets e's basis to basis (as basis_of() makes it). */
+static void put_basis(qb_revisions *rev, tent *e, const char *basis)
+{
+	e->long_basis = !is_hex16(basis);
+	if (e->long_basis)
+		e->basis.s = qb_arena_strdup(&rev->strs, basis);
+	else
+		hex8_parse(e->basis.b, basis);
+}
+
+/* Whether e's basis is basis. */
+static bool basis_is(const tent *e, const char *basis)
+{
+	if (e->long_basis)
+		return strcmp(e->basis.s, basis) == 0;
+	uint8_t b[8];
+	if (!is_hex16(basis))
+		return false;
+	hex8_parse(b, basis);
+	return memcmp(b, e->basis.b, 8) == 0;
+}
+
+static bool basis_same(const tent *a, const tent *b)
+{
+	if (a->long_basis != b->long_basis)
+		return false;
+	return a->long_basis ? strcmp(a->basis.s, b->basis.s) == 0
+	                     : memcmp(a->basis.b, b->basis.b, 8) == 0;
+}
+
+/* e's basis as text: out holds the short form. */
+static const char *basis_text(const tent *e, char out[HEX])
+{
+	if (e->long_basis)
+		return e->basis.s;
+	qb_hash_hex(out, e->basis.b, 8);
+	return out;
 }
 
 /* ---- lookups ---- */
@@ -458,7 +577,6 @@ qb_revisions *qb_rev_load(const char *path, bool *io)
 	rev->q = qb_xcalloc(cap_q ? cap_q : 1, sizeof *rev->q);
 	rev->t = qb_xcalloc(cap_t ? cap_t : 1, sizeof *rev->t);
 	bool ok = true, header = false, quoted = false;
-	const char *last_id = NULL;
 	char *line = NULL;
 	int lineno = 0;
 	/* Numbering counts every line, empty ones included. */
@@ -506,19 +624,19 @@ qb_revisions *qb_rev_load(const char *path, bool *io)
 			time_t t;
 			if ((good = parse_time(tok[4], &t))) {
 				qent *e = &rev->q[rev->nq++];
-				e->qid = id_of(rev, &last_id, tok[1]);
+				uint32_t id = id_of(rev, tok[1]); /* may move rev->ids */
+				e->qid = rev->ids[id];
 				e->lang = name_of(rev, tok[2]);
 				memcpy(e->hash, tok[3], HEX);
 				e->time = t;
 			}
 		} else if (n == 6 && strcmp(tok[0], "text") == 0 && is_hex16(tok[4]) &&
-		           is_basis(tok[5]) && rev->nt < cap_t) {
+		           is_basis(tok[5]) && rev->nt < cap_t && rev->nids < (1u << 31)) {
 			tent *e = &rev->t[rev->nt++];
-			e->qid = id_of(rev, &last_id, tok[1]);
-			e->elem = name_of(rev, tok[2]);
-			e->lang = name_of(rev, tok[3]);
+			e->qid = id_of(rev, tok[1]) & 0x7fffffffu;
+			e->key = key_of(rev, tok[2], tok[3]);
 			hex8_parse(e->hash, tok[4]);
-			e->basis = qb_arena_strdup(&rev->strs, tok[5]);
+			put_basis(rev, e, tok[5]);
 			good = true;
 		}
 		if (!good) {
@@ -1074,7 +1192,7 @@ static void stale_elem(void *payload, const char *qid, const char *elem, const q
 		else
 			text_hash8(h, tr->text);
 		char *basis = basis_of(&bs, tr->lang);
-		bool same = strcmp(basis, e->basis) == 0;
+		bool same = basis_is(e, basis);
 		free(basis);
 		if (memcmp(h, e->hash, 8) != 0 || same)
 			continue;
@@ -1085,8 +1203,8 @@ static void stale_elem(void *payload, const char *qid, const char *elem, const q
 			if (changed[j] != self)
 				qb_buf_appendf(&who, "%s'%s'", who.len ? ", " : "",
 				               c->bank->langs[changed[j]].code);
-		if (!who.len)
-			basis_changed(&who, e->basis, t);
+		if (!who.len && e->long_basis)
+			basis_changed(&who, e->basis.s, t);
 		if (!who.len) {
 			/* Already recorded as changed by an earlier build: name
 			 * the languages this text is translated from. */
@@ -1121,7 +1239,6 @@ typedef struct upd_ctx {
 	const qb_bank *bank;
 	tent *t;
 	size_t nt, cap;
-	const char *last_id;
 	bool changed;
 	size_t cursor; /* into old, find_t_next() */
 	qb_rev_hashes *hashes;
@@ -1151,25 +1268,22 @@ static void upd_elem(void *payload, const char *qid, const char *elem, const qb_
 		const tent *o = find_t_next(c->old, &c->cursor, qid, elem, lang);
 		tent e;
 		if (c->t == c->old->t) {
-			e.qid = o->qid;
-			e.elem = o->elem;
-			e.lang = o->lang;
+			e = *o;
 		} else {
-			e.qid = id_of(c->old, &c->last_id, qid);
-			e.elem = name_of(c->old, elem);
-			e.lang = name_of(c->old, lang);
+			e.qid = id_of(c->old, qid) & 0x7fffffffu;
+			e.key = key_of(c->old, elem, lang);
 		}
 		memcpy(e.hash, h, 8);
 		/* A text written now is written against the current others;
 		 * an unchanged text keeps its basis, so staleness persists. */
-		if (o && memcmp(o->hash, h, 8) == 0)
+		if (o && (memcmp(o->hash, h, 8) == 0 || basis_is(o, basis))) {
+			e.long_basis = o->long_basis;
 			e.basis = o->basis;
-		else if (o && strcmp(o->basis, basis) == 0)
-			e.basis = o->basis;
-		else
-			e.basis = qb_arena_strdup(&c->old->strs, basis);
+		} else {
+			put_basis(c->old, &e, basis);
+		}
 		free(basis);
-		if (!o || memcmp(o->hash, e.hash, 8) != 0 || strcmp(o->basis, e.basis) != 0)
+		if (!o || memcmp(o->hash, e.hash, 8) != 0 || !basis_same(o, &e))
 			c->changed = true;
 		if (c->nt == c->cap) /* only when the count was wrong */
 			c->t = qb_xrealloc(c->t, (c->cap = c->cap * 2 + 64) * sizeof *c->t);
@@ -1202,8 +1316,8 @@ static void same_elem(void *payload, const char *qid, const char *elem, const qb
 		const tent *e = c->n < c->rev->nt ? &c->rev->t[c->n++] : NULL;
 		/* The bank's keys are distinct (the checks passed), so a record
 		 * that lists them one for one in order holds each key once. */
-		c->same = e && strcmp(e->qid, qid) == 0 && strcmp(e->elem, elem) == 0 &&
-		          strcmp(e->lang, lang) == 0;
+		c->same = e && strcmp(t_qid(c->rev, e), qid) == 0 &&
+		          strcmp(t_elem(c->rev, e), elem) == 0 && strcmp(t_lang(c->rev, e), lang) == 0;
 	}
 }
 
@@ -1366,7 +1480,7 @@ bool qb_rev_update(qb_revisions *rev, const qb_bank *bank, qb_rev_hashes *hashes
 		changed = true;
 
 	/* Texts. */
-	upd_ctx c = {rev, bank, NULL, 0, 0, NULL, false, 0, hashes, 0};
+	upd_ctx c = {rev, bank, NULL, 0, 0, false, 0, hashes, 0};
 	same_ctx same = {rev, bank, 0, rev->nt > 0};
 	each_element(bank, same_elem, &same);
 	if (same.same && same.n == rev->nt) {
@@ -1432,9 +1546,9 @@ static void review_elem(void *payload, const char *qid, const char *elem, const 
 		tent *e = find_t(c->rev, qid, elem, t->tr[i].lang);
 		if (!e)
 			continue;
-		char *basis = basis_of(&bs, e->lang);
-		if (strcmp(basis, e->basis) != 0) {
-			e->basis = qb_arena_strdup(&c->rev->strs, basis);
+		char *basis = basis_of(&bs, t_lang(c->rev, e));
+		if (!basis_is(e, basis)) {
+			put_basis(c->rev, e, basis);
 			c->n++;
 		}
 		free(basis);
@@ -1452,11 +1566,12 @@ size_t qb_rev_review(qb_revisions *rev, const qb_bank *bank, const char *const *
 
 /* ---- writing ---- */
 
-static void put_text(FILE *f, const tent *e)
+static void put_text(FILE *f, const qb_revisions *rev, const tent *e)
 {
-	char hex[HEX];
+	char hex[HEX], basis[HEX];
 	qb_hash_hex(hex, e->hash, 8);
-	fprintf(f, "text %s %s %s %s %s\n", e->qid, e->elem, e->lang, hex, e->basis);
+	fprintf(f, "text %s %s %s %s %s\n", t_qid(rev, e), t_elem(rev, e), t_lang(rev, e), hex,
+	        basis_text(e, basis));
 }
 
 void qb_rev_park_texts(qb_revisions *rev)
@@ -1530,8 +1645,8 @@ int qb_rev_save(const qb_revisions *rev, const char *path, const char *bank_name
 	size_t ti = 0;
 	tent e;
 	bool have = next_text(rev, &ti, &e);
-	for (; have && strcmp(e.qid, "-") == 0; have = next_text(rev, &ti, &e))
-		put_text(f, &e);
+	for (; have && strcmp(t_qid(rev, &e), "-") == 0; have = next_text(rev, &ti, &e))
+		put_text(f, rev, &e);
 	for (size_t i = 0; i < rev->nq;) {
 		const char *qid = rev->q[i].qid;
 		fputc('\n', f);
@@ -1539,8 +1654,8 @@ int qb_rev_save(const qb_revisions *rev, const char *path, const char *bank_name
 			fmt_time(tm, rev->q[i].time);
 			fprintf(f, "question %s %s %s %s\n", qid, rev->q[i].lang, rev->q[i].hash, tm);
 		}
-		for (; have && strcmp(e.qid, qid) == 0; have = next_text(rev, &ti, &e))
-			put_text(f, &e);
+		for (; have && strcmp(t_qid(rev, &e), qid) == 0; have = next_text(rev, &ti, &e))
+			put_text(f, rev, &e);
 	}
 	/* All read, or the parked file failed (then the record is not saved). */
 	while (have)
