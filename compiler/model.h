@@ -163,8 +163,11 @@ typedef struct qb_question {
 	                        NULL for the other types                     */
 	const char *unit;    /* numeric, NULL if none                        */
 	qb_loc unit_loc;
-	qb_text feedback_true, feedback_false; /* true-false (also on the
-	                        synthetic choices' feedback)                  */
+	qb_text *feedback_tf; /* true-false: 'feedback-true:' and
+	                        'feedback-false:' (also on the synthetic
+	                        choices' feedback); NULL when neither was
+	                        written, as in most questions:
+	                        qb_question_feedback()                        */
 	qb_text feedback_wrong; /* every type: the default feedback for a
 	                        wrong answer                                  */
 	int number;          /* the printed number, as written ("3." -> 3)   */
@@ -259,6 +262,12 @@ extern const qb_text qb_no_text;
 static inline const qb_text *qb_choice_match(const qb_choice *c)
 {
 	return c->match ? c->match : &qb_no_text;
+}
+/* q's 'feedback-true:' (truth true) or 'feedback-false:', else
+ * qb_no_text. */
+static inline const qb_text *qb_question_feedback(const qb_question *q, bool truth)
+{
+	return q->feedback_tf ? &q->feedback_tf[truth ? 0 : 1] : &qb_no_text;
 }
 /* q's accepted answer (numeric), else one that is all zeros. */
 const qb_numeric *qb_question_num(const qb_question *q);

@@ -693,7 +693,7 @@ static void finish_type(reader *r, qb_question *q)
 		for (int i = 0; i < 2; i++) {
 			qb_choice *c = vec_push(&r->choices);
 			c->correct = (i == 0) == q->truth && ok;
-			c->feedback = i == 0 ? q->feedback_true : q->feedback_false;
+			c->feedback = *qb_question_feedback(q, i == 0);
 			c->loc = q->loc;
 			c->text.bank = r->bank;
 			qb_text_set_loc(&c->text, q->loc);
@@ -1051,9 +1051,12 @@ static void question_key(reader *r, const qb_line *ln)
 			q->unit = text_dup(r, val, vlen);
 	} else if (key_is(r, ln, "feedback-true") || key_is(r, ln, "feedback-false") ||
 	           key_is(r, ln, "feedback-wrong")) {
-		qb_text *t = key_is(r, ln, "feedback-true")    ? &q->feedback_true
-		           : key_is(r, ln, "feedback-false") ? &q->feedback_false
-		                                              : &q->feedback_wrong;
+		bool tf = !key_is(r, ln, "feedback-wrong");
+		if (tf && !q->feedback_tf) /* the first of the two */
+			q->feedback_tf = memset(qb_arena_alloc(&r->bank->arena, 2 * sizeof(qb_text)), 0,
+			                        2 * sizeof(qb_text));
+		qb_text *t = !tf ? &q->feedback_wrong
+		                 : &q->feedback_tf[key_is(r, ln, "feedback-true") ? 0 : 1];
 		if (t->present) {
 			qb_diag_error(kloc, "second '%s:' block; the first is on line %d", r->kw,
 			              t->line);

@@ -408,8 +408,8 @@ static void check_text(ctx *c, const qb_text *t, const char *what, bool check_mi
 static bool question_has(const qb_question *q, bool tagged)
 {
 	if (text_has(&q->prompt, tagged) || text_has(&q->explanation, tagged) ||
-	    text_has(&q->feedback_wrong, tagged) || text_has(&q->feedback_true, tagged) ||
-	    text_has(&q->feedback_false, tagged))
+	    text_has(&q->feedback_wrong, tagged) || text_has(qb_question_feedback(q, true), tagged) ||
+	    text_has(qb_question_feedback(q, false), tagged))
 		return true;
 	for (size_t i = 0; i < q->nchoices; i++)
 		if (text_has(&q->choices[i].text, tagged) || text_has(&q->choices[i].feedback, tagged) ||
@@ -701,11 +701,11 @@ static void check_type(ctx *c, const qb_question *q, const char *name, bool unta
 	if (q->unit_loc.line && q->type != QB_QTYPE_NUMERIC)
 		qb_diag_error(q->unit_loc, "'unit:' is for numeric questions");
 	if (q->type != QB_QTYPE_TRUE_FALSE) {
-		if (q->feedback_true.present)
-			qb_diag_error(qb_text_loc(&q->feedback_true), "'feedback-true:' is for true-false questions; "
+		if (qb_question_feedback(q, true)->present)
+			qb_diag_error(qb_text_loc(qb_question_feedback(q, true)), "'feedback-true:' is for true-false questions; "
 			                                    "give an option its feedback with '>'");
-		if (q->feedback_false.present)
-			qb_diag_error(qb_text_loc(&q->feedback_false), "'feedback-false:' is for true-false "
+		if (qb_question_feedback(q, false)->present)
+			qb_diag_error(qb_text_loc(qb_question_feedback(q, false)), "'feedback-false:' is for true-false "
 			                                     "questions; give an option its feedback "
 			                                     "with '>'");
 	}
@@ -719,8 +719,8 @@ static void check_type(ctx *c, const qb_question *q, const char *name, bool unta
 		if (!q->answer_loc.line)
 			qb_diag_error(q->loc, "true-false %s has no answer; add 'answer: true' or "
 			                      "'answer: false'", name);
-		check_block(c, &q->feedback_true, "feedback-true", name, untagged);
-		check_block(c, &q->feedback_false, "feedback-false", name, untagged);
+		check_block(c, qb_question_feedback(q, true), "feedback-true", name, untagged);
+		check_block(c, qb_question_feedback(q, false), "feedback-false", name, untagged);
 		break;
 	case QB_QTYPE_SHORT:
 		if (!ncorrect)
