@@ -28,6 +28,9 @@ void qb_bank_free(qb_bank *bank)
 	if (!bank)
 		return;
 	qb_lang_index_dispose(&bank->lang_index);
+	qb_lang_index_dispose(&bank->code_index);
+	free(bank->codes);
+	free(bank->code_lang);
 	free(bank->cols.slots);
 	qb_arena_dispose(&bank->arena);
 	free(bank);
@@ -90,6 +93,34 @@ void qb_lang_index_dispose(qb_lang_index *ix)
 {
 	free(ix->slots);
 	*ix = (qb_lang_index){0};
+}
+
+uint32_t qb_bank_code(qb_bank *bank, const char *code)
+{
+	size_t k = bank->code_index.n ? qb_lang_index_get(&bank->code_index, code) : QB_LANG_NONE;
+	if (k != QB_LANG_NONE)
+		return (uint32_t)k;
+	if (bank->ncodes == bank->capcodes) {
+		bank->capcodes = bank->capcodes ? 2 * bank->capcodes : 8;
+		bank->codes = qb_xrealloc(bank->codes, bank->capcodes * sizeof *bank->codes);
+		bank->code_lang = qb_xrealloc(bank->code_lang,
+		                              bank->capcodes * sizeof *bank->code_lang);
+	}
+	size_t n = bank->ncodes++;
+	bank->codes[n] = qb_arena_strdup(&bank->arena, code);
+	size_t d = bank->lang_index.n ? qb_lang_index_get(&bank->lang_index, code) : QB_LANG_NONE;
+	bank->code_lang[n] = d != QB_LANG_NONE ? (uint32_t)d : QB_TR_NO_LANG;
+	qb_lang_index_put(&bank->code_index, bank->codes[n], n);
+	return (uint32_t)n;
+}
+
+void qb_bank_codes_declared(qb_bank *bank)
+{
+	for (size_t i = 0; i < bank->ncodes; i++) {
+		size_t d = bank->lang_index.n ? qb_lang_index_get(&bank->lang_index, bank->codes[i])
+		                              : QB_LANG_NONE;
+		bank->code_lang[i] = d != QB_LANG_NONE ? (uint32_t)d : QB_TR_NO_LANG;
+	}
 }
 
 size_t qb_bank_lang_index(const qb_bank *bank, const char *code)
@@ -163,7 +194,7 @@ const qb_numeric *qb_question_num(const qb_question *q)
 
 static const qb_lang_index *text_index(const qb_text *t)
 {
-	return t->indexed ? &t->bank->lang_index : NULL;
+	return t->bank && t->bank->lang_index.n ? &t->bank->lang_index : NULL;
 }
 
 qb_loc qb_text_loc(const qb_text *t)
@@ -187,51 +218,60 @@ void qb_text_set_loc(qb_text *t, qb_loc loc)
 	t->col = loc.col;
 }
 
+/* The declared index of t's translation i, or QB_TR_NO_LANG. */
+static uint32_t tr_decl(const qb_text *t, size_t i)
+{
+	return t->bank->code_lang[t->tr[i].lang];
+}
+
 void qb_text_index(qb_text *t)
 {
-	const qb_lang_index *ix = t->bank && t->bank->lang_index.n ? &t->bank->lang_index : NULL;
-	t->indexed = ix != NULL;
+	/* Undeclared codes count as unordered (QB_TR_NO_LANG is the
+	 * greatest): a text tagged before its bank's 'languages:' is
+	 * searched, not bisected. */
 	t->ordered = true;
-	for (size_t i = 0; i < t->ntr; i++) {
-		size_t k = ix ? qb_lang_index_get(ix, t->tr[i].lang) : QB_LANG_NONE;
-		t->tr[i].lang_ix = k != QB_LANG_NONE ? (uint32_t)k : QB_TR_NO_LANG;
-		if (i && t->tr[i].lang_ix <= t->tr[i - 1].lang_ix)
+	for (size_t i = 1; t->bank && i < t->ntr; i++)
+		if (tr_decl(t, i) <= tr_decl(t, i - 1))
 			t->ordered = false;
-	}
 }
 
 const qb_tr *qb_text_tr_at(const qb_text *t, size_t k)
 {
-	if (!t->indexed || k == QB_LANG_NONE)
+	if (!text_index(t) || k == QB_LANG_NONE)
 		return NULL;
-	if (k < t->ntr && t->tr[k].lang_ix == k) /* written in the declared order */
+	if (k < t->ntr && tr_decl(t, k) == k) /* written in the declared order */
 		return &t->tr[k];
 	if (t->ordered) { /* some missing: tr[k] is at or before position k */
 		size_t lo = 0, hi = k < t->ntr ? k : t->ntr;
 		while (lo < hi) {
 			size_t mid = lo + (hi - lo) / 2;
-			if (t->tr[mid].lang_ix < k)
+			if (tr_decl(t, mid) < k)
 				lo = mid + 1;
 			else
 				hi = mid;
 		}
-		return lo < t->ntr && t->tr[lo].lang_ix == k ? &t->tr[lo] : NULL;
+		return lo < t->ntr && tr_decl(t, lo) == k ? &t->tr[lo] : NULL;
 	}
 	for (size_t i = 0; i < t->ntr; i++)
-		if (t->tr[i].lang_ix == k)
+		if (tr_decl(t, i) == k)
 			return &t->tr[i];
 	return NULL;
 }
 
 const qb_tr *qb_text_tr(const qb_text *t, const char *lang)
 {
-	if (t->indexed) {
+	if (text_index(t)) {
 		size_t k = qb_lang_index_get(text_index(t), lang);
 		if (k != QB_LANG_NONE)
 			return qb_text_tr_at(t, k);
 	}
-	for (size_t i = 0; i < t->ntr; i++)
-		if (strcmp(t->tr[i].lang, lang) == 0)
+	if (!t->ntr)
+		return NULL;
+	/* An undeclared code: compare the codes' indexes. */
+	size_t c = t->bank->code_index.n ? qb_lang_index_get(&t->bank->code_index, lang)
+	                                 : QB_LANG_NONE;
+	for (size_t i = 0; c != QB_LANG_NONE && i < t->ntr; i++)
+		if (t->tr[i].lang == c)
 			return &t->tr[i];
 	return NULL;
 }

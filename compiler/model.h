@@ -13,7 +13,7 @@
 
 #include "qb.h"
 
-/* lang_ix of a translation whose language the bank does not declare. */
+/* The index of a language the bank does not declare. */
 #define QB_LANG_NONE ((size_t)-1)
 
 /* The bank's declared languages by code: a hash table, so that finding a
@@ -53,19 +53,17 @@ typedef struct qb_cols_index {
  * it (qb_tr_loc(), qb_tr_text_loc()), as the tag and the text's first
  * character are always on one line. */
 typedef struct qb_tr {
-	const char *lang; /* language code as written in the source, e.g. "sw" */
 	const char *text; /* Markdown source, NFC, never NULL (may be "");
 	                   * where the lines of a text continued with '\\'
 	                   * start: qb_bank_text_cols()                         */
-	uint32_t lang_ix; /* lang's index in the bank's declared languages, or
-	                   * QB_TR_NO_LANG; meaningful only when the text's
-	                   * index is set (see qb_text)                          */
+	uint32_t lang;    /* the language code as written ("" for none), as
+	                   * an index into its bank's codes: qb_tr_lang()      */
 	int line;         /* the line of the language tag and of the text      */
 	int col;          /* the column of the language tag                    */
 	int text_col;     /* the column of the text's first character          */
 } qb_tr;
 
-/* qb_tr.lang_ix of a language the bank does not declare. */
+/* qb_bank.code_lang of a code the bank does not declare. */
 #define QB_TR_NO_LANG UINT32_MAX
 
 struct qb_bank;
@@ -74,21 +72,20 @@ struct qb_bank;
  * the element was not written at all (for example no feedback).
  *
  * bank is the bank whose reader made the text: its file is the text's
- * (qb_text_loc(), qb_tr_loc()), and its language index makes look-ups
- * fast (writers never need it).  The reader sets each translation's
- * lang_ix, so that qb_text_tr() finds a declared language without
- * comparing codes: directly when the author wrote the languages in the
+ * (qb_text_loc(), qb_tr_loc()), its codes are the translations' language
+ * codes (qb_tr_lang()), and its language index makes look-ups fast
+ * (writers never need it): qb_text_tr() finds a declared language without
+ * comparing codes, directly when the author wrote the languages in the
  * declared order (tr[k] is language k), by bisection when some are missing
- * (ordered), else by comparing indexes.  A text built by hand (bank NULL,
- * or indexed false) is searched by comparing codes. */
+ * (ordered), else by comparing indexes.  A text whose bank declares no
+ * languages is searched by code. */
 typedef struct qb_text {
 	qb_tr *tr;     /* translations in source order                     */
 	const struct qb_bank *bank;
 	int line, col; /* position of the element's marker or keyword        */
 	uint32_t ntr;
 	bool present;
-	bool ordered;  /* the lang_ix of tr[] strictly increase              */
-	bool indexed;  /* lang_ix are set from the bank's language index     */
+	bool ordered;  /* the declared indexes of tr[] strictly increase     */
 } qb_text;
 
 
@@ -212,6 +209,13 @@ typedef struct qb_bank {
 	qb_question *questions;
 	size_t nquestions;
 	qb_cols_index cols;      /* see qb_bank_text_cols()                 */
+	/* Every language code a translation was tagged with ("" for none),
+	 * each once (qb_tr.lang), and its index in langs or QB_TR_NO_LANG:
+	 * a translation holds 4 bytes for its language. */
+	const char **codes;
+	uint32_t *code_lang;
+	size_t ncodes, capcodes;
+	qb_lang_index code_index;/* codes by code                           */
 	qb_arena arena;          /* owns everything above                   */
 } qb_bank;
 
@@ -222,6 +226,11 @@ qb_loc qb_tr_loc(const qb_text *t, const qb_tr *tr);
 qb_loc qb_tr_text_loc(const qb_text *t, const qb_tr *tr);
 /* Sets t's position: the file is its bank's. */
 void qb_text_set_loc(qb_text *t, qb_loc loc);
+/* The language code of tr, a translation of t ("" when untagged). */
+static inline const char *qb_tr_lang(const qb_text *t, const qb_tr *tr)
+{
+	return t->bank->codes[tr->lang];
+}
 
 /* A new empty bank for the file at path; the caller frees it with
  * qb_bank_free(). */
@@ -242,6 +251,10 @@ const int *qb_bank_text_cols(const qb_bank *bank, const char *text);
 void qb_bank_set_text_cols(qb_bank *bank, const char *text, const int *cols);
 /* The index of code in bank->langs, or QB_LANG_NONE: O(1). */
 size_t qb_bank_lang_index(const qb_bank *bank, const char *code);
+/* The index of code in bank->codes, added when new (for qb_tr.lang). */
+uint32_t qb_bank_code(qb_bank *bank, const char *code);
+/* Updates bank->code_lang after languages were declared. */
+void qb_bank_codes_declared(qb_bank *bank);
 
 /* The translation of t in lang, or NULL: O(1) for a declared language of
  * a text the reader made in the declared order (see qb_text). */
@@ -251,8 +264,7 @@ const qb_tr *qb_text_tr(const qb_text *t, const char *lang);
 const qb_tr *qb_text_tr_at(const qb_text *t, size_t k);
 /* The text of t in lang, or NULL. */
 const char *qb_text_get(const qb_text *t, const char *lang);
-/* Sets the lang_ix of t's translations from its bank's language index
- * (when t has a bank that declares languages), t->indexed and t->ordered:
+/* Sets t->ordered from its bank's declared languages:
  * the reader calls it when a text is complete. */
 void qb_text_index(qb_text *t);
 

@@ -309,13 +309,6 @@ static const char *target_name(int t)
 	}
 }
 
-/* The bank's language index once 'languages:' declared some, else NULL
- * (texts are then searched by code). */
-static const qb_lang_index *lang_index(const reader *r)
-{
-	return r->bank->lang_index.n ? &r->bank->lang_index : NULL;
-}
-
 /* Closes the open text: its translations move into the arena. */
 static void close_text(reader *r)
 {
@@ -456,9 +449,9 @@ static void add_tr(reader *r, const char *lang, size_t langlen, qb_loc loc, size
 	if (lang)
 		qb_lang_canonical(&canon, lang, langlen);
 	const char *code = qb_buf_cstr(&canon);
-	/* The open text so far, indexed as close_text() will index it. */
+	/* The open text so far, as close_text() will make it. */
 	qb_text sofar = {.tr = r->text.trs.v, .ntr = (uint32_t)r->text.trs.n, .ordered = r->text.ordered,
-	                 .bank = r->bank, .indexed = lang_index(r) != NULL};
+	                 .bank = r->bank};
 	const qb_tr *prev = *code ? qb_text_tr(&sofar, code) : NULL;
 	if (prev) {
 		qb_diag_error(loc, "second '%s' text for this %s; the first is on line %d", code,
@@ -467,12 +460,9 @@ static void add_tr(reader *r, const char *lang, size_t langlen, qb_loc loc, size
 		return;
 	}
 	qb_tr *t = vec_push(&r->text.trs);
-	size_t k = sofar.indexed ? qb_lang_index_get(lang_index(r), code) : QB_LANG_NONE;
-	/* A declared language's code is the declaration's, not a copy. */
-	t->lang = k != QB_LANG_NONE ? ((const qb_lang *)r->langs.v)[k].code
-	                            : qb_arena_strdup(&r->bank->arena, code);
-	t->lang_ix = k != QB_LANG_NONE ? (uint32_t)k : QB_TR_NO_LANG;
-	r->text.ordered = r->text.ordered && (!sofar.ntr || t->lang_ix > t[-1].lang_ix);
+	t->lang = qb_bank_code(r->bank, code);
+	const uint32_t *decl = r->bank->code_lang;
+	r->text.ordered = r->text.ordered && (!sofar.ntr || decl[t->lang] > decl[t[-1].lang]);
 	t->line = loc.line;
 	t->col = loc.col;
 	t->text_col = loc_at(r, textoff).col;
@@ -924,6 +914,8 @@ static void header_key(reader *r, const qb_line *ln)
 			}
 			qb_buf_dispose(&c);
 		}
+		/* Texts tagged before this line now have declared languages. */
+		qb_bank_codes_declared(b);
 		if (!r->langs.n && i == 0)
 			qb_diag_error(kloc, "'languages:' needs at least one language, e.g. "
 			                    "'languages: en sw'");

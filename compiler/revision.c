@@ -1182,16 +1182,16 @@ static void stale_elem(void *payload, const char *qid, const char *elem, const q
 	size_t *changed = NULL, nchanged = 0;
 	for (size_t i = 0; i < t->ntr; i++) {
 		const qb_tr *tr = &t->tr[i];
-		const tent *e = find_t_next(c->rev, &c->cursor, qid, elem, tr->lang);
+		const tent *e = find_t_next(c->rev, &c->cursor, qid, elem, qb_tr_lang(t, tr));
 		if (!e)
 			continue;
 		uint8_t h[8];
-		size_t self = qb_bank_lang_index(c->bank, tr->lang);
+		size_t self = qb_bank_lang_index(c->bank, qb_tr_lang(t, tr));
 		if (row && self != QB_LANG_NONE && text_in(c->bank, t, self) == tr->text)
 			memcpy(h, row[self].text, 8);
 		else
 			text_hash8(h, tr->text);
-		char *basis = basis_of(&bs, tr->lang);
+		char *basis = basis_of(&bs, qb_tr_lang(t, tr));
 		bool same = basis_is(e, basis);
 		free(basis);
 		if (memcmp(h, e->hash, 8) != 0 || same)
@@ -1209,10 +1209,10 @@ static void stale_elem(void *payload, const char *qid, const char *elem, const q
 			/* Already recorded as changed by an earlier build: name
 			 * the languages this text is translated from. */
 			for (size_t k = 0; k < t->ntr; k++)
-				if (strcmp(t->tr[k].lang, tr->lang) != 0)
-					qb_buf_appendf(&who, "%s'%s'", who.len ? " or " : "", t->tr[k].lang);
+				if (strcmp(qb_tr_lang(t, &t->tr[k]), qb_tr_lang(t, tr)) != 0)
+					qb_buf_appendf(&who, "%s'%s'", who.len ? " or " : "", qb_tr_lang(t, &t->tr[k]));
 		}
-		qb_diag_warning(qb_tr_loc(t, tr), "'%s' text of %s may be stale: %s changed", tr->lang, what,
+		qb_diag_warning(qb_tr_loc(t, tr), "'%s' text of %s may be stale: %s changed", qb_tr_lang(t, tr), what,
 		                qb_buf_cstr(&who));
 		qb_buf_dispose(&who);
 		c->nstale++;
@@ -1541,9 +1541,9 @@ static void review_elem(void *payload, const char *qid, const char *elem, const 
 	basis_set bs;
 	basis_set_init(&bs, c->bank, t, NULL);
 	for (size_t i = 0; i < t->ntr; i++) {
-		if (c->lang && strcmp(t->tr[i].lang, c->lang) != 0)
+		if (c->lang && strcmp(qb_tr_lang(t, &t->tr[i]), c->lang) != 0)
 			continue;
-		tent *e = find_t(c->rev, qid, elem, t->tr[i].lang);
+		tent *e = find_t(c->rev, qid, elem, qb_tr_lang(t, &t->tr[i]));
 		if (!e)
 			continue;
 		char *basis = basis_of(&bs, t_lang(c->rev, e));

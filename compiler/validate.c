@@ -195,7 +195,7 @@ static void check_link(void *payload, const char *url, size_t off)
 static bool text_has(const qb_text *t, bool tagged)
 {
 	for (size_t i = 0; i < t->ntr; i++)
-		if ((*t->tr[i].lang != '\0') == tagged)
+		if ((*qb_tr_lang(t, &t->tr[i]) != '\0') == tagged)
 			return true;
 	return false;
 }
@@ -308,7 +308,7 @@ static void check_same(const qb_text *t, const char *what)
 	const qb_tr **first = qb_xcalloc(t->ntr, sizeof *first);
 	size_t n = 0;
 	for (size_t i = 0; i < t->ntr; i++)
-		if (*t->tr[i].lang && *t->tr[i].text)
+		if (*qb_tr_lang(t, &t->tr[i]) && *t->tr[i].text)
 			by_text[n++] = &t->tr[i];
 	qsort(by_text, n, sizeof *by_text, tr_text_cmp);
 	for (size_t i = 1; i < n; i++)
@@ -320,7 +320,8 @@ static void check_same(const qb_text *t, const char *what)
 		const qb_tr *a = &t->tr[i], *b = first[i];
 		if (b && ordinary_words(a->text) >= QB_SAME_TEXT_WORDS)
 			qb_diag_warning(qb_tr_loc(t, a), "the '%s' text of %s is the same as the '%s' one: "
-			                        "an untranslated copy?", a->lang, what, b->lang);
+			                        "an untranslated copy?", qb_tr_lang(t, a), what,
+			                qb_tr_lang(t, b));
 	}
 	free(by_text);
 	free(first);
@@ -343,7 +344,7 @@ static void check_text(ctx *c, const qb_text *t, const char *what, bool check_mi
 	const qb_bank *b = c->bank;
 	for (size_t i = 0; i < t->ntr; i++) {
 		const qb_tr *tr = &t->tr[i];
-		if (!*tr->lang) {
+		if (!*qb_tr_lang(t, tr)) {
 			if (!untagged_ok) {
 				/* Suggest a language this text still lacks. */
 				const char *want = qb_bank_default_lang(b);
@@ -353,7 +354,7 @@ static void check_text(ctx *c, const qb_text *t, const char *what, bool check_mi
 						break;
 					}
 				const qb_tr *prev = i ? &t->tr[i - 1] : NULL;
-				if (complete(b, t) && prev && *prev->lang) {
+				if (complete(b, t) && prev && *qb_tr_lang(t, prev)) {
 					/* Every language is there: the line is the rest of
 					 * the text above, wrapped without a '\'. */
 					int end = prev->line;
@@ -361,21 +362,21 @@ static void check_text(ctx *c, const qb_text *t, const char *what, bool check_mi
 						end += *p == '\n';
 					qb_diag_error(qb_tr_loc(t, tr), "a line without a language tag after the '%s' "
 					                       "text; to continue that text here, end line "
-					                       "%d with '\\'", prev->lang, end);
+					                       "%d with '\\'", qb_tr_lang(t, prev), end);
 				} else
 					qb_diag_error(qb_tr_loc(t, tr), "text without a language tag; start the line "
 					                       "with '%s:'", want ? want : "en");
 			}
 			continue;
 		}
-		if (b->nlangs && !qb_bank_has_lang(b, tr->lang)) {
-			if (first_undeclared(c, tr->lang))
+		if (b->nlangs && !qb_bank_has_lang(b, qb_tr_lang(t, tr))) {
+			if (first_undeclared(c, qb_tr_lang(t, tr)))
 				qb_diag_error(qb_tr_loc(t, tr), "language '%s' is not declared in 'languages:' "
-				                       "(line %d)", tr->lang, b->langs_loc.line);
+				                       "(line %d)", qb_tr_lang(t, tr), b->langs_loc.line);
 			continue;
 		}
 		if (!*tr->text) {
-			char *d = describe_lang(tr->lang);
+			char *d = describe_lang(qb_tr_lang(t, tr));
 			qb_diag_error(qb_tr_loc(t, tr), "empty %s text for %s", d, what);
 			free(d);
 			continue;
@@ -384,7 +385,7 @@ static void check_text(ctx *c, const qb_text *t, const char *what, bool check_mi
 		if (n > QB_LONG_TEXT)
 			qb_diag_warning(qb_tr_loc(t, tr), "the '%s' text of %s is very long (%d characters; more "
 			                         "than %d is hard to read on a phone)",
-			                tr->lang, what, n, QB_LONG_TEXT);
+			                qb_tr_lang(t, tr), what, n, QB_LONG_TEXT);
 		visit v = {c, t, tr};
 		qb_markup_images(tr->text, check_image, &v);
 		qb_markup_links(tr->text, check_link, &v);
@@ -531,9 +532,9 @@ static void check_pair(ctx *c, const qb_choice *ch, const char *what)
 		check_text(c, match, what, false, false);
 	for (size_t t = 0; t < ch->text.ntr; t++) {
 		const qb_tr *tr = &ch->text.tr[t];
-		if (*tr->lang && !qb_text_tr(match, tr->lang))
+		if (*qb_tr_lang(&ch->text, tr) && !qb_text_tr(match, qb_tr_lang(&ch->text, tr)))
 			qb_diag_error(qb_tr_loc(&ch->text, tr), "the '%s' text of %s has no ' => ' between the left and "
-			                       "the right side; write 'left => right'", tr->lang, what);
+			                       "the right side; write 'left => right'", qb_tr_lang(&ch->text, tr), what);
 	}
 	if (!ch->text.present) /* a distractor: its right side in every language */
 		for (size_t k = 0; k < c->bank->nlangs; k++)
@@ -584,13 +585,13 @@ static void check_choices(ctx *c, const qb_question *q, const char *name, bool u
 		 * may repeat one: a language may have fewer spellings). */
 		for (size_t t = 0; t < ch->text.ntr && q->type != QB_QTYPE_SHORT; t++) {
 			const qb_tr *tr = &ch->text.tr[t];
-			if (!*tr->lang || !*tr->text)
+			if (!*qb_tr_lang(&ch->text, tr) || !*tr->text)
 				continue;
 			for (size_t j = 0; j < i; j++) {
-				const char *other = qb_text_get(&q->choices[j].text, tr->lang);
+				const char *other = qb_text_get(&q->choices[j].text, qb_tr_lang(&ch->text, tr));
 				if (other && strcmp(other, tr->text) == 0) {
 					qb_diag_error(qb_tr_loc(&ch->text, tr), "%s %zu of %s repeats %s %zu in '%s'", word,
-					              i + 1, name, word, j + 1, tr->lang);
+					              i + 1, name, word, j + 1, qb_tr_lang(&ch->text, tr));
 					break;
 				}
 			}
@@ -633,7 +634,7 @@ static void check_cloze(ctx *c, const qb_question *q, const char *name)
 	const char *first_lang = NULL;
 	for (size_t i = 0; i < q->prompt.ntr; i++) {
 		const qb_tr *tr = &q->prompt.tr[i];
-		if (!*tr->lang || (c->bank->nlangs && !qb_bank_has_lang(c->bank, tr->lang)))
+		if (!*qb_tr_lang(&q->prompt, tr) || (c->bank->nlangs && !qb_bank_has_lang(c->bank, qb_tr_lang(&q->prompt, tr))))
 			continue;
 		qb_cloze_part *p;
 		size_t np;
@@ -652,16 +653,16 @@ static void check_cloze(ctx *c, const qb_question *q, const char *name)
 		if (n == 0) {
 			qb_diag_error(qb_tr_text_loc(&q->prompt, tr), "the '%s' prompt of cloze %s has no gap; write each "
 			                            "gap as '{{answer}}' or '{{=right ~wrong}}'",
-			              tr->lang, name);
+			              qb_tr_lang(&q->prompt, tr), name);
 			continue;
 		}
 		if (first < 0) {
 			first = n;
-			first_lang = tr->lang;
+			first_lang = qb_tr_lang(&q->prompt, tr);
 		} else if (n != first)
 			qb_diag_error(qb_tr_text_loc(&q->prompt, tr), "the '%s' prompt of %s has %d gap%s, the '%s' one %d; "
 			                            "every language needs the same gaps in the same order",
-			              tr->lang, name, n, n == 1 ? "" : "s", first_lang, first);
+			              qb_tr_lang(&q->prompt, tr), name, n, n == 1 ? "" : "s", first_lang, first);
 		for (size_t k = 0; k < np; k++) {
 			const qb_cloze_gap *g = p[k].gap;
 			if (!g)

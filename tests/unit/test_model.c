@@ -171,7 +171,7 @@ static void reader(void)
 static const qb_tr *scan(const qb_text *t, const char *lang)
 {
 	for (size_t i = 0; i < t->ntr; i++)
-		if (strcmp(t->tr[i].lang, lang) == 0)
+		if (strcmp(qb_tr_lang(t, &t->tr[i]), lang) == 0)
 			return &t->tr[i];
 	return NULL;
 }
@@ -226,11 +226,13 @@ static void lang_index(void)
 	INT_EQ(qb_bank_lang_index(b, "xx"), QB_LANG_NONE);
 	OK(qb_bank_has_lang(b, "de") && !qb_bank_has_lang(b, "xx"));
 	const qb_question *q = &b->questions[0];
-	OK(b->title.indexed && b->title.ordered);
+	OK(b->title.ordered);
 	OK(!q->prompt.ordered);
 	OK(q->choices[0].text.ordered); /* en de: sw and fr missing */
 	OK(q->choices[2].text.ordered); /* en sw, then the undeclared xx */
-	INT_EQ(q->choices[2].text.tr[2].lang_ix, QB_TR_NO_LANG);
+	STR_EQ(qb_tr_lang(&q->choices[2].text, &q->choices[2].text.tr[2]), "xx");
+	INT_EQ(b->code_lang[q->choices[2].text.tr[2].lang], QB_TR_NO_LANG);
+	INT_EQ(b->code_lang[q->choices[2].text.tr[1].lang], 1);
 	same_as_scan(b, &b->title);
 	same_as_scan(b, &q->prompt);
 	same_as_scan(b, &q->explanation);
@@ -240,11 +242,33 @@ static void lang_index(void)
 	STR_EQ(qb_text_get(&q->choices[0].text, "de"), "A2");
 	OK(!qb_text_get(&q->choices[0].text, "sw"));
 	STR_EQ(qb_text_get(&q->choices[2].text, "xx"), "C3");
-	/* A text built by hand (no index) is searched by code. */
-	qb_tr tr[2] = {{.lang = "sw", .text = "x"}, {.lang = "en", .text = "y"}};
-	qb_text hand = {.tr = tr, .ntr = 2, .present = true};
+	/* A text of a bank that declares no languages is searched by code. */
+	qb_bank *hb = qb_bank_new("h.qb");
+	qb_tr tr[2] = {{.lang = qb_bank_code(hb, "sw"), .text = "x"},
+	               {.lang = qb_bank_code(hb, "en"), .text = "y"}};
+	INT_EQ(qb_bank_code(hb, "sw"), tr[0].lang); /* each code once */
+	qb_text hand = {.tr = tr, .ntr = 2, .bank = hb, .present = true};
 	STR_EQ(qb_text_get(&hand, "en"), "y");
+	STR_EQ(qb_tr_lang(&hand, &tr[0]), "sw");
+	OK(!qb_text_get(&hand, "fr"));
 	OK(!qb_text_tr_at(&hand, 0));
+	qb_bank_free(hb);
+	qb_bank_free(b);
+
+	/* Languages declared after a text was tagged: its codes are then
+	 * declared ones, and look-ups find them. */
+	static const char late[] = "title:\n  sw: K\n  en: T\nlanguages: en sw\nbank: late\n"
+	                           "1. q\n   en: P\n   sw: S\n";
+	b = qb_read_text("late.qb", late, sizeof late - 1);
+	STR_EQ(qb_text_get(&b->title, "en"), "T");
+	STR_EQ(qb_text_get(&b->title, "sw"), "K");
+	INT_EQ(b->code_lang[b->title.tr[0].lang], 1);
+	INT_EQ(b->code_lang[b->title.tr[1].lang], 0);
+	OK(!b->title.ordered); /* tagged before the languages: searched */
+	OK(b->questions[0].prompt.ordered);
+	STR_EQ(qb_text_get(&b->questions[0].prompt, "sw"), "S");
+	same_as_scan(b, &b->title);
+	same_as_scan(b, &b->questions[0].prompt);
 	qb_bank_free(b);
 	qb_diag_dispose();
 }
