@@ -42,7 +42,7 @@
  * the record's arena: ids once per question, names once per record. */
 typedef struct qent {
 	const char *qid, *lang;
-	char hash[HEX];
+	uint8_t hash[8]; /* the 16 hex digits as bytes */
 	time_t time;
 } qent;
 
@@ -365,7 +365,6 @@ static uint32_t key_of(qb_revisions *rev, const char *elem, const char *lang)
 /* ---- the bases of text entries ---- */
 
 static bool is_hex16(const char *s);
-static void hex8_parse(uint8_t out[8], const char *hex);
 
 /* Sets e's basis to basis (as basis_of() makes it). */
 static void put_basis(qb_revisions *rev, tent *e, const char *basis)
@@ -627,7 +626,7 @@ qb_revisions *qb_rev_load(const char *path, bool *io)
 				uint32_t id = id_of(rev, tok[1]); /* may move rev->ids */
 				e->qid = rev->ids[id];
 				e->lang = name_of(rev, tok[2]);
-				memcpy(e->hash, tok[3], HEX);
+				hex8_parse(e->hash, tok[3]);
 				e->time = t;
 			}
 		} else if (n == 6 && strcmp(tok[0], "text") == 0 && is_hex16(tok[4]) &&
@@ -920,7 +919,7 @@ static void count_elem(void *payload, const char *qid, const char *elem, const q
  * at most that far ahead of the reader, and hashes again from the first
  * element when a second pass asks for it (the build's update after its
  * stale check).  So the memory stays small for a bank of any size. */
-#define ROWS_BUDGET ((size_t)8 << 20)
+#define ROWS_BUDGET ((size_t)2 << 20)
 #define ROWS_CHUNK ((size_t)256) /* rows published, and released, at once */
 
 struct qb_rev_hashes {
@@ -1463,8 +1462,8 @@ bool qb_rev_update(qb_revisions *rev, const qb_bank *bank, qb_rev_hashes *hashes
 			qent *e = &q[nq++];
 			e->qid = qid;
 			e->lang = name_of(rev, lang);
-			memcpy(e->hash, h, HEX);
-			if (o && strcmp(o->hash, h) == 0)
+			hex8_parse(e->hash, h);
+			if (o && memcmp(o->hash, e->hash, 8) == 0)
 				e->time = o->time;
 			else {
 				e->time = bump(o ? o->time : 0, now);
@@ -1652,7 +1651,9 @@ int qb_rev_save(const qb_revisions *rev, const char *path, const char *bank_name
 		fputc('\n', f);
 		for (; i < rev->nq && strcmp(rev->q[i].qid, qid) == 0; i++) {
 			fmt_time(tm, rev->q[i].time);
-			fprintf(f, "question %s %s %s %s\n", qid, rev->q[i].lang, rev->q[i].hash, tm);
+			char hex[HEX];
+			qb_hash_hex(hex, rev->q[i].hash, 8);
+			fprintf(f, "question %s %s %s %s\n", qid, rev->q[i].lang, hex, tm);
 		}
 		for (; have && strcmp(t_qid(rev, &e), qid) == 0; have = next_text(rev, &ti, &e))
 			put_text(f, rev, &e);

@@ -47,7 +47,7 @@ typedef struct qb_rev_hashes qb_rev_hashes;
 qb_rev_hashes *qb_rev_hashes_start(const qb_bank *bank);
 /* The same, keeping at most about budget bytes of hashes (a window of the
  * rows, hashed again for a second pass; at least a few hundred rows).
- * qb_rev_hashes_start() gives it 8 MiB; the tests give it less, so that
+ * qb_rev_hashes_start() gives it 2 MiB; the tests give it less, so that
  * a small bank takes the windowed path. */
 qb_rev_hashes *qb_rev_hashes_start_budget(const qb_bank *bank, size_t budget);
 void qb_rev_hashes_free(qb_rev_hashes *hashes);
