@@ -18,6 +18,8 @@ typedef struct source {
 	char *text; /* NULL once dropped: then read again for a quote      */
 	size_t len;
 	unsigned long crc;         /* CRC-32 of a dropped text           */
+	bool reading;              /* being read a block at a time        */
+	size_t fed;                /* its bytes so far (crc: their CRC)   */
 	struct source *next;
 } source;
 
@@ -80,14 +82,60 @@ void qb_diag_drop_source(const char *file)
 		}
 }
 
+static source *find_source(const char *file)
+{
+	for (source *s = sources; s; s = s->next)
+		if (strcmp(s->file, file) == 0)
+			return s;
+	return NULL;
+}
+
+void qb_diag_add_source_file(const char *file)
+{
+	add_source(file, NULL, 0);
+	source *s = sources; /* add_source() puts it first */
+	s->crc = crc32(0L, Z_NULL, 0);
+	s->reading = true;
+}
+
+void qb_diag_source_feed(const char *file, const char *data, size_t len)
+{
+	source *s = find_source(file);
+	if (s && s->reading) {
+		s->crc = crc32_z(s->crc, (const Bytef *)data, len);
+		s->fed += len;
+	}
+}
+
+void qb_diag_source_done(const char *file)
+{
+	source *s = find_source(file);
+	if (!s || !s->reading)
+		return;
+	s->reading = false;
+	/* A quote during the read read the file again: keep that text only
+	 * if it is what the reader read. */
+	if (s->text && (s->len != s->fed || text_crc(s->text, s->len) != s->crc)) {
+		free(s->text);
+		s->text = NULL;
+	}
+	s->len = s->fed;
+}
+
 /* The text of a dropped source, read again: only when the file still
- * holds what was read (else no line is quoted). */
+ * holds what was read (else no line is quoted).  While the file is being
+ * read, what is there now. */
 static bool reread(source *s)
 {
 	char *data = NULL;
 	size_t len = 0;
 	if (qb_fs_read(s->file, &data, &len) != 0)
 		return false;
+	if (s->reading) {
+		s->text = data;
+		s->len = len;
+		return true;
+	}
 	if (len != s->len || text_crc(data, len) != s->crc) {
 		free(data);
 		return false;

@@ -42,6 +42,12 @@ void qb_diag_add_source_owned(const char *file, char *text, size_t len);
  * only when it still holds that text.  A build then does not keep a copy
  * of the bank for the few diagnostics that come after the checks. */
 void qb_diag_drop_source(const char *file);
+/* A source read a block at a time: quotes read the file again.  The
+ * reader feeds each block as it reads it, and says when it is done; from
+ * then on a file that no longer holds what was read is not quoted. */
+void qb_diag_add_source_file(const char *file);
+void qb_diag_source_feed(const char *file, const char *data, size_t len);
+void qb_diag_source_done(const char *file);
 
 void qb_diag_error(qb_loc loc, const char *fmt, ...) QB_PRINTF(2, 3);
 void qb_diag_warning(qb_loc loc, const char *fmt, ...) QB_PRINTF(2, 3);

@@ -14,7 +14,12 @@ qb_bank *qb_read(const char *path);
 
 /* ---- the plain-text reader (read_text.c) ---- */
 
+/* The text is given whole (it stays the caller's). */
 qb_bank *qb_read_text(const char *path, const char *data, size_t len);
+/* The file at path, read block bytes at a time (0: 1 MiB): the reader
+ * keeps only the lines it still looks at, never the whole text.  NULL
+ * after a diagnostic when the file cannot be read. */
+qb_bank *qb_read_file(const char *path, size_t block);
 
 /* The classification of one source line, free of model code so that it
  * can be unit-tested alone (md4c's md_analyze_line). */

@@ -1,8 +1,10 @@
 /* read_text.c - the primary reader: the printed-quiz text format
  * (documented for authors in input/README.md).
  *
- * The file is read whole, checked for UTF-8 once, split into lines (\n,
- * \r\n or \r), and each line is classified on its own by
+ * The file is read a block of whole lines at a time (the line source
+ * below), each block checked for UTF-8 and split into lines (\n, \r\n or
+ * \r); the reader lets go of the lines behind it, so a bank is never held
+ * whole.  Each line is classified on its own by
  * qb_line_classify() (md4c's md_analyze_line).  A small state machine then
  * builds the model from the classified lines.  Syntax problems are
  * reported with their file:line:col and reading goes on, so one run shows
@@ -224,8 +226,47 @@ static void *vec_move(vec *a, qb_arena *arena)
 typedef struct pending_text {
 	qb_text *dst;
 	vec trs;      /* qb_tr                                          */
-	bool ordered; /* their lang_ix strictly increase (see qb_text)  */
+	bool ordered; /* their declared indexes strictly increase       */
 } pending_text;
+
+/* Where the encoding check of a file is, from one block of whole lines to
+ * the next. */
+typedef struct enc_state {
+	int line;     /* the line the block starts at                     */
+	int reported; /* errors so far (the first 20 are shown)            */
+} enc_state;
+
+/* The source's lines, read a block at a time (or given whole).  A block
+ * holds whole lines and stays where it is until every line in it is
+ * released, so a line's pointer holds until then: the reader looks ahead
+ * as far as a text goes on, and lets go of the lines behind it.  So a
+ * bank of any size is read in little more memory than its model. */
+typedef struct lblock {
+	struct lblock *next;
+	char *data;          /* its bytes (heap), or the caller's text         */
+	bool owned;
+	size_t end;          /* the number of lines up to its last one         */
+} lblock;
+
+typedef struct linesrc {
+	const char *file;    /* for diagnostics                                */
+	FILE *f;             /* NULL: the whole text is `text`                 */
+	const char *text;    /* the text given whole (until taken)             */
+	size_t textlen;
+	size_t block;        /* bytes read at a time                           */
+	char *carry;         /* bytes read past the last line end              */
+	size_t ncarry;
+	bool started;        /* the first block was made (byte-order mark)     */
+	bool eof;            /* nothing more to make blocks of                 */
+	bool ioerr;          /* reading failed (reported)                      */
+	enc_state enc;
+	lblock *head, *tail; /* the blocks, oldest first                       */
+	const char **line;   /* lines [first, first + n)                       */
+	size_t *len;
+	size_t first, n, cap;
+} linesrc;
+
+static bool ls_get(linesrc *ls, size_t i, const char **line, size_t *len);
 
 typedef struct reader {
 	qb_bank *bank;
@@ -1122,8 +1163,30 @@ static const char *ends_text(const reader *r, const char *s, size_t n)
  * *last is the last line used.  A '\\' with nothing to continue (the text
  * ends there) is dropped with a warning, and *changed tells that the text
  * differs from the line. */
-static char *joined(reader *r, size_t off, const char *const *lines, const size_t *lens,
-                    size_t nlines, size_t idx, size_t *last, size_t *outlen, bool *changed)
+/* Line k of ls (it is there: joined() asks for one after a successful
+ * ls_get() of the same or a later line). */
+#define LINE(k) ls_line(ls, (k), NULL)
+#define LEN(k) ls_linelen(ls, (k))
+
+static const char *ls_line(linesrc *ls, size_t k, size_t *len)
+{
+	const char *p = NULL;
+	size_t n = 0;
+	ls_get(ls, k, &p, &n);
+	if (len)
+		*len = n;
+	return p;
+}
+
+static size_t ls_linelen(linesrc *ls, size_t k)
+{
+	size_t n = 0;
+	ls_line(ls, k, &n);
+	return n;
+}
+
+static char *joined(reader *r, size_t off, linesrc *ls, size_t idx, size_t *last,
+                    size_t *outlen, bool *changed)
 {
 	qb_buf b = QB_BUF_INIT;
 	qb_buf_append(&b, r->line + off, r->len - off);
@@ -1149,37 +1212,37 @@ static char *joined(reader *r, size_t off, const char *const *lines, const size_
 			 * closing fence, except a line that clearly starts
 			 * something else in the bank (the fence was not closed). */
 			const char *what = NULL;
-			if (i + 1 < nlines) {
+			if (ls_get(ls, i + 1, NULL, NULL)) {
 				qb_line ln;
-				qb_line_classify(lines[i + 1], lens[i + 1], &ln);
+				qb_line_classify(LINE(i + 1), LEN(i + 1), &ln);
 				if (ln.kind != QB_LINE_BLANK && ln.kind != QB_LINE_COMMENT &&
 				    ln.kind != QB_LINE_TEXT && ln.kind != QB_LINE_OPTION &&
 				    ln.kind != QB_LINE_FEEDBACK)
-					what = ends_text(r, lines[i + 1], lens[i + 1]);
+					what = ends_text(r, LINE(i + 1), LEN(i + 1));
 			}
-			if (i + 1 >= nlines || what) {
+			if (!ls_get(ls, i + 1, NULL, NULL) || what) {
 				qb_diag_error((qb_loc){r->file, fence_line, 1 + (int)qb_utf8_count(
-				                                                  lines[fence_line - 1], base)},
+				                                                  LINE(fence_line - 1), base)},
 				              "this code block has no closing fence; end it with a line "
 				              "holding only '%s'", fch == '~' ? "~~~" : "```");
 				break;
 			}
 			i++;
 			size_t sp = 0;
-			while (sp < base && sp < lens[i] && is_space(lines[i][sp]))
+			while (sp < base && sp < LEN(i) && is_space(LINE(i)[sp]))
 				sp++;
 			qb_buf_putc(&b, '\n');
 			cur = b.len;
-			qb_buf_append(&b, lines[i] + sp, lens[i] - sp);
-			*(int *)vec_push(&r->jcols) = 1 + (int)qb_utf8_count(lines[i], sp);
+			qb_buf_append(&b, LINE(i) + sp, LEN(i) - sp);
+			*(int *)vec_push(&r->jcols) = 1 + (int)qb_utf8_count(LINE(i), sp);
 			*changed = true;
-			size_t s0 = skip_space(lines[i], lens[i], 0);
-			size_t k = fence_at(lines[i] + s0, lens[i] - s0);
+			size_t s0 = skip_space(LINE(i), LEN(i), 0);
+			size_t k = fence_at(LINE(i) + s0, LEN(i) - s0);
 			/* The closing fence; a '\\' after it continues the text. */
-			size_t e = skip_space(lines[i], lens[i], s0 + k);
-			if (e < lens[i] && lines[i][e] == '\\')
-				e = skip_space(lines[i], lens[i], e + 1);
-			if (k >= fence && lines[i][s0] == fch && e == lens[i])
+			size_t e = skip_space(LINE(i), LEN(i), s0 + k);
+			if (e < LEN(i) && LINE(i)[e] == '\\')
+				e = skip_space(LINE(i), LEN(i), e + 1);
+			if (k >= fence && LINE(i)[s0] == fch && e == LEN(i))
 				fence = 0;
 			continue;
 		}
@@ -1188,22 +1251,22 @@ static char *joined(reader *r, size_t off, const char *const *lines, const size_
 			l--;
 		if (l == cur || b.ptr[l - 1] != '\\')
 			break;
-		const char *what = i + 1 >= nlines ? "the end of the file"
-		                                   : ends_text(r, lines[i + 1], lens[i + 1]);
+		const char *what = !ls_get(ls, i + 1, NULL, NULL) ? "the end of the file"
+		                                   : ends_text(r, LINE(i + 1), LEN(i + 1));
 		if (what) {
-			size_t e = lens[i];
-			while (e && is_space(lines[i][e - 1]))
+			size_t e = LEN(i);
+			while (e && is_space(LINE(i)[e - 1]))
 				e--;
-			qb_loc at = {r->file, (int)i + 1, 1 + (int)qb_utf8_count(lines[i], e - 1)};
+			qb_loc at = {r->file, (int)i + 1, 1 + (int)qb_utf8_count(LINE(i), e - 1)};
 			qb_diag_warning(at, "this '\\' has nothing to continue: %s follows, which ends the "
 			                    "text; remove the '\\'", what);
 			b.len = l - 1;
 			*changed = true;
 			break;
 		}
-		size_t s = skip_space(lines[i + 1], lens[i + 1], 0);
-		const char *next = lines[i + 1] + s;
-		size_t nlen = lens[i + 1] - s;
+		size_t s = skip_space(LINE(i + 1), LEN(i + 1), 0);
+		const char *next = LINE(i + 1) + s;
+		size_t nlen = LEN(i + 1) - s;
 		while (nlen && is_space(next[nlen - 1]))
 			nlen--;
 		bool blank_next = nlen == 1 && next[0] == '\\';
@@ -1223,8 +1286,8 @@ static char *joined(reader *r, size_t off, const char *const *lines, const size_
 		if (virt)
 			qb_buf_putc(&b, '\n');
 		cur = b.len;
-		qb_buf_append(&b, lines[i] + s, lens[i] - s);
-		*(int *)vec_push(&r->jcols) = 1 + (int)qb_utf8_count(lines[i], s);
+		qb_buf_append(&b, LINE(i) + s, LEN(i) - s);
+		*(int *)vec_push(&r->jcols) = 1 + (int)qb_utf8_count(LINE(i), s);
 		if (virt) /* a '\n' of no source line: column 0 (qb_tr.cols) */
 			*(int *)vec_push(&r->jcols) = 0;
 		*changed = true;
@@ -1238,6 +1301,8 @@ static char *joined(reader *r, size_t off, const char *const *lines, const size_
 	*outlen = b.len;
 	return qb_buf_detach(&b);
 }
+#undef LINE
+#undef LEN
 
 static void read_line(reader *r, const qb_line *ln)
 {
@@ -1372,14 +1437,16 @@ static void read_line(reader *r, const qb_line *ln)
 	}
 }
 
-/* Reports invalid UTF-8, NUL and control characters.  Returns NULL when
- * there are none; otherwise a copy of data with every rejected byte
- * replaced by U+FFFD (one character for one, so lines and columns stay
- * true), so that reading can go on and report everything else. */
-static char *check_encoding(const char *file, const char *data, size_t len, size_t *outlen)
+/* Reports invalid UTF-8, NUL and control characters in a block of whole
+ * lines of file.  Returns NULL when there are none; otherwise a copy of
+ * data with every rejected byte replaced by U+FFFD (one character for
+ * one, so lines and columns stay true), so that reading can go on and
+ * report everything else. */
+static char *check_encoding(const char *file, const char *data, size_t len, size_t *outlen,
+                            enc_state *st)
 {
 	qb_buf clean = QB_BUF_INIT;
-	int line = 1, col = 1, reported = 0;
+	int line = st->line, col = 1, reported = st->reported;
 	for (size_t i = 0; i < len;) {
 		size_t a = i; /* a run of printable ASCII or tabs, the common case */
 		while (a < len && (((unsigned char)data[a] >= 0x20 && data[a] != 0x7F) ||
@@ -1422,45 +1489,198 @@ static char *check_encoding(const char *file, const char *data, size_t len, size
 			col++;
 		i += (size_t)n;
 	}
-	if (reported > 20)
-		qb_diag_note((qb_loc){file, 0, 0}, "%d more encoding errors not shown", reported - 20);
+	st->line = line;
+	st->reported = reported;
 	if (!clean.ptr)
 		return NULL;
 	*outlen = clean.len;
 	return qb_buf_detach(&clean);
 }
 
-qb_bank *qb_read_text(const char *path, const char *data, size_t len)
+/* ---------------------------------------------------------------------
+ * The line source
+ * ------------------------------------------------------------------- */
+
+#define LS_BLOCK ((size_t)1 << 20)
+
+/* Adds the lines of data[0..len) (whole lines: it ends at a line end or
+ * at the end of the file) as a new block; data becomes the block's. */
+static void ls_add_block(linesrc *ls, char *data, size_t len, bool owned)
+{
+	size_t at = 0;
+	if (!ls->started) {
+		ls->started = true;
+		/* A UTF-8 byte-order mark is allowed and skipped (after the
+		 * encoding check, which counts it as a column). */
+		if (len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0)
+			at = 3;
+	}
+	size_t clen = len;
+	char *clean = check_encoding(ls->file, data, len, &clen, &ls->enc);
+	if (clean) {
+		if (owned)
+			free(data);
+		data = clean;
+		len = clen;
+		owned = true;
+	}
+	lblock *b = qb_xcalloc(1, sizeof *b);
+	b->data = data;
+	b->owned = owned;
+	/* Split into lines: \n, \r\n or \r. */
+	for (size_t i = at; i < len;) {
+		size_t e = i;
+		while (e < len && data[e] != '\n' && data[e] != '\r')
+			e++;
+		if (ls->n == ls->cap) {
+			ls->cap = ls->cap ? 2 * ls->cap : 1024;
+			ls->line = qb_xrealloc(ls->line, ls->cap * sizeof *ls->line);
+			ls->len = qb_xrealloc(ls->len, ls->cap * sizeof *ls->len);
+		}
+		ls->line[ls->n] = data + i;
+		ls->len[ls->n++] = e - i;
+		if (e < len && data[e] == '\r' && e + 1 < len && data[e + 1] == '\n')
+			e++;
+		i = e + 1;
+	}
+	b->end = ls->first + ls->n;
+	if (ls->tail)
+		ls->tail->next = b;
+	else
+		ls->head = b;
+	ls->tail = b;
+}
+
+/* After the last block: the count of the encoding errors not shown. */
+static void ls_ended(linesrc *ls)
+{
+	if (ls->enc.reported > 20)
+		qb_diag_note((qb_loc){ls->file, 0, 0}, "%d more encoding errors not shown",
+		             ls->enc.reported - 20);
+}
+
+/* Makes the next block: the whole text, or the file's next bytes up to
+ * their last line end.  False when there is nothing more. */
+static bool ls_more(linesrc *ls)
+{
+	if (ls->eof)
+		return false;
+	if (!ls->f) {
+		ls->eof = true;
+		ls_add_block(ls, (char *)ls->text, ls->textlen, false);
+		ls_ended(ls);
+		return true;
+	}
+	qb_buf b = QB_BUF_INIT;
+	qb_buf_append(&b, ls->carry, ls->ncarry);
+	free(ls->carry);
+	ls->carry = NULL;
+	ls->ncarry = 0;
+	size_t cut = 0;
+	for (;;) { /* until a line end, or the end of the file */
+		size_t from = b.len;
+		qb_buf_reserve(&b, ls->block);
+		size_t got = fread(b.ptr + b.len, 1, ls->block, ls->f);
+		if (got)
+			qb_diag_source_feed(ls->file, b.ptr + b.len, got);
+		b.len += got;
+		if (got < ls->block) {
+			if (ferror(ls->f)) {
+				qb_diag_fatal("cannot read '%s': %s", ls->file, strerror(errno));
+				ls->ioerr = true;
+			}
+			ls->eof = true;
+			cut = b.len;
+			break;
+		}
+		for (size_t k = b.len; k > from; k--)
+			if (b.ptr[k - 1] == '\n') {
+				cut = k;
+				break;
+			}
+		if (cut)
+			break;
+	}
+	if (cut < b.len) {
+		ls->ncarry = b.len - cut;
+		ls->carry = qb_xmalloc(ls->ncarry);
+		memcpy(ls->carry, b.ptr + cut, ls->ncarry);
+	}
+	if (!cut) { /* the end of the file, right after a line end */
+		qb_buf_dispose(&b);
+		ls_ended(ls);
+		return false;
+	}
+	b.len = cut;
+	ls_add_block(ls, qb_buf_detach(&b), cut, true);
+	if (ls->eof)
+		ls_ended(ls);
+	return true;
+}
+
+/* Line i (0-based), reading more of the source when needed; false past
+ * the last line.  line and len may be NULL (is there a line i?).  Lines
+ * before the last ls_release() are gone. */
+static bool ls_get(linesrc *ls, size_t i, const char **line, size_t *len)
+{
+	while (i >= ls->first + ls->n)
+		if (!ls_more(ls))
+			return false;
+	if (i < ls->first)
+		return false;
+	if (line)
+		*line = ls->line[i - ls->first];
+	if (len)
+		*len = ls->len[i - ls->first];
+	return true;
+}
+
+/* Lets go of the lines before line i: their blocks are freed. */
+static void ls_release(linesrc *ls, size_t i)
+{
+	while (ls->head && ls->head->end <= i && ls->head != ls->tail) {
+		lblock *b = ls->head;
+		ls->head = b->next;
+		size_t drop = b->end - ls->first;
+		memmove(ls->line, ls->line + drop, (ls->n - drop) * sizeof *ls->line);
+		memmove(ls->len, ls->len + drop, (ls->n - drop) * sizeof *ls->len);
+		ls->n -= drop;
+		ls->first = b->end;
+		if (b->owned)
+			free(b->data);
+		free(b);
+	}
+}
+
+static void ls_dispose(linesrc *ls)
+{
+	while (ls->head) {
+		lblock *b = ls->head;
+		ls->head = b->next;
+		if (b->owned)
+			free(b->data);
+		free(b);
+	}
+	free(ls->line);
+	free(ls->len);
+	free(ls->carry);
+}
+
+/* ---------------------------------------------------------------------
+ * Reading
+ * ------------------------------------------------------------------- */
+
+static qb_bank *read_lines(const char *path, linesrc *ls)
 {
 	qb_bank *bank = qb_bank_new(path);
 	reader r = {0};
 	r.bank = bank;
 	r.file = bank->path;
 	r.questions.size = sizeof(qb_question);
-	qb_diag_add_source(r.file, data, len);
-	/* A UTF-8 byte-order mark is allowed and skipped. */
-	size_t start = len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
-	char *clean = check_encoding(r.file, data, len, &len);
-	if (clean)
-		data = clean;
-
-	/* Split into lines: \n, \r\n or \r. */
-	vec lines = {NULL, 0, 0, sizeof(const char *)}, lens = {NULL, 0, 0, sizeof(size_t)};
-	for (size_t i = start; i < len;) {
-		size_t e = i;
-		while (e < len && data[e] != '\n' && data[e] != '\r')
-			e++;
-		*(const char **)vec_push(&lines) = data + i;
-		*(size_t *)vec_push(&lens) = e - i;
-		if (e < len && data[e] == '\r' && e + 1 < len && data[e + 1] == '\n')
-			e++;
-		i = e + 1;
-	}
-	const char *const *lv = lines.v;
-	const size_t *lnv = lens.v;
-	for (size_t i = 0; i < lines.n; i++) {
-		r.line = lv[i];
-		r.len = lnv[i];
+	ls->file = r.file;
+	ls->enc.line = 1;
+	for (size_t i = 0; ls_get(ls, i, &r.line, &r.len); i++) {
+		ls_release(ls, i);
 		r.lineno = (int)i + 1;
 		qb_line ln;
 		qb_line_classify(r.line, r.len, &ln);
@@ -1473,7 +1693,7 @@ qb_bank *qb_read_text(const char *path, const char *data, size_t len)
 			/* For bullets the language tag is inside the joined text;
 			 * marker_rest() classifies it again. */
 			bool changed;
-			text = joined(&r, off, lv, lnv, lines.n, i, &last, &textlen, &changed);
+			text = joined(&r, off, ls, i, &last, &textlen, &changed);
 			if (!changed) {
 				free(text);
 				text = NULL;
@@ -1494,10 +1714,8 @@ qb_bank *qb_read_text(const char *path, const char *data, size_t len)
 		free(text);
 		i = last;
 	}
-	/* The line tables go before the model's last moves: the peak of a
-	 * read is its end. */
-	free(lines.v);
-	free(lens.v);
+	/* The lines go before the model's last moves. */
+	ls_dispose(ls);
 	end_question(&r);
 	close_text(&r);
 	bank->nlangs = r.langs.n;
@@ -1508,20 +1726,42 @@ qb_bank *qb_read_text(const char *path, const char *data, size_t len)
 	 * the missing header once instead. */
 	free(r.stray.v);
 	free(r.jcols.v);
-	free(clean);
+	return bank;
+}
+
+qb_bank *qb_read_text(const char *path, const char *data, size_t len)
+{
+	qb_diag_add_source(path, data, len);
+	linesrc ls = {0};
+	ls.text = data;
+	ls.textlen = len;
+	return read_lines(path, &ls);
+}
+
+qb_bank *qb_read_file(const char *path, size_t block)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		qb_diag_fatal("cannot read '%s': %s", path, strerror(errno));
+		return NULL;
+	}
+	/* Quotes read the file again: the whole text is never held. */
+	qb_diag_add_source_file(path);
+	linesrc ls = {0};
+	ls.f = f;
+	ls.block = block ? block : LS_BLOCK;
+	qb_bank *bank = read_lines(path, &ls);
+	bool bad = ls.ioerr;
+	fclose(f);
+	if (bad) {
+		qb_bank_free(bank);
+		return NULL;
+	}
+	qb_diag_source_done(path);
 	return bank;
 }
 
 qb_bank *qb_read(const char *path)
 {
-	char *data = NULL;
-	size_t len = 0;
-	if (qb_fs_read(path, &data, &len) != 0) {
-		qb_diag_fatal("cannot read '%s': %s", path, strerror(errno));
-		return NULL;
-	}
-	/* The diagnostics keep the text (qb_read_text() registers it again,
-	 * which then costs nothing). */
-	qb_diag_add_source_owned(path, data, len);
-	return qb_read_text(path, data, len);
+	return qb_read_file(path, 0);
 }
