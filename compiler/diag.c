@@ -2,6 +2,7 @@
 #include "diag.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,8 +11,13 @@
 
 #include "alloc.h"
 #include "buf.h"
-#include "fsutil.h"
 #include "utf8.h"
+
+/* A source is quoted from its text, or, once the text is dropped (or for
+ * a file read in blocks), from the file: a pass over it checks that it
+ * still holds what was read and notes where every MARK_EVERY-th line
+ * starts, and a quote reads from the mark before its line. */
+#define MARK_EVERY 64
 
 typedef struct source {
 	char *file;
@@ -20,10 +26,18 @@ typedef struct source {
 	unsigned long crc;         /* CRC-32 of a dropped text           */
 	bool reading;              /* being read a block at a time        */
 	size_t fed;                /* its bytes so far (crc: their CRC)   */
+	uint64_t *marks;           /* line 1 + k * MARK_EVERY starts at marks[k] */
+	size_t nmarks;
+	int nlines;
+	bool marked;               /* marks made (from the file as it is) */
+	bool unquotable;           /* the file changed since it was read  */
+	size_t marked_len;         /* the file's length and CRC-32 when    */
+	unsigned long marked_crc;  /* the marks were made                  */
 	struct source *next;
 } source;
 
 static source *sources;
+static qb_buf quoted_line; /* a line read from a file for a quote        */
 /* Counts only grow; a summary prints what came since the previous one. */
 static unsigned long nerrors, nwarnings, summed_errors, summed_warnings;
 static bool werror;
@@ -39,6 +53,7 @@ static void add_source(const char *file, char *text, size_t len)
 			*p = s->next;
 			free(s->file);
 			free(s->text);
+			free(s->marks);
 			free(s);
 		} else {
 			p = &s->next;
@@ -113,35 +128,99 @@ void qb_diag_source_done(const char *file)
 	if (!s || !s->reading)
 		return;
 	s->reading = false;
-	/* A quote during the read read the file again: keep that text only
-	 * if it is what the reader read. */
-	if (s->text && (s->len != s->fed || text_crc(s->text, s->len) != s->crc)) {
-		free(s->text);
-		s->text = NULL;
-	}
 	s->len = s->fed;
+	/* Marks made during the read hold only if the file was what the
+	 * reader read. */
+	if (s->marked && (s->marked_len != s->len || s->marked_crc != s->crc))
+		s->unquotable = true;
 }
 
-/* The text of a dropped source, read again: only when the file still
- * holds what was read (else no line is quoted).  While the file is being
- * read, what is there now. */
-static bool reread(source *s)
+/* One pass over the file of a source without its text: its length and
+ * CRC-32, and where every MARK_EVERY-th line starts (lines end at \n,
+ * \r\n or \r, as the readers split them). */
+static void mark_lines(source *s)
 {
-	char *data = NULL;
-	size_t len = 0;
-	if (qb_fs_read(s->file, &data, &len) != 0)
-		return false;
-	if (s->reading) {
-		s->text = data;
-		s->len = len;
-		return true;
+	s->marked = true;
+	FILE *f = fopen(s->file, "rb");
+	if (!f) {
+		s->unquotable = true;
+		return;
 	}
-	if (len != s->len || text_crc(data, len) != s->crc) {
-		free(data);
-		return false;
+	unsigned char buf[1 << 16];
+	unsigned long crc = crc32(0L, Z_NULL, 0);
+	uint64_t off = 0;
+	size_t cap = 0;
+	int line = 1;
+	bool cr = false, in_line = false;
+	for (size_t n; (n = fread(buf, 1, sizeof buf, f)) > 0;) {
+		crc = crc32_z(crc, buf, n);
+		for (size_t i = 0; i < n; i++, off++) {
+			unsigned char c = buf[i];
+			if (cr && c == '\n') { /* the \n of \r\n */
+				cr = false;
+				continue;
+			}
+			cr = false;
+			if (!in_line) { /* a line starts here */
+				in_line = true;
+				if ((line - 1) % MARK_EVERY == 0) {
+					if (s->nmarks == cap)
+						s->marks = qb_xrealloc(s->marks, (cap = cap * 2 + 64) *
+						                                     sizeof *s->marks);
+					s->marks[s->nmarks++] = off;
+				}
+			}
+			if (c == '\n' || c == '\r') {
+				cr = c == '\r';
+				in_line = false;
+				line++;
+			}
+		}
 	}
-	s->text = data;
-	return true;
+	s->nlines = in_line ? line : line - 1;
+	s->unquotable = ferror(f) != 0;
+	fclose(f);
+	s->marked_len = (size_t)off;
+	s->marked_crc = crc;
+	if (!s->reading && (s->marked_len != s->len || s->marked_crc != s->crc))
+		s->unquotable = true;
+}
+
+/* Line `line` of a source without its text, read from its file into
+ * quoted_line; NULL when the file no longer holds what was read. */
+static const char *file_line(source *s, int line, size_t *len)
+{
+	if (!s->marked)
+		mark_lines(s);
+	if (s->unquotable || line < 1 || line > s->nlines)
+		return NULL;
+	size_t k = (size_t)(line - 1) / MARK_EVERY;
+	FILE *f = k < s->nmarks ? fopen(s->file, "rb") : NULL;
+	if (!f || fseeko(f, (off_t)s->marks[k], SEEK_SET) != 0) {
+		if (f)
+			fclose(f);
+		return NULL;
+	}
+	int at = (int)(k * MARK_EVERY) + 1;
+	quoted_line.len = 0;
+	for (int c; (c = getc(f)) != EOF;) {
+		if (c == '\n' || c == '\r') {
+			if (at == line)
+				break;
+			if (c == '\r') {
+				int d = getc(f);
+				if (d != '\n' && d != EOF)
+					ungetc(d, f);
+			}
+			at++;
+			continue;
+		}
+		if (at == line)
+			qb_buf_putc(&quoted_line, (char)c);
+	}
+	fclose(f);
+	*len = quoted_line.len;
+	return qb_buf_cstr(&quoted_line);
 }
 
 void qb_diag_dispose(void)
@@ -150,9 +229,11 @@ void qb_diag_dispose(void)
 		source *next = sources->next;
 		free(sources->file);
 		free(sources->text);
+		free(sources->marks);
 		free(sources);
 		sources = next;
 	}
+	qb_buf_dispose(&quoted_line);
 }
 
 void qb_diag_set_werror(bool on) { werror = on; }
@@ -180,8 +261,8 @@ static const char *find_line(const char *file, int line, size_t *len)
 	for (source *s = sources; s; s = s->next) {
 		if (strcmp(s->file, file) != 0)
 			continue;
-		if (!s->text && !reread(s))
-			return NULL;
+		if (!s->text)
+			return file_line(s, line, len);
 		const char *p = s->text, *end = s->text + s->len;
 		for (int l = 1; l < line && p < end; l++) {
 			const char *nl = p;

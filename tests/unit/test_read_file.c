@@ -215,6 +215,19 @@ int main(void)
 	                     "     code\n");
 	same_in_blocks("bad", bad.ptr, bad.len, false);
 
+	/* Syntax errors far into the file, past many of the marks a quote
+	 * starts from, with \r\n line ends: the quotes read the file again
+	 * and show the very lines the whole text shows. */
+	qb_buf late = QB_BUF_INIT;
+	qb_buf_appendf(&late, "bank: late\r\nlanguages: en sw\r\ntitle:\r\n  en: T\r\n  sw: K\r\n");
+	for (int i = 0; i < 150; i++)
+		qb_buf_appendf(&late, "%d. q%d\r\n   en: P%d\r\n   sw:%sS\r\n\r\n   * en: A\r\n     sw: A\r\n"
+		                      "   - en: B\r\n     sw: B\r\n   explanation:\r\n     en: E\r\n"
+		                      "     sw: E\r\n",
+		               i + 1, i, i, i % 37 == 36 ? "" : " ");
+	same_in_blocks("late", late.ptr, late.len, true);
+	qb_buf_dispose(&late);
+
 	/* An empty file and one of blank lines. */
 	same_in_blocks("empty", "", 0, true);
 	same_in_blocks("blank", "\n\n\r\n", 4, true);
