@@ -2,6 +2,7 @@
 #include "pdeflate.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -14,7 +15,8 @@
 #define MAX_THREADS 8
 
 typedef struct block {
-	uint8_t *data; /* compressed                                         */
+	uint8_t *data; /* compressed (NULL: in the spill file, at off)       */
+	uint64_t off;
 	size_t len;
 	uint32_t crc;  /* of the block's input                               */
 	size_t in_len;
@@ -27,10 +29,31 @@ typedef struct work {
 	int level;
 	block *blocks;
 	size_t nblocks;
-	pthread_mutex_t lock; /* guards next and failed                      */
+	pthread_mutex_t lock; /* guards next, failed and spill_end           */
 	size_t next;
 	bool failed;
+	int spill;            /* the scratch file for the blocks, or -1       */
+	uint64_t spill_end;
 } work;
+
+/* Appends a compressed block to the scratch file: its offset there, or
+ * UINT64_MAX when it could not be written (then it stays in memory). */
+static uint64_t spill(work *w, const uint8_t *data, size_t len)
+{
+	if (w->spill < 0)
+		return UINT64_MAX;
+	pthread_mutex_lock(&w->lock);
+	uint64_t off = w->spill_end;
+	w->spill_end += len;
+	pthread_mutex_unlock(&w->lock);
+	for (size_t put = 0; put < len;) {
+		ssize_t n = pwrite(w->spill, data + put, len - put, (off_t)(off + put));
+		if (n <= 0)
+			return UINT64_MAX; /* the hole it leaves is never read */
+		put += (size_t)n;
+	}
+	return off;
+}
 
 /* Compresses block i; in holds DICT + BLOCK bytes. */
 static int compress_block(work *w, size_t i, uint8_t *in)
@@ -63,9 +86,14 @@ static int compress_block(work *w, size_t i, uint8_t *in)
 		free(out);
 		return -1;
 	}
-	/* Keep only what was written: the bound is several times that. */
-	out = qb_xrealloc(out, used ? used : 1);
-	w->blocks[i] = (block){out, used, (uint32_t)crc32(0L, in + dict, (uInt)len), len};
+	uint64_t at = spill(w, out, used);
+	if (at != UINT64_MAX) {
+		free(out);
+		out = NULL;
+	} else { /* kept: only what was written, the bound is several times that */
+		out = qb_xrealloc(out, used ? used : 1);
+	}
+	w->blocks[i] = (block){out, at, used, (uint32_t)crc32(0L, in + dict, (uInt)len), len};
 	return 0;
 }
 
@@ -100,7 +128,12 @@ static int cores(void)
 int qb_pdeflate(qb_pdeflated *out, qb_pdeflate_read_fn read, void *payload, uint64_t size,
                 int level, int threads)
 {
-	work w = {read, payload, size, level, NULL, 0, PTHREAD_MUTEX_INITIALIZER, 0, false};
+	work w = {read, payload, size, level, NULL, 0, PTHREAD_MUTEX_INITIALIZER, 0, false, -1, 0};
+	FILE *scratch = tmpfile(); /* unlinked: gone with its descriptor */
+	if (scratch) {
+		w.spill = dup(fileno(scratch));
+		fclose(scratch);
+	}
 	w.nblocks = size ? (size_t)((size + BLOCK - 1) / BLOCK) : 1;
 	w.blocks = qb_xcalloc(w.nblocks, sizeof *w.blocks);
 	pthread_t tid[MAX_THREADS];
@@ -118,9 +151,11 @@ int qb_pdeflate(qb_pdeflated *out, qb_pdeflate_read_fn read, void *payload, uint
 	pthread_mutex_destroy(&w.lock);
 	uLong crc = crc32(0L, Z_NULL, 0);
 	*out = (qb_pdeflated){qb_xcalloc(w.nblocks, sizeof *out->parts),
+	                      qb_xcalloc(w.nblocks, sizeof *out->offs), w.spill,
 	                      qb_xcalloc(w.nblocks, sizeof *out->lens), w.nblocks, 0, 0, size};
 	for (size_t i = 0; i < w.nblocks; i++) {
 		out->parts[i] = w.blocks[i].data;
+		out->offs[i] = w.blocks[i].off;
 		out->lens[i] = w.blocks[i].len;
 		out->len += w.blocks[i].len;
 		crc = crc32_combine(crc, w.blocks[i].crc, (z_off_t)w.blocks[i].in_len);
@@ -143,7 +178,14 @@ size_t qb_pdeflated_read(const qb_pdeflated *d, uint64_t off, void *buf, size_t 
 			continue;
 		}
 		size_t k = d->lens[i] - (size_t)off < n - got ? d->lens[i] - (size_t)off : n - got;
-		memcpy((uint8_t *)buf + got, d->parts[i] + off, k);
+		if (d->parts[i]) {
+			memcpy((uint8_t *)buf + got, d->parts[i] + off, k);
+		} else {
+			ssize_t r = pread(d->spill, (uint8_t *)buf + got, k, (off_t)(d->offs[i] + off));
+			if (r <= 0)
+				return got; /* short: the zip writer reports it */
+			k = (size_t)r;
+		}
 		got += k;
 		off = 0;
 	}
@@ -155,6 +197,9 @@ void qb_pdeflated_free(qb_pdeflated *d)
 	for (size_t i = 0; i < d->nparts; i++)
 		free(d->parts[i]);
 	free(d->parts);
+	free(d->offs);
 	free(d->lens);
-	*d = (qb_pdeflated){0};
+	if (d->spill >= 0)
+		close(d->spill);
+	*d = (qb_pdeflated){.spill = -1};
 }

@@ -4,8 +4,10 @@
  * ends on a byte boundary (a sync flush), so the compressed blocks
  * concatenate into one raw deflate stream.  The block size is fixed, never
  * derived from the number of cores: the bytes are the same on every
- * machine.  Only the compressed data is held in memory; each worker reads
- * its block through the caller's reader. */
+ * machine.  Each worker reads its block through the caller's reader, and
+ * the compressed blocks go to an unlinked scratch file as they are done
+ * (in memory only when no scratch file can be made), so compressing a
+ * member of any size takes a few blocks of memory. */
 #ifndef QB_PDEFLATE_H
 #define QB_PDEFLATE_H
 
@@ -21,9 +23,11 @@
 typedef int (*qb_pdeflate_read_fn)(void *payload, void *buf, size_t len, uint64_t off);
 
 /* The raw deflate stream, as the blocks' parts one after the other (never
- * copied into one buffer). */
+ * copied into one buffer): each at offs[i] of spill, or in parts[i]. */
 typedef struct qb_pdeflated {
-	uint8_t **parts;
+	uint8_t **parts;  /* NULL when spilled                               */
+	uint64_t *offs;   /* where each part is in spill                     */
+	int spill;        /* the scratch file's descriptor, or -1            */
 	size_t *lens;
 	size_t nparts;
 	uint64_t len;   /* compressed size: the sum of lens                   */

@@ -114,6 +114,10 @@ static zip_int64_t deflated_cb(void *ud, void *data, zip_uint64_t len, zip_sourc
 		return 0;
 	case ZIP_SOURCE_READ: {
 		size_t n = qb_pdeflated_read(&s->d, s->pos, data, len < SIZE_MAX ? (size_t)len : SIZE_MAX);
+		if (!n && len && s->pos < s->d.len) { /* the scratch file failed */
+			zip_error_set(&s->error, ZIP_ER_READ, errno);
+			return -1;
+		}
 		s->pos += n;
 		return (zip_int64_t)n;
 	}
