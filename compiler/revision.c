@@ -95,6 +95,7 @@ struct qb_revisions {
 	qb_arena strs;     /* the strings of q and t                        */
 	const char **names; /* element and language names, each once        */
 	size_t nnames;
+	keyindex nx;       /* names by string                               */
 	const char **ids;  /* question ids of t (tent.qid), in order         */
 	size_t nids, capids;
 	tkey *keys;        /* (element, language) pairs of t (tent.key)      */
@@ -300,6 +301,7 @@ void qb_rev_free(qb_revisions *rev)
 	free(rev->tx.slot);
 	qb_arena_dispose(&rev->strs);
 	free(rev->names);
+	free(rev->nx.slot);
 	free(rev->ids);
 	free(rev->keys);
 	free(rev->kx.slot);
@@ -311,19 +313,36 @@ void qb_rev_free(qb_revisions *rev)
 /* ---- the tables' strings ---- */
 
 /* An element or language name, stored once: a record has a few dozen
- * (prompt, option-N, ..., its languages) for hundreds of thousands of
- * entries. */
+ * (prompt, option-N, ..., its languages; thousands for a bank in
+ * thousands of languages) for hundreds of thousands of entries, so they
+ * are found by a hashed index, not a scan. */
+static bool name_eq(const void *tab, size_t i, const char *a, const char *b, const char *c)
+{
+	const qb_revisions *rev = tab;
+	QB_UNUSED(b);
+	QB_UNUSED(c);
+	return strcmp(rev->names[i], a) == 0;
+}
+
 static const char *name_of(qb_revisions *rev, const char *s)
 {
-	for (size_t i = rev->nnames; i-- > 0;)
-		if (strcmp(rev->names[i], s) == 0)
-			return rev->names[i];
-	if (rev->nnames >= 1024) /* not a record qbc wrote: no more searching */
-		return qb_arena_strdup(&rev->strs, s);
+	if (rev->nx.cap) {
+		size_t *slot = index_slot(rev, &rev->nx, name_eq, s, NULL, NULL);
+		if (*slot)
+			return rev->names[*slot - 1];
+	}
 	if ((rev->nnames & (rev->nnames - 1)) == 0) /* 0, 1, 2, 4, ...: grow */
 		rev->names = qb_xrealloc(rev->names, (rev->nnames ? 2 * rev->nnames : 1) *
 		                                         sizeof *rev->names);
-	return rev->names[rev->nnames++] = qb_arena_strdup(&rev->strs, s);
+	const char *name = rev->names[rev->nnames++] = qb_arena_strdup(&rev->strs, s);
+	if (2 * rev->nnames > rev->nx.cap) { /* grow, and index them all again */
+		index_init(&rev->nx, 2 * rev->nnames);
+		for (size_t i = 0; i < rev->nnames; i++)
+			*index_slot(rev, &rev->nx, name_eq, rev->names[i], NULL, NULL) = i + 1;
+	} else {
+		*index_slot(rev, &rev->nx, name_eq, s, NULL, NULL) = rev->nnames;
+	}
+	return name;
 }
 
 /* A question id of the text table, stored once for a run of entries of

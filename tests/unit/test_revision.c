@@ -91,6 +91,99 @@ static char *stale_then_update(const qb_bank *bank, const char *from, int how,
 	return text;
 }
 
+/* A bank of two questions in NLANG languages (codes aaa, aab, ...),
+ * more names than a record once searched one by one; edited: question
+ * b's text in language EDITED. */
+#define NLANG 1500
+#define EDITED 1400
+
+/* The code of language k: three letters. */
+static const char *code(int k)
+{
+	static char c[4][4];
+	static int next;
+	char *s = c[next++ % 4];
+	s[0] = (char)('a' + k / 676);
+	s[1] = (char)('a' + k / 26 % 26);
+	s[2] = (char)('a' + k % 26);
+	s[3] = '\0';
+	return s;
+}
+
+static qb_bank *make_lang_bank(bool edited)
+{
+	qb_buf b = QB_BUF_INIT;
+	qb_buf_puts(&b, "bank: langs\nlanguages:");
+	for (int k = 0; k < NLANG; k++)
+		qb_buf_appendf(&b, " %s", code(k));
+	qb_buf_puts(&b, "\ntitle:\n");
+	for (int k = 0; k < NLANG; k++)
+		qb_buf_appendf(&b, "  %s: T %d\n", code(k), k);
+	for (int i = 0; i < 2; i++) {
+		qb_buf_appendf(&b, "%d. %c\n", i + 1, "ab"[i]);
+		for (int k = 0; k < NLANG; k++)
+			qb_buf_appendf(&b, "   %s: Q %d %d%s\n", code(k), i, k,
+			               edited && i == 1 && k == EDITED ? " edited" : "");
+		const char *marks[] = {"*", "-"};
+		for (int o = 0; o < 2; o++)
+			for (int k = 0; k < NLANG; k++)
+				qb_buf_appendf(&b, "   %s %s: O %d %d\n", k ? " " : marks[o], code(k), o, k);
+		qb_buf_puts(&b, "   explanation:\n");
+		for (int k = 0; k < NLANG; k++)
+			qb_buf_appendf(&b, "     %s: E %d\n", code(k), k);
+	}
+	qb_bank *bank = qb_read_text("langs.qb", b.ptr, b.len);
+	qb_buf_dispose(&b);
+	return bank;
+}
+
+/* The record of make_lang_bank(false), loaded back and updated with the
+ * same bank, then with the edited one. */
+static void many_languages(void)
+{
+	qb_bank *bank = make_lang_bank(false);
+	OK(bank && bank->nquestions == 2);
+	if (!bank)
+		return;
+	bool io;
+	char *path = qb_fs_join(dir, "langs.lock");
+	qb_revisions *rev = qb_rev_load(path, &io);
+	qb_rev_report report = {0};
+	OK(rev && qb_rev_update(rev, bank, NULL, dir, NOW, &report));
+	qb_rev_report_dispose(&report);
+	OK(rev && qb_rev_save(rev, path, "langs.qb") == 0);
+	qb_rev_free(rev);
+	char *first = slurp(path);
+	OK(first && strstr(first, "text b option-2 cfr "));
+
+	rev = qb_rev_load(path, &io);
+	OK(rev != NULL);
+	report = (qb_rev_report){0};
+	OK(rev && !qb_rev_update(rev, bank, NULL, dir, NOW + 60, &report));
+	OK(report.nadded == 0 && report.nchanged == 0 && report.nremoved == 0);
+	qb_rev_report_dispose(&report);
+	OK(rev && qb_rev_save(rev, path, "langs.qb") == 0);
+	char *again = slurp(path);
+	OK(first && again && strcmp(first, again) == 0);
+	qb_rev_free(rev);
+	qb_bank_free(bank);
+
+	bank = make_lang_bank(true);
+	rev = qb_rev_load(path, &io);
+	report = (qb_rev_report){0};
+	OK(rev && bank && qb_rev_update(rev, bank, NULL, dir, NOW + 60, &report));
+	OK(report.nchanged == 1 && report.nchanged && strcmp(report.changed[0], "b") == 0);
+	OK(rev && qb_rev_question_time(rev, "b", code(EDITED)) == NOW + 60);
+	OK(rev && qb_rev_question_time(rev, "b", code(EDITED - 1)) == NOW);
+	OK(rev && qb_rev_question_time(rev, "a", code(EDITED)) == NOW);
+	qb_rev_report_dispose(&report);
+	qb_rev_free(rev);
+	qb_bank_free(bank);
+	free(first);
+	free(again);
+	free(path);
+}
+
 int main(void)
 {
 	if (!mkdtemp(dir)) {
@@ -137,6 +230,7 @@ int main(void)
 		free(wtext[how]);
 	}
 	qb_bank_free(bank);
+	many_languages();
 	qb_diag_dispose();
 
 	char cmd[128];
