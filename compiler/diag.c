@@ -38,6 +38,8 @@ typedef struct source {
 
 static source *sources;
 static qb_buf quoted_line; /* a line read from a file for a quote        */
+static const void *quoted_src; /* ...of this source (NULL: none)             */
+static int quoted_no;          /* ...and this line                           */
 /* Counts only grow; a summary prints what came since the previous one. */
 static unsigned long nerrors, nwarnings, summed_errors, summed_warnings;
 static bool werror;
@@ -51,6 +53,8 @@ static void add_source(const char *file, char *text, size_t len)
 		source *s = *p;
 		if (strcmp(s->file, file) == 0) {
 			*p = s->next;
+			if (quoted_src == s) /* a quote of the file as it was */
+				quoted_src = NULL;
 			free(s->file);
 			free(s->text);
 			free(s->marks);
@@ -194,6 +198,11 @@ static const char *file_line(source *s, int line, size_t *len)
 		mark_lines(s);
 	if (s->unquotable || line < 1 || line > s->nlines)
 		return NULL;
+	if (quoted_src == s && quoted_no == line) { /* many messages on one line */
+		*len = quoted_line.len;
+		return qb_buf_cstr(&quoted_line);
+	}
+	quoted_src = NULL;
 	size_t k = (size_t)(line - 1) / MARK_EVERY;
 	FILE *f = k < s->nmarks ? fopen(s->file, "rb") : NULL;
 	if (!f || fseeko(f, (off_t)s->marks[k], SEEK_SET) != 0) {
@@ -219,6 +228,8 @@ static const char *file_line(source *s, int line, size_t *len)
 			qb_buf_putc(&quoted_line, (char)c);
 	}
 	fclose(f);
+	quoted_src = s;
+	quoted_no = line;
 	*len = quoted_line.len;
 	return qb_buf_cstr(&quoted_line);
 }
@@ -234,6 +245,7 @@ void qb_diag_dispose(void)
 		sources = next;
 	}
 	qb_buf_dispose(&quoted_line);
+	quoted_src = NULL;
 }
 
 void qb_diag_set_werror(bool on) { werror = on; }
