@@ -156,6 +156,7 @@ typedef struct anki {
 	json_t *decks;             /* col.decks                                 */
 	int64_t *dids;             /* deck id of each written language          */
 	struct rendered *cache;    /* the question being written, per language */
+	size_t hub;                /* the language every note carries: hub_index() */
 } anki;
 
 /* A choice question's parts in one language, rendered once for every note
@@ -664,31 +665,34 @@ static int translation(anki *a, qb_buf *out, const qb_question *q, size_t li)
 	return 0;
 }
 
-/* The language the other notes carry: the bank's default language, or
- * the first written one when --lang leaves the default out. */
-static const char *hub_lang(const anki *a)
+/* The language the other notes carry, as an index into a->langs: the
+ * bank's default language, or the first written one when --lang leaves
+ * the default out. */
+static size_t hub_index(const anki *a)
 {
 	const char *def = qb_bank_default_lang(a->bank);
-	for (size_t k = 0; k < a->nlangs; k++)
-		if (def && strcmp(a->langs[k], def) == 0)
-			return def;
-	return a->nlangs ? a->langs[0] : "";
+	for (size_t k = 0; def && k < a->nlangs; k++)
+		if (strcmp(a->langs[k], def) == 0)
+			return k;
+	return 0;
 }
 
 /* The linear rule: the hub language's note carries every other written
  * language; any other note carries the hub language only. */
-static bool carries(const anki *a, const char *lang, const char *other)
+static bool carries(const anki *a, size_t li, size_t other)
 {
-	const char *def = hub_lang(a);
-	if (strcmp(other, lang) == 0)
-		return false;
-	return strcmp(lang, def) == 0 || strcmp(other, def) == 0;
+	return other != li && (li == a->hub || other == a->hub);
 }
 
-static int field_translation(anki *a, qb_buf *out, const qb_question *q, const char *lang)
+/* The Translation field of the note in language li: a constant number of
+ * translations for every note but the hub's, so a bank in L languages
+ * costs L times one language, not L squared. */
+static int field_translation(anki *a, qb_buf *out, const qb_question *q, size_t li)
 {
+	if (li != a->hub)
+		return a->hub < a->nlangs ? translation(a, out, q, a->hub) : 0;
 	for (size_t k = 0; k < a->nlangs; k++)
-		if (carries(a, lang, a->langs[k]) && translation(a, out, q, k) != 0)
+		if (carries(a, li, k) && translation(a, out, q, k) != 0)
 			return -1;
 	return 0;
 }
@@ -706,7 +710,7 @@ static char *labels_script(const anki *a, size_t *len)
 			json_object_set_new(l, script_labels[k],
 			                    json_string(label(a, lang, script_labels[k])));
 		for (size_t k = 0; k < a->nlangs; k++) {
-			if (!carries(a, lang, a->langs[k]))
+			if (!carries(a, i, k))
 				continue;
 			qb_buf tmp = QB_BUF_INIT;
 			show_in_label(a, &tmp, lang, a->langs[k]);
@@ -948,7 +952,7 @@ static int build_fields(anki *a, char *fields[F_COUNT], const qb_question *q, si
 	qb_escape_html(&b[F_ID], lang);
 	qb_escape_html(&b[F_LANG], lang);
 	const rendered *r = rendered_in(a, q, li);
-	if (!r || field_translation(a, &b[F_TRANSLATION], q, lang) != 0)
+	if (!r || field_translation(a, &b[F_TRANSLATION], q, li) != 0)
 		goto done;
 	for (size_t i = 0; i < F_COUNT; i++)
 		fields[i] = finish_field(i == F_QUESTION      ? &r->prompt
@@ -965,9 +969,9 @@ done:
 /* The fields of the cloze note for (q, lang) into fields[C_COUNT]: as
  * build_fields, the Text field with Anki's cloze syntax added after
  * finish_field (which would escape it). */
-static int build_cloze_fields(anki *a, char *fields[C_COUNT], const qb_question *q,
-                              const char *lang)
+static int build_cloze_fields(anki *a, char *fields[C_COUNT], const qb_question *q, size_t li)
 {
+	const char *lang = a->langs[li];
 	int rc = -1;
 	qb_buf b[C_COUNT];
 	for (size_t i = 0; i < C_COUNT; i++)
@@ -983,7 +987,7 @@ static int build_cloze_fields(anki *a, char *fields[C_COUNT], const qb_question 
 	qb_escape_html(&b[C_LANG], lang);
 	if (cloze_marked(a, &arena, &b[C_TEXT], q, lang, &gaps, &ngaps) != 0 ||
 	    explanation(a, &b[C_EXPLANATION], q, lang) != 0 ||
-	    field_translation(a, &b[C_TRANSLATION], q, lang) != 0)
+	    field_translation(a, &b[C_TRANSLATION], q, li) != 0)
 		goto done;
 	for (size_t i = 0; i < C_COUNT; i++)
 		fields[i] = finish_field(&b[i]);
@@ -1063,7 +1067,7 @@ static int add_notes(anki *a, qb_anki_db *db, int64_t base_ms, size_t *ncards, b
 		for (size_t li = 0; li < a->nlangs; li++, k++) {
 			const char *lang = a->langs[li];
 			char *fields[(int)F_COUNT > (int)C_COUNT ? (int)F_COUNT : (int)C_COUNT] = {0};
-			if ((cloze ? build_cloze_fields(a, fields, q, lang)
+			if ((cloze ? build_cloze_fields(a, fields, q, li)
 			           : build_fields(a, fields, q, li)) != 0)
 				return -1;
 			char *guid = note_guid(bank->id, q->id, lang);
@@ -1188,6 +1192,7 @@ int qb_write_anki(const qb_render_ctx *ctx, const qb_bank *bank)
 {
 	int rc = -1;
 	anki a = {.ctx = ctx, .bank = bank, .langs = ctx->langs, .nlangs = ctx->nlangs};
+	a.hub = hub_index(&a);
 	a.cache = qb_xcalloc(ctx->nlangs ? ctx->nlangs : 1, sizeof *a.cache);
 	/* The collection is built in a scratch file next to the package. */
 	char *col = qb_fs_tmpname(ctx->path);
