@@ -40,6 +40,25 @@ static source *sources;
 static qb_buf quoted_line; /* a line read from a file for a quote        */
 static const void *quoted_src; /* ...of this source (NULL: none)             */
 static int quoted_no;          /* ...and this line                           */
+
+/* Where the last quote's window began: character chars + 1 of line of
+ * file starts at byte at.  Messages on one long line come in column
+ * order (one per language of a 'languages:' line), so each quote walks
+ * on from the one before instead of from the line's start. */
+static struct {
+	char *file;
+	int line;
+	size_t len;
+	int chars;
+	size_t at;
+} walked;
+
+static void forget_walked(void)
+{
+	free(walked.file);
+	walked.file = NULL;
+}
+
 /* Counts only grow; a summary prints what came since the previous one. */
 static unsigned long nerrors, nwarnings, summed_errors, summed_warnings;
 static bool werror;
@@ -55,6 +74,7 @@ static void add_source(const char *file, char *text, size_t len)
 			*p = s->next;
 			if (quoted_src == s) /* a quote of the file as it was */
 				quoted_src = NULL;
+			forget_walked();
 			free(s->file);
 			free(s->text);
 			free(s->marks);
@@ -246,6 +266,7 @@ void qb_diag_dispose(void)
 	}
 	qb_buf_dispose(&quoted_line);
 	quoted_src = NULL;
+	forget_walked();
 }
 
 void qb_diag_set_werror(bool on) { werror = on; }
@@ -310,20 +331,41 @@ static void quote(FILE *f, qb_loc loc, bool c)
 	if (!line)
 		return;
 	qb_buf text = QB_BUF_INIT, caret = QB_BUF_INIT;
-	int chars = 0;
 	int first = loc.col > QUOTE_CARET_AT ? loc.col - QUOTE_CARET_AT + 1 : 1;
 	int last = first + QUOTE_WIDTH - 1;
+	int chars = 0;
+	size_t i = 0;
+	if (walked.file && walked.line == loc.line && walked.len == len && walked.chars < first &&
+	    strcmp(walked.file, loc.file) == 0) {
+		chars = walked.chars;
+		i = walked.at;
+	}
 	if (first > 1) {
 		qb_buf_puts(&text, "...");
 		qb_buf_puts(&caret, "   ");
 	}
-	for (size_t i = 0; i < len;) {
+	bool more = false;
+	while (i < len) {
+		if (chars + 1 == first) {
+			if (!walked.file || strcmp(walked.file, loc.file) != 0) {
+				forget_walked();
+				walked.file = qb_xstrdup(loc.file);
+			}
+			walked.line = loc.line;
+			walked.len = len;
+			walked.chars = chars;
+			walked.at = i;
+		}
 		unsigned char b = (unsigned char)line[i];
 		size_t n = qb_utf8_next(line + i, len - i);
 		chars++;
 		i += n;
-		if (chars < first || chars > last)
+		if (chars < first)
 			continue;
+		if (chars > last) {
+			more = true;
+			break;
+		}
 		if (n == 1 && (b < 0x20 || b >= 0x7F)) {
 			qb_buf_putc(&text, b == '\t' ? ' ' : '?');
 		} else {
@@ -332,7 +374,7 @@ static void quote(FILE *f, qb_loc loc, bool c)
 		if (chars < loc.col)
 			qb_buf_putc(&caret, ' ');
 	}
-	if (chars > last)
+	if (more)
 		qb_buf_puts(&text, "...");
 	for (int k = chars + 1 > first ? chars + 1 : first; k < loc.col; k++)
 		qb_buf_putc(&caret, ' ');
