@@ -366,6 +366,9 @@ typedef struct fallbacks {
 	lang_labels ref;      /* the reference's labels                       */
 	lang_labels def;      /* the default language's; labels NULL when it
 	                         has no catalogue                             */
+	json_t *bare[2];      /* the labels of a language without a catalogue:
+	                         from the reference [0], from def [1]; shared by
+	                         every such language (a bank may have a thousand) */
 } fallbacks;
 
 static void fallbacks_dispose(fallbacks *fbs)
@@ -374,6 +377,8 @@ static void fallbacks_dispose(fallbacks *fbs)
 		lang_labels_dispose(&fbs->def);
 	if (fbs->ref.labels)
 		lang_labels_dispose(&fbs->ref);
+	json_decref(fbs->bare[0]);
+	json_decref(fbs->bare[1]);
 }
 
 /* Resolves the labels of code: its own, then the missing keys from the
@@ -417,16 +422,26 @@ static int resolve(const qb_bank *bank, const char *templates_dir, const char *c
 		else
 			fb = REFERENCE_LANG;
 	}
+	json_t **bare = &fbs->bare[def != NULL];
+	bool shared = rc == 0 && !*found && *bare;
+	if (shared) { /* the same labels as the last language without a catalogue */
+		json_decref(out->labels);
+		out->labels = json_incref(*bare);
+	}
 	const char *key;
 	json_t *v;
 	json_object_foreach(fbs->ref.labels, key, v) {
-		if (json_object_get(out->labels, key))
+		if (!shared && json_object_get(out->labels, key))
 			continue;
 		if (missing)
 			qb_buf_appendf(missing, "%s'%s'", missing->len ? ", " : "", key);
+		if (shared)
+			continue;
 		json_t *from = def ? json_object_get(def->labels, key) : NULL;
 		json_object_set_new(out->labels, key, json_deep_copy(from ? from : v));
 	}
+	if (rc == 0 && !*found && !*bare)
+		*bare = json_incref(out->labels);
 	if (fallback)
 		*fallback = fb;
 	return rc;

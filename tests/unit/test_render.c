@@ -212,6 +212,44 @@ static int probe(const qb_render_ctx *ctx, const qb_bank *bank)
 	return -1;
 }
 
+/* Languages without a catalogue share one set of labels: each still
+ * gets the default language's, then English for what that lacks. */
+static const char bare_bank[] =
+	"bank: bare\n"
+	"languages: sw, de, fr, nl\n"
+	"title:\n"
+	"  sw: Jaribio\n"
+	"  de: Test\n"
+	"  fr: Test\n"
+	"  nl: Test\n"
+	"1. q\n"
+	"   sw: Swali?\n"
+	"   de: Frage?\n"
+	"   fr: Question ?\n"
+	"   nl: Vraag?\n"
+	"   * sw: Ndiyo\n"
+	"     de: Ja\n"
+	"     fr: Oui\n"
+	"     nl: Ja\n"
+	"   - sw: Hapana\n"
+	"     de: Nein\n"
+	"     fr: Non\n"
+	"     nl: Nee\n";
+
+static int probe_bare(const qb_render_ctx *ctx, const qb_bank *bank)
+{
+	(void)bank;
+	ran++;
+	const char *bare[] = {"de", "fr", "nl"};
+	for (size_t i = 0; i < 3; i++) {
+		STR_EQ(qb_render_label(ctx, bare[i], "check"), "Angalia");
+		STR_EQ(qb_render_label(ctx, bare[i], "correct"), "Correct");
+		STR_EQ(qb_render_lang_dir(ctx, bare[i]), "ltr");
+	}
+	STR_EQ(qb_render_label(ctx, "sw", "check"), "Angalia");
+	return -1; /* nothing written */
+}
+
 static int fails_io(const qb_render_ctx *ctx, const qb_bank *bank)
 {
 	(void)ctx;
@@ -283,6 +321,16 @@ int main(void)
 	w.write = probe;
 	INT_EQ(qb_render_write(&w, bank, &opts), QB_WRITE_EIO);
 	INT_EQ(ran, 0);
+
+	qb_diag_mark mark = qb_diag_mark_now();
+	qb_bank *bare = qb_read_text(bpath, bare_bank, strlen(bare_bank));
+	OK(bare && qb_diag_errors_since(mark) == 0);
+	opts.templates_dir = tdir;
+	w = (qb_writer){"probe", ".probe", "a test", false, false, NULL, probe_bare, 0};
+	if (bare)
+		qb_render_write(&w, bare, &opts);
+	INT_EQ(ran, 1);
+	qb_bank_free(bare);
 
 	qb_bank_free(bank);
 	free(bpath);
