@@ -22,7 +22,7 @@ Two kinds of bank:
 - "synthetic": short generated texts (the old benchmark's bank);
 - "languages": the same shipped bank's choice questions once, in L languages
   (codes aaa, aab, ...; each text "[code] " and the English text), for L in
-  BENCH_LANGS (default "100 300 1000"): the size column counts languages.
+  BENCH_LANGS (default "100 300 1000 3000"): the size column counts languages.
 """
 import glob
 import itertools
@@ -206,7 +206,7 @@ def main():
     qbc = os.path.abspath(sys.argv[1])
     floor = os.path.abspath(sys.argv[2])
     sizes = [int(s) for s in sys.argv[3:]] or [1000, 10000]
-    nlangs = [int(s) for s in os.environ.get("BENCH_LANGS", "100 300 1000").split()]
+    nlangs = [int(s) for s in os.environ.get("BENCH_LANGS", "100 300 1000 3000").split()]
     series = os.environ.get("BENCH_SERIES", "real synthetic languages").split()
     runs = int(os.environ.get("BENCH_RUNS", "3"))
     fmts = formats(qbc)
