@@ -201,6 +201,26 @@ static size_t *index_slot(const void *tab, const keyindex *x, key_eq eq, const c
 			return &x->slot[h];
 }
 
+/* The key (a, b) of entry i of a table that grows (names, keys). */
+typedef void (*key_at)(const void *tab, size_t i, const char **a, const char **b);
+
+/* Indexes entry n - 1, just appended to a growing table of n entries;
+ * when x is half full, x doubles and every entry is indexed again. */
+static void index_append(const void *tab, keyindex *x, key_eq eq, key_at at, size_t n)
+{
+	const char *a, *b;
+	if (2 * n > x->cap) {
+		index_init(x, 2 * n);
+		for (size_t i = 0; i < n; i++) {
+			at(tab, i, &a, &b);
+			*index_slot(tab, x, eq, a, b, NULL) = i + 1;
+		}
+	} else {
+		at(tab, n - 1, &a, &b);
+		*index_slot(tab, x, eq, a, b, NULL) = n;
+	}
+}
+
 static bool q_eq(const void *tab, size_t i, const char *a, const char *b, const char *c)
 {
 	const qb_revisions *rev = tab;
@@ -324,6 +344,12 @@ static bool name_eq(const void *tab, size_t i, const char *a, const char *b, con
 	return strcmp(rev->names[i], a) == 0;
 }
 
+static void name_at(const void *tab, size_t i, const char **a, const char **b)
+{
+	*a = ((const qb_revisions *)tab)->names[i];
+	*b = NULL;
+}
+
 static const char *name_of(qb_revisions *rev, const char *s)
 {
 	if (rev->nx.cap) {
@@ -334,15 +360,9 @@ static const char *name_of(qb_revisions *rev, const char *s)
 	if ((rev->nnames & (rev->nnames - 1)) == 0) /* 0, 1, 2, 4, ...: grow */
 		rev->names = qb_xrealloc(rev->names, (rev->nnames ? 2 * rev->nnames : 1) *
 		                                         sizeof *rev->names);
-	const char *name = rev->names[rev->nnames++] = qb_arena_strdup(&rev->strs, s);
-	if (2 * rev->nnames > rev->nx.cap) { /* grow, and index them all again */
-		index_init(&rev->nx, 2 * rev->nnames);
-		for (size_t i = 0; i < rev->nnames; i++)
-			*index_slot(rev, &rev->nx, name_eq, rev->names[i], NULL, NULL) = i + 1;
-	} else {
-		*index_slot(rev, &rev->nx, name_eq, s, NULL, NULL) = rev->nnames;
-	}
-	return name;
+	rev->names[rev->nnames++] = qb_arena_strdup(&rev->strs, s);
+	index_append(rev, &rev->nx, name_eq, name_at, rev->nnames);
+	return rev->names[rev->nnames - 1];
 }
 
 /* A question id of the text table, stored once for a run of entries of
@@ -358,6 +378,13 @@ static uint32_t id_of(qb_revisions *rev, const char *s)
 	return (uint32_t)(rev->nids - 1);
 }
 
+static void tkey_at(const void *tab, size_t i, const char **a, const char **b)
+{
+	const tkey *k = &((const qb_revisions *)tab)->keys[i];
+	*a = k->elem;
+	*b = k->lang;
+}
+
 /* The index in rev->keys of (elem, lang), added when new. */
 static uint32_t key_of(qb_revisions *rev, const char *elem, const char *lang)
 {
@@ -370,14 +397,7 @@ static uint32_t key_of(qb_revisions *rev, const char *elem, const char *lang)
 		rev->keys = qb_xrealloc(rev->keys, (rev->capkeys = rev->capkeys * 2 + 16) *
 		                                       sizeof *rev->keys);
 	rev->keys[rev->nkeys++] = (tkey){name_of(rev, elem), name_of(rev, lang)};
-	if (2 * rev->nkeys > rev->kx.cap) { /* grow, and index them all again */
-		index_init(&rev->kx, 2 * rev->nkeys);
-		for (size_t i = 0; i < rev->nkeys; i++)
-			*index_slot(rev, &rev->kx, tkey_eq, rev->keys[i].elem, rev->keys[i].lang, NULL) =
-			    i + 1;
-	} else {
-		*index_slot(rev, &rev->kx, tkey_eq, elem, lang, NULL) = rev->nkeys;
-	}
+	index_append(rev, &rev->kx, tkey_eq, tkey_at, rev->nkeys);
 	return (uint32_t)(rev->nkeys - 1);
 }
 
