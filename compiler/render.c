@@ -422,16 +422,14 @@ static int resolve(const qb_bank *bank, const char *templates_dir, const char *c
 		else
 			fb = REFERENCE_LANG;
 	}
+	/* A language without a catalogue gets the labels the last such
+	 * language got (its own are empty: every key is missing). */
 	json_t **bare = &fbs->bare[def != NULL];
 	bool shared = rc == 0 && !*found && *bare;
-	if (shared) { /* the same labels as the last language without a catalogue */
-		json_decref(out->labels);
-		out->labels = json_incref(*bare);
-	}
 	const char *key;
 	json_t *v;
 	json_object_foreach(fbs->ref.labels, key, v) {
-		if (!shared && json_object_get(out->labels, key))
+		if (json_object_get(out->labels, key))
 			continue;
 		if (missing)
 			qb_buf_appendf(missing, "%s'%s'", missing->len ? ", " : "", key);
@@ -440,8 +438,12 @@ static int resolve(const qb_bank *bank, const char *templates_dir, const char *c
 		json_t *from = def ? json_object_get(def->labels, key) : NULL;
 		json_object_set_new(out->labels, key, json_deep_copy(from ? from : v));
 	}
-	if (rc == 0 && !*found && !*bare)
+	if (shared) {
+		json_decref(out->labels);
+		out->labels = json_incref(*bare);
+	} else if (rc == 0 && !*found) {
 		*bare = json_incref(out->labels);
+	}
 	if (fallback)
 		*fallback = fb;
 	return rc;

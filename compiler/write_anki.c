@@ -690,9 +690,9 @@ static bool carries(const anki *a, size_t li, size_t other)
 static int field_translation(anki *a, qb_buf *out, const qb_question *q, size_t li)
 {
 	if (li != a->hub)
-		return a->hub < a->nlangs ? translation(a, out, q, a->hub) : 0;
+		return translation(a, out, q, a->hub);
 	for (size_t k = 0; k < a->nlangs; k++)
-		if (carries(a, li, k) && translation(a, out, q, k) != 0)
+		if (k != li && translation(a, out, q, k) != 0)
 			return -1;
 	return 0;
 }
