@@ -37,26 +37,31 @@ typedef struct source {
 } source;
 
 static source *sources;
-static qb_buf quoted_line; /* a line read from a file for a quote        */
-static const void *quoted_src; /* ...of this source (NULL: none)             */
-static int quoted_no;          /* ...and this line                           */
 
-/* Where the last quote's window began: character chars + 1 of line of
- * file starts at byte at.  Messages on one long line come in column
- * order (one per language of a 'languages:' line), so each quote walks
- * on from the one before instead of from the line's start. */
+/* The line the last quote showed, so that many messages on one line (one
+ * per language of a 'languages:' line) cost one read of the file and one
+ * walk along the line: each quote walks on from the window of the one
+ * before (character chars + 1 starts at byte at) instead of from the
+ * line's start. */
 static struct {
-	char *file;
+	const source *src; /* NULL: none                                    */
 	int line;
-	size_t len;
+	bool held;         /* text holds the line, read from the file       */
+	qb_buf text;
 	int chars;
 	size_t at;
-} walked;
+} shown;
 
-static void forget_walked(void)
+/* Makes line of s the one shown (the caches start afresh for another). */
+static void shown_is(const source *s, int line)
 {
-	free(walked.file);
-	walked.file = NULL;
+	if (shown.src != s || shown.line != line) {
+		shown.src = s;
+		shown.line = line;
+		shown.held = false;
+		shown.chars = 0;
+		shown.at = 0;
+	}
 }
 
 /* Counts only grow; a summary prints what came since the previous one. */
@@ -72,9 +77,8 @@ static void add_source(const char *file, char *text, size_t len)
 		source *s = *p;
 		if (strcmp(s->file, file) == 0) {
 			*p = s->next;
-			if (quoted_src == s) /* a quote of the file as it was */
-				quoted_src = NULL;
-			forget_walked();
+			if (shown.src == s) /* a quote of the file as it was */
+				shown.src = NULL;
 			free(s->file);
 			free(s->text);
 			free(s->marks);
@@ -211,18 +215,17 @@ static void mark_lines(source *s)
 }
 
 /* Line `line` of a source without its text, read from its file into
- * quoted_line; NULL when the file no longer holds what was read. */
+ * shown.text; NULL when the file no longer holds what was read. */
 static const char *file_line(source *s, int line, size_t *len)
 {
 	if (!s->marked)
 		mark_lines(s);
 	if (s->unquotable || line < 1 || line > s->nlines)
 		return NULL;
-	if (quoted_src == s && quoted_no == line) { /* many messages on one line */
-		*len = quoted_line.len;
-		return qb_buf_cstr(&quoted_line);
+	if (shown.held) { /* many messages on one line */
+		*len = shown.text.len;
+		return qb_buf_cstr(&shown.text);
 	}
-	quoted_src = NULL;
 	size_t k = (size_t)(line - 1) / MARK_EVERY;
 	FILE *f = k < s->nmarks ? fopen(s->file, "rb") : NULL;
 	if (!f || fseeko(f, (off_t)s->marks[k], SEEK_SET) != 0) {
@@ -231,7 +234,7 @@ static const char *file_line(source *s, int line, size_t *len)
 		return NULL;
 	}
 	int at = (int)(k * MARK_EVERY) + 1;
-	quoted_line.len = 0;
+	shown.text.len = 0;
 	for (int c; (c = getc(f)) != EOF;) {
 		if (c == '\n' || c == '\r') {
 			if (at == line)
@@ -245,13 +248,12 @@ static const char *file_line(source *s, int line, size_t *len)
 			continue;
 		}
 		if (at == line)
-			qb_buf_putc(&quoted_line, (char)c);
+			qb_buf_putc(&shown.text, (char)c);
 	}
 	fclose(f);
-	quoted_src = s;
-	quoted_no = line;
-	*len = quoted_line.len;
-	return qb_buf_cstr(&quoted_line);
+	shown.held = true;
+	*len = shown.text.len;
+	return qb_buf_cstr(&shown.text);
 }
 
 void qb_diag_dispose(void)
@@ -264,9 +266,8 @@ void qb_diag_dispose(void)
 		free(sources);
 		sources = next;
 	}
-	qb_buf_dispose(&quoted_line);
-	quoted_src = NULL;
-	forget_walked();
+	qb_buf_dispose(&shown.text);
+	shown.src = NULL;
 }
 
 void qb_diag_set_werror(bool on) { werror = on; }
@@ -291,29 +292,28 @@ static bool use_color(void)
 /* The line-th line of file (1-based) without its terminator, or NULL. */
 static const char *find_line(const char *file, int line, size_t *len)
 {
-	for (source *s = sources; s; s = s->next) {
-		if (strcmp(s->file, file) != 0)
-			continue;
-		if (!s->text)
-			return file_line(s, line, len);
-		const char *p = s->text, *end = s->text + s->len;
-		for (int l = 1; l < line && p < end; l++) {
-			const char *nl = p;
-			while (nl < end && *nl != '\n' && *nl != '\r')
-				nl++;
-			if (nl < end && *nl == '\r' && nl + 1 < end && nl[1] == '\n')
-				nl++;
-			p = nl < end ? nl + 1 : end;
-		}
-		if (p >= end)
-			return NULL;
-		const char *q = p;
-		while (q < end && *q != '\n' && *q != '\r')
-			q++;
-		*len = (size_t)(q - p);
-		return p;
+	source *s = find_source(file);
+	if (!s)
+		return NULL;
+	shown_is(s, line);
+	if (!s->text)
+		return file_line(s, line, len);
+	const char *p = s->text, *end = s->text + s->len;
+	for (int l = 1; l < line && p < end; l++) {
+		const char *nl = p;
+		while (nl < end && *nl != '\n' && *nl != '\r')
+			nl++;
+		if (nl < end && *nl == '\r' && nl + 1 < end && nl[1] == '\n')
+			nl++;
+		p = nl < end ? nl + 1 : end;
 	}
-	return NULL;
+	if (p >= end)
+		return NULL;
+	const char *q = p;
+	while (q < end && *q != '\n' && *q != '\r')
+		q++;
+	*len = (size_t)(q - p);
+	return p;
 }
 
 /* The quote shows at most QUOTE_WIDTH characters of a line: from the
@@ -335,10 +335,9 @@ static void quote(FILE *f, qb_loc loc, bool c)
 	int last = first + QUOTE_WIDTH - 1;
 	int chars = 0;
 	size_t i = 0;
-	if (walked.file && walked.line == loc.line && walked.len == len && walked.chars < first &&
-	    strcmp(walked.file, loc.file) == 0) {
-		chars = walked.chars;
-		i = walked.at;
+	if (shown.chars < first) { /* find_line() made this line the one shown */
+		chars = shown.chars;
+		i = shown.at;
 	}
 	if (first > 1) {
 		qb_buf_puts(&text, "...");
@@ -347,14 +346,8 @@ static void quote(FILE *f, qb_loc loc, bool c)
 	bool more = false;
 	while (i < len) {
 		if (chars + 1 == first) {
-			if (!walked.file || strcmp(walked.file, loc.file) != 0) {
-				forget_walked();
-				walked.file = qb_xstrdup(loc.file);
-			}
-			walked.line = loc.line;
-			walked.len = len;
-			walked.chars = chars;
-			walked.at = i;
+			shown.chars = chars;
+			shown.at = i;
 		}
 		unsigned char b = (unsigned char)line[i];
 		size_t n = qb_utf8_next(line + i, len - i);
