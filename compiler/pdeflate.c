@@ -15,10 +15,8 @@
 #define MAX_THREADS 8
 
 typedef struct block {
-	uint8_t *data; /* compressed (NULL: in the spill file, at off)       */
-	uint64_t off;
-	size_t len;
-	uint32_t crc;  /* of the block's input                               */
+	qb_pdeflate_part part; /* compressed                                 */
+	uint32_t crc;          /* of the block's input                       */
 	size_t in_len;
 } block;
 
@@ -93,7 +91,7 @@ static int compress_block(work *w, size_t i, uint8_t *in)
 	} else { /* kept: only what was written, the bound is several times that */
 		out = qb_xrealloc(out, used ? used : 1);
 	}
-	w->blocks[i] = (block){out, at, used, (uint32_t)crc32(0L, in + dict, (uInt)len), len};
+	w->blocks[i] = (block){{out, at, used}, (uint32_t)crc32(0L, in + dict, (uInt)len), len};
 	return 0;
 }
 
@@ -150,14 +148,11 @@ int qb_pdeflate(qb_pdeflated *out, qb_pdeflate_read_fn read, void *payload, uint
 		pthread_join(tid[i], NULL);
 	pthread_mutex_destroy(&w.lock);
 	uLong crc = crc32(0L, Z_NULL, 0);
-	*out = (qb_pdeflated){qb_xcalloc(w.nblocks, sizeof *out->parts),
-	                      qb_xcalloc(w.nblocks, sizeof *out->offs), w.spill,
-	                      qb_xcalloc(w.nblocks, sizeof *out->lens), w.nblocks, 0, 0, size};
+	*out = (qb_pdeflated){qb_xcalloc(w.nblocks, sizeof *out->parts), w.nblocks, w.spill, 0, 0,
+	                      size};
 	for (size_t i = 0; i < w.nblocks; i++) {
-		out->parts[i] = w.blocks[i].data;
-		out->offs[i] = w.blocks[i].off;
-		out->lens[i] = w.blocks[i].len;
-		out->len += w.blocks[i].len;
+		out->parts[i] = w.blocks[i].part;
+		out->len += w.blocks[i].part.len;
 		crc = crc32_combine(crc, w.blocks[i].crc, (z_off_t)w.blocks[i].in_len);
 	}
 	out->crc = (uint32_t)crc;
@@ -173,15 +168,16 @@ size_t qb_pdeflated_read(const qb_pdeflated *d, uint64_t off, void *buf, size_t 
 {
 	size_t got = 0;
 	for (size_t i = 0; i < d->nparts && got < n; i++) {
-		if (off >= d->lens[i]) {
-			off -= d->lens[i];
+		const qb_pdeflate_part *p = &d->parts[i];
+		if (off >= p->len) {
+			off -= p->len;
 			continue;
 		}
-		size_t k = d->lens[i] - (size_t)off < n - got ? d->lens[i] - (size_t)off : n - got;
-		if (d->parts[i]) {
-			memcpy((uint8_t *)buf + got, d->parts[i] + off, k);
+		size_t k = p->len - (size_t)off < n - got ? p->len - (size_t)off : n - got;
+		if (p->data) {
+			memcpy((uint8_t *)buf + got, p->data + off, k);
 		} else {
-			ssize_t r = pread(d->spill, (uint8_t *)buf + got, k, (off_t)(d->offs[i] + off));
+			ssize_t r = pread(d->spill, (uint8_t *)buf + got, k, (off_t)(p->off + off));
 			if (r <= 0)
 				return got; /* short: the zip writer reports it */
 			k = (size_t)r;
@@ -195,10 +191,8 @@ size_t qb_pdeflated_read(const qb_pdeflated *d, uint64_t off, void *buf, size_t 
 void qb_pdeflated_free(qb_pdeflated *d)
 {
 	for (size_t i = 0; i < d->nparts; i++)
-		free(d->parts[i]);
+		free(d->parts[i].data);
 	free(d->parts);
-	free(d->offs);
-	free(d->lens);
 	if (d->spill >= 0)
 		close(d->spill);
 	*d = (qb_pdeflated){.spill = -1};

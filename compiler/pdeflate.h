@@ -22,15 +22,21 @@
  * Called from several threads at once, for different ranges. */
 typedef int (*qb_pdeflate_read_fn)(void *payload, void *buf, size_t len, uint64_t off);
 
+/* One compressed block: in memory (data), or at off of the scratch file
+ * when data is NULL. */
+typedef struct qb_pdeflate_part {
+	uint8_t *data;
+	uint64_t off;
+	size_t len;
+} qb_pdeflate_part;
+
 /* The raw deflate stream, as the blocks' parts one after the other (never
- * copied into one buffer): each at offs[i] of spill, or in parts[i]. */
+ * copied into one buffer). */
 typedef struct qb_pdeflated {
-	uint8_t **parts;  /* NULL when spilled                               */
-	uint64_t *offs;   /* where each part is in spill                     */
-	int spill;        /* the scratch file's descriptor, or -1            */
-	size_t *lens;
+	qb_pdeflate_part *parts;
 	size_t nparts;
-	uint64_t len;   /* compressed size: the sum of lens                   */
+	int spill;      /* the scratch file's descriptor, or -1               */
+	uint64_t len;   /* compressed size: the sum of the parts' lens         */
 	uint32_t crc;   /* CRC-32 of the uncompressed data                    */
 	uint64_t size;  /* uncompressed size                                  */
 } qb_pdeflated;
