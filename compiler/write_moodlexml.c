@@ -279,12 +279,12 @@ static void write_elem(ctx *c, const char *tag, const char *value)
 	xok(c, xmlTextWriterWriteElement(c->w, BAD_CAST tag, BAD_CAST value));
 }
 
-/* The plain text of t in the main language, whitespace collapsed, cut
- * after max characters (code points) with "…"; appended to out. */
-static void plain_start(ctx *c, qb_buf *out, const qb_text *t, size_t max)
+/* The plain text of the Markdown md, whitespace collapsed, cut after max
+ * characters (code points) with "…"; appended to out. */
+static void plain_start(qb_buf *out, const char *md, size_t max)
 {
 	qb_buf b = QB_BUF_INIT;
-	qb_render_plain(&b, qb_render_md(c->r, t, c->r->main_lang));
+	qb_render_plain(&b, md);
 	size_t chars = 0;
 	bool space = false;
 	for (const char *p = qb_buf_cstr(&b); *p; p++) {
@@ -369,9 +369,11 @@ static void prompt_html(ctx *c, qb_buf *out, const qb_question *q, const char *e
 	qb_buf_dispose(&prompt);
 }
 
-/* <question type=...>: name, question text (qtext, or the prompt when
- * NULL), general feedback, grade, penalty, idnumber. */
-static void start_question(ctx *c, const qb_question *q, const char *type, const char *qtext)
+/* <question type=...>: name (the id, then the start of name_md, else of
+ * the prompt in the main language), question text (qtext, or the prompt
+ * when NULL), general feedback, grade (1 when NULL), penalty, idnumber. */
+static void start_question(ctx *c, const qb_question *q, const char *type, const char *qtext,
+                           const char *name_md, const char *grade)
 {
 	if (strlen(q->id) > IDNUMBER_MAX) {
 		qb_render_error(c->r, q->id_loc, "question id '%s' is longer than Moodle's %d "
@@ -382,7 +384,8 @@ static void start_question(ctx *c, const qb_question *q, const char *type, const
 	xok(c, xmlTextWriterWriteAttribute(c->w, BAD_CAST "type", BAD_CAST type));
 	qb_buf name = QB_BUF_INIT;
 	qb_buf_appendf(&name, "%s: ", q->id);
-	plain_start(c, &name, &q->prompt, NAME_PROMPT_CHARS);
+	plain_start(&name, name_md ? name_md : qb_render_md(c->r, &q->prompt, c->r->main_lang),
+	            NAME_PROMPT_CHARS);
 	write_plain(c, "name", qb_buf_cstr(&name));
 	qb_buf_dispose(&name);
 	if (qtext)
@@ -390,10 +393,9 @@ static void start_question(ctx *c, const qb_question *q, const char *type, const
 	else
 		write_text(c, "questiontext", &q->prompt, NULL, NULL);
 	write_text(c, "generalfeedback", &q->explanation, NULL, NULL);
-	static const char *const fixed[][2] = {
-		{"defaultgrade", "1"}, {"penalty", "0.3333333"}, {"hidden", "0"}};
-	for (size_t i = 0; i < QB_NELEM(fixed); i++)
-		write_elem(c, fixed[i][0], fixed[i][1]);
+	write_elem(c, "defaultgrade", grade ? grade : "1");
+	write_elem(c, "penalty", "0.3333333");
+	write_elem(c, "hidden", "0");
 	write_elem(c, "idnumber", q->id);
 }
 
@@ -457,7 +459,7 @@ static void write_multichoice(ctx *c, const qb_question *q)
 	} else if (all && ncorrect > 1) {
 		all_or_nothing_warning(q, "picking only some of its correct options");
 	}
-	start_question(c, q, "multichoice", NULL);
+	start_question(c, q, "multichoice", NULL, NULL, NULL);
 	write_elem(c, "single", single ? "true" : "false");
 	shuffle_answers(c, q);
 	write_elem(c, "answernumbering", "abc");
@@ -480,7 +482,7 @@ static void write_multichoice(ctx *c, const qb_question *q)
  * shows them in the learner's language), 100 for the right one. */
 static void write_truefalse(ctx *c, const qb_question *q)
 {
-	start_question(c, q, "truefalse", NULL);
+	start_question(c, q, "truefalse", NULL, NULL, NULL);
 	for (size_t i = 0; i < 2 && i < q->nchoices; i++) {
 		const qb_choice *ch = &q->choices[i];
 		start_answer(c, ch->correct ? "100" : "0", i == 0 ? "true" : "false", false,
@@ -545,7 +547,7 @@ static void write_shortanswer(ctx *c, const qb_question *q)
 {
 	qb_buf qtext = QB_BUF_INIT;
 	prompt_html(c, &qtext, q, "_", ""); /* see write_numerical() */
-	start_question(c, q, "shortanswer", qb_buf_cstr(&qtext));
+	start_question(c, q, "shortanswer", qb_buf_cstr(&qtext), NULL, NULL);
 	qb_buf_dispose(&qtext);
 	write_elem(c, "usecase", q->case_sensitive ? "1" : "0");
 	char **keys = NULL;
@@ -605,7 +607,7 @@ static void write_numerical(ctx *c, const qb_question *q)
 	}
 	prompt_html(c, &qtext, q, "_", qb_buf_cstr(&tail));
 	qb_buf_dispose(&tail);
-	start_question(c, q, "numerical", qb_buf_cstr(&qtext));
+	start_question(c, q, "numerical", qb_buf_cstr(&qtext), NULL, NULL);
 	const qb_numeric *num = qb_question_num(q);
 	double half = (num->hi - num->lo) / 2;
 	put_number(&v, num->range ? num->lo + half : num->value);
@@ -668,7 +670,7 @@ static void write_matching(ctx *c, const qb_question *q)
 {
 	if (qb_question_scoring(c->bank, q) == QB_SCORING_ALL)
 		all_or_nothing_warning(q, "each right pair");
-	start_question(c, q, "matching", NULL);
+	start_question(c, q, "matching", NULL, NULL, NULL);
 	shuffle_answers(c, q);
 	combined_feedback(c, &q->feedback_wrong);
 	for (size_t i = 0; i < q->nchoices; i++) {
@@ -693,21 +695,65 @@ static void write_matching(ctx *c, const qb_question *q)
 
 /* ---- cloze ---- */
 
-/* Appends s for Moodle's embedded-answer syntax, which reads a gap's
- * answers and feedback up to an unescaped '~', '#' or '}' and decodes
- * HTML character references in them (qtype_multianswer_extract_question,
- * question/type/multianswer/questiontype.php): every character the syntax
- * or HTML treats specially is written as a character reference, so the
- * text decodes back to s exactly. */
-static void cloze_escape(qb_buf *out, const char *s)
+/* Appends s as one answer or feedback of a gap in Moodle's embedded-answer
+ * syntax, so that it reads back as s both on import and after a teacher
+ * saves the question unchanged in Moodle's cloze editor.  Moodle reads an
+ * answer up to a '~', '#' or '}' not preceded by '\\', '&' or "&amp;", a
+ * feedback up to a '~' or '}' not preceded by '\\', then decodes the HTML
+ * character references in it and "\\}", "\\#" (qtype_multianswer_extract_
+ * question, question/type/multianswer/questiontype.php).  The editing
+ * form writes each stored gap back with every "&#" turned into "&\\#"
+ * (edit_multianswer_form.php, set_data()), which would leave a numeric
+ * reference as literal text on the next save; so '&', '<', '>' and '"'
+ * are named references and '}', '#' Moodle's own escapes.  '~' has no
+ * form either path keeps: it stays &#126; (right on import, changed by
+ * the editor), as does a '\\' or '&' that ends s, which would escape the
+ * separator after it.  Returns false when s holds one of those. */
+static bool cloze_escape(qb_buf *out, const char *s)
 {
-	static const char special[] = "{}#~=%:/\\|*\"'<>&";
-	for (; *s; s++) {
-		if (strchr(special, *s))
-			qb_buf_appendf(out, "&#%d;", (unsigned char)*s);
-		else
-			qb_buf_putc(out, *s);
+	bool kept = true;
+	for (const char *p = s; *p; p++) {
+		kept = kept && *p != '~' && (p[1] || (*p != '\\' && *p != '&'));
+		switch (*p) {
+		case '&':
+			qb_buf_puts(out, p[1] ? "&amp;" : "&#38;");
+			break;
+		case '<':
+			qb_buf_puts(out, "&lt;");
+			break;
+		case '>':
+			qb_buf_puts(out, "&gt;");
+			break;
+		case '"':
+			qb_buf_puts(out, "&quot;");
+			break;
+		case '}':
+		case '#':
+			qb_buf_putc(out, '\\');
+			qb_buf_putc(out, *p);
+			break;
+		case '~':
+			qb_buf_puts(out, "&#126;");
+			break;
+		case '\\':
+			qb_buf_puts(out, p[1] ? "\\" : "&#92;");
+			break;
+		default:
+			qb_buf_putc(out, *p);
+		}
 	}
+	return kept;
+}
+
+/* Appends one alternative of a gap: its mark ("=" when right, else "%0%"
+ * when the text starts with what would read as a mark) and its text. */
+static bool cloze_alternative(qb_buf *out, bool right, const char *text)
+{
+	if (right)
+		qb_buf_putc(out, '=');
+	else if (*text == '=' || *text == '%')
+		qb_buf_puts(out, "%0%");
+	return cloze_escape(out, text);
 }
 
 #define GAP_MARK "\xEE\x80\x80" /* U+E000: a gap in the rendered prompt      */
@@ -722,6 +768,7 @@ static void cloze_gap(ctx *c, qb_buf *out, const qb_question *q, const qb_cloze_
 {
 	qb_buf html = QB_BUF_INIT;
 	qb_buf fb = QB_BUF_INIT;
+	bool kept = true; /* every text survives Moodle's editor */
 	if (q->feedback_wrong.present)
 		text_html(c, &fb, &q->feedback_wrong);
 	for (size_t l = 1; l < c->nlangs; l++)
@@ -740,8 +787,6 @@ static void cloze_gap(ctx *c, qb_buf *out, const qb_question *q, const qb_cloze_
 		for (size_t k = 0; k < g[0]->nanswers; k++) {
 			if (k)
 				qb_buf_putc(out, '~');
-			if (k == g[0]->right)
-				qb_buf_putc(out, '=');
 			qb_buf_clear(&html);
 			for (size_t l = 0; l < c->nlangs; l++) {
 				if (l)
@@ -750,10 +795,10 @@ static void cloze_gap(ctx *c, qb_buf *out, const qb_question *q, const qb_cloze_
 				qb_escape_html(&html, g[l]->answers[k]);
 				lang_close(c, &html);
 			}
-			cloze_escape(out, qb_buf_cstr(&html));
+			kept &= cloze_alternative(out, k == g[0]->right, qb_buf_cstr(&html));
 			if (k != g[0]->right && fb.len) {
 				qb_buf_putc(out, '#');
-				cloze_escape(out, qb_buf_cstr(&fb));
+				kept &= cloze_escape(out, qb_buf_cstr(&fb));
 			}
 		}
 	} else {
@@ -772,20 +817,25 @@ static void cloze_gap(ctx *c, qb_buf *out, const qb_question *q, const qb_cloze_
 				}
 				keys = qb_xrealloc(keys, (nkeys + 1) * sizeof *keys);
 				keys[nkeys++] = key;
-				qb_buf_puts(out, nkeys > 1 ? "~=" : "=");
+				if (nkeys > 1)
+					qb_buf_putc(out, '~');
 				qb_buf_clear(&html);
 				star_escape(&html, g[l]->answers[k]);
-				cloze_escape(out, qb_buf_cstr(&html));
+				kept &= cloze_alternative(out, true, qb_buf_cstr(&html));
 			}
 		for (size_t j = 0; j < nkeys; j++)
 			free(keys[j]);
 		free(keys);
 		if (fb.len) {
 			qb_buf_puts(out, "~*#");
-			cloze_escape(out, qb_buf_cstr(&fb));
+			kept &= cloze_escape(out, qb_buf_cstr(&fb));
 		}
 	}
 	qb_buf_putc(out, '}');
+	if (!kept)
+		qb_diag_warning(qb_text_loc(&q->prompt), "question '%s': gap %zu holds a '~' (or an "
+		                "answer ending in '\\' or '&'), which Moodle's cloze editor turns into "
+		                "a character reference when a teacher saves the question", q->id, gi + 1);
 done:
 	qb_buf_dispose(&html);
 	qb_buf_dispose(&fb);
@@ -803,7 +853,9 @@ done:
  * right once the filter keeps one language.  '{' in the text is written
  * &#123; so that nothing from the bank reads as a gap.  Moodle scores
  * right gaps / gaps (the question is worth one mark per gap), qbc's
- * partial rule (all-or-nothing with two gaps or more: a warning). */
+ * partial rule (all-or-nothing with two gaps or more: a warning); it
+ * ignores <defaultgrade> and takes the sum of the gaps' marks, which is
+ * what is written.  The name shows each gap as "___", not its answers. */
 static void write_multianswer(ctx *c, const qb_question *q)
 {
 	qb_arena a = {0};
@@ -811,6 +863,7 @@ static void write_multianswer(ctx *c, const qb_question *q)
 	char **runs = qb_arena_alloc(&a, c->nlangs * sizeof *runs);
 	size_t ngaps = 0;
 	bool ok = true;
+	qb_buf name = QB_BUF_INIT; /* the main language's prompt, gaps as ___ */
 	for (size_t l = 0; l < c->nlangs; l++) {
 		/* The gaps, and the prompt with each replaced by the mark. */
 		qb_cloze_part *p = NULL;
@@ -819,12 +872,17 @@ static void write_multianswer(ctx *c, const qb_question *q)
 			ok = false, np = 0;
 		gaps[l] = qb_arena_alloc(&a, (np + 1) * sizeof **gaps);
 		qb_buf md = QB_BUF_INIT, html = QB_BUF_INIT;
+		bool main = strcmp(c->langs[l], c->r->main_lang) == 0;
 		for (size_t i = 0; i < np; i++) {
 			if (p[i].gap) {
 				gaps[l][n++] = p[i].gap;
 				qb_buf_puts(&md, GAP_MARK);
+				if (main)
+					qb_buf_puts(&name, "\\_\\_\\_");
 			} else {
 				qb_buf_append(&md, p[i].text, p[i].len);
+				if (main)
+					qb_buf_append(&name, p[i].text, p[i].len);
 			}
 		}
 		if (l && n != ngaps)
@@ -874,8 +932,12 @@ static void write_multianswer(ctx *c, const qb_question *q)
 		if (gi < ngaps)
 			cloze_gap(c, &text, q, g, gi);
 	}
-	start_question(c, q, "cloze", qb_buf_cstr(&text));
+	char grade[32];
+	snprintf(grade, sizeof grade, "%zu", ngaps);
+	start_question(c, q, "cloze", qb_buf_cstr(&text), name.len ? qb_buf_cstr(&name) : NULL,
+	               grade);
 	end_question(c, q);
+	qb_buf_dispose(&name);
 	qb_buf_dispose(&text);
 	qb_arena_dispose(&a);
 }
@@ -921,7 +983,7 @@ static void write_category(ctx *c)
 {
 	const qb_bank *bank = c->bank;
 	qb_buf path = QB_BUF_INIT, title = QB_BUF_INIT, info = QB_BUF_INIT;
-	plain_start(c, &title, &bank->title, 200);
+	plain_start(&title, qb_render_md(c->r, &bank->title, c->r->main_lang), 200);
 	qb_buf_puts(&path, "$course$/top/");
 	/* '/' separates categories; Moodle reads "//" as a '/' in a name. */
 	for (const char *p = title.len ? qb_buf_cstr(&title) : bank->id; *p; p++)

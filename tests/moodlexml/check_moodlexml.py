@@ -46,6 +46,15 @@
         category's description may be followed by more HTML.
       Prints one line per problem; exits 1 if there are any.
 
+  check_moodlexml.py editor FILE
+      Every cloze question as a teacher who opens it in Moodle 4.5's
+      editor and saves it unchanged leaves it: the form's set_data()
+      writes each stored gap (the text the parser matched) back into the
+      question text with every "&#" turned into "&\\#"
+      (question/type/multianswer/edit_multianswer_form.php), and saving
+      parses the text again.  Prints each gap whose type, marks, answers
+      or feedback come out different; exits 1 if there are any.
+
   check_moodlexml.py roundtrip FILE DUMP.json BANKDIR
       Parses the XML back and compares it with `qbc dump --json` of the
       same bank: idnumber, name, tags, every text in every language (spans
@@ -128,6 +137,32 @@ def extract_cloze(text):
         gaps.append((m.group(2), alts))
         text = text[:m.start()] + '{#%d}' % n + text[m.end():]
         n += 1
+
+
+def editor_save(text):
+    """The question text after an unchanged save in Moodle's cloze editor:
+    set_data() puts back each gap as stored, with "&#" as "&\\#"."""
+    out, pos = [], 0
+    for m in ANSWER.finditer(text):
+        out.append(text[pos:m.start()])
+        out.append(m.group(0).replace('&#', '&\\#'))
+        pos = m.end()
+    return ''.join(out) + text[pos:]
+
+
+def editor(path):
+    for q in ET.parse(path).getroot().findall("question"):
+        if q.get("type") != "cloze":
+            continue
+        where = f"{path}: {q.findtext('idnumber')}"
+        qt = q.findtext("questiontext/text") or ""
+        _, before = extract_cloze(qt)
+        _, after = extract_cloze(editor_save(qt))
+        if len(after) != len(before):
+            bad(where, f"{len(before)} gaps before the save, {len(after)} after")
+        for k, (b, a) in enumerate(zip(before, after), 1):
+            if b != a:
+                bad(where, f"gap {k} changes when saved in Moodle's editor: {b} -> {a}")
 
 
 def norm(s, case_sensitive):
@@ -571,6 +606,8 @@ def roundtrip(path, dump_path, bankdir):
 def main():
     if len(sys.argv) >= 3 and sys.argv[1] == "structure":
         structure(sys.argv[2])
+    elif len(sys.argv) == 3 and sys.argv[1] == "editor":
+        editor(sys.argv[2])
     elif len(sys.argv) == 5 and sys.argv[1] == "roundtrip":
         roundtrip(sys.argv[2], sys.argv[3], sys.argv[4])
     else:

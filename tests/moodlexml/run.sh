@@ -10,7 +10,7 @@ CHK="python3 $HERE/check_moodlexml.py"
 T=$(tmpdir)
 W="$T/w"
 mkdir "$W"
-cp -R "$HERE/demo.qb" "$HERE/escape.qb" "$HERE/eleven.qb" "$HERE/types.qb" "$HERE/refused.qb" \
+cp -R "$HERE/demo.qb" "$HERE/escape.qb" "$HERE/eleven.qb" "$HERE/types.qb" "$HERE/refused.qb" "$HERE/editor.qb" \
 	"$HERE/media" "$W/"
 cd "$W" || exit 2
 B="$QBC build --format moodlexml -o out"
@@ -161,8 +161,16 @@ check "matching: a distractor is a subquestion with an empty text" \
 check "matching: shuffle: no" is $Y 'string(//question[idnumber="pairs"]/shuffleanswers)' false
 check "matching: feedback-wrong after the incorrect label" sh -c \
 	"xmllint --xpath 'string(//question[idnumber=\"pairs\"]/incorrectfeedback/text)' $Y | grep -qF '<p>Your answer is incorrect.</p>Look again.'"
-check "cloze: case-sensitive typed gap is SHORTANSWER_C" sh -c \
-	"xmllint --xpath 'string(//question[idnumber=\"gaps\"]/questiontext/text)' $Y | grep -qF '{1:SHORTANSWER_C:=evaporates~=a&#125;b&#35;c&#126;d&#61;e&#58;f&#47;g&#92;h&#37;i&#92;&#42;j]]&#62;k~=huvukiza~*#'"
+check "cloze: case-sensitive typed gap is SHORTANSWER_C, Moodle's own escapes and named references" sh -c \
+	"xmllint --xpath 'string(//question[idnumber=\"gaps\"]/questiontext/text)' $Y | grep -qF '{1:SHORTANSWER_C:=evaporates~=a\\}b\\#c&#126;d=e:f/g\\h%i\\*j]]&gt;k~=huvukiza~*#&lt;span lang=&quot;en&quot;'"
+check "cloze: a '~' in a gap, which Moodle's editor cannot keep: a warning per gap" \
+	test "$(grep -c "types.qb:98:1: warning: question 'gaps': gap [12] holds a '~'" "$T/types-err")" = 2
+check "cloze: what Moodle's editor changes is exactly the gaps warned about" sh -c \
+	"$CHK editor $Y | grep -v ': gaps: gap [12] changes' | grep -q . && exit 1; test \$($CHK editor $Y | wc -l) = 2"
+check "cloze: the name shows the gaps as ___, not their answers" \
+	is $Y 'string(//question[idnumber="aon-gaps"]/name/text)' 'aon-gaps: ___ and ___.'
+check "cloze: <defaultgrade> is the sum of the gaps' marks, as Moodle grades it" \
+	is $Y 'concat(//question[idnumber="gaps"]/defaultgrade, " ", //question[idnumber="aon-gaps"]/defaultgrade, " ", //question[idnumber="tf"]/defaultgrade)' '2 2 1'
 check "cloze: an author's '{1:SHORTANSWER:...}' is text, not a gap" sh -c \
 	"xmllint --xpath 'string(//question[idnumber=\"gaps\"]/questiontext/text)' $Y | grep -qF ' &#123;1:SHORTANSWER:=x}'"
 check "math: \\(...\\) without the span for Moodle's MathJax filter" sh -c \
@@ -179,6 +187,25 @@ check "types --lang sw: Swahili answers only" sh -c "! grep -q 'evaporation<' ou
 cp $Y "$T/types.xml"
 SOURCE_DATE_EPOCH=1764690000 run $B types.qb
 check "types: rebuild byte-identical" cmp -s $Y "$T/types.xml"
+
+# --- a cloze question saved unchanged in Moodle's editor (editor.qb):
+# both languages' spans in every choice and feedback, and the characters
+# the embedded-answer syntax and HTML read specially
+run $B editor.qb
+check "editor bank: exits 0 with no warning" sh -c "test \"\$(cat '$T/rc')\" = 0 && ! grep -q warning '$T/err'"
+check "editor bank: structure" $CHK structure out/moodle-editor.moodle.xml
+$QBC dump --json editor.qb >"$T/editor.json" 2>/dev/null
+check "editor bank: round trip" $CHK roundtrip out/moodle-editor.moodle.xml "$T/editor.json" .
+check "editor bank: every gap survives an unchanged save in Moodle's cloze editor" \
+	$CHK editor out/moodle-editor.moodle.xml
+check "editor bank: no numeric character reference in a gap (the form rewrites '&#')" sh -c \
+	"! xmllint --xpath 'string(//question[idnumber=\"saved\"]/questiontext/text)' out/moodle-editor.moodle.xml | grep -o '{1:[^}]*' | grep -qF '&#'"
+run $B --lang en -o out-en editor.qb
+$QBC dump --json --lang en editor.qb >"$T/editor-en.json" 2>/dev/null
+check "editor bank --lang en: wrong choices '=melts' and '%50%freezes' stay text, not marks" sh -c \
+	"xmllint --xpath 'string(//question[idnumber=\"saved\"]/questiontext/text)' out-en/moodle-editor.moodle.xml | grep -qF '{1:MULTICHOICE:=condenses~%0%=melts#' && xmllint --xpath 'string(//question[idnumber=\"saved\"]/questiontext/text)' out-en/moodle-editor.moodle.xml | grep -qF '~%0%%50%freezes#'"
+check "editor bank --lang en: round trip" $CHK roundtrip out-en/moodle-editor.moodle.xml "$T/editor-en.json" .
+check "editor bank --lang en: every gap survives Moodle's editor" $CHK editor out-en/moodle-editor.moodle.xml
 
 # --- all-or-nothing scoring Moodle cannot grade: the nearest, and a warning
 check "all-or-nothing, 2 correct: any wrong pick scores 0" test "$(fractions aon-multiple $Y)" = "50 50 -100"
@@ -219,6 +246,7 @@ check "missing image: exit 1" rc 1
 check "missing image: located error" err_has "demo.qb:20:30: error: image 'media/missing.png' not found"
 check "missing image: earlier file untouched" cmp -s $X "$T/good.xml"
 check "missing image: no temporary file left" test "$(ls -A out)" = "moodle-demo.moodle.xml
+moodle-editor.moodle.xml
 moodle-escape.moodle.xml
 moodle-types.moodle.xml"
 cp "$T/good.qb" demo.qb
