@@ -403,7 +403,7 @@ eq "true-false: the words from the labels, the right one marked" "1" \
 eq "true-false in Kiswahili: its own words" "1" "$(yq anki-types:tf-false sw "%<li data-ok>$tf_sw</li>%")"
 eq "true-false: feedback-wrong once per language (own + carried)" "2|1" \
 	"$(q "$YP" "select (length(flds)-length(replace(flds,'class=\"qb-fbw\"','')))/length('class=\"qb-fbw\"'), flds like '%<small class=\"qb-fbw\">Look at the density%' from notes where flds like 'anki-types:tf-true:en%'")"
-eq "math reaches Anki as \\(...\\) for its MathJax (both notes)" "2" "$(q "$YP" "select count(*) from notes where flds like '%\\(50\\,^\\circ\\mathrm{C}\\)%'")"
+eq "math reaches Anki as \\(...\\) for its MathJax (both notes)" "2" "$(q "$YP" "select count(*) from notes where flds like '%\\(50\\,{}^\\circ\\mathrm{C}\\)%'")"
 eq "shuffle and partial scoring reach the card script; the pin too" "2" \
 	"$(q "$YP" "select count(*) from notes where flds like 'anki-types:partial-shuffled:%' and flds like '%<ol class=\"qb-options\" data-type=\"multiple\" data-shuffle data-scoring=\"partial\">%<li data-pin>%'")"
 eq "no shuffle or partial marks where the bank has none" "0" \

@@ -3,8 +3,9 @@
 # input/data-parallelism.qb): the only suite that reads input/.  Every other
 # suite builds the small banks made for it under tests/, so an author can
 # add or edit questions without breaking them; this suite checks what an
-# author must keep true.  For every bank: `qbc check --werror` passes, and
-# `qbc build` writes every format (the SCORM manifests valid against the
+# author must keep true.  For every bank: `qbc check --werror` passes,
+# every formula renders in the player's KaTeX (tests/tools/katex-check.mjs),
+# and `qbc build` writes every format (the SCORM manifests valid against the
 # official XSDs and ../shared/tools/scorm-validate when present, the Anki
 # collection intact).  The bank, its revision record and its media are
 # copied to a temporary folder first: nothing in input/ or output/ changes.
@@ -56,8 +57,17 @@ for bank in "$ROOT"/input/*.qb; do
 	check "$bn: the Anki package is intact" anki_ok "$W/out/$id.apkg"
 	check "$bn: SCORM 1.2 manifest valid (XSD)" xsd "$XSDS/scorm12-driver.xsd" "$W/out/$id.scorm12.zip"
 	check "$bn: SCORM 2004 manifest valid (XSD)" xsd "$XSDS/scorm2004-driver.xsd" "$W/out/$id.scorm2004.zip"
+	"$QBC" dump --json "$W/$bn.qb" >"$W/dump.json" 2>/dev/null
+	if node "$ROOT/tests/tools/katex-check.mjs" "$bn" <"$W/dump.json" >"$W/katex.log" 2>&1; then
+		pass "$bn: every formula renders in the player's KaTeX"
+	else
+		fail "$bn: every formula renders in the player's KaTeX"
+		sed 's/^/    /' "$W/katex.log" | head -n 20
+	fi
 	check "$bn: Moodle XML as Moodle's importer reads it" \
 		python3 "$ROOT/tests/moodlexml/check_moodlexml.py" structure "$W/out/$id.moodle.xml"
+	check "$bn: Moodle XML cloze gaps survive a save in Moodle's editor" \
+		python3 "$ROOT/tests/moodlexml/check_moodlexml.py" editor "$W/out/$id.moodle.xml"
 	if [ -x "$VALIDATE" ]; then
 		for v in scorm12 scorm2004; do
 			check "$bn: scorm-validate $v" sh -c '"$1" "$2" >/dev/null 2>&1' - "$VALIDATE" "$W/out/$id.$v.zip"
