@@ -3,7 +3,8 @@
 # input/data-parallelism.qb): the only suite that reads input/.  Every other
 # suite builds the small banks made for it under tests/, so an author can
 # add or edit questions without breaking them; this suite checks what an
-# author must keep true.  For every bank: `qbc check --werror` passes,
+# author must keep true.  For every bank: `qbc check --werror` passes, a
+# build as `make` runs it prints no warning,
 # every formula renders in the player's KaTeX (tests/tools/katex-check.mjs),
 # and `qbc build` writes every format (the SCORM manifests valid against the
 # official XSDs and ../shared/tools/scorm-validate when present, the Anki
@@ -46,6 +47,16 @@ for bank in "$ROOT"/input/*.qb; do
 		fail "$bn: qbc check --werror"
 		sed 's/^/    /' "$W/check.log" | head -n 40
 	fi
+	# What a newcomer's first `make` runs (the Makefile's bank rule): no warning.
+	"$QBC" build -o "$W/out-make" --format make "$W/$bn.qb" >"$W/make.log" 2>&1
+	check "$bn: a make-style build exits 0" test $? = 0
+	if grep -q 'warning' "$W/make.log"; then
+		fail "$bn: a make-style build prints no warning"
+		sed 's/^/    /' "$W/make.log" | head -n 40
+	else
+		pass "$bn: a make-style build prints no warning"
+	fi
+	cp "${bank%.qb}.lock" "$W/" 2>/dev/null
 	if "$QBC" build -o "$W/out" --format all "$W/$bn.qb" >"$W/build.log" 2>&1; then
 		pass "$bn: qbc build --format all"
 	else
@@ -58,6 +69,24 @@ for bank in "$ROOT"/input/*.qb; do
 	check "$bn: SCORM 1.2 manifest valid (XSD)" xsd "$XSDS/scorm12-driver.xsd" "$W/out/$id.scorm12.zip"
 	check "$bn: SCORM 2004 manifest valid (XSD)" xsd "$XSDS/scorm2004-driver.xsd" "$W/out/$id.scorm2004.zip"
 	"$QBC" dump --json "$W/$bn.qb" >"$W/dump.json" 2>/dev/null
+	check "$bn: options shuffled, and no right option the longest by far (position and length tell nothing)" \
+		python3 - "$W/dump.json" <<'EOP'
+import json, sys
+d = json.load(open(sys.argv[1], encoding="utf-8"))
+bad = []
+qs = [q for q in d["questions"] if q["type"] in ("single", "multiple")]
+if qs and not d["shuffle_options"]:
+    bad.append("shuffle-options is off")
+for q in qs:
+    for lang in d["languages"]:
+        wrong = max((len(c["text"][lang]) for c in q["choices"] if not c["correct"]), default=0)
+        for c in q["choices"]:
+            if c["correct"] and len(c["text"][lang]) > max(1.15 * wrong, wrong + 5):
+                bad.append(f"{q['id']} ({lang}): right option of {len(c['text'][lang])} characters, wrong ones at most {wrong}")
+for b in bad:
+    print("   ", b)
+sys.exit(1 if bad else 0)
+EOP
 	if node "$ROOT/tests/tools/katex-check.mjs" "$bn" <"$W/dump.json" >"$W/katex.log" 2>&1; then
 		pass "$bn: every formula renders in the player's KaTeX"
 	else
