@@ -4,13 +4,11 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
-#include <sys/inotify.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -23,6 +21,7 @@
 #include "revision.h"
 #include "template.h"
 #include "validate.h"
+#include "watch.h"
 #include "write.h"
 #include "write_json.h"
 
@@ -422,14 +421,11 @@ static qb_drv_status write_all(const selection *sel, const qb_bank *bank, qb_bui
 	return rc;
 }
 
-typedef struct watch_state watch_state;
-static void watch_bank_media(watch_state *s, const qb_bank *bank, size_t i);
-
 /* Builds bank i: check, lock, update the revision record in memory,
  * report, write every output, then save the record.  Under watch, ws
  * learns the pictures the bank shows. */
 static qb_drv_status build_bank(const qb_drv_opts *o, size_t i, const selection *sel,
-                                const char *tdir, seen_ids *seen, watch_state *ws)
+                                const char *tdir, seen_ids *seen, qb_watch *ws)
 {
 	const char *path = o->banks[i];
 	bool errors = false;
@@ -438,7 +434,7 @@ static qb_drv_status build_bank(const qb_drv_opts *o, size_t i, const selection 
 	if (!bank)
 		return QB_DRV_IO;
 	if (ws)
-		watch_bank_media(ws, bank, i);
+		qb_watch_bank_media(ws, bank, i);
 	if (errors) {
 		qb_rev_hashes_free(hashes);
 		qb_bank_free(bank);
@@ -574,72 +570,6 @@ qb_drv_status qb_drv_review(const qb_drv_opts *o)
 
 /* ---- watch ---- */
 
-/* One file that makes a bank dirty: a name in a watched folder. */
-typedef struct watched {
-	int wd;
-	char *name;
-	size_t bank;
-} watched;
-
-struct watch_state {
-	int fd;
-	watched *w;
-	size_t n;
-	size_t bank; /* the bank whose media are being added */
-	qb_drv_status rc;
-};
-
-/* Watches the folder of path for saves of its file.  Editors save in
- * place (close after write) or by renaming a new file over the old one,
- * so folders are watched, not files.  Returns 0 or -1 (errno set). */
-static int watch_file(watch_state *s, const char *path, size_t bank)
-{
-	char *dir = qb_xstrdup(path);
-	char *slash = strrchr(dir, '/');
-	if (slash)
-		*(slash == dir ? slash + 1 : slash) = '\0';
-	int wd = inotify_add_watch(s->fd, slash ? dir : ".", IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE);
-	free(dir);
-	if (wd < 0)
-		return -1;
-	const char *base = strrchr(path, '/');
-	base = base ? base + 1 : path;
-	for (size_t i = 0; i < s->n; i++)
-		if (s->w[i].wd == wd && s->w[i].bank == bank && strcmp(s->w[i].name, base) == 0)
-			return 0;
-	s->w = qb_xrealloc(s->w, (s->n + 1) * sizeof *s->w);
-	s->w[s->n++] = (watched){wd, qb_xstrdup(base), bank};
-	return 0;
-}
-
-/* A picture in a folder that does not exist yet is not watched: the
- * bank has an error until it is there, and saving the bank rebuilds. */
-static void watch_media(void *payload, const char *path)
-{
-	watch_state *s = payload;
-	(void)watch_file(s, path, s->bank);
-}
-
-/* Adds the pictures bank i shows to the watched files (those it showed
- * before stay watched). */
-static void watch_bank_media(watch_state *s, const qb_bank *bank, size_t i)
-{
-	s->bank = i;
-	qb_rev_each_media(bank, watch_media, s);
-}
-
-/* Marks the banks named by the inotify events in ev[0..n). */
-static void mark_dirty(const watch_state *s, const char *ev, ssize_t n, bool *dirty)
-{
-	for (const char *p = ev; p < ev + n;) {
-		const struct inotify_event *e = (const struct inotify_event *)(const void *)p;
-		for (size_t i = 0; i < s->n; i++)
-			if (e->wd == s->w[i].wd && e->len && strcmp(e->name, s->w[i].name) == 0)
-				dirty[s->w[i].bank] = true;
-		p += sizeof *e + e->len;
-	}
-}
-
 qb_drv_status qb_drv_watch(const qb_drv_opts *o)
 {
 	selection sel;
@@ -648,50 +578,37 @@ qb_drv_status qb_drv_watch(const qb_drv_opts *o)
 	if (rc)
 		return rc;
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	watch_state s = {inotify_init1(IN_CLOEXEC), NULL, 0, 0, QB_DRV_OK};
-	if (s.fd < 0) {
+	qb_watch *w = qb_watch_new();
+	if (!w) {
 		qb_diag_fatal("cannot watch files: %s", strerror(errno));
 		free(tdir);
 		return QB_DRV_IO;
 	}
 	for (size_t i = 0; i < o->nbanks; i++)
-		if (watch_file(&s, o->banks[i], i) != 0) {
+		if (qb_watch_file(w, o->banks[i], i) != 0) {
 			qb_diag_fatal("cannot watch '%s': %s", o->banks[i], strerror(errno));
-			s.rc = QB_DRV_IO;
+			rc = QB_DRV_IO;
 		}
-	for (size_t i = 0; i < o->nbanks && !s.rc; i++)
-		build_bank(o, i, &sel, tdir, NULL, &s);
+	for (size_t i = 0; i < o->nbanks && !rc; i++)
+		build_bank(o, i, &sel, tdir, NULL, w);
 	qb_diag_summary();
-	if (!s.rc)
+	if (!rc)
 		printf("watching %zu bank%s; press Ctrl-C to stop\n", o->nbanks,
 		       o->nbanks == 1 ? "" : "s");
-	_Alignas(struct inotify_event) char ev[sizeof(struct inotify_event) + 4096];
 	bool *dirty = qb_xcalloc(o->nbanks, sizeof *dirty);
-	while (!s.rc) {
-		ssize_t n = read(s.fd, ev, sizeof ev);
-		if (n <= 0) {
-			if (n < 0 && errno == EINTR)
-				continue;
-			s.rc = QB_DRV_IO;
+	while (!rc) {
+		if (qb_watch_wait(w, dirty, o->nbanks, -1) != 1) {
+			rc = QB_DRV_IO;
 			break;
 		}
-		memset(dirty, 0, o->nbanks * sizeof *dirty);
-		mark_dirty(&s, ev, n, dirty);
-		/* Let an editor finish writing (several events per save). */
-		struct pollfd pfd = {s.fd, POLLIN, 0};
-		while (poll(&pfd, 1, 150) > 0 && (n = read(s.fd, ev, sizeof ev)) > 0)
-			mark_dirty(&s, ev, n, dirty);
 		for (size_t i = 0; i < o->nbanks; i++)
 			if (dirty[i]) {
-				build_bank(o, i, &sel, tdir, NULL, &s);
+				build_bank(o, i, &sel, tdir, NULL, w);
 				qb_diag_summary();
 			}
 	}
 	free(dirty);
-	for (size_t i = 0; i < s.n; i++)
-		free(s.w[i].name);
-	free(s.w);
+	qb_watch_free(w);
 	free(tdir);
-	close(s.fd);
-	return s.rc;
+	return rc;
 }
