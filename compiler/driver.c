@@ -4,11 +4,14 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/signalfd.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -16,6 +19,7 @@
 #include "buf.h"
 #include "diag.h"
 #include "fsutil.h"
+#include "preview.h"
 #include "read.h"
 #include "render.h"
 #include "revision.h"
@@ -609,6 +613,146 @@ qb_drv_status qb_drv_watch(const qb_drv_opts *o)
 	}
 	free(dirty);
 	qb_watch_free(w);
+	free(tdir);
+	return rc;
+}
+
+/* ---- preview ---- */
+
+/* The formats the preview shows, written into its private folder. */
+static const char *const preview_formats[] = {"anki", "scorm12"};
+
+/* Reads and checks bank i, writes its Anki and SCORM 1.2 packages into
+ * dir with its revision record read but never updated, and publishes
+ * them to the page, or, when the bank has errors, only what the build
+ * printed (the page keeps its last good version).  The diagnostics go to
+ * stderr as usual, and to the page exactly as printed. */
+static void preview_bank(const qb_drv_opts *o, size_t i, const char *tdir, const char *dir,
+                         qb_watch *w, qb_preview *p, char **id)
+{
+	char *diags = NULL;
+	size_t dlen = 0;
+	FILE *mem = open_memstream(&diags, &dlen);
+	if (mem)
+		qb_diag_set_stream(mem);
+	bool errors = false;
+	qb_rev_hashes *hashes = NULL;
+	qb_revisions *rev = NULL;
+	char *rpath = NULL;
+	const char **langs = NULL;
+	qb_build_opts opts = {0};
+	qb_bank *bank = load(o->banks[i], NULL, &errors, &hashes);
+	qb_drv_status rc = !bank ? QB_DRV_IO : errors ? QB_DRV_BANK_ERRORS : QB_DRV_OK;
+	if (bank) {
+		qb_watch_bank_media(w, bank, i);
+		/* A labels file of its own (render.h) counts as a save too. */
+		char *bdir = qb_xstrdup(bank->path), *slash = strrchr(bdir, '/');
+		if (slash)
+			*slash = '\0';
+		for (size_t k = 0; k < bank->nlangs; k++) {
+			char *lab = qb_xasprintf("%s/labels/%s.json", slash ? bdir : ".",
+			                         bank->langs[k].code);
+			(void)qb_watch_file(w, lab, i);
+			free(lab);
+		}
+		free(bdir);
+		if (!*id && bank->id)
+			*id = qb_xstrdup(bank->id);
+	}
+	if (!rc && (rev = load_record(bank, &rpath, &rc)) != NULL) {
+		rc = record_warnings(rev, bank, hashes);
+		qb_render_check_labels(bank, tdir);
+		langs = qb_xcalloc(bank->nlangs + 1, sizeof *langs);
+		time_t latest = qb_rev_latest(rev);
+		opts = (qb_build_opts){dir, langs, 0, latest ? latest : revision_now(), tdir, rev};
+		rc = worst(rc, select_langs(bank, o->langs, langs, &opts.nlangs));
+		for (size_t k = 0; k < QB_NELEM(preview_formats) && !rc; k++)
+			rc = run_writer(qb_writer_find(preview_formats[k]), bank, &opts);
+	}
+	qb_diag_summary();
+	qb_diag_set_stream(NULL);
+	if (mem && fclose(mem) == 0 && diags)
+		fputs(diags, stderr);
+	qb_preview_publish(p, i, rc ? NULL : bank, rev, langs, opts.nlangs, dir, mem ? diags : "");
+	for (size_t k = 0; bank && k < QB_NELEM(preview_formats); k++) {
+		opts.outdir = dir;
+		char *out = qb_writer_output_path(qb_writer_find(preview_formats[k]), bank, &opts);
+		unlink(out);
+		free(out);
+	}
+	free(diags);
+	free(langs);
+	qb_rev_hashes_free(hashes);
+	qb_rev_free(rev);
+	free(rpath);
+	qb_bank_free(bank);
+}
+
+qb_drv_status qb_drv_preview(const qb_drv_opts *o)
+{
+	qb_drv_status rc = QB_DRV_OK;
+	char *tdir = qb_template_dir(o->argv0);
+	const char *tmp = getenv("TMPDIR");
+	char *dir = qb_xasprintf("%s/qbc-preview-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	qb_watch *w = qb_watch_new();
+	qb_preview *p = NULL;
+	bool *dirty = qb_xcalloc(o->nbanks, sizeof *dirty);
+	char **ids = qb_xcalloc(o->nbanks, sizeof *ids);
+	/* Ctrl-C and SIGTERM arrive through a descriptor the watch waits on;
+	 * blocked before the server starts, so that none of its threads
+	 * takes them. */
+	sigset_t stop, old;
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGTERM);
+	pthread_sigmask(SIG_BLOCK, &stop, &old);
+	signal(SIGPIPE, SIG_IGN);
+	int sfd = signalfd(-1, &stop, SFD_CLOEXEC);
+	if (!w || sfd < 0 || !mkdtemp(dir)) {
+		qb_diag_fatal("cannot start the preview: %s", strerror(errno));
+		rc = QB_DRV_IO;
+		goto done;
+	}
+	for (size_t i = 0; i < o->nbanks; i++)
+		if (qb_watch_file(w, o->banks[i], i) != 0) {
+			qb_diag_fatal("cannot watch '%s': %s", o->banks[i], strerror(errno));
+			rc = QB_DRV_IO;
+			goto done;
+		}
+	qb_preview_opts po = {o->host, o->port, tdir, o->nbanks};
+	if (!(p = qb_preview_start(&po))) {
+		rc = QB_DRV_IO;
+		goto done;
+	}
+	for (size_t i = 0; i < o->nbanks; i++)
+		preview_bank(o, i, tdir, dir, w, p, &ids[i]);
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	printf("preview of ");
+	for (size_t i = 0; i < o->nbanks; i++)
+		printf("%s'%s'", i ? ", " : "", ids[i] ? ids[i] : o->banks[i]);
+	printf(" at %s (Ctrl-C stops)%s\n", qb_preview_url(p),
+	       qb_preview_public(p) ? "; not only this computer can open it" : "");
+	int r;
+	while ((r = qb_watch_wait(w, dirty, o->nbanks, sfd)) == 1)
+		for (size_t i = 0; i < o->nbanks; i++)
+			if (dirty[i])
+				preview_bank(o, i, tdir, dir, w, p, &ids[i]);
+	if (r < 0) {
+		qb_diag_fatal("cannot watch files: %s", strerror(errno));
+		rc = QB_DRV_IO;
+	}
+done:
+	qb_preview_stop(p);
+	rmdir(dir);
+	if (sfd >= 0)
+		close(sfd);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	qb_watch_free(w);
+	for (size_t i = 0; i < o->nbanks; i++)
+		free(ids[i]);
+	free(ids);
+	free(dirty);
+	free(dir);
 	free(tdir);
 	return rc;
 }
