@@ -229,10 +229,10 @@ static qb_drv_status each_bank(const qb_drv_opts *o, bank_fn fn, bool want_hashe
 /* The warnings that need the record: stale translations and renames.
  * Under --werror they are errors and stop the bank. */
 static qb_drv_status record_warnings(const qb_revisions *rev, const qb_bank *bank,
-                                     qb_rev_hashes *hashes)
+                                     qb_rev_hashes *hashes, qb_preview *p)
 {
 	qb_diag_mark m = qb_diag_mark_now();
-	qb_rev_check_stale(rev, bank, hashes);
+	qb_rev_check_stale_each(rev, bank, hashes, p ? qb_preview_stale : NULL, p);
 	qb_rev_check_renames(rev, bank);
 	return qb_diag_errors_since(m) ? QB_DRV_BANK_ERRORS : QB_DRV_OK;
 }
@@ -244,7 +244,7 @@ static qb_drv_status check_bank(const qb_drv_opts *o, const qb_bank *bank, qb_re
 {
 	QB_UNUSED(o);
 	QB_UNUSED(rpath);
-	return record_warnings(rev, bank, hashes);
+	return record_warnings(rev, bank, hashes, NULL);
 }
 
 qb_drv_status qb_drv_check(const qb_drv_opts *o)
@@ -462,7 +462,7 @@ static qb_drv_status build_bank(const qb_drv_opts *o, size_t i, const selection 
 	qb_revisions *rev = load_record(bank, &rpath, &rc);
 	if (!rev)
 		goto done;
-	if ((rc = record_warnings(rev, bank, hashes)) != QB_DRV_OK)
+	if ((rc = record_warnings(rev, bank, hashes, NULL)) != QB_DRV_OK)
 		goto done;
 	{
 		qb_diag_mark m = qb_diag_mark_now();
@@ -649,6 +649,9 @@ static void preview_bank(const qb_drv_opts *o, size_t i, const char *tdir, const
 		char *bdir = qb_xstrdup(bank->path), *slash = strrchr(bdir, '/');
 		if (slash)
 			*slash = '\0';
+		char *labdir = qb_xasprintf("%s/labels", slash ? bdir : ".");
+		(void)qb_watch_file(w, labdir, i); /* the folder made */
+		free(labdir);
 		for (size_t k = 0; k < bank->nlangs; k++) {
 			char *lab = qb_xasprintf("%s/labels/%s.json", slash ? bdir : ".",
 			                         bank->langs[k].code);
@@ -660,7 +663,7 @@ static void preview_bank(const qb_drv_opts *o, size_t i, const char *tdir, const
 			*id = qb_xstrdup(bank->id);
 	}
 	if (!rc && (rev = load_record(bank, &rpath, &rc)) != NULL) {
-		rc = record_warnings(rev, bank, hashes);
+		rc = record_warnings(rev, bank, hashes, p);
 		qb_render_check_labels(bank, tdir);
 		langs = qb_xcalloc(bank->nlangs + 1, sizeof *langs);
 		time_t latest = qb_rev_latest(rev);
@@ -740,6 +743,10 @@ qb_drv_status qb_drv_preview(const qb_drv_opts *o)
 	if (r < 0) {
 		qb_diag_fatal("cannot watch files: %s", strerror(errno));
 		rc = QB_DRV_IO;
+	} else { /* taken, so that unblocking it below does not deliver it */
+		struct signalfd_siginfo si;
+		if (read(sfd, &si, sizeof si) < 0)
+			rc = QB_DRV_IO;
 	}
 done:
 	qb_preview_stop(p);

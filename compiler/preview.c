@@ -82,6 +82,8 @@ struct qb_preview {
 	unsigned long version;
 	bool stopping;
 	char *state;          /* the page's JSON                           */
+	json_t *stale;        /* {qid: {lang: true}} for the next publish:
+	                         the driver's thread only                  */
 	size_t nbanks;
 	pv_bank *banks;
 };
@@ -274,20 +276,23 @@ done:
 /* ==== The page's JSON ==================================================== */
 
 /* A translation's state from the record: "missing" (the question has no
- * text in lang), "new" (not yet in the record: never built) or "built". */
+ * text in lang), "stale" (qbc check warns that it may be), "new" (not yet
+ * in the record: never built) or "reviewed" (in the record, not stale). */
 static const char *tr_state(const qb_question *q, const struct qb_revisions *rev,
-                            const char *lang)
+                            const char *lang, json_t *stale)
 {
 	if (!qb_text_tr(&q->prompt, lang))
 		return "missing";
+	if (json_object_get(json_object_get(stale, q->id), lang))
+		return "stale";
 	if (rev && qb_rev_question_time(rev, q->id, lang) == 0)
 		return "new";
-	return "built";
+	return "reviewed";
 }
 
 static json_t *bank_json(const qb_bank *bank, const struct qb_revisions *rev,
                          const char *const *langs, size_t nlangs, json_t *types, json_t *notes,
-                         const char *build)
+                         const char *build, json_t *stale)
 {
 	json_t *b = json_object(), *jl = json_array(), *names = json_object();
 	json_t *qs = json_array();
@@ -305,7 +310,7 @@ static json_t *bank_json(const qb_bank *bank, const struct qb_revisions *rev,
 		for (size_t k = 0; k < q->ntags; k++)
 			json_array_append_new(tags, json_string(q->tags[k].name));
 		for (size_t i = 0; i < nlangs; i++) {
-			json_object_set_new(status, langs[i], json_string(tr_state(q, rev, langs[i])));
+			json_object_set_new(status, langs[i], json_string(tr_state(q, rev, langs[i], stale)));
 			qb_buf id = QB_BUF_INIT;
 			qb_escape_html(&id, bank->id);
 			qb_buf_putc(&id, ':');
@@ -370,12 +375,13 @@ int qb_preview_publish(qb_preview *p, size_t i, const qb_bank *bank,
 		if (rc == 0)
 			rc = read_scorm(scorm, i, &files, &nfiles, build);
 		if (rc == 0)
-			good = bank_json(bank, rev, langs, nlangs, types, notes, build);
+			good = bank_json(bank, rev, langs, nlangs, types, notes, build, p->stale);
 		free(apkg);
 		free(scorm);
 	}
 	json_decref(types);
 	json_decref(notes);
+	json_object_clear(p->stale);
 	pthread_mutex_lock(&p->lock);
 	pv_bank *b = &p->banks[i];
 	if (good) {
@@ -394,6 +400,15 @@ int qb_preview_publish(qb_preview *p, size_t i, const qb_bank *bank,
 	pthread_mutex_unlock(&p->lock);
 	files_free(files, nfiles);
 	return rc;
+}
+
+void qb_preview_stale(void *payload, const char *qid, const char *lang)
+{
+	qb_preview *p = payload;
+	json_t *q = json_object_get(p->stale, qid);
+	if (!q)
+		json_object_set_new(p->stale, qid, q = json_object());
+	json_object_set_new(q, lang, json_true());
 }
 
 /* ==== HTTP =============================================================== */
@@ -504,6 +519,21 @@ static enum MHD_Result wait_state(qb_preview *p, struct MHD_Connection *c, const
 	return r;
 }
 
+/* libmicrohttpd's unescaping, but a path or argument with an escaped NUL
+ * ("%00", which would cut the C string it hands on) becomes one that
+ * nothing matches.  Returns the new length. */
+static size_t unescape(void *cls, struct MHD_Connection *c, char *s)
+{
+	QB_UNUSED(cls);
+	QB_UNUSED(c);
+	for (const char *p = s; (p = strchr(p, '%')) != NULL; p++)
+		if (p[1] == '0' && p[2] == '0') {
+			strcpy(s, "\x7f");
+			return 1;
+		}
+	return MHD_http_unescape(s);
+}
+
 static const char card_frame[] =
 	"<!DOCTYPE html><html><head><meta charset=\"utf-8\"></head><body></body></html>\n";
 
@@ -604,6 +634,7 @@ qb_preview *qb_preview_start(const qb_preview_opts *o)
 	pthread_cond_init(&p->changed, &ca);
 	pthread_condattr_destroy(&ca);
 	p->nbanks = o->nbanks;
+	p->stale = json_object();
 	p->banks = qb_xcalloc(o->nbanks ? o->nbanks : 1, sizeof *p->banks);
 	p->page = load(o->templates_dir, "index.html", &p->page_len);
 	p->script = load(o->templates_dir, "preview.js", &p->script_len);
@@ -635,7 +666,8 @@ qb_preview *qb_preview_start(const qb_preview_opts *o)
 			MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)HEADER_LIMIT,
 			MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)IDLE_SECONDS,
 			MHD_OPTION_CONNECTION_LIMIT, (unsigned)MAX_CONNECTIONS,
-			MHD_OPTION_THREAD_STACK_SIZE, (size_t)256 * 1024, MHD_OPTION_END);
+			MHD_OPTION_THREAD_STACK_SIZE, (size_t)256 * 1024,
+			MHD_OPTION_UNESCAPE_CALLBACK, unescape, NULL, MHD_OPTION_END);
 	}
 	if (!p->d) {
 		if (o->port >= 0)
@@ -684,6 +716,7 @@ void qb_preview_stop(qb_preview *p)
 		files_free(p->banks[i].files, p->banks[i].nfiles);
 	}
 	free(p->banks);
+	json_decref(p->stale);
 	free(p->state);
 	free(p->page);
 	free(p->script);

@@ -40,6 +40,10 @@ int qb_preview_publish(qb_preview *p, size_t i, const qb_bank *bank,
                        const struct qb_revisions *rev, const char *const *langs,
                        size_t nlangs, const char *dir, const char *diags);
 
+/* Notes that the translation of question qid in lang may be stale, for
+ * the next qb_preview_publish() (a qb_rev_stale_fn; payload is p). */
+void qb_preview_stale(void *p, const char *qid, const char *lang);
+
 /* Wakes the waiting pages and stops the server. */
 void qb_preview_stop(qb_preview *p);
 

@@ -82,7 +82,7 @@
     return e;
   }
 
-  var STATUS = { missing: 'missing', 'new': 'new: not in the revision record yet', built: 'in the revision record' };
+  var STATUS = { missing: 'missing', stale: 'may be stale: qbc check warns', 'new': 'new: not in the revision record yet', reviewed: 'reviewed: in the revision record, not stale' };
 
   function drawList(b) {
     var body = $('qlist').tBodies[0];
@@ -90,7 +90,7 @@
     (b.questions || []).forEach(function (q) {
       var langs = b.langs.map(function (l) {
         return el('span', { 'class': 'st ' + q.status[l], title: b.langNames[l] + ': ' + STATUS[q.status[l]],
-          text: l + (q.status[l] === 'built' ? '' : ' ' + q.status[l]) });
+          text: l + (q.status[l] === 'reviewed' ? '' : ' ' + q.status[l]) });
       });
       rows.push(el('tr', { 'data-qid': q.id, 'aria-selected': String(q.id === sel.qid), onclick: function () { choose(q.id); } }, [
         el('td', {}, [el('button', { type: 'button', text: q.id, onclick: function (e) { e.stopPropagation(); choose(q.id); } })]),
