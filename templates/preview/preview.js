@@ -127,6 +127,7 @@
     if (drawn[which] === doc) return;
     drawn[which] = doc;
     var go = function () {
+      frame.setAttribute('data-ready', '1');
       var d = frame.contentDocument;
       d.open();
       d.write(doc);
@@ -135,7 +136,7 @@
     if (frame.getAttribute('src') !== base) {
       frame.onload = function () { frame.onload = null; go(); };
       frame.setAttribute('src', base);
-    } else if (frame.contentDocument && frame.contentDocument.readyState !== 'loading') {
+    } else if (frame.getAttribute('data-ready')) {
       go();
     } else {
       frame.onload = function () { frame.onload = null; go(); };
@@ -170,9 +171,12 @@
       var r = lms.rows[n];
       body.appendChild(el('tr', {}, [el('td', { text: (r.id || '') + (r.type ? ' (' + r.type + ')' : '') }),
         el('td', { text: r.student_response || '' }), el('td', { text: r.result || '' }),
-        el('td', { text: lms.values['cmi.core.score.raw'] !== undefined ? lms.values['cmi.core.score.raw'] + ' %' : '' })]));
+        el('td', { text: r.weighting ? r.weighting : '' })]));
     });
     if (!body.firstChild) body.appendChild(el('tr', {}, [el('td', { colspan: '4', text: 'Nothing yet: answer the question in the player.' })]));
+    var v = lms.values, score = v['cmi.core.score.raw'];
+    $('lms-status').textContent = 'Lesson status: ' + (v['cmi.core.lesson_status'] || 'not attempted') +
+      '; score: ' + (score !== undefined ? score + ' %' : 'set once every question is answered');
   }
 
   /* The player's data (its own data.js) in the frame. */
@@ -188,7 +192,9 @@
   }
 
   window.API = {
-    LMSInitialize: function () { return 'true'; },
+    // A new player starts afresh: what the one before wrote as it left
+    // (it saves on pagehide) is not this attempt's.
+    LMSInitialize: function () { lms.values = {}; lms.rows = {}; lmsRows(); return 'true'; },
     LMSFinish: function () { return 'true'; },
     LMSCommit: function () { return 'true'; },
     LMSGetLastError: function () { return '0'; },
@@ -205,7 +211,7 @@
       lms.values[k] = String(v);
       var m = /^cmi\.interactions\.(\d+)\.([a-z_]+)$/.exec(k);
       if (m) (lms.rows[m[1]] = lms.rows[m[1]] || {})[m[2]] = String(v);
-      if (m || /score\.raw$/.test(k)) lmsRows();
+      if (m || /^cmi\.core\.(score\.raw|lesson_status)$/.test(k)) lmsRows();
       return 'true';
     }
   };
@@ -217,9 +223,6 @@
       encodeURIComponent(sel.lang) + '&build=' + b.scormBuild;
     if (!force && drawn.player === src) return;
     drawn.player = src;
-    lms.values = {};
-    lms.rows = {};
-    lmsRows();
     $('player').setAttribute('src', src);
   }
 
@@ -264,6 +267,7 @@
   $('bank').addEventListener('change', function () { sel.bank = Number(this.value); sel.qid = null; draw(); });
   $('gap').addEventListener('change', function () { sel.gap = Number(this.value); drawCard(true); });
   $('night').addEventListener('change', function () { drawCard(true); });
+  $('restart').addEventListener('click', function () { drawPlayer(true); });
   $('reveal').addEventListener('click', function () { drawn.back = null; drawCard(false); });
   $('night').checked = window.matchMedia && window.matchMedia('(prefers-color-scheme: dark)').matches;
 
