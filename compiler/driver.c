@@ -643,6 +643,7 @@ static void preview_bank(const qb_drv_opts *o, size_t i, const char *tdir, const
 	qb_build_opts opts = {0};
 	qb_bank *bank = load(o->banks[i], NULL, &errors, &hashes);
 	qb_drv_status rc = !bank ? QB_DRV_IO : errors ? QB_DRV_BANK_ERRORS : QB_DRV_OK;
+	bool shown = false, failed = rc != QB_DRV_OK;
 	if (bank) {
 		qb_watch_bank_media(w, bank, i);
 		/* A labels file of its own (render.h) counts as a save too. */
@@ -669,14 +670,19 @@ static void preview_bank(const qb_drv_opts *o, size_t i, const char *tdir, const
 		time_t latest = qb_rev_latest(rev);
 		opts = (qb_build_opts){dir, langs, 0, latest ? latest : revision_now(), tdir, rev};
 		rc = worst(rc, select_langs(bank, o->langs, langs, &opts.nlangs));
-		for (size_t k = 0; k < QB_NELEM(preview_formats) && !rc; k++)
-			rc = run_writer(qb_writer_find(preview_formats[k]), bank, &opts);
+		/* A format that cannot hold the bank (SCORM 1.2's saved state)
+		 * leaves the other to show; its error shows over the page. */
+		shown = rc == QB_DRV_OK;
+		for (size_t k = 0; k < QB_NELEM(preview_formats) && shown; k++)
+			failed |= run_writer(qb_writer_find(preview_formats[k]), bank, &opts) != QB_DRV_OK;
 	}
+	failed |= rc != QB_DRV_OK;
 	qb_diag_summary();
 	qb_diag_set_stream(NULL);
 	if (mem && fclose(mem) == 0 && diags)
 		fputs(diags, stderr);
-	qb_preview_publish(p, i, rc ? NULL : bank, rev, langs, opts.nlangs, dir, mem ? diags : "");
+	qb_preview_publish(p, i, shown ? bank : NULL, rev, langs, opts.nlangs, dir, mem ? diags : "",
+	                   failed);
 	for (size_t k = 0; bank && k < QB_NELEM(preview_formats); k++) {
 		opts.outdir = dir;
 		char *out = qb_writer_output_path(qb_writer_find(preview_formats[k]), bank, &opts);

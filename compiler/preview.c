@@ -361,7 +361,7 @@ static void state_update(qb_preview *p)
 
 int qb_preview_publish(qb_preview *p, size_t i, const qb_bank *bank,
                        const struct qb_revisions *rev, const char *const *langs,
-                       size_t nlangs, const char *dir, const char *diags)
+                       size_t nlangs, const char *dir, const char *diags, bool errors)
 {
 	pv_file *files = NULL;
 	size_t nfiles = 0;
@@ -371,11 +371,11 @@ int qb_preview_publish(qb_preview *p, size_t i, const qb_bank *bank,
 	if (bank) {
 		char *apkg = qb_xasprintf("%s/%s.apkg", dir, bank->id);
 		char *scorm = qb_xasprintf("%s/%s.scorm12.zip", dir, bank->id);
-		rc = read_apkg(apkg, i, &files, &nfiles, types, notes);
-		if (rc == 0)
-			rc = read_scorm(scorm, i, &files, &nfiles, build);
-		if (rc == 0)
-			good = bank_json(bank, rev, langs, nlangs, types, notes, build, p->stale);
+		if (access(apkg, F_OK) == 0 && read_apkg(apkg, i, &files, &nfiles, types, notes) != 0)
+			rc = -1;
+		if (access(scorm, F_OK) == 0 && read_scorm(scorm, i, &files, &nfiles, build) != 0)
+			rc = -1;
+		good = bank_json(bank, rev, langs, nlangs, types, notes, build, p->stale);
 		free(apkg);
 		free(scorm);
 	}
@@ -395,7 +395,7 @@ int qb_preview_publish(qb_preview *p, size_t i, const qb_bank *bank,
 	}
 	free(b->diags);
 	b->diags = qb_xstrdup(diags ? diags : "");
-	b->failed = !good;
+	b->failed = errors || rc != 0;
 	state_update(p);
 	pthread_mutex_unlock(&p->lock);
 	files_free(files, nfiles);

@@ -31,14 +31,16 @@ const char *qb_preview_url(const qb_preview *p);
 bool qb_preview_public(const qb_preview *p);
 
 /* Publishes bank i.  With bank (error-free), the packages the driver wrote
- * into dir (<id>.apkg, <id>.scorm12.zip) replace what the page showed;
- * rev (may be NULL) gives each translation's state.  Without, the page
- * keeps its last good version.  diags is what the build printed (the
- * overlay shows it while it has errors or warnings).  Returns 0, or -1
- * after a diagnostic when a package cannot be read back. */
+ * into dir (<id>.apkg, <id>.scorm12.zip: either may be missing, when the
+ * bank is too big for the format) replace what the page showed; rev (may
+ * be NULL) gives each translation's state.  Without, the page keeps its
+ * last good version.  diags is what the build printed: the page shows it
+ * over everything, as errors when errors is true, else as warnings.
+ * Returns 0, or -1 after a diagnostic when a package cannot be read back
+ * (the page then shows the bank without it). */
 int qb_preview_publish(qb_preview *p, size_t i, const qb_bank *bank,
                        const struct qb_revisions *rev, const char *const *langs,
-                       size_t nlangs, const char *dir, const char *diags);
+                       size_t nlangs, const char *dir, const char *diags, bool errors);
 
 /* Notes that the translation of question qid in lang may be stale, for
  * the next qb_preview_publish() (a qb_rev_stale_fn; payload is p). */

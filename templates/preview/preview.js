@@ -154,6 +154,8 @@
     if (sel.gap > gaps) sel.gap = 1;
     options($('gap'), nums, names, String(sel.gap));
     var t = note && b.anki[note.type];
+    $('card-none').hidden = !!t;
+    $('front').hidden = $('back').hidden = !t;
     if (!t) return;
     if (force) drawn.front = drawn.back = null;
     writeCard($('front'), 'front', cardHtml(q.id, sel.lang, 'front', sel.gap), t.css);
@@ -218,6 +220,8 @@
 
   function drawPlayer(force) {
     var b = bank();
+    $('player-none').hidden = !b || !!b.scormBuild;
+    $('player').hidden = !$('player-none').hidden;
     if (!b || !b.scormBuild || !sel.qid) return;
     var src = b.base + 'scorm/index.html?q=' + encodeURIComponent(sel.qid) + '&lang=' +
       encodeURIComponent(sel.lang) + '&build=' + b.scormBuild;
@@ -233,7 +237,7 @@
     $('diags').hidden = text === '';
     $('diags').className = 'diags' + (b.failed ? '' : ' warnings-only');
     $('diags-h').textContent = b.failed
-      ? (b.questions ? 'The bank has errors: the page shows its last good version'
+      ? (b.questions ? 'Errors: the page shows the last version that built'
         : 'The bank has errors: fix them to see its questions')
       : 'Warnings';
     if ($('diag-text').textContent !== text) $('diag-text').textContent = text;

@@ -332,6 +332,22 @@ def main():
     case('a second preview takes another port', srv2.port and srv2.port != srv.port, srv2.line)
     srv2.stop()
     srv.stop()
+    # A bank too big for SCORM 1.2's saved state: the cards still show,
+    # with the format's error over the page.
+    big = os.path.join(WORK, 'big', 'big.qb')
+    os.makedirs(os.path.dirname(big), exist_ok=True)
+    with open(big, 'w') as f:
+        f.write('bank: big\nlanguages: en\n\ntitle:\n  en: Big\n\n')
+        for i in range(400):
+            f.write(f'{i + 1}. q{i}\n   en: Question {i}?\n\n   * en: Yes\n   - en: No\n\n'
+                    f'   explanation:\n     en: Because.\n\n')
+    srv = Server('--port', '0', big)
+    s = state(srv.port) if srv.port else None
+    bb = s and s['banks'][0]
+    case('a bank too big for SCORM 1.2 shows its cards and the format\'s error',
+         bb and len(bb['questions']) == 400 and bb['questions'][0]['notes'].get('en') and not bb['scormBuild']
+         and bb['failed'] and 'too big for SCORM 1.2' in bb['diagnostics'], str(bb and bb['diagnostics'])[:300])
+    srv.stop()
     srv = Server('--host', '0.0.0.0', '--port', '0', BANK)
     case('--host another address says so', 'http://0.0.0.0:' in srv.line and 'not only this computer' in srv.line,
          srv.line)
