@@ -285,7 +285,8 @@
       if (!state || s.version !== state.version) {
         state = s;
         draw();
-        $('live').textContent = 'live: updated ' + new Date().toLocaleTimeString();
+        $('live').textContent = 'live: up to date';
+        $('live').title = 'updated at ' + new Date().toLocaleTimeString();
       }
       poll();
     }).catch(function () {

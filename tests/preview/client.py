@@ -19,7 +19,7 @@ import time
 
 QBC, WORK = sys.argv[1], sys.argv[2]
 BANK = os.path.join(WORK, 'bank', 'bank.qb')
-results = []
+servers = []  # every server started, stopped at exit whatever happens
 
 
 def case(name, ok, why=''):
@@ -36,6 +36,7 @@ class Server:
         e.update(env or {})
         self.p = subprocess.Popen([QBC, 'preview', *args], stdout=self.out, stderr=self.err,
                                   cwd=WORK, env=e)
+        servers.append(self.p)
         self.line = ''
         for _ in range(200):
             self.out.seek(0)
@@ -359,4 +360,10 @@ def main():
 
 
 if __name__ == '__main__':
-    main()
+    try:
+        main()
+    finally:
+        for p in servers:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
