@@ -660,7 +660,7 @@ qb_preview *qb_preview_start(const qb_preview_opts *o)
 	for (unsigned k = 0; k < tries && !p->d; k++) {
 		set_port(&sa, first + k);
 		p->d = MHD_start_daemon(
-			MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD |
+			MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL |
 				(v6 ? MHD_USE_IPv6 : 0),
 			0, NULL, NULL, answer, p, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
 			MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)HEADER_LIMIT,

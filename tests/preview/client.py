@@ -202,6 +202,28 @@ def main():
     for sock in slow:
         sock.close()
 
+    # 500 connections open at once: the others are still answered, and
+    # memory comes back down once they are gone.
+    def rss():
+        for line in open(f'/proc/{srv.p.pid}/status'):
+            if line.startswith('VmRSS:'):
+                return int(line.split()[1]) // 1024
+        return 0
+
+    before = rss()
+    idle = []
+    try:
+        for _ in range(500):
+            idle.append(socket.create_connection(('127.0.0.1', port), timeout=5))
+        st = request(port, '/api/state', timeout=10)[0]
+    except OSError as e:
+        st = str(e)
+    case('500 connections at once: the others are still answered', st == 200, f'{st} after {len(idle)}')
+    for sock in idle:
+        sock.close()
+    time.sleep(0.5)
+    case('memory stays flat (RSS within 64 MiB of before)', rss() < before + 64, f'{before} -> {rss()} MiB')
+
     # Load: 2,000 requests over 50 keep-alive connections, all answered.
     counts = {'ok': 0, 'bad': 0}
     lock = threading.Lock()
