@@ -37,7 +37,7 @@ before(async () => {
   const r = qbc(['build', '-o', out, '--format', 'anki', path.join(other, 'bank.qb')]);
   assert.equal(r.status, 0, r.stderr);
   unzip(path.join(out, 'preview-test.apkg'), path.join(tmp.dir, 'apkg'));
-  apkg = readApkg(path.join(tmp.dir, 'apkg'), path.join(tmp.dir, 'media'));
+  apkg = ['qbc quiz', 'qbc cloze'].map((t) => readApkg(path.join(tmp.dir, 'apkg'), path.join(tmp.dir, 'media'), t));
   mkdirSync(path.join(tmp.dir, 'tmp'));
   proc = spawn(QBC, ['preview', '--port', '0', bankFile],
     { env: { ...process.env, NO_COLOR: '1', TMPDIR: path.join(tmp.dir, 'tmp') }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -88,7 +88,7 @@ test('the card and the player appear, in both languages', async () => {
   assert.ok(await front.locator('img').evaluate((img) => img.complete && img.naturalWidth > 0), 'the picture loads');
   const player = page.frameLocator('#player');
   assert.match(await player.locator('main').textContent(), /Which colour is the sky/);
-  assert.equal(await page.locator('#qlist tbody tr').count(), 2);
+  assert.equal(await page.locator('#qlist tbody tr').count(), 3);
   await page.selectOption('#lang', 'sw');
   await front.locator('text=Anga lina rangi gani').waitFor();
   await player.locator('text=Anga lina rangi gani').waitFor();
@@ -100,23 +100,32 @@ test('the card and the player appear, in both languages', async () => {
   await ctx.close();
 });
 
-test('the card the page shows is the card the .apkg gives, every note, both sides', async () => {
+test('the card the page shows is the card the .apkg gives, every note, every gap, both sides', async () => {
   const { ctx, page } = await open();
   let n = 0;
-  for (const note of apkg.notes) {
-    const [, qid, lang] = note.fields.ID.split(':');
-    const front = fillCard(apkg.qfmt, note.fields);
-    const back = fillCard(apkg.afmt, { ...note.fields, FrontSide: front });
-    const got = await page.evaluate(([q, l]) => [window.qbcPreview.cardHtml(q, l, 'front', 1),
-      window.qbcPreview.cardHtml(q, l, 'back', 1)], [qid, lang]);
-    assert.equal(got[0], front, `front of ${note.fields.ID}`);
-    assert.equal(got[1], back, `back of ${note.fields.ID}`);
-    // And the frame shows that card, with the package's own CSS.
-    n++;
+  for (const type of apkg) {
+    for (const note of type.notes) {
+      const [, qid, lang] = note.fields.ID.split(':');
+      const gaps = Math.max(1, new Set((note.fields.Text || '').match(/\{\{c\d+::/g) || []).size);
+      for (let gap = 1; gap <= gaps; gap++) {
+        const front = fillCard(type.qfmt, note.fields, { n: gap, side: 'front' });
+        const back = fillCard(type.afmt, { ...note.fields, FrontSide: front }, { n: gap, side: 'back' });
+        const got = await page.evaluate(([q, l, g]) => [window.qbcPreview.cardHtml(q, l, 'front', g),
+          window.qbcPreview.cardHtml(q, l, 'back', g)], [qid, lang, gap]);
+        assert.equal(got[0], front, `front of ${note.fields.ID}, card ${gap}`);
+        assert.equal(got[1], back, `back of ${note.fields.ID}, card ${gap}`);
+        n++;
+      }
+    }
   }
-  assert.equal(n, 4);
+  assert.equal(n, 4 + 4, 'two questions and a cloze of two gaps, in two languages');
+  // The frames show the package's own CSS, and a cloze card per gap.
   const shown = await page.frameLocator('#front').locator('#qa').evaluate((qa) => qa.ownerDocument.querySelector('style').textContent);
-  assert.equal(shown, apkg.css);
+  assert.equal(shown, apkg[0].css);
+  await page.locator('#qlist button', { hasText: 'gaps' }).click();
+  await page.selectOption('#gap', '2');
+  await page.frameLocator('#front').locator('.cloze', { hasText: '[' }).waitFor();
+  assert.match(await page.frameLocator('#front').locator('.qb-question').textContent(), /Light is scattered by the \[/);
   await ctx.close();
 });
 
