@@ -15,9 +15,9 @@
 CC      ?= cc
 PREFIX  ?= /usr/local
 BUILD   := build
-PKGS    := libzip zlib sqlite3 libxml-2.0 jansson md4c md4c-html nettle libutf8proc
+PKGS    := libzip zlib sqlite3 libxml-2.0 jansson md4c md4c-html nettle libutf8proc libmicrohttpd
 DEBS    := build-essential pkg-config libzip-dev libsqlite3-dev libxml2-dev libjansson-dev \
-           libmd4c-dev libmd4c-html0-dev nettle-dev libutf8proc-dev libjs-katex
+           libmd4c-dev libmd4c-html0-dev nettle-dev libutf8proc-dev libjs-katex libmicrohttpd-dev
 # What the tests use as real clients.
 TEST_DEBS := sqlite3 libxml2-utils unzip zip python3 chromium fonts-dejavu-core inotify-tools util-linux
 # Node.js and npm only where no node is installed (a NodeSource node

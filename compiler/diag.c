@@ -68,6 +68,7 @@ static void shown_is(const source *s, int line)
 static unsigned long nerrors, nwarnings, summed_errors, summed_warnings;
 static bool werror;
 static int color = -1; /* -1: decide from the terminal */
+static FILE *stream;    /* NULL: stderr */
 
 /* Registers text (owned) for file, in place of an earlier text of that
  * file: a bank read again (watch) is quoted as it is now. */
@@ -272,12 +273,15 @@ void qb_diag_dispose(void)
 
 void qb_diag_set_werror(bool on) { werror = on; }
 void qb_diag_set_color(int on) { color = on; }
+void qb_diag_set_stream(FILE *f) { stream = f; }
 unsigned long qb_diag_errors(void) { return nerrors; }
 qb_diag_mark qb_diag_mark_now(void) { return (qb_diag_mark){nerrors}; }
 unsigned long qb_diag_errors_since(qb_diag_mark m) { return nerrors - m.errors; }
 
 static bool use_color(void)
 {
+	if (stream)
+		return false;
 	if (color >= 0)
 		return color;
 	const char *nc = getenv("NO_COLOR");
@@ -434,7 +438,7 @@ static void vdiag(qb_diag_level level, qb_loc loc, const char *fmt, va_list ap)
 	else if (level == QB_DIAG_WARNING)
 		nwarnings++;
 	bool c = use_color();
-	FILE *f = stderr;
+	FILE *f = stream ? stream : stderr;
 	if (c)
 		fputs("\033[1m", f);
 	if (loc.file && loc.line > 0)
@@ -494,6 +498,6 @@ void qb_diag_summary(void)
 		qb_buf_appendf(&b, "%lu error%s", ne, ne == 1 ? "" : "s");
 	if (nw)
 		qb_buf_appendf(&b, "%s%lu warning%s", ne ? " and " : "", nw, nw == 1 ? "" : "s");
-	fprintf(stderr, "%s generated.\n", qb_buf_cstr(&b));
+	fprintf(stream ? stream : stderr, "%s generated.\n", qb_buf_cstr(&b));
 	qb_buf_dispose(&b);
 }

@@ -20,6 +20,8 @@
 #ifndef QB_DIAG_H
 #define QB_DIAG_H
 
+#include <stdio.h>
+
 #include "qb.h"
 
 typedef enum qb_diag_level {
@@ -58,6 +60,10 @@ void qb_diag_fatal(const char *fmt, ...) QB_PRINTF(1, 2);
 
 /* --werror: warnings are printed and counted as errors. */
 void qb_diag_set_werror(bool on);
+/* Sends the diagnostics (and summaries) to f instead of stderr, without
+ * colour; NULL restores stderr.  `qbc preview` captures them this way
+ * (open_memstream()) to show them in the page exactly as printed. */
+void qb_diag_set_stream(FILE *f);
 /* Overrides the colour decision (for tests); -1 restores auto. */
 void qb_diag_set_color(int on);
 

@@ -4,13 +4,14 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
-#include <sys/inotify.h>
+#include <sys/signalfd.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -18,11 +19,13 @@
 #include "buf.h"
 #include "diag.h"
 #include "fsutil.h"
+#include "preview.h"
 #include "read.h"
 #include "render.h"
 #include "revision.h"
 #include "template.h"
 #include "validate.h"
+#include "watch.h"
 #include "write.h"
 #include "write_json.h"
 
@@ -226,10 +229,10 @@ static qb_drv_status each_bank(const qb_drv_opts *o, bank_fn fn, bool want_hashe
 /* The warnings that need the record: stale translations and renames.
  * Under --werror they are errors and stop the bank. */
 static qb_drv_status record_warnings(const qb_revisions *rev, const qb_bank *bank,
-                                     qb_rev_hashes *hashes)
+                                     qb_rev_hashes *hashes, qb_preview *p)
 {
 	qb_diag_mark m = qb_diag_mark_now();
-	qb_rev_check_stale(rev, bank, hashes);
+	qb_rev_check_stale_each(rev, bank, hashes, p ? qb_preview_stale : NULL, p);
 	qb_rev_check_renames(rev, bank);
 	return qb_diag_errors_since(m) ? QB_DRV_BANK_ERRORS : QB_DRV_OK;
 }
@@ -241,7 +244,7 @@ static qb_drv_status check_bank(const qb_drv_opts *o, const qb_bank *bank, qb_re
 {
 	QB_UNUSED(o);
 	QB_UNUSED(rpath);
-	return record_warnings(rev, bank, hashes);
+	return record_warnings(rev, bank, hashes, NULL);
 }
 
 qb_drv_status qb_drv_check(const qb_drv_opts *o)
@@ -422,14 +425,11 @@ static qb_drv_status write_all(const selection *sel, const qb_bank *bank, qb_bui
 	return rc;
 }
 
-typedef struct watch_state watch_state;
-static void watch_bank_media(watch_state *s, const qb_bank *bank, size_t i);
-
 /* Builds bank i: check, lock, update the revision record in memory,
  * report, write every output, then save the record.  Under watch, ws
  * learns the pictures the bank shows. */
 static qb_drv_status build_bank(const qb_drv_opts *o, size_t i, const selection *sel,
-                                const char *tdir, seen_ids *seen, watch_state *ws)
+                                const char *tdir, seen_ids *seen, qb_watch *ws)
 {
 	const char *path = o->banks[i];
 	bool errors = false;
@@ -438,7 +438,7 @@ static qb_drv_status build_bank(const qb_drv_opts *o, size_t i, const selection 
 	if (!bank)
 		return QB_DRV_IO;
 	if (ws)
-		watch_bank_media(ws, bank, i);
+		qb_watch_bank_media(ws, bank, i);
 	if (errors) {
 		qb_rev_hashes_free(hashes);
 		qb_bank_free(bank);
@@ -462,7 +462,7 @@ static qb_drv_status build_bank(const qb_drv_opts *o, size_t i, const selection 
 	qb_revisions *rev = load_record(bank, &rpath, &rc);
 	if (!rev)
 		goto done;
-	if ((rc = record_warnings(rev, bank, hashes)) != QB_DRV_OK)
+	if ((rc = record_warnings(rev, bank, hashes, NULL)) != QB_DRV_OK)
 		goto done;
 	{
 		qb_diag_mark m = qb_diag_mark_now();
@@ -574,72 +574,6 @@ qb_drv_status qb_drv_review(const qb_drv_opts *o)
 
 /* ---- watch ---- */
 
-/* One file that makes a bank dirty: a name in a watched folder. */
-typedef struct watched {
-	int wd;
-	char *name;
-	size_t bank;
-} watched;
-
-struct watch_state {
-	int fd;
-	watched *w;
-	size_t n;
-	size_t bank; /* the bank whose media are being added */
-	qb_drv_status rc;
-};
-
-/* Watches the folder of path for saves of its file.  Editors save in
- * place (close after write) or by renaming a new file over the old one,
- * so folders are watched, not files.  Returns 0 or -1 (errno set). */
-static int watch_file(watch_state *s, const char *path, size_t bank)
-{
-	char *dir = qb_xstrdup(path);
-	char *slash = strrchr(dir, '/');
-	if (slash)
-		*(slash == dir ? slash + 1 : slash) = '\0';
-	int wd = inotify_add_watch(s->fd, slash ? dir : ".", IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE);
-	free(dir);
-	if (wd < 0)
-		return -1;
-	const char *base = strrchr(path, '/');
-	base = base ? base + 1 : path;
-	for (size_t i = 0; i < s->n; i++)
-		if (s->w[i].wd == wd && s->w[i].bank == bank && strcmp(s->w[i].name, base) == 0)
-			return 0;
-	s->w = qb_xrealloc(s->w, (s->n + 1) * sizeof *s->w);
-	s->w[s->n++] = (watched){wd, qb_xstrdup(base), bank};
-	return 0;
-}
-
-/* A picture in a folder that does not exist yet is not watched: the
- * bank has an error until it is there, and saving the bank rebuilds. */
-static void watch_media(void *payload, const char *path)
-{
-	watch_state *s = payload;
-	(void)watch_file(s, path, s->bank);
-}
-
-/* Adds the pictures bank i shows to the watched files (those it showed
- * before stay watched). */
-static void watch_bank_media(watch_state *s, const qb_bank *bank, size_t i)
-{
-	s->bank = i;
-	qb_rev_each_media(bank, watch_media, s);
-}
-
-/* Marks the banks named by the inotify events in ev[0..n). */
-static void mark_dirty(const watch_state *s, const char *ev, ssize_t n, bool *dirty)
-{
-	for (const char *p = ev; p < ev + n;) {
-		const struct inotify_event *e = (const struct inotify_event *)(const void *)p;
-		for (size_t i = 0; i < s->n; i++)
-			if (e->wd == s->w[i].wd && e->len && strcmp(e->name, s->w[i].name) == 0)
-				dirty[s->w[i].bank] = true;
-		p += sizeof *e + e->len;
-	}
-}
-
 qb_drv_status qb_drv_watch(const qb_drv_opts *o)
 {
 	selection sel;
@@ -648,50 +582,190 @@ qb_drv_status qb_drv_watch(const qb_drv_opts *o)
 	if (rc)
 		return rc;
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	watch_state s = {inotify_init1(IN_CLOEXEC), NULL, 0, 0, QB_DRV_OK};
-	if (s.fd < 0) {
+	qb_watch *w = qb_watch_new();
+	if (!w) {
 		qb_diag_fatal("cannot watch files: %s", strerror(errno));
 		free(tdir);
 		return QB_DRV_IO;
 	}
 	for (size_t i = 0; i < o->nbanks; i++)
-		if (watch_file(&s, o->banks[i], i) != 0) {
+		if (qb_watch_file(w, o->banks[i], i) != 0) {
 			qb_diag_fatal("cannot watch '%s': %s", o->banks[i], strerror(errno));
-			s.rc = QB_DRV_IO;
+			rc = QB_DRV_IO;
 		}
-	for (size_t i = 0; i < o->nbanks && !s.rc; i++)
-		build_bank(o, i, &sel, tdir, NULL, &s);
+	for (size_t i = 0; i < o->nbanks && !rc; i++)
+		build_bank(o, i, &sel, tdir, NULL, w);
 	qb_diag_summary();
-	if (!s.rc)
+	if (!rc)
 		printf("watching %zu bank%s; press Ctrl-C to stop\n", o->nbanks,
 		       o->nbanks == 1 ? "" : "s");
-	_Alignas(struct inotify_event) char ev[sizeof(struct inotify_event) + 4096];
 	bool *dirty = qb_xcalloc(o->nbanks, sizeof *dirty);
-	while (!s.rc) {
-		ssize_t n = read(s.fd, ev, sizeof ev);
-		if (n <= 0) {
-			if (n < 0 && errno == EINTR)
-				continue;
-			s.rc = QB_DRV_IO;
+	while (!rc) {
+		if (qb_watch_wait(w, dirty, o->nbanks, -1) != 1) {
+			rc = QB_DRV_IO;
 			break;
 		}
-		memset(dirty, 0, o->nbanks * sizeof *dirty);
-		mark_dirty(&s, ev, n, dirty);
-		/* Let an editor finish writing (several events per save). */
-		struct pollfd pfd = {s.fd, POLLIN, 0};
-		while (poll(&pfd, 1, 150) > 0 && (n = read(s.fd, ev, sizeof ev)) > 0)
-			mark_dirty(&s, ev, n, dirty);
 		for (size_t i = 0; i < o->nbanks; i++)
 			if (dirty[i]) {
-				build_bank(o, i, &sel, tdir, NULL, &s);
+				build_bank(o, i, &sel, tdir, NULL, w);
 				qb_diag_summary();
 			}
 	}
 	free(dirty);
-	for (size_t i = 0; i < s.n; i++)
-		free(s.w[i].name);
-	free(s.w);
+	qb_watch_free(w);
 	free(tdir);
-	close(s.fd);
-	return s.rc;
+	return rc;
+}
+
+/* ---- preview ---- */
+
+/* The formats the preview shows, written into its private folder. */
+static const char *const preview_formats[] = {"anki", "scorm12"};
+
+/* Reads and checks bank i, writes its Anki and SCORM 1.2 packages into
+ * dir with its revision record read but never updated, and publishes
+ * them to the page, or, when the bank has errors, only what the build
+ * printed (the page keeps its last good version).  The diagnostics go to
+ * stderr as usual, and to the page exactly as printed. */
+static void preview_bank(const qb_drv_opts *o, size_t i, const char *tdir, const char *dir,
+                         qb_watch *w, qb_preview *p, char **id)
+{
+	char *diags = NULL;
+	size_t dlen = 0;
+	FILE *mem = open_memstream(&diags, &dlen);
+	if (mem)
+		qb_diag_set_stream(mem);
+	bool errors = false;
+	qb_rev_hashes *hashes = NULL;
+	qb_revisions *rev = NULL;
+	char *rpath = NULL;
+	const char **langs = NULL;
+	qb_build_opts opts = {0};
+	qb_bank *bank = load(o->banks[i], NULL, &errors, &hashes);
+	qb_drv_status rc = !bank ? QB_DRV_IO : errors ? QB_DRV_BANK_ERRORS : QB_DRV_OK;
+	bool shown = false, failed = rc != QB_DRV_OK;
+	if (bank) {
+		qb_watch_bank_media(w, bank, i);
+		/* A labels file of its own (render.h) counts as a save too. */
+		char *bdir = qb_xstrdup(bank->path), *slash = strrchr(bdir, '/');
+		if (slash)
+			*slash = '\0';
+		char *labdir = qb_xasprintf("%s/labels", slash ? bdir : ".");
+		(void)qb_watch_file(w, labdir, i); /* the folder made */
+		free(labdir);
+		for (size_t k = 0; k < bank->nlangs; k++) {
+			char *lab = qb_xasprintf("%s/labels/%s.json", slash ? bdir : ".",
+			                         bank->langs[k].code);
+			(void)qb_watch_file(w, lab, i);
+			free(lab);
+		}
+		free(bdir);
+		if (!*id && bank->id)
+			*id = qb_xstrdup(bank->id);
+	}
+	if (!rc && (rev = load_record(bank, &rpath, &rc)) != NULL) {
+		rc = record_warnings(rev, bank, hashes, p);
+		qb_render_check_labels(bank, tdir);
+		langs = qb_xcalloc(bank->nlangs + 1, sizeof *langs);
+		time_t latest = qb_rev_latest(rev);
+		opts = (qb_build_opts){dir, langs, 0, latest ? latest : revision_now(), tdir, rev};
+		rc = worst(rc, select_langs(bank, o->langs, langs, &opts.nlangs));
+		/* A format that cannot hold the bank (SCORM 1.2's saved state)
+		 * leaves the other to show; its error shows over the page. */
+		shown = rc == QB_DRV_OK;
+		for (size_t k = 0; k < QB_NELEM(preview_formats) && shown; k++)
+			failed |= run_writer(qb_writer_find(preview_formats[k]), bank, &opts) != QB_DRV_OK;
+	}
+	failed |= rc != QB_DRV_OK;
+	qb_diag_summary();
+	qb_diag_set_stream(NULL);
+	if (mem && fclose(mem) == 0 && diags)
+		fputs(diags, stderr);
+	qb_preview_publish(p, i, shown ? bank : NULL, rev, langs, opts.nlangs, dir, mem ? diags : "",
+	                   failed);
+	for (size_t k = 0; bank && k < QB_NELEM(preview_formats); k++) {
+		opts.outdir = dir;
+		char *out = qb_writer_output_path(qb_writer_find(preview_formats[k]), bank, &opts);
+		unlink(out);
+		free(out);
+	}
+	free(diags);
+	free(langs);
+	qb_rev_hashes_free(hashes);
+	qb_rev_free(rev);
+	free(rpath);
+	qb_bank_free(bank);
+}
+
+qb_drv_status qb_drv_preview(const qb_drv_opts *o)
+{
+	qb_drv_status rc = QB_DRV_OK;
+	char *tdir = qb_template_dir(o->argv0);
+	const char *tmp = getenv("TMPDIR");
+	char *dir = qb_xasprintf("%s/qbc-preview-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	qb_watch *w = qb_watch_new();
+	qb_preview *p = NULL;
+	bool *dirty = qb_xcalloc(o->nbanks, sizeof *dirty);
+	char **ids = qb_xcalloc(o->nbanks, sizeof *ids);
+	/* Ctrl-C and SIGTERM arrive through a descriptor the watch waits on;
+	 * blocked before the server starts, so that none of its threads
+	 * takes them. */
+	sigset_t stop, old;
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGTERM);
+	pthread_sigmask(SIG_BLOCK, &stop, &old);
+	signal(SIGPIPE, SIG_IGN);
+	int sfd = signalfd(-1, &stop, SFD_CLOEXEC);
+	if (!w || sfd < 0 || !mkdtemp(dir)) {
+		qb_diag_fatal("cannot start the preview: %s", strerror(errno));
+		rc = QB_DRV_IO;
+		goto done;
+	}
+	for (size_t i = 0; i < o->nbanks; i++)
+		if (qb_watch_file(w, o->banks[i], i) != 0) {
+			qb_diag_fatal("cannot watch '%s': %s", o->banks[i], strerror(errno));
+			rc = QB_DRV_IO;
+			goto done;
+		}
+	qb_preview_opts po = {o->host, o->port, tdir, o->nbanks};
+	if (!(p = qb_preview_start(&po))) {
+		rc = QB_DRV_IO;
+		goto done;
+	}
+	for (size_t i = 0; i < o->nbanks; i++)
+		preview_bank(o, i, tdir, dir, w, p, &ids[i]);
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	printf("preview of ");
+	for (size_t i = 0; i < o->nbanks; i++)
+		printf("%s'%s'", i ? ", " : "", ids[i] ? ids[i] : o->banks[i]);
+	printf(" at %s (Ctrl-C stops)%s\n", qb_preview_url(p),
+	       qb_preview_public(p) ? "; not only this computer can open it" : "");
+	int r;
+	while ((r = qb_watch_wait(w, dirty, o->nbanks, sfd)) == 1)
+		for (size_t i = 0; i < o->nbanks; i++)
+			if (dirty[i])
+				preview_bank(o, i, tdir, dir, w, p, &ids[i]);
+	if (r < 0) {
+		qb_diag_fatal("cannot watch files: %s", strerror(errno));
+		rc = QB_DRV_IO;
+	} else { /* taken, so that unblocking it below does not deliver it */
+		struct signalfd_siginfo si;
+		if (read(sfd, &si, sizeof si) < 0)
+			rc = QB_DRV_IO;
+	}
+done:
+	qb_preview_stop(p);
+	rmdir(dir);
+	if (sfd >= 0)
+		close(sfd);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	qb_watch_free(w);
+	for (size_t i = 0; i < o->nbanks; i++)
+		free(ids[i]);
+	free(ids);
+	free(dirty);
+	free(dir);
+	free(tdir);
+	return rc;
 }

@@ -29,6 +29,8 @@ typedef struct qb_drv_opts {
 	size_t nbanks;
 	const char *argv0;              /* to find templates/                */
 	const char *command;            /* for "try 'qbc COMMAND --help'"    */
+	const char *host;               /* preview --host; NULL: 127.0.0.1   */
+	int port;                       /* preview --port; -1: 8000 or next  */
 } qb_drv_opts;
 
 qb_drv_status qb_drv_check(const qb_drv_opts *o);
@@ -38,6 +40,11 @@ qb_drv_status qb_drv_review(const qb_drv_opts *o);
 /* Builds, then rebuilds each bank whenever it or a picture it shows is
  * saved; returns only on failure. */
 qb_drv_status qb_drv_watch(const qb_drv_opts *o);
+
+/* Serves a live page of the banks' cards and players (preview.h) and
+ * rebuilds it whenever a bank, a picture or a labels file is saved;
+ * returns on Ctrl-C or SIGTERM (QB_DRV_OK) or on failure. */
+qb_drv_status qb_drv_preview(const qb_drv_opts *o);
 
 /* Prints "qbc: <message>" and "qbc: try 'qbc CMD --help'" (or 'qbc
  * --help' when cmd is NULL) to stderr: the one form of a usage error. */

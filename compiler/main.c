@@ -5,6 +5,7 @@
 #include <malloc.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "buf.h"
@@ -19,7 +20,8 @@ typedef struct option_spec {
 	const char *help;
 } option_spec;
 
-enum { OPT_WERROR = 256, OPT_JSON, OPT_FORMAT, OPT_LANG, OPT_HELP, OPT_DRY_RUN, OPT_QUESTION };
+enum { OPT_WERROR = 256, OPT_JSON, OPT_FORMAT, OPT_LANG, OPT_HELP, OPT_DRY_RUN, OPT_QUESTION,
+       OPT_PORT, OPT_HOST };
 
 static const option_spec check_opts[] = {
 	{OPT_WERROR, "werror", NULL, "treat warnings as errors"},
@@ -60,12 +62,22 @@ static const option_spec watch_opts[] = {
 	{0, NULL, NULL, NULL},
 };
 
+static const option_spec preview_opts[] = {
+	{OPT_PORT, "port", "N", "serve on port N (default: 8000 or the next free one; 0: any)"},
+	{OPT_HOST, "host", "H", "serve on address H (default: 127.0.0.1, this computer only)"},
+	{OPT_LANG, "lang", "LANGS", "only these languages"},
+	{OPT_HELP, "help", NULL, "show this help"},
+	{0, NULL, NULL, NULL},
+};
+
 typedef struct args {
 	const char *outdir;
 	const char *formats;
 	const char *langs;
 	bool werror;
 	bool dry_run;
+	const char *host;          /* --host, for preview */
+	int port;                  /* --port, for preview; -1: none */
 	const char *questions[64]; /* --question, for review */
 	size_t nquestions;
 	char **banks;
@@ -97,6 +109,9 @@ static const command commands[] = {
 	{"watch", "qbc watch [-o DIR] [--format LIST] [--lang LANGS] BANK...",
 	 "build, then rebuild each bank whenever it or a picture it shows is saved", watch_opts,
 	 qb_drv_watch, 1, 0},
+	{"preview", "qbc preview [--port N] [--host H] [--lang LANGS] BANK...",
+	 "serve a live page of every card and player screen, updated whenever a bank is saved",
+	 preview_opts, qb_drv_preview, 1, 0},
 	{NULL, NULL, NULL, NULL, NULL, 0, 0},
 };
 
@@ -199,6 +214,17 @@ static int parse(const command *c, int argc, char **argv, args *a)
 				return usage_error(c->name, "too many --question options");
 			a->questions[a->nquestions++] = optarg;
 			break;
+		case OPT_HOST: a->host = optarg; break;
+		case OPT_PORT: {
+			char *end = NULL;
+			errno = 0;
+			long v = strtol(optarg, &end, 10);
+			if (!*optarg || *end || errno || v < 0 || v > 65535)
+				return usage_error(c->name, "--port: '%s' is not a port number (0 to 65535)",
+				                   optarg);
+			a->port = (int)v;
+			break;
+		}
 		case OPT_JSON: break;
 		case OPT_HELP: command_help(c); return -1;
 		case ':':
@@ -250,6 +276,7 @@ int main(int argc, char **argv)
 		return usage_error(NULL, "unknown command '%s'", name);
 	}
 	args a = {0};
+	a.port = -1;
 	int rc = parse(c, argc - 1, argv + 1, &a);
 	if (rc < 0)
 		return fclose(stdout) == 0 ? QB_EXIT_OK : QB_EXIT_IO;
@@ -257,7 +284,8 @@ int main(int argc, char **argv)
 		return rc;
 	qb_diag_set_werror(a.werror);
 	qb_drv_opts o = {a.outdir, a.formats, a.langs, a.dry_run, a.questions, a.nquestions,
-	                 (const char *const *)a.banks, (size_t)a.nbanks, argv[0], c->name};
+	                 (const char *const *)a.banks, (size_t)a.nbanks, argv[0], c->name,
+	                 a.host, a.port};
 	rc = exit_code(c->run(&o));
 	qb_diag_summary();
 	qb_diag_dispose();

@@ -1187,6 +1187,8 @@ typedef struct stale_ctx {
 	size_t cursor; /* find_t_next() */
 	qb_rev_hashes *hashes;
 	size_t elem;   /* the element's row in hashes */
+	qb_rev_stale_fn fn;
+	void *payload;
 } stale_ctx;
 
 /* The languages whose text of the element changed since the record, as
@@ -1254,6 +1256,8 @@ static void stale_elem(void *payload, const char *qid, const char *elem, const q
 		                qb_buf_cstr(&who));
 		qb_buf_dispose(&who);
 		c->nstale++;
+		if (c->fn)
+			c->fn(c->payload, qid, qb_tr_lang(t, tr));
 	}
 	free(changed);
 	basis_set_dispose(&bs);
@@ -1261,7 +1265,13 @@ static void stale_elem(void *payload, const char *qid, const char *elem, const q
 
 void qb_rev_check_stale(const qb_revisions *rev, const qb_bank *bank, qb_rev_hashes *hashes)
 {
-	stale_ctx c = {rev, bank, 0, 0, hashes, 0};
+	qb_rev_check_stale_each(rev, bank, hashes, NULL, NULL);
+}
+
+void qb_rev_check_stale_each(const qb_revisions *rev, const qb_bank *bank, qb_rev_hashes *hashes,
+                             qb_rev_stale_fn fn, void *payload)
+{
+	stale_ctx c = {rev, bank, 0, 0, hashes, 0, fn, payload};
 	each_element(bank, stale_elem, &c);
 	if (c.nstale)
 		qb_diag_note((qb_loc){bank->path, 0, 0},

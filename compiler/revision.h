@@ -55,6 +55,11 @@ void qb_rev_hashes_free(qb_rev_hashes *hashes);
 /* Warns about stale translations: an element whose text changed in one
  * language since the record while its text in another did not. */
 void qb_rev_check_stale(const qb_revisions *rev, const qb_bank *bank, qb_rev_hashes *hashes);
+/* The same, calling fn for each stale translation too (the preview marks
+ * them in its list of questions). */
+typedef void (*qb_rev_stale_fn)(void *payload, const char *qid, const char *lang);
+void qb_rev_check_stale_each(const qb_revisions *rev, const qb_bank *bank, qb_rev_hashes *hashes,
+                             qb_rev_stale_fn fn, void *payload);
 
 /* Warns, at the first new id, when the bank has question ids the record
  * does not know while the record has ids the bank lost: most likely a

@@ -65,15 +65,26 @@ export function readApkg(dir, mediaDir, typeName) {
 }
 
 /** Anki's template substitution, for the syntax the qbc templates use:
- * {{Field}}, {{#Field}}..{{/Field}}, {{^Field}}..{{/Field}}.  Field values
- * go in as they are (they are HTML); an unknown field is an error, as in
- * Anki. */
-export function fillCard(tmpl, fields) {
+ * {{Field}}, {{#Field}}..{{/Field}}, {{^Field}}..{{/Field}}, and, for the
+ * card of gap card.n on card.side ('front' or 'back'), {{cloze:Field}} as
+ * Anki's cloze.rs renders it (the asked gap as <span class="cloze">[...]
+ * </span>, or [hint], on the front and its answer in the span on the back;
+ * the other gaps their answers).  Field values go in as they are (they
+ * are HTML); an unknown field is an error, as in Anki. */
+export function fillCard(tmpl, fields, card = { n: 1, side: 'front' }) {
   const value = (f) => {
     if (!(f in fields)) throw new Error(`unknown field ${f}`);
     return fields[f];
   };
+  const gap = (whole, num, body) => {
+    const cut = body.indexOf('::');
+    const answer = cut < 0 ? body : body.slice(0, cut);
+    if (Number(num) !== card.n) return answer;
+    if (card.side === 'back') return `<span class="cloze">${answer}</span>`;
+    return `<span class="cloze">[${cut < 0 ? '...' : body.slice(cut + 2)}]</span>`;
+  };
   const s = tmpl.replace(/\{\{([#^])([^}]+)\}\}([\s\S]*?)\{\{\/\2\}\}/g,
     (_, kind, f, body) => ((kind === '#') === (value(f).trim() !== '') ? body : ''));
-  return s.replace(/\{\{([^#^/}][^}]*)\}\}/g, (_, f) => value(f));
+  return s.replace(/\{\{([^#^/}][^}]*)\}\}/g, (_, f) => (f.startsWith('cloze:')
+    ? value(f.slice(6)).replace(/\{\{c(\d+)::([\s\S]*?)\}\}/g, gap) : value(f)));
 }

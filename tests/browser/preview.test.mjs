@@ -1,0 +1,235 @@
+// tests/browser/preview.test.mjs - `qbc preview` in headless Chromium.
+//
+// Starts `qbc preview --port 0` on a copy of tests/preview/bank.qb (its
+// own small bilingual bank, with a picture) and drives the page: the Anki
+// card and the SCORM player appear; the card the page shows is exactly the
+// card the .apkg's own templates give for the same note (the package built
+// by `qbc build`, read with sqlite3, filled as Anki fills it); the card and
+// the player answered right and wrong, with what the stand-in LMS
+// records; an edit of the bank shows without a reload, keeping the chosen
+// question and language; a broken bank shows the located diagnostics over
+// the last good version, and fixing it takes them away; axe-core finds no
+// WCAG 2.1 A/AA violation in the page, light and dark.
+//   cd tests && QBC=$PWD/../build/qbc node --test browser/preview.test.mjs
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { QBC, TESTS, fillCard, launch, qbc, readApkg, tempDir, unzip } from './lib.mjs';
+
+const AXE = readFileSync(path.join(TESTS, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
+const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+const SHOT = path.join(TESTS, 'screenshots', 'preview.png');
+
+let tmp, proc, url, browser, bankFile, original, apkg;
+
+before(async () => {
+  tmp = tempDir('qbc-preview-');
+  const src = path.join(tmp.dir, 'bank');
+  cpSync(path.join(TESTS, 'preview'), src, { recursive: true, filter: (f) => !/\.(lock|py|sh)$/.test(f) });
+  bankFile = path.join(src, 'bank.qb');
+  original = readFileSync(bankFile, 'utf8');
+  // The package, built from another copy (a build writes a record).
+  const other = path.join(tmp.dir, 'other');
+  cpSync(src, other, { recursive: true });
+  const out = path.join(tmp.dir, 'out');
+  const r = qbc(['build', '-o', out, '--format', 'anki', path.join(other, 'bank.qb')]);
+  assert.equal(r.status, 0, r.stderr);
+  unzip(path.join(out, 'preview-test.apkg'), path.join(tmp.dir, 'apkg'));
+  apkg = ['qbc quiz', 'qbc cloze'].map((t) => readApkg(path.join(tmp.dir, 'apkg'), path.join(tmp.dir, 'media'), t));
+  mkdirSync(path.join(tmp.dir, 'tmp'));
+  proc = spawn(QBC, ['preview', '--port', '0', bankFile],
+    { env: { ...process.env, NO_COLOR: '1', TMPDIR: path.join(tmp.dir, 'tmp') }, stdio: ['ignore', 'pipe', 'pipe'] });
+  url = await new Promise((resolve, reject) => {
+    let out = '';
+    proc.stdout.on('data', (d) => {
+      out += d;
+      const m = /at (http:\/\/127\.0\.0\.1:\d+\/) \(Ctrl-C stops\)/.exec(out);
+      if (m) resolve(m[1]);
+    });
+    proc.on('exit', (code) => reject(new Error(`qbc preview exited with ${code}`)));
+  });
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  if (proc && proc.exitCode === null) {
+    const done = new Promise((r) => proc.on('exit', r));
+    proc.kill('SIGTERM');
+    assert.equal(await done, 0, 'SIGTERM stops it with exit 0');
+  }
+  tmp?.cleanup();
+});
+
+async function open(colorScheme = 'light', bypassCSP = false) {
+  const ctx = await browser.newContext({ colorScheme, bypassCSP, viewport: { width: 1400, height: 900 } });
+  const page = await ctx.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(url);
+  await page.frameLocator('#front').locator('.qb-front .qb-option').first().waitFor();
+  await page.frameLocator('#player').locator('.question, #check, .options').first().waitFor();
+  return { ctx, page, errors };
+}
+
+/** Writes the bank as an editor saves it: a new file renamed over it. */
+function save(text) {
+  writeFileSync(bankFile + '.tmp', text);
+  cpSync(bankFile + '.tmp', bankFile);
+}
+
+test('the card and the player appear, in both languages', async () => {
+  const { ctx, page, errors } = await open();
+  const front = page.frameLocator('#front');
+  assert.match(await front.locator('.qb-question').textContent(), /Which colour is the sky/);
+  assert.equal(await front.locator('.qb-front .qb-option').count(), 2);
+  assert.ok(await front.locator('img').evaluate((img) => img.complete && img.naturalWidth > 0), 'the picture loads');
+  const player = page.frameLocator('#player');
+  assert.match(await player.locator('main').textContent(), /Which colour is the sky/);
+  assert.equal(await page.locator('#qlist tbody tr').count(), 3);
+  await page.selectOption('#lang', 'sw');
+  await front.locator('text=Anga lina rangi gani').waitFor();
+  await player.locator('text=Anga lina rangi gani').waitFor();
+  // The hostile text is text, in the list of the card and in the player.
+  await page.locator('#qlist button', { hasText: 'hostile-text' }).click();
+  await front.locator('text=<script>alert(1)</script>').first().waitFor();
+  await player.locator('text=<script>alert(1)</script>').first().waitFor();
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
+test('the card the page shows is the card the .apkg gives, every note, every gap, both sides', async () => {
+  const { ctx, page } = await open();
+  let n = 0;
+  for (const type of apkg) {
+    for (const note of type.notes) {
+      const [, qid, lang] = note.fields.ID.split(':');
+      const gaps = Math.max(1, new Set((note.fields.Text || '').match(/\{\{c\d+::/g) || []).size);
+      for (let gap = 1; gap <= gaps; gap++) {
+        const front = fillCard(type.qfmt, note.fields, { n: gap, side: 'front' });
+        const back = fillCard(type.afmt, { ...note.fields, FrontSide: front }, { n: gap, side: 'back' });
+        const got = await page.evaluate(([q, l, g]) => [window.qbcPreview.cardHtml(q, l, 'front', g),
+          window.qbcPreview.cardHtml(q, l, 'back', g)], [qid, lang, gap]);
+        assert.equal(got[0], front, `front of ${note.fields.ID}, card ${gap}`);
+        assert.equal(got[1], back, `back of ${note.fields.ID}, card ${gap}`);
+        n++;
+      }
+    }
+  }
+  assert.equal(n, 4 + 4, 'two questions and a cloze of two gaps, in two languages');
+  // The frames show the package's own CSS, and a cloze card per gap.
+  const shown = await page.frameLocator('#front').locator('#qa').evaluate((qa) => qa.ownerDocument.querySelector('style').textContent);
+  assert.equal(shown, apkg[0].css);
+  await page.locator('#qlist button', { hasText: 'gaps' }).click();
+  await page.selectOption('#gap', '2');
+  await page.frameLocator('#front').locator('.cloze', { hasText: '[' }).waitFor();
+  assert.match(await page.frameLocator('#front').locator('.qb-question').textContent(), /Light is scattered by the \[/);
+  await ctx.close();
+});
+
+test('the card answered right and wrong, by click and by key', async () => {
+  const { ctx, page } = await open();
+  const front = page.frameLocator('#front'), back = page.frameLocator('#back');
+  await front.locator('.qb-front .qb-option').first().click();
+  await page.click('#reveal');
+  await back.locator('.qb-result', { hasText: 'Correct' }).waitFor();
+  assert.equal(await back.locator('.qb-result').textContent(), '✓ Correct');
+  // The second option by its letter key (the card's own keys).
+  const key = (await front.locator('.qb-front .qb-option .qb-num').nth(1).textContent()).trim().toLowerCase();
+  await front.locator('.qb-question').click();
+  await page.keyboard.press(key);
+  await page.click('#reveal');
+  await back.locator('.qb-result', { hasText: 'Incorrect' }).waitFor();
+  // Night mode: the card gets Anki's night classes.
+  await page.check('#night');
+  await front.locator('body.nightMode.night_mode').waitFor();
+  await ctx.close();
+});
+
+test('the player answered right and wrong; the LMS table shows what it would record', async () => {
+  const { ctx, page } = await open();
+  const player = page.frameLocator('#player');
+  await player.locator('input[value="a"]').check();
+  await player.locator('#check').click();
+  await player.locator('.result').waitFor();
+  await page.locator('#lms tbody td', { hasText: 'correct' }).first().waitFor();
+  const row = await page.locator('#lms tbody tr').first().textContent();
+  assert.match(row, /first-question/);
+  assert.match(row, /correct/);
+  await page.locator('#lms-status', { hasText: 'incomplete' }).waitFor();
+  await page.click('#restart');
+  await player.locator('input[value="b"]').check();
+  await player.locator('#check').click();
+  await player.locator('.result').waitFor();
+  await page.locator('#lms tbody td', { hasText: 'wrong' }).first().waitFor();
+  assert.match(await page.locator('#lms tbody tr').first().textContent(), /wrong/);
+  assert.match(await player.locator('.explanation, main').first().textContent(), /Air scatters blue light/);
+  await ctx.close();
+});
+
+test('an edit shows without a reload; an error shows located over the last good version; a fix clears it', async () => {
+  const { ctx, page, errors } = await open();
+  await page.selectOption('#lang', 'sw');
+  await page.locator('#qlist button', { hasText: 'first-question' }).click();
+  await page.evaluate(() => { window.notReloaded = true; });
+  const tab2 = await open(); // another tab, on the default question and language
+  const t0 = Date.now();
+  save(original.replace('Anga lina rangi gani siku', 'Anga lina rangi gani mchana')
+    .replace('on a clear day?', 'on a bright day?'));
+  await page.frameLocator('#front').locator('text=Anga lina rangi gani mchana').waitFor({ timeout: 5000 });
+  const took = Date.now() - t0;
+  await tab2.page.frameLocator('#front').locator('text=on a bright day?').waitFor({ timeout: 5000 });
+  await tab2.ctx.close();
+  console.log(`# the edit showed in ${took} ms`);
+  assert.ok(took < 3000, `the edit took ${took} ms`);
+  assert.equal(await page.evaluate(() => window.notReloaded), true, 'no reload');
+  assert.deepEqual(await page.evaluate(() => window.qbcPreview.selection()),
+    { bank: 0, qid: 'first-question', lang: 'sw', gap: 1 });
+  await page.frameLocator('#player').locator('text=Anga lina rangi gani mchana').waitFor();
+
+  save(original.replace('   - en: Green\n', '   - en:\n'));
+  await page.locator('#diags:not([hidden])').waitFor({ timeout: 5000 });
+  const text = await page.locator('#diag-text').textContent();
+  assert.match(text, /bank\.qb:\d+:\d+: error: /);
+  assert.match(text, /\n\s+\d+ \|.*\n\s+\| +\^/);
+  // The page keeps the last good version under the overlay.
+  assert.ok(await page.frameLocator('#front').locator('text=Anga lina rangi gani mchana').count());
+  await page.screenshot({ path: path.join(tmp.dir, 'error.png') });
+
+  save(original);
+  await page.locator('#diags').waitFor({ state: 'hidden', timeout: 5000 });
+  await page.frameLocator('#front').locator('text=Anga lina rangi gani siku').waitFor();
+  assert.equal(await page.evaluate(() => window.notReloaded), true, 'no reload');
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
+test('the README screenshot: the card answered in English, the player in Kiswahili', async () => {
+  const { ctx, page } = await open();
+  await page.frameLocator('#front').locator('.qb-front .qb-option').nth(1).click();
+  await page.click('#reveal');
+  await page.frameLocator('#back').locator('.qb-result', { hasText: 'Incorrect' }).waitFor();
+  const player = page.frameLocator('#player');
+  await player.locator('button[data-lang="sw"]').click();
+  await player.locator('input[value="a"]').check();
+  await player.locator('#check').click();
+  await player.locator('.result').waitFor();
+  await page.locator('#lms tbody td', { hasText: 'correct' }).first().waitFor();
+  await page.screenshot({ path: SHOT });
+  await ctx.close();
+});
+
+test('axe-core: no WCAG 2.1 A/AA violation in the page, light and dark', async () => {
+  const found = [];
+  for (const scheme of ['light', 'dark']) {
+    const { ctx, page } = await open(scheme, true); // axe is injected
+    await page.addScriptTag({ content: AXE });
+    const v = await page.evaluate((tags) => window.axe.run(document, { runOnly: { type: 'tag', values: tags } })
+      .then((r) => r.violations.map((x) => `${x.id} (${x.help}): ${x.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`)), TAGS);
+    found.push(...v.map((x) => `${scheme}: ${x}`));
+    await ctx.close();
+  }
+  assert.deepEqual(found, []);
+});
