@@ -29,6 +29,7 @@ typedef struct qb_drv_opts {
 	size_t nbanks;
 	const char *argv0;              /* to find templates/                */
 	const char *command;            /* for "try 'qbc COMMAND --help'"    */
+	bool quiet;                     /* check --quiet: no line per bank   */
 } qb_drv_opts;
 
 qb_drv_status qb_drv_check(const qb_drv_opts *o);
