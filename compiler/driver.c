@@ -625,8 +625,16 @@ static qb_drv_status review_bank(const qb_drv_opts *o, const qb_bank *bank, qb_r
 		qb_diag_fatal("%s has no revision record yet; run 'qbc build' first", bank->path);
 		return QB_DRV_BANK_ERRORS;
 	}
-	size_t n = qb_rev_review(rev, bank, o->questions, o->nquestions, o->langs);
-	printf("%s: %zu translation%s marked as reviewed\n", bank->id, n, n == 1 ? "" : "s");
+	qb_buf what = QB_BUF_INIT;
+	size_t n = qb_rev_review(rev, bank, o->questions, o->nquestions, o->langs, &what);
+	printf("%s: %zu translation%s marked as reviewed%s\n", bank->id, n, n == 1 ? "" : "s",
+	       n ? ":" : "");
+	for (const char *p = qb_buf_cstr(&what); *p;) { /* one line each, indented */
+		size_t len = strcspn(p, "\n");
+		printf("  %.*s\n", (int)len, p);
+		p += len + (p[len] == '\n');
+	}
+	qb_buf_dispose(&what);
 	return n && qb_rev_save(rev, rpath, bank->path) != 0 ? QB_DRV_IO : QB_DRV_OK;
 }
 
