@@ -327,6 +327,175 @@ static void check_same(const qb_text *t, const char *what)
 	free(first);
 }
 
+/* ---- dollars and formulas ---- */
+
+/* TeX with what may hold words removed: command names, the groups of the
+ * text commands (\text{...}, \mathrm{...}: words meant as words), sub-
+ * and superscripts (x_{max}).  What is left of a real formula is symbols
+ * and one-letter names; a sentence caught between two '$' keeps its words. */
+static void tex_bare(qb_buf *out, const char *tex)
+{
+	static const char *const text_cmds[] = {"text", "textrm", "textit", "textbf", "mathrm",
+	                                        "mathit", "mathbf", "mathsf", "mbox", "operatorname"};
+	for (const char *p = tex; *p;) {
+		bool skip_group = false;
+		if (*p == '\\') {
+			const char *n = ++p;
+			while ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z'))
+				p++;
+			for (size_t i = 0; i < QB_NELEM(text_cmds); i++)
+				skip_group |= (size_t)(p - n) == strlen(text_cmds[i]) &&
+				              strncmp(n, text_cmds[i], (size_t)(p - n)) == 0;
+			if (p == n && *p)
+				p++; /* \{, \$ ... */
+			qb_buf_putc(out, ' ');
+		} else if (*p == '_' || *p == '^') {
+			p++;
+			skip_group = *p == '{';
+			if (!skip_group && *p)
+				p += 1;
+		} else {
+			qb_buf_putc(out, *p++);
+			continue;
+		}
+		while (*p == ' ')
+			p++;
+		if (skip_group && *p == '{') { /* to the matching '}' */
+			int depth = 0;
+			for (; *p; p++) {
+				if (*p == '\\' && p[1]) {
+					p++;
+					continue;
+				}
+				depth += *p == '{';
+				if (*p == '}' && --depth == 0) {
+					p++;
+					break;
+				}
+			}
+		}
+	}
+}
+
+/* The formulas of one text: their offsets, for the '$' that belong to
+ * them, and their number. */
+typedef struct formulas {
+	const visit *v;
+	size_t *off, n, cap;
+	int *words; /* ordinary words in each */
+} formulas;
+
+static void note_formula(void *payload, const char *tex, size_t off)
+{
+	formulas *f = payload;
+	check_math((void *)f->v, tex, off);
+	if (f->n == f->cap) {
+		f->cap = 2 * f->cap + 4;
+		f->off = qb_xrealloc(f->off, f->cap * sizeof *f->off);
+		f->words = qb_xrealloc(f->words, f->cap * sizeof *f->words);
+	}
+	qb_buf bare = QB_BUF_INIT;
+	tex_bare(&bare, tex);
+	f->words[f->n] = ordinary_words(qb_buf_cstr(&bare));
+	f->off[f->n++] = off;
+	qb_buf_dispose(&bare);
+}
+
+static bool is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* True when the '$' run at s[i..i+r) reads as a dollar amount: before a
+ * number ($5, US$5) or after a number and a space (5 $, the French and
+ * Canadian habit), never before a letter. */
+static bool dollar_amount(const char *s, size_t i, size_t r)
+{
+	char next = s[i + r];
+	if (is_digit(next))
+		return true;
+	bool letter = (next >= 'a' && next <= 'z') || (next >= 'A' && next <= 'Z') ||
+	              next == '\\' || (unsigned char)next >= 0x80;
+	return !letter && i >= 2 && s[i - 1] == ' ' && is_digit(s[i - 2]);
+}
+
+/* Checks the '$' of one translation: a '$' that belongs to no formula and
+ * is no dollar amount most likely opens a formula whose closing '$' is
+ * missing, and shifts the pairs after it.  Returns its number of formulas. */
+static size_t check_dollars(const visit *v)
+{
+	const char *s = v->tr->text;
+	formulas f = {v, NULL, 0, 0, NULL};
+	if (!strchr(s, '$'))
+		return 0;
+	qb_markup_math(s, note_formula, &f);
+	/* The '$' runs that delimit a formula: the one just before each TeX,
+	 * and the next run of the same length after it.  Two dollar amounts
+	 * ("$5 and $6", "5 $ et 6 $") pair up as a formula too. */
+	size_t *used = qb_xcalloc(2 * f.n + 1, sizeof *used), nused = 0;
+	for (size_t k = 0; k < f.n; k++) {
+		size_t o = f.off[k], r = 0, close = SIZE_MAX;
+		while (r < o && r < 2 && s[o - r - 1] == '$')
+			r++;
+		if (!r)
+			continue;
+		used[nused++] = o - r;
+		for (size_t i = o; s[i]; i++) {
+			if (s[i] == '\\' && s[i + 1]) {
+				i++;
+				continue;
+			}
+			if (s[i] == '$' && strspn(s + i, "$") == r) {
+				used[nused++] = close = i;
+				break;
+			}
+		}
+		qb_loc at = shift(v->c->bank, v->t, v->tr, o - r);
+		if (close != SIZE_MAX && dollar_amount(s, o - r, r) && dollar_amount(s, close, r))
+			qb_diag_warning(at, "these two '$' are dollar signs, but they pair up as a formula "
+			                "around the text between them; write each as '\\$'");
+		else if (f.words[k] >= QB_FORMULA_WORDS)
+			qb_diag_warning(at, "this formula holds %d ordinary words: is a '$' missing before "
+			                "it or after it? (a dollar sign is written '\\$')", f.words[k]);
+	}
+	bool fence = false;
+	for (size_t i = 0; s[i];) {
+		if ((i == 0 || s[i - 1] == '\n') && strncmp(s + i + strspn(s + i, " "), "```", 3) == 0)
+			fence = !fence;
+		if (fence || s[i] == '`') { /* code: to the end of the line or the span */
+			size_t r = strspn(s + i, "`");
+			const char *e = fence ? strchr(s + i, '\n') : strstr(s + i + r, (char[]){'`', 0});
+			while (!fence && e && strspn(e, "`") != r)
+				e = strchr(e + strspn(e, "`"), '`');
+			i = e ? (size_t)(e - s) + (fence ? 1 : r) : strlen(s);
+			continue;
+		}
+		if (s[i] == '\\' && s[i + 1]) {
+			i += 2;
+			continue;
+		}
+		if (s[i] != '$') {
+			i++;
+			continue;
+		}
+		size_t r = strspn(s + i, "$");
+		bool belongs = false;
+		for (size_t k = 0; k < nused && !belongs; k++)
+			belongs = used[k] == i;
+		if (!belongs && r <= 2 && !dollar_amount(s, i, r)) {
+			qb_diag_warning(shift(v->c->bank, v->t, v->tr, i),
+			                "this '$' opens or closes no formula: is its other '$' missing? "
+			                "(a dollar sign is written '\\$')");
+			break;
+		}
+		i += r;
+	}
+	free(used);
+	free(f.off);
+	free(f.words);
+	return f.n;
+}
+
 /* True when t has a text in every language of bank b. */
 static bool complete(const qb_bank *b, const qb_text *t)
 {
@@ -342,6 +511,8 @@ static void check_text(ctx *c, const qb_text *t, const char *what, bool check_mi
                        bool untagged_ok)
 {
 	const qb_bank *b = c->bank;
+	const qb_tr *first_tr = NULL; /* the first translation checked ... */
+	size_t first_nf = 0;          /* ... and its number of formulas    */
 	for (size_t i = 0; i < t->ntr; i++) {
 		const qb_tr *tr = &t->tr[i];
 		if (!*qb_tr_lang(t, tr)) {
@@ -389,7 +560,17 @@ static void check_text(ctx *c, const qb_text *t, const char *what, bool check_mi
 		visit v = {c, t, tr};
 		qb_markup_images(tr->text, check_image, &v);
 		qb_markup_links(tr->text, check_link, &v);
-		qb_markup_math(tr->text, check_math, &v);
+		size_t nf = check_dollars(&v);
+		/* The same formulas in every language: a text with fewer or more
+		 * has most likely lost or gained a '$'. */
+		if (!first_tr) {
+			first_tr = tr;
+			first_nf = nf;
+		} else if (nf != first_nf) {
+			qb_diag_warning(qb_tr_loc(t, tr), "the '%s' text of %s has %zu formula%s, the '%s' "
+			                "text %zu: is a '$' missing?", qb_tr_lang(t, tr), what, nf,
+			                nf == 1 ? "" : "s", qb_tr_lang(t, first_tr), first_nf);
+		}
 	}
 	check_same(t, what);
 	/* A line without a tag most likely is the missing translation: one

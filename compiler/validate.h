@@ -15,6 +15,9 @@
  * names such as 'All-reduce', code and numbers may be the same). */
 #define QB_SAME_TEXT_WORDS 2
 #define QB_WORD_LETTERS 3
+/* A formula with this many ordinary words most likely holds a sentence
+ * caught between a '$' and the wrong other '$': a warning. */
+#define QB_FORMULA_WORDS 2
 /* Question ids are at most this many characters (SCORM and Anki use them). */
 #define QB_ID_MAX 64
 
