@@ -806,13 +806,60 @@ static void check_block(ctx *c, const qb_text *t, const char *kw, const char *na
 	qb_buf_dispose(&what);
 }
 
+/* Warns about each '{...}' in the literal runs of a cloze prompt (outside
+ * formulas and code): most likely a gap written with single braces, which
+ * learners would see with its answer.  Returns how many. */
+static int single_brace_gaps(ctx *c, const qb_question *q, const qb_tr *tr,
+                             const qb_cloze_part *p, size_t np)
+{
+	int found = 0;
+	for (size_t k = 0; k < np; k++) {
+		if (p[k].gap)
+			continue;
+		const char *s = p[k].text, *end = s + p[k].len;
+		bool math = false;
+		for (const char *x = s; x < end; x++) {
+			if (*x == '\\' && x + 1 < end) {
+				x++;
+				continue;
+			}
+			if (*x == '`') { /* a code span: to its closing run */
+				size_t r = strspn(x, "`");
+				const char *e = x + r;
+				while (e < end && (e = memchr(e, '`', (size_t)(end - e))) != NULL &&
+				       strspn(e, "`") != r)
+					e += strspn(e, "`");
+				x = e && e < end ? e + r - 1 : end - 1;
+				continue;
+			}
+			if (*x == '$')
+				math = !math;
+			if (math || *x != '{')
+				continue;
+			const char *close = x + 1;
+			while (close < end && *close != '}' && *close != '{' && *close != '\n')
+				close++;
+			if (close >= end || *close != '}' || close == x + 1)
+				continue;
+			qb_diag_warning(shift(c->bank, &q->prompt, tr, (size_t)(x - tr->text)),
+			                "'%.*s' looks like a gap written with single braces: learners would see it "
+			              "with its answer; write '{%.*s}' (or '\\{' for a brace)",
+			              (int)(close - x + 1), x, (int)(close - x + 1), x);
+			found++;
+			x = close;
+		}
+	}
+	return found;
+}
+
 /* The gaps of a cloze question, in every language: the same number, a
- * right choice in each choice gap, no empty answer. */
+ * right choice in each choice gap, no empty answer, no gap written with
+ * single braces. */
 static void check_cloze(ctx *c, const qb_question *q, const char *name)
 {
 	qb_arena a = {0};
 	int first = -1;
-	const char *first_lang = NULL;
+	const qb_tr *first_tr = NULL;
 	for (size_t i = 0; i < q->prompt.ntr; i++) {
 		const qb_tr *tr = &q->prompt.tr[i];
 		if (!*qb_tr_lang(&q->prompt, tr) || (c->bank->nlangs && !qb_bank_has_lang(c->bank, qb_tr_lang(&q->prompt, tr))))
@@ -831,6 +878,7 @@ static void check_cloze(ctx *c, const qb_question *q, const char *name)
 			              "for a literal brace)");
 			continue;
 		}
+		single_brace_gaps(c, q, tr, p, np);
 		if (n == 0) {
 			qb_diag_error(qb_tr_text_loc(&q->prompt, tr), "the '%s' prompt of cloze %s has no gap; write each "
 			                            "gap as '{{answer}}' or '{{=right ~wrong}}'",
@@ -839,11 +887,16 @@ static void check_cloze(ctx *c, const qb_question *q, const char *name)
 		}
 		if (first < 0) {
 			first = n;
-			first_lang = qb_tr_lang(&q->prompt, tr);
-		} else if (n != first)
+			first_tr = tr;
+		} else if (n != first) {
+			/* Either line may be the wrong one: name both. */
+			const char *fl = qb_tr_lang(&q->prompt, first_tr);
 			qb_diag_error(qb_tr_text_loc(&q->prompt, tr), "the '%s' prompt of %s has %d gap%s, the '%s' one %d; "
 			                            "every language needs the same gaps in the same order",
-			              qb_tr_lang(&q->prompt, tr), name, n, n == 1 ? "" : "s", first_lang, first);
+			              qb_tr_lang(&q->prompt, tr), name, n, n == 1 ? "" : "s", fl, first);
+			qb_diag_note(qb_tr_text_loc(&q->prompt, first_tr), "the '%s' prompt, with %d gap%s",
+			             fl, first, first == 1 ? "" : "s");
+		}
 		for (size_t k = 0; k < np; k++) {
 			const qb_cloze_gap *g = p[k].gap;
 			if (!g)
