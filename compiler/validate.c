@@ -223,13 +223,16 @@ static bool is_letter(utf8proc_int32_t cp)
 }
 
 /* The number of ordinary words in Markdown text s: words of at least
- * QB_WORD_LETTERS letters, none of them upper-case, outside code spans,
- * formulas, link and image addresses and URLs.  Names ('All-reduce', 'NVLink',
- * 'LL128'), code and numbers are not ordinary words, so a text made of
- * them may be the same in every language. */
+ * QB_WORD_LETTERS letters, none of them upper-case but the first letter
+ * of the text's first word (a capital there is the sentence's, as in 'The
+ * nucleus'), outside code spans, formulas, link and image addresses and
+ * URLs.  Names ('Isaac Newton', 'NVLink', 'LL128'), code and numbers are
+ * not ordinary words, so a text made of them may be the same in every
+ * language. */
 static int ordinary_words(const char *s)
 {
 	int words = 0;
+	bool first = true; /* the text's first word is still to come */
 	size_t n = strlen(s), i = 0;
 	while (i < n) {
 		if (s[i] == '\\' && s[i + 1] == '$') { /* an escaped dollar sign */
@@ -258,12 +261,14 @@ static int ordinary_words(const char *s)
 		}
 		/* A word: letters, joined by inner hyphens and apostrophes. */
 		int letters = 0;
-		bool upper = false;
+		bool upper = false, sentence_case = first;
+		first = false;
 		for (;;) {
 			utf8proc_int32_t cp = cp_at(s + i, n - i, &len);
 			if (is_letter(cp)) {
 				utf8proc_category_t k = utf8proc_category(cp);
-				upper |= k == UTF8PROC_CATEGORY_LU || k == UTF8PROC_CATEGORY_LT;
+				bool cap = k == UTF8PROC_CATEGORY_LU || k == UTF8PROC_CATEGORY_LT;
+				upper |= cap && !(sentence_case && letters == 0);
 				letters += k <= UTF8PROC_CATEGORY_LO;
 				i += len;
 				continue;
