@@ -1006,6 +1006,107 @@ static bool has_quote(const char *s)
 	return false;
 }
 
+/* ---- media names that give an answer away ---- */
+
+/* s lower-cased (ASCII), every run of other characters than letters and
+ * digits one space, with a space at each end: " evaporation en ogg ". */
+static void name_words(qb_buf *out, const char *s, size_t n)
+{
+	qb_buf_putc(out, ' ');
+	for (size_t i = 0; i < n; i++) {
+		unsigned char ch = (unsigned char)s[i];
+		bool word = (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch >= 0x80;
+		if (ch >= 'A' && ch <= 'Z')
+			ch = (unsigned char)(ch - 'A' + 'a'), word = true;
+		if (word)
+			qb_buf_putc(out, (char)ch);
+		else if (out->len && out->ptr[out->len - 1] != ' ')
+			qb_buf_putc(out, ' ');
+	}
+	if (out->ptr[out->len - 1] != ' ')
+		qb_buf_putc(out, ' ');
+}
+
+/* The accepted answers of a question, as name_words() makes them: a
+ * short answer's '*' lines and a cloze question's typed answers and
+ * right choices, in every language. */
+typedef struct giveaway {
+	ctx *c;
+	const qb_question *q;
+	const qb_text *t;
+	const qb_tr *tr;
+	qb_buf answers; /* each as " word word \n" */
+} giveaway;
+
+static void add_answer(giveaway *g, const char *s)
+{
+	size_t letters = 0;
+	for (const char *p = s; *p; p++)
+		letters += ((*p | 0x20) >= 'a' && (*p | 0x20) <= 'z');
+	if (letters < 3) /* 'a', '42': in file names for other reasons */
+		return;
+	name_words(&g->answers, s, strlen(s));
+	qb_buf_putc(&g->answers, '\n');
+}
+
+/* qb_markup_images callback: warns when the base name of src holds an
+ * accepted answer. */
+static void check_media_name(void *payload, const char *src, size_t off)
+{
+	giveaway *g = payload;
+	const char *base = strrchr(src, '/') ? strrchr(src, '/') + 1 : src;
+	const char *dot = strrchr(base, '.');
+	qb_buf name = QB_BUF_INIT;
+	name_words(&name, base, dot ? (size_t)(dot - base) : strlen(base));
+	for (const char *a = qb_buf_cstr(&g->answers); *a;) {
+		size_t len = strcspn(a, "\n");
+		char *ans = qb_xstrndup(a, len);
+		if (strstr(qb_buf_cstr(&name), ans)) {
+			char *shown = qb_xstrndup(ans + 1, len - 2);
+			qb_diag_warning(shift(g->c->bank, g->t, g->tr, off),
+			                "the file name '%s' holds '%s', an accepted answer of question "
+			                "'%s': Anki shows the name in the card's source; name the file "
+			                "neutrally", base, shown, g->q->id ? g->q->id : "");
+			free(shown);
+			free(ans);
+			break;
+		}
+		free(ans);
+		a += len + (a[len] == '\n');
+	}
+	qb_buf_dispose(&name);
+}
+
+/* A picture or sound in the prompt whose file name holds an accepted
+ * answer (evaporation-en.ogg, answer 'evaporation') gives it away: Anki
+ * keeps the name in the card, in [sound:...] or <img src>. */
+static void check_media_names(ctx *c, const qb_question *q)
+{
+	if (q->type != QB_QTYPE_SHORT && q->type != QB_QTYPE_CLOZE)
+		return;
+	giveaway g = {c, q, &q->prompt, NULL, QB_BUF_INIT};
+	qb_arena a = {0};
+	for (size_t i = 0; i < q->nchoices; i++)
+		for (size_t k = 0; q->choices[i].correct && k < q->choices[i].text.ntr; k++)
+			add_answer(&g, q->choices[i].text.tr[k].text);
+	for (size_t k = 0; q->type == QB_QTYPE_CLOZE && k < q->prompt.ntr; k++) {
+		qb_cloze_part *p;
+		size_t np;
+		if (qb_cloze_split(&a, q->prompt.tr[k].text, &p, &np) < 0)
+			continue;
+		for (size_t j = 0; j < np; j++)
+			for (size_t x = 0; p[j].gap && x < p[j].gap->nanswers; x++)
+				if (!p[j].gap->choice || x == p[j].gap->right)
+					add_answer(&g, p[j].gap->answers[x]);
+	}
+	for (size_t k = 0; g.answers.len && k < q->prompt.ntr; k++) {
+		g.tr = &q->prompt.tr[k];
+		qb_markup_images(g.tr->text, check_media_name, &g);
+	}
+	qb_arena_dispose(&a);
+	qb_buf_dispose(&g.answers);
+}
+
 static void check_question(ctx *c, const qb_question *q)
 {
 	const qb_bank *b = c->bank;
@@ -1060,6 +1161,7 @@ static void check_question(ctx *c, const qb_question *q)
 	if (q->type != QB_QTYPE_TRUE_FALSE)
 		check_choices(c, q, name, folded);
 	check_type(c, q, name, folded);
+	check_media_names(c, q);
 	check_block(c, &q->feedback_wrong, "feedback-wrong", name, folded);
 
 	/* The answer key. */
