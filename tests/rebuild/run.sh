@@ -174,6 +174,16 @@ for kind in pinned multiple matching cloze; do
 	check "Moodle XML $kind warning: without --werror the bank builds" \
 		sh -c "test \"\$(cat '$T/rc')\" = 0 && test -f 'mwout-$kind/mw-$kind.moodle.xml'"
 done
+# The label catalogues' warning (a language without user-interface labels)
+# is check's too, and stops a build under --werror before anything is written.
+sed 's/^languages: en sw$/languages: en de/; s/^\( *\)sw:/\1de:/' "mw-pinned.qb" >labels.qb
+run $QBC check labels.qb
+check "labels: check warns about a language without labels" \
+	sh -c "test \"\$(cat '$T/rc')\" = 0 && grep -q \"warning: .*user-interface labels for\" '$T/err'"
+run $QBC check --werror labels.qb
+check "labels: check --werror exits 1" rc 1
+run $QBC build --werror --format anki -o lout labels.qb
+check "labels: build --werror writes nothing" sh -c "test \"\$(cat '$T/rc')\" = 1 && test ! -e lout/mw-pinned.apkg"
 # A format's errors are check's too (a SCORM package has option ids a..z).
 python3 - many.qb <<'EOP'
 import sys
