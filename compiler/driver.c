@@ -523,13 +523,12 @@ static qb_drv_status build_bank(const qb_drv_opts *o, size_t i, const selection 
 		goto done;
 	if ((rc = record_warnings(rev, bank, hashes)) != QB_DRV_OK)
 		goto done;
-	{
-		qb_diag_mark m = qb_diag_mark_now();
-		qb_render_check_labels(bank, tdir); /* once per bank, not per writer */
-		if (qb_diag_errors_since(m)) { /* --werror */
-			rc = QB_DRV_BANK_ERRORS;
-			goto done;
-		}
+	qb_diag_mark m = qb_diag_mark_now();
+	qb_render_check_labels(bank, tdir); /* once per bank, not per writer */
+	time_t now = revision_now();        /* may warn about SOURCE_DATE_EPOCH */
+	if (qb_diag_errors_since(m)) {       /* --werror */
+		rc = QB_DRV_BANK_ERRORS;
+		goto done;
 	}
 	langs = qb_xcalloc(bank->nlangs + 1, sizeof *langs);
 	const char *outdir = outdir_of(o);
@@ -537,7 +536,7 @@ static qb_drv_status build_bank(const qb_drv_opts *o, size_t i, const selection 
 	if ((rc = select_langs(bank, o->langs, langs, &opts.nlangs)) != QB_DRV_OK ||
 	    (rc = format_rules(sel, bank, &opts, true)) != QB_DRV_OK)
 		goto done;
-	bool changed = qb_rev_update(rev, bank, hashes, tdir, revision_now(), &report);
+	bool changed = qb_rev_update(rev, bank, hashes, tdir, now, &report);
 	qb_rev_hashes_free(hashes);
 	hashes = NULL;
 	qb_rev_report_print(&report, bank->id, o->dry_run);

@@ -140,6 +140,12 @@ expect "a 10 MB line" 1 "$QBC" check "$T/long.qb"
 check "a 10 MB line gives little stderr" test "$(wc -c <"$T/err")" -lt 4000
 check "the cut is shown" grep -q '^    4 | \.\.\..*\.\.\.$' "$T/err"
 
+# 'error:' always means exit 1 and nothing written: a bad SOURCE_DATE_EPOCH under --werror
+mkdir "$T/sde" && cp "$BANK" "$T/sde/b.qb"
+expect "bad SOURCE_DATE_EPOCH under --werror" 1 env SOURCE_DATE_EPOCH=abc "$QBC" build --werror -o "$T/sde/out" --format json "$T/sde/b.qb"
+check "bad SOURCE_DATE_EPOCH under --werror: an error" has err "error: SOURCE_DATE_EPOCH='abc'"
+check "bad SOURCE_DATE_EPOCH under --werror: nothing written" sh -c "test ! -e '$T/sde/out/$ID.json' && test ! -e '$T/sde/b.lock'"
+
 # an output folder that cannot be created: exit 3
 : >"$T/file"
 expect "unwritable output folder" 3 "$QBC" build -o "$T/file/sub" --format json "$BANK"
