@@ -465,14 +465,21 @@ static size_t check_dollars(const visit *v)
 	}
 	bool fence = false;
 	for (size_t i = 0; s[i];) {
-		if ((i == 0 || s[i - 1] == '\n') && strncmp(s + i + strspn(s + i, " "), "```", 3) == 0)
-			fence = !fence;
-		if (fence || s[i] == '`') { /* code: to the end of the line or the span */
+		const char *line = s + i + strspn(s + i, " ");
+		bool fence_line = (i == 0 || s[i - 1] == '\n') &&
+		                  (strncmp(line, "```", 3) == 0 || strncmp(line, "~~~", 3) == 0);
+		fence ^= fence_line;
+		if (fence || fence_line) { /* fenced code: the whole line */
+			const char *e = strchr(s + i, '\n');
+			i = e ? (size_t)(e - s) + 1 : strlen(s);
+			continue;
+		}
+		if (s[i] == '`') { /* a code span: to the same run of backticks */
 			size_t r = strspn(s + i, "`");
-			const char *e = fence ? strchr(s + i, '\n') : strstr(s + i + r, (char[]){'`', 0});
-			while (!fence && e && strspn(e, "`") != r)
+			const char *e = strchr(s + i + r, '`');
+			while (e && strspn(e, "`") != r)
 				e = strchr(e + strspn(e, "`"), '`');
-			i = e ? (size_t)(e - s) + (fence ? 1 : r) : strlen(s);
+			i = e ? (size_t)(e - s) + r : i + r;
 			continue;
 		}
 		if (s[i] == '\\' && s[i + 1]) {
