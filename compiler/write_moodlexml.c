@@ -719,10 +719,8 @@ static size_t gap_differs(const qb_cloze_gap *const *g, size_t nlangs)
  * every language (Moodle compares them literally, as in shortanswer); a
  * choice gap's choices are multilang texts, so every language must have
  * the same number of choices with the right one at the same place. */
-static void cloze_gap(ctx *c, qb_buf *out, const qb_question *q, const qb_cloze_gap *const *g,
-                      size_t gi)
+static void cloze_gap(ctx *c, qb_buf *out, const qb_question *q, const qb_cloze_gap *const *g)
 {
-	QB_UNUSED(gi);
 	qb_buf html = QB_BUF_INIT;
 	qb_buf fb = QB_BUF_INIT;
 	if (q->feedback_wrong.present)
@@ -866,7 +864,7 @@ static void write_multianswer(ctx *c, const qb_question *q)
 			g[l] = gi < ngaps ? gaps[l][gi] : NULL;
 		}
 		if (gi < ngaps)
-			cloze_gap(c, &text, q, g, gi);
+			cloze_gap(c, &text, q, g);
 	}
 	start_question(c, q, "cloze", qb_buf_cstr(&text));
 	end_question(c, q);
