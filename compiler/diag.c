@@ -67,6 +67,11 @@ static void shown_is(const source *s, int line)
 /* Counts only grow; a summary prints what came since the previous one. */
 static unsigned long nerrors, nwarnings, summed_errors, summed_warnings;
 static bool werror;
+/* clang's -ferror-limit: after max_errors errors (0: no limit) since the
+ * last summary, errors are counted, not printed, nor the notes that
+ * follow one; the summary says how many were hidden. */
+static unsigned long max_errors = 50, shown_errors, hidden_errors;
+static bool hiding;
 static int color = -1; /* -1: decide from the terminal */
 static FILE *stream;    /* NULL: stderr */
 
@@ -272,11 +277,13 @@ void qb_diag_dispose(void)
 }
 
 void qb_diag_set_werror(bool on) { werror = on; }
+void qb_diag_set_max_errors(unsigned long n) { max_errors = n; }
 void qb_diag_set_color(int on) { color = on; }
 void qb_diag_set_stream(FILE *f) { stream = f; }
 unsigned long qb_diag_errors(void) { return nerrors; }
-qb_diag_mark qb_diag_mark_now(void) { return (qb_diag_mark){nerrors}; }
+qb_diag_mark qb_diag_mark_now(void) { return (qb_diag_mark){nerrors, nwarnings}; }
 unsigned long qb_diag_errors_since(qb_diag_mark m) { return nerrors - m.errors; }
+unsigned long qb_diag_warnings_since(qb_diag_mark m) { return nwarnings - m.warnings; }
 
 static bool use_color(void)
 {
@@ -437,6 +444,15 @@ static void vdiag(qb_diag_level level, qb_loc loc, const char *fmt, va_list ap)
 		nerrors++;
 	else if (level == QB_DIAG_WARNING)
 		nwarnings++;
+	if (level == QB_DIAG_ERROR && max_errors && shown_errors >= max_errors) {
+		hidden_errors++;
+		hiding = true;
+		return;
+	}
+	if (level == QB_DIAG_NOTE && hiding)
+		return;
+	hiding = false;
+	shown_errors += level == QB_DIAG_ERROR;
 	bool c = use_color();
 	FILE *f = stream ? stream : stderr;
 	if (c)
@@ -500,4 +516,10 @@ void qb_diag_summary(void)
 		qb_buf_appendf(&b, "%s%lu warning%s", ne ? " and " : "", nw, nw == 1 ? "" : "s");
 	fprintf(stream ? stream : stderr, "%s generated.\n", qb_buf_cstr(&b));
 	qb_buf_dispose(&b);
+	if (hidden_errors)
+		fprintf(stderr, "qbc: %lu more error%s not shown after the first %lu; "
+		                "'--max-errors 0' shows them all\n",
+		        hidden_errors, hidden_errors == 1 ? " was" : "s were", max_errors);
+	shown_errors = hidden_errors = 0;
+	hiding = false;
 }

@@ -64,6 +64,11 @@ void qb_diag_set_werror(bool on);
  * colour; NULL restores stderr.  `qbc preview` captures them this way
  * (open_memstream()) to show them in the page exactly as printed. */
 void qb_diag_set_stream(FILE *f);
+/* --max-errors, as clang's -ferror-limit: after n errors (default 50; 0:
+ * no limit) until the next summary, errors are counted but not printed,
+ * nor the notes that follow them, and the summary ends with a line that
+ * says how many more there were. */
+void qb_diag_set_max_errors(unsigned long n);
 /* Overrides the colour decision (for tests); -1 restores auto. */
 void qb_diag_set_color(int on);
 
@@ -71,11 +76,13 @@ void qb_diag_set_color(int on);
 unsigned long qb_diag_errors(void);
 /* A point in the stream of diagnostics. */
 typedef struct qb_diag_mark {
-	unsigned long errors;
+	unsigned long errors, warnings;
 } qb_diag_mark;
 qb_diag_mark qb_diag_mark_now(void);
 /* The number of errors (warnings under --werror included) reported since m. */
 unsigned long qb_diag_errors_since(qb_diag_mark m);
+/* The number of warnings (not turned into errors) reported since m. */
+unsigned long qb_diag_warnings_since(qb_diag_mark m);
 /* Prints "N errors, M warnings generated." for what was reported since
  * the last summary (or the start), when there was anything. */
 void qb_diag_summary(void);

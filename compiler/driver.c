@@ -192,9 +192,10 @@ static qb_revisions *load_record(const qb_bank *bank, char **path, qb_drv_status
 }
 
 /* What check and review do with one error-free bank and its record
- * (hashes: NULL unless each_bank() was asked for them). */
+ * (hashes: NULL unless each_bank() was asked for them; since: a mark taken
+ * before the bank was read). */
 typedef qb_drv_status (*bank_fn)(const qb_drv_opts *o, const qb_bank *bank, qb_revisions *rev,
-                                 const char *rpath, qb_rev_hashes *hashes);
+                                 const char *rpath, qb_rev_hashes *hashes, qb_diag_mark since);
 
 /* Reads and checks each bank, reads its record, and calls fn on the
  * banks without errors; with want_hashes, the texts' hashes are worked
@@ -206,6 +207,7 @@ static qb_drv_status each_bank(const qb_drv_opts *o, bank_fn fn, bool want_hashe
 	for (size_t i = 0; i < o->nbanks; i++) {
 		bool errors = false;
 		qb_rev_hashes *hashes = NULL;
+		qb_diag_mark since = qb_diag_mark_now();
 		qb_bank *bank = load(o->banks[i], &seen, &errors, want_hashes ? &hashes : NULL);
 		if (!bank) {
 			rc = worst(rc, QB_DRV_IO);
@@ -216,7 +218,7 @@ static qb_drv_status each_bank(const qb_drv_opts *o, bank_fn fn, bool want_hashe
 		if (errors)
 			rc = worst(rc, QB_DRV_BANK_ERRORS);
 		else if ((rev = load_record(bank, &rpath, &rc)) != NULL)
-			rc = worst(rc, fn(o, bank, rev, rpath, hashes));
+			rc = worst(rc, fn(o, bank, rev, rpath, hashes, since));
 		qb_rev_hashes_free(hashes);
 		qb_rev_free(rev);
 		free(rpath);
@@ -237,14 +239,71 @@ static qb_drv_status record_warnings(const qb_revisions *rev, const qb_bank *ban
 	return qb_diag_errors_since(m) ? QB_DRV_BANK_ERRORS : QB_DRV_OK;
 }
 
+/* The writers of a build, in registry order. */
+typedef struct selection {
+	const qb_writer *w[32];
+	size_t n;
+} selection;
+
+static qb_drv_status select_writers(const qb_drv_opts *o, selection *sel);
+
+/* The rules of every selected format (qb_render_check()), before anything
+ * is written: an error, or a warning under --werror, stops the bank.  A
+ * build says which format stopped it. */
+static qb_drv_status format_rules(const selection *sel, const qb_bank *bank,
+                                  const qb_build_opts *opts, bool building)
+{
+	qb_diag_mark m = qb_diag_mark_now();
+	const qb_writer *failed = NULL;
+	for (size_t k = 0; k < sel->n; k++)
+		if (qb_render_check(sel->w[k], bank, opts) != QB_WRITE_OK && !failed)
+			failed = sel->w[k];
+	if (failed && building)
+		qb_diag_note((qb_loc){bank->path, 0, 0},
+		             "nothing was written for bank '%s' because its %s output failed: fix "
+		             "what it reports above, or leave %s out of --format",
+		             bank->id, failed->name, failed->name);
+	return qb_diag_errors_since(m) ? QB_DRV_BANK_ERRORS : QB_DRV_OK;
+}
+
 /* ---- check and dump ---- */
 
-static qb_drv_status check_bank(const qb_drv_opts *o, const qb_bank *bank, qb_revisions *rev,
-                                const char *rpath, qb_rev_hashes *hashes)
+/* "optique: 10 questions in fr, ar: no problems" (or how many warnings),
+ * so that a quiet success still shows what was read. */
+static void check_line(const qb_bank *bank, unsigned long warnings)
 {
-	QB_UNUSED(o);
+	printf("%s: %zu question%s in ", bank->id, bank->nquestions,
+	       bank->nquestions == 1 ? "" : "s");
+	for (size_t i = 0; i < bank->nlangs; i++)
+		printf("%s%s", i ? ", " : "", bank->langs[i].code);
+	if (warnings)
+		printf(": %lu warning%s\n", warnings, warnings == 1 ? "" : "s");
+	else
+		printf(": no problems\n");
+}
+
+/* Every rule a build applies, without building: the record's warnings,
+ * the label catalogues, and the rules of the formats --format names, as
+ * for build (by default build's default formats): `check` and `build`
+ * with the same --format report the same problems. */
+static qb_drv_status check_bank(const qb_drv_opts *o, const qb_bank *bank, qb_revisions *rev,
+                                const char *rpath, qb_rev_hashes *hashes, qb_diag_mark since)
+{
 	QB_UNUSED(rpath);
-	return record_warnings(rev, bank, hashes, NULL);
+	selection sel;
+	qb_drv_status rc = select_writers(o, &sel);
+	if (rc)
+		return rc;
+	qb_build_opts opts = {NULL, NULL, 0, 0, NULL, NULL};
+	rc = worst(record_warnings(rev, bank, hashes, NULL), format_rules(&sel, bank, &opts, false));
+	char *tdir = qb_template_dir(o->argv0);
+	qb_diag_mark m = qb_diag_mark_now();
+	if (tdir && qb_render_check_labels(bank, tdir) == 0 && qb_diag_errors_since(m))
+		rc = worst(rc, QB_DRV_BANK_ERRORS);
+	free(tdir);
+	if (!rc && !o->quiet)
+		check_line(bank, qb_diag_warnings_since(since));
+	return rc;
 }
 
 qb_drv_status qb_drv_check(const qb_drv_opts *o)
@@ -294,12 +353,6 @@ static time_t revision_now(void)
 	return time(NULL);
 }
 
-/* The writers of a build, in registry order. */
-typedef struct selection {
-	const qb_writer *w[32];
-	size_t n;
-} selection;
-
 static void select_add(selection *sel, const qb_writer *w)
 {
 	for (size_t k = 0; k < sel->n; k++)
@@ -314,14 +367,15 @@ static void select_add(selection *sel, const qb_writer *w)
 static qb_drv_status select_writers(const qb_drv_opts *o, selection *sel)
 {
 	sel->n = 0;
-	if (!o->formats) {
+	const char *formats = o->formats;
+	if (!formats) {
 		for (const qb_writer *w = qb_writers; w->name; w++)
 			if (w->by_default)
 				select_add(sel, w);
 		return QB_DRV_OK;
 	}
 	size_t n;
-	char **names = split_list(o->formats, &n);
+	char **names = split_list(formats, &n);
 	qb_drv_status rc = QB_DRV_OK;
 	for (size_t i = 0; i < n; i++) {
 		bool all = strcmp(names[i], "all") == 0, make = strcmp(names[i], "make") == 0;
@@ -386,9 +440,14 @@ static qb_drv_status write_all(const selection *sel, const qb_bank *bank, qb_bui
 	opts->outdir = stage;
 	qb_drv_status rc = QB_DRV_OK;
 	const qb_writer *failed = NULL;
-	/* Every format is attempted, so one run reports every problem. */
+	/* Every format is attempted, so one run reports every problem.  A
+	 * writer that reports an error (a warning under --werror) fails the
+	 * build whatever it returns: "error:" always means nothing written. */
 	for (size_t k = 0; k < sel->n; k++) {
+		qb_diag_mark m = qb_diag_mark_now();
 		qb_drv_status wrc = run_writer(sel->w[k], bank, opts);
+		if (!wrc && qb_diag_errors_since(m))
+			wrc = QB_DRV_BANK_ERRORS;
 		if (wrc && !failed)
 			failed = sel->w[k];
 		rc = worst(rc, wrc);
@@ -464,26 +523,28 @@ static qb_drv_status build_bank(const qb_drv_opts *o, size_t i, const selection 
 		goto done;
 	if ((rc = record_warnings(rev, bank, hashes, NULL)) != QB_DRV_OK)
 		goto done;
-	{
-		qb_diag_mark m = qb_diag_mark_now();
-		qb_render_check_labels(bank, tdir); /* once per bank, not per writer */
-		if (qb_diag_errors_since(m)) { /* --werror */
-			rc = QB_DRV_BANK_ERRORS;
-			goto done;
-		}
+	qb_diag_mark m = qb_diag_mark_now();
+	qb_render_check_labels(bank, tdir); /* once per bank, not per writer */
+	time_t now = revision_now();        /* may warn about SOURCE_DATE_EPOCH */
+	if (qb_diag_errors_since(m)) {       /* --werror */
+		rc = QB_DRV_BANK_ERRORS;
+		goto done;
 	}
-	bool changed = qb_rev_update(rev, bank, hashes, tdir, revision_now(), &report);
+	langs = qb_xcalloc(bank->nlangs + 1, sizeof *langs);
+	const char *outdir = outdir_of(o);
+	qb_build_opts opts = {outdir, langs, 0, 0, tdir, NULL};
+	if ((rc = select_langs(bank, o->langs, langs, &opts.nlangs)) != QB_DRV_OK ||
+	    (rc = format_rules(sel, bank, &opts, true)) != QB_DRV_OK)
+		goto done;
+	bool changed = qb_rev_update(rev, bank, hashes, tdir, now, &report);
 	qb_rev_hashes_free(hashes);
 	hashes = NULL;
 	qb_rev_report_print(&report, bank->id, o->dry_run);
 	if (o->dry_run)
 		goto done;
 	qb_rev_park_texts(rev); /* until the save, after the writers */
-	langs = qb_xcalloc(bank->nlangs + 1, sizeof *langs);
-	const char *outdir = outdir_of(o);
-	qb_build_opts opts = {outdir, langs, 0, qb_rev_latest(rev), tdir, rev};
-	if ((rc = select_langs(bank, o->langs, langs, &opts.nlangs)) != QB_DRV_OK)
-		goto done;
+	opts.epoch = qb_rev_latest(rev);
+	opts.rev = rev;
 	rc = write_all(sel, bank, &opts, outdir);
 	/* The record is saved only after every output was written, so a
 	 * failed build leaves both as they were. */
@@ -541,9 +602,10 @@ static bool bank_has_question(const qb_bank *bank, const char *id)
 }
 
 static qb_drv_status review_bank(const qb_drv_opts *o, const qb_bank *bank, qb_revisions *rev,
-                                 const char *rpath, qb_rev_hashes *hashes)
+                                 const char *rpath, qb_rev_hashes *hashes, qb_diag_mark since)
 {
 	QB_UNUSED(hashes);
+	QB_UNUSED(since);
 	qb_drv_status rc = QB_DRV_OK;
 	for (size_t i = 0; i < o->nquestions; i++)
 		if (!bank_has_question(bank, o->questions[i])) {
@@ -562,8 +624,16 @@ static qb_drv_status review_bank(const qb_drv_opts *o, const qb_bank *bank, qb_r
 		qb_diag_fatal("%s has no revision record yet; run 'qbc build' first", bank->path);
 		return QB_DRV_BANK_ERRORS;
 	}
-	size_t n = qb_rev_review(rev, bank, o->questions, o->nquestions, o->langs);
-	printf("%s: %zu translation%s marked as reviewed\n", bank->id, n, n == 1 ? "" : "s");
+	qb_buf what = QB_BUF_INIT;
+	size_t n = qb_rev_review(rev, bank, o->questions, o->nquestions, o->langs, &what);
+	printf("%s: %zu translation%s marked as reviewed%s\n", bank->id, n, n == 1 ? "" : "s",
+	       n ? ":" : "");
+	for (const char *p = qb_buf_cstr(&what); *p;) { /* one line each, indented */
+		size_t len = strcspn(p, "\n");
+		printf("  %.*s\n", (int)len, p);
+		p += len + (p[len] == '\n');
+	}
+	qb_buf_dispose(&what);
 	return n && qb_rev_save(rev, rpath, bank->path) != 0 ? QB_DRV_IO : QB_DRV_OK;
 }
 
@@ -673,8 +743,11 @@ static void preview_bank(const qb_drv_opts *o, size_t i, const char *tdir, const
 		/* A format that cannot hold the bank (SCORM 1.2's saved state)
 		 * leaves the other to show; its error shows over the page. */
 		shown = rc == QB_DRV_OK;
-		for (size_t k = 0; k < QB_NELEM(preview_formats) && shown; k++)
-			failed |= run_writer(qb_writer_find(preview_formats[k]), bank, &opts) != QB_DRV_OK;
+		for (size_t k = 0; k < QB_NELEM(preview_formats) && shown; k++) {
+			selection one = {{qb_writer_find(preview_formats[k])}, 1};
+			failed |= format_rules(&one, bank, &opts, false) != QB_DRV_OK ||
+			          run_writer(one.w[0], bank, &opts) != QB_DRV_OK;
+		}
 	}
 	failed |= rc != QB_DRV_OK;
 	qb_diag_summary();

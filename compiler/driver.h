@@ -31,6 +31,7 @@ typedef struct qb_drv_opts {
 	const char *command;            /* for "try 'qbc COMMAND --help'"    */
 	const char *host;               /* preview --host; NULL: 127.0.0.1   */
 	int port;                       /* preview --port; -1: 8000 or next  */
+	bool quiet;                     /* check --quiet: no line per bank   */
 } qb_drv_opts;
 
 qb_drv_status qb_drv_check(const qb_drv_opts *o);

@@ -20,11 +20,18 @@ typedef struct option_spec {
 	const char *help;
 } option_spec;
 
-enum { OPT_WERROR = 256, OPT_JSON, OPT_FORMAT, OPT_LANG, OPT_HELP, OPT_DRY_RUN, OPT_QUESTION,
-       OPT_PORT, OPT_HOST };
+enum {
+	OPT_WERROR = 256, OPT_JSON, OPT_FORMAT, OPT_LANG, OPT_HELP, OPT_DRY_RUN, OPT_QUESTION,
+	OPT_QUIET, OPT_MAX_ERRORS, OPT_PORT, OPT_HOST
+};
+
+#define MAX_ERRORS_HELP "show at most N errors (default 50; 0: all)"
 
 static const option_spec check_opts[] = {
+	{OPT_FORMAT, "format", "LIST", "apply the rules of these formats (as for build)"},
 	{OPT_WERROR, "werror", NULL, "treat warnings as errors"},
+	{OPT_MAX_ERRORS, "max-errors", "N", MAX_ERRORS_HELP},
+	{'q', "quiet", NULL, "print no line per bank checked"},
 	{OPT_HELP, "help", NULL, "show this help"},
 	{0, NULL, NULL, NULL},
 };
@@ -41,6 +48,7 @@ static const option_spec build_opts[] = {
 	{OPT_FORMAT, "format", "LIST", "formats to write, e.g. anki,scorm12 (see below)"},
 	{OPT_LANG, "lang", "LANGS", "only these languages, e.g. en,sw (default: all)"},
 	{OPT_WERROR, "werror", NULL, "treat warnings as errors"},
+	{OPT_MAX_ERRORS, "max-errors", "N", MAX_ERRORS_HELP},
 	{OPT_DRY_RUN, "dry-run", NULL, "print the change report; write nothing"},
 	{OPT_HELP, "help", NULL, "show this help"},
 	{0, NULL, NULL, NULL},
@@ -58,6 +66,7 @@ static const option_spec watch_opts[] = {
 	{OPT_FORMAT, "format", "LIST", "formats to write (as for build)"},
 	{OPT_LANG, "lang", "LANGS", "only these languages"},
 	{OPT_WERROR, "werror", NULL, "treat warnings as errors"},
+	{OPT_MAX_ERRORS, "max-errors", "N", MAX_ERRORS_HELP},
 	{OPT_HELP, "help", NULL, "show this help"},
 	{0, NULL, NULL, NULL},
 };
@@ -78,6 +87,8 @@ typedef struct args {
 	bool dry_run;
 	const char *host;          /* --host, for preview */
 	int port;                  /* --port, for preview; -1: none */
+	bool quiet;
+	long max_errors; /* -1: the default */
 	const char *questions[64]; /* --question, for review */
 	size_t nquestions;
 	char **banks;
@@ -96,7 +107,8 @@ typedef struct command {
 } command;
 
 static const command commands[] = {
-	{"check", "qbc check [--werror] BANK...", "read and check banks; write nothing",
+	{"check", "qbc check [--werror] [--format LIST] [--quiet] BANK...",
+	 "read and check banks, with the rules of the formats they are built in; write nothing",
 	 check_opts, qb_drv_check, 1, 0},
 	{"dump", "qbc dump --json [--lang LANGS] BANK", "print a bank's model as JSON", dump_opts,
 	 qb_drv_dump, 1, 1},
@@ -148,8 +160,12 @@ static void command_help(const command *c)
 {
 	printf("Usage: %s\n\n%s.\n\nOptions:\n", c->usage, c->desc);
 	print_options(c->opts);
-	if (c->run == qb_drv_build || c->run == qb_drv_watch) {
-		printf("\nFormats (default: the ones marked *; 'make' builds the ones marked m):\n");
+	if (c->run == qb_drv_build || c->run == qb_drv_watch || c->run == qb_drv_check) {
+		if (c->run == qb_drv_check)
+			printf("\nFormats whose rules are checked, as 'qbc build --format' writes them\n"
+			       "(default: the ones marked *; 'make' builds the ones marked m):\n");
+		else
+			printf("\nFormats (default: the ones marked *; 'make' builds the ones marked m):\n");
 		for (const qb_writer *w = qb_writers; w->name; w++)
 			printf("  %c%c %-11s %s, written as DIR/<bank-id>%s\n", w->by_default ? '*' : ' ',
 			       w->make ? 'm' : ' ', w->name, w->desc, w->ext);
@@ -209,6 +225,16 @@ static int parse(const command *c, int argc, char **argv, args *a)
 		case OPT_LANG: a->langs = optarg; break;
 		case OPT_WERROR: a->werror = true; break;
 		case OPT_DRY_RUN: a->dry_run = true; break;
+		case 'q': a->quiet = true; break;
+		case OPT_MAX_ERRORS: {
+			char *end;
+			errno = 0;
+			a->max_errors = strtol(optarg, &end, 10);
+			if (errno || end == optarg || *end || a->max_errors < 0)
+				return usage_error(c->name, "--max-errors: '%s' is not a number of errors "
+				                   "(0: no limit)", optarg);
+			break;
+		}
 		case OPT_QUESTION:
 			if (a->nquestions == QB_NELEM(a->questions))
 				return usage_error(c->name, "too many --question options");
@@ -275,17 +301,18 @@ int main(int argc, char **argv)
 			return usage_error(NULL, "unknown option '%s'", name);
 		return usage_error(NULL, "unknown command '%s'", name);
 	}
-	args a = {0};
-	a.port = -1;
+	args a = {.max_errors = -1, .port = -1};
 	int rc = parse(c, argc - 1, argv + 1, &a);
 	if (rc < 0)
 		return fclose(stdout) == 0 ? QB_EXIT_OK : QB_EXIT_IO;
 	if (rc)
 		return rc;
 	qb_diag_set_werror(a.werror);
+	if (a.max_errors >= 0)
+		qb_diag_set_max_errors((unsigned long)a.max_errors);
 	qb_drv_opts o = {a.outdir, a.formats, a.langs, a.dry_run, a.questions, a.nquestions,
 	                 (const char *const *)a.banks, (size_t)a.nbanks, argv[0], c->name,
-	                 a.host, a.port};
+	                 a.host, a.port, a.quiet};
 	rc = exit_code(c->run(&o));
 	qb_diag_summary();
 	qb_diag_dispose();

@@ -682,11 +682,45 @@ static bool supports_types(const qb_render_ctx *ctx)
 	return ok;
 }
 
+/* Fills ctx's languages from opts (every declared language when opts
+ * names none; *all is then the heap array to free) and its main one. */
+static void ctx_langs(qb_render_ctx *ctx, const qb_bank *bank, const qb_build_opts *opts,
+                      const char ***all)
+{
+	ctx->langs = opts->langs;
+	ctx->nlangs = opts->nlangs;
+	*all = NULL;
+	if (!ctx->nlangs) { /* every declared language (validate.c: at least one) */
+		*all = qb_xcalloc(bank->nlangs + 1, sizeof **all);
+		for (size_t i = 0; i < bank->nlangs; i++)
+			(*all)[i] = bank->langs[i].code;
+		ctx->langs = *all;
+		ctx->nlangs = bank->nlangs;
+	}
+	const char *def = qb_bank_default_lang(bank);
+	ctx->main_lang = ctx->langs[0];
+	for (size_t i = 0; i < ctx->nlangs; i++)
+		if (def && strcmp(ctx->langs[i], def) == 0)
+			ctx->main_lang = def;
+}
+
+int qb_render_check(const qb_writer *w, const qb_bank *bank, const qb_build_opts *opts)
+{
+	qb_render_state state = {QB_WRITE_OK, 0, NULL};
+	qb_render_ctx ctx = {.writer = w, .bank = bank, .templates_dir = opts->templates_dir,
+	                     .latest = opts->epoch, .rev = opts->rev, .state = &state};
+	const char **all;
+	ctx_langs(&ctx, bank, opts, &all);
+	if (supports_types(&ctx) && w->check)
+		w->check(&ctx, bank);
+	free(all);
+	return state.failure;
+}
+
 int qb_render_write(const qb_writer *w, const qb_bank *bank, const qb_build_opts *opts)
 {
 	qb_render_state state = {QB_WRITE_OK, 0, NULL};
-	qb_render_ctx ctx = {.writer = w, .bank = bank, .langs = opts->langs,
-	                     .nlangs = opts->nlangs, .templates_dir = opts->templates_dir,
+	qb_render_ctx ctx = {.writer = w, .bank = bank, .templates_dir = opts->templates_dir,
 	                     .latest = opts->epoch, .rev = opts->rev, .state = &state};
 	const char **all = NULL;
 	char *path = NULL;
@@ -697,18 +731,7 @@ int qb_render_write(const qb_writer *w, const qb_bank *bank, const qb_build_opts
 		              w->templates);
 		return QB_WRITE_EIO;
 	}
-	if (!ctx.nlangs) { /* every declared language (validate.c: at least one) */
-		all = qb_xcalloc(bank->nlangs + 1, sizeof *all);
-		for (size_t i = 0; i < bank->nlangs; i++)
-			all[i] = bank->langs[i].code;
-		ctx.langs = all;
-		ctx.nlangs = bank->nlangs;
-	}
-	const char *def = qb_bank_default_lang(bank);
-	ctx.main_lang = ctx.langs[0];
-	for (size_t i = 0; i < ctx.nlangs; i++)
-		if (def && strcmp(ctx.langs[i], def) == 0)
-			ctx.main_lang = def;
+	ctx_langs(&ctx, bank, opts, &all);
 	if (opts->rev) {
 		time_t t = w->templates ? qb_rev_template_time(opts->rev, w->templates) : 0;
 		time_t tl = qb_rev_template_time(opts->rev, QB_LABELS_DIR);
@@ -727,9 +750,9 @@ int qb_render_write(const qb_writer *w, const qb_bank *bank, const qb_build_opts
 	if (opts->templates_dir &&
 	    !(ctx.labels = labels_load(bank, opts->templates_dir, ctx.langs, ctx.nlangs)))
 		goto done;
-	if (!supports_types(&ctx))
-		rc = QB_WRITE_EBANK;
-	else if (w->write(&ctx, bank) == 0)
+	/* The format's rules ran in qb_render_check(), which the driver calls
+	 * for every format before the first is written. */
+	if (w->write(&ctx, bank) == 0)
 		rc = QB_WRITE_OK;
 	else
 		rc = state.failure == QB_WRITE_EBANK ? QB_WRITE_EBANK : QB_WRITE_EIO;

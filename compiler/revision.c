@@ -111,11 +111,6 @@ static void hex_of(char out[HEX], const qb_buf *b)
 	qb_hash_sha256_hex(out, 8, b->ptr ? b->ptr : "", b->len);
 }
 
-static void text_hash(char out[HEX], const char *s)
-{
-	qb_hash_sha256_hex(out, 8, s, strlen(s));
-}
-
 /* A text's hash as tent keeps it: the first 8 bytes of its SHA-256. */
 static void text_hash8(uint8_t out[8], const char *s)
 {
@@ -876,27 +871,6 @@ static char *basis_of(const basis_set *bs, const char *lang)
 	return hex;
 }
 
-/* The languages whose part of a per-language basis no longer matches the
- * current texts of t (appended to out as 'xx', 'yy'); nothing for a
- * two-language (single hash) basis. */
-static void basis_changed(qb_buf *out, const char *basis, const qb_text *t)
-{
-	if (is_hex16(basis))
-		return;
-	for (const char *p = basis; *p;) {
-		size_t n = strcspn(p, ":");
-		char *lang = qb_xstrndup(p, n);
-		const char *s = qb_text_get(t, lang);
-		char h[HEX];
-		text_hash(h, s ? s : "");
-		if (strncmp(p + n + 1, h, 8) != 0)
-			qb_buf_appendf(out, "%s'%s'", out->len ? ", " : "", lang);
-		free(lang);
-		p += n + 1 + 8;
-		p += *p == ',';
-	}
-}
-
 /* Calls fn for every text element of the bank, in source order. */
 typedef void (*elem_fn)(void *payload, const char *qid, const char *elem, const qb_text *t,
                         const char *what);
@@ -1178,6 +1152,141 @@ void qb_rev_each_media(const qb_bank *bank, qb_rev_media_fn fn, void *payload)
 	each_element(bank, media_elem, &m);
 }
 
+/* ---- settling: a translation that catches up ---- */
+
+/* Whether the basis of e (the text of the bank's language self) no longer
+ * matches language k's current text: its own part in the pairs form; the
+ * whole basis in the two-language form (k is then the other language)
+ * and in the combined form (where the parts cannot be told apart). */
+static bool part_differs(const tent *e, const basis_set *bs, size_t self, size_t k)
+{
+	const qb_bank *bank = bs->bank;
+	if (e->long_basis != (bs->own != NULL))
+		return true; /* the bank's number of languages changed */
+	if (!e->long_basis) {
+		char *basis = basis_of(bs, bank->langs[self].code);
+		bool same = basis_is(e, basis);
+		free(basis);
+		return !same;
+	}
+	size_t len = strlen(bank->langs[k].code);
+	for (const char *p = e->basis.s; *p;) {
+		if (strncmp(p, bank->langs[k].code, len) == 0 && p[len] == ':')
+			return strncmp(p + len + 1, bs->own[k], 8) != 0;
+		p += strcspn(p, ",");
+		p += *p == ',';
+	}
+	return true;
+}
+
+/* What each language's text of one element did since the record: it
+ * changed (or is new), and a changed text "caught up" when it was
+ * written after another language's text had changed in an earlier build:
+ * a translation brought up to date.  A text that catches up stales no
+ * other language's text, and it settles: the texts it was translated
+ * from take its new version into their bases.  Texts changed in the
+ * same build (edited together) do not catch up with each other, so an
+ * edit of the source and a translation together still stales a third
+ * language.  The combined form of more than BASIS_PAIRS_MAX languages
+ * cannot tell which language a basis is out of date for: there a text
+ * catches up only when it is the one text of the element that changed,
+ * and the others do not take it in (review clears them). */
+typedef struct elem_state {
+	bool *changed;
+	bool *caught;
+} elem_state;
+
+/* old[k]: the record's entry for the element's text in the bank's
+ * language k, or NULL. */
+static void elem_state_init(elem_state *st, const qb_bank *bank, const qb_text *t,
+                            const basis_set *bs, const text_hashes *row, const tent *const *old)
+{
+	size_t n = bank->nlangs;
+	st->changed = qb_xcalloc(n + 1, sizeof *st->changed);
+	st->caught = qb_xcalloc(n + 1, sizeof *st->caught);
+	size_t nchanged = 0;
+	for (size_t k = 0; k < n; k++) {
+		const char *s = text_in(bank, t, k);
+		uint8_t h[8];
+		if (row)
+			memcpy(h, row[k].text, 8);
+		else
+			text_hash8(h, s ? s : "");
+		st->changed[k] = old[k] ? memcmp(old[k]->hash, h, 8) != 0 : s != NULL;
+		nchanged += st->changed[k];
+	}
+	bool combined = n > BASIS_PAIRS_MAX;
+	for (size_t k = 0; k < n; k++) {
+		if (!st->changed[k] || !text_in(bank, t, k))
+			continue;
+		if (!old[k]) { /* a new translation is written against the others */
+			st->caught[k] = true;
+			continue;
+		}
+		for (size_t j = 0; j < n && !st->caught[k]; j++)
+			if (j != k && !st->changed[j] && part_differs(old[k], bs, k, j))
+				st->caught[k] = !combined || nchanged == 1;
+	}
+}
+
+static void elem_state_dispose(elem_state *st)
+{
+	free(st->changed);
+	free(st->caught);
+}
+
+/* Appends to out ('xx', 'yy') the languages whose change leaves the
+ * unchanged text e of language self stale: those its basis is out of
+ * date for, but for the ones that caught up. */
+static void stale_for(qb_buf *out, const tent *e, const basis_set *bs, size_t self,
+                      const elem_state *st)
+{
+	const qb_bank *bank = bs->bank;
+	bool combined = !e->long_basis && bank->nlangs > 2;
+	for (size_t k = 0; k < bank->nlangs; k++) {
+		if (k == self || st->caught[k])
+			continue;
+		if (combined ? st->changed[k] : part_differs(e, bs, self, k))
+			qb_buf_appendf(out, "%s'%s'", out->len ? ", " : "", bank->langs[k].code);
+	}
+}
+
+/* Takes into the basis of the unchanged text e (language self) the
+ * current text of every language that caught up; basis is the text's
+ * basis against every current text. */
+static void settle(qb_revisions *rev, tent *e, const basis_set *bs, size_t self,
+                   const elem_state *st, const char *basis)
+{
+	const qb_bank *bank = bs->bank;
+	if (e->long_basis != (bs->own != NULL))
+		return;
+	if (!e->long_basis) { /* two languages: settled when the other caught up */
+		for (size_t k = 0; k < bank->nlangs; k++)
+			if (k != self && st->caught[k] && bank->nlangs == 2)
+				put_basis(rev, e, basis);
+		return;
+	}
+	qb_buf b = QB_BUF_INIT;
+	for (const char *p = e->basis.s; *p;) {
+		size_t len = strcspn(p, ":"), part = strcspn(p, ",");
+		size_t k = 0;
+		while (k < bank->nlangs && (strlen(bank->langs[k].code) != len ||
+		                            strncmp(bank->langs[k].code, p, len) != 0))
+			k++;
+		if (b.len)
+			qb_buf_putc(&b, ',');
+		if (k < bank->nlangs && st->caught[k])
+			qb_buf_appendf(&b, "%.*s:%.8s", (int)len, p, bs->own[k]);
+		else
+			qb_buf_append(&b, p, part);
+		p += part;
+		p += *p == ',';
+	}
+	if (strcmp(qb_buf_cstr(&b), e->basis.s) != 0)
+		put_basis(rev, e, qb_buf_cstr(&b));
+	qb_buf_dispose(&b);
+}
+
 /* ---- stale translations ---- */
 
 typedef struct stale_ctx {
@@ -1220,6 +1329,7 @@ static void stale_elem(void *payload, const char *qid, const char *elem, const q
 	basis_set bs;
 	basis_set_init(&bs, c->bank, t, row);
 	size_t *changed = NULL, nchanged = 0;
+	elem_state st = {NULL, NULL}; /* worked out for the first stale candidate */
 	for (size_t i = 0; i < t->ntr; i++) {
 		const qb_tr *tr = &t->tr[i];
 		const tent *e = find_t_next(c->rev, &c->cursor, qid, elem, qb_tr_lang(t, tr));
@@ -1234,17 +1344,29 @@ static void stale_elem(void *payload, const char *qid, const char *elem, const q
 		char *basis = basis_of(&bs, qb_tr_lang(t, tr));
 		bool same = basis_is(e, basis);
 		free(basis);
-		if (memcmp(h, e->hash, 8) != 0 || same)
+		if (memcmp(h, e->hash, 8) != 0 || same || self == QB_LANG_NONE)
 			continue;
+		if (!st.changed) {
+			const tent **old = qb_xcalloc(c->bank->nlangs + 1, sizeof *old);
+			for (size_t k = 0; k < c->bank->nlangs; k++)
+				old[k] = find_t(c->rev, qid, elem, c->bank->langs[k].code);
+			elem_state_init(&st, c->bank, t, &bs, row, old);
+			free(old);
+		}
 		qb_buf who = QB_BUF_INIT;
-		if (!changed)
-			changed = changed_langs(c->rev, c->bank, qid, elem, t, &nchanged);
-		for (size_t j = 0; j < nchanged; j++)
-			if (changed[j] != self)
-				qb_buf_appendf(&who, "%s'%s'", who.len ? ", " : "",
-				               c->bank->langs[changed[j]].code);
-		if (!who.len && e->long_basis)
-			basis_changed(&who, e->basis.s, t);
+		stale_for(&who, e, &bs, self, &st);
+		if (!who.len && (e->long_basis || c->bank->nlangs == 2)) {
+			qb_buf_dispose(&who);
+			continue; /* only translations that caught up changed */
+		}
+		if (!who.len) {
+			if (!changed)
+				changed = changed_langs(c->rev, c->bank, qid, elem, t, &nchanged);
+			for (size_t j = 0; j < nchanged; j++)
+				if (changed[j] != self)
+					qb_buf_appendf(&who, "%s'%s'", who.len ? ", " : "",
+					               c->bank->langs[changed[j]].code);
+		}
 		if (!who.len) {
 			/* Already recorded as changed by an earlier build: name
 			 * the languages this text is translated from. */
@@ -1260,6 +1382,7 @@ static void stale_elem(void *payload, const char *qid, const char *elem, const q
 			c->fn(c->payload, qid, qb_tr_lang(t, tr));
 	}
 	free(changed);
+	elem_state_dispose(&st);
 	basis_set_dispose(&bs);
 }
 
@@ -1299,9 +1422,24 @@ static void upd_elem(void *payload, const char *qid, const char *elem, const qb_
 	QB_UNUSED(what);
 	upd_ctx *c = payload;
 	const text_hashes *row = c->hashes ? hashes_row(c->hashes, c->elem++) : NULL;
+	size_t n = c->bank->nlangs;
 	basis_set bs;
 	basis_set_init(&bs, c->bank, t, row);
-	for (size_t k = 0; k < c->bank->nlangs; k++) {
+	/* The record's entries of the element, copied first: in place, the
+	 * loop below writes over them, and the settling reads them all. */
+	tent *olds = qb_xcalloc(n + 1, sizeof *olds);
+	const tent **old = qb_xcalloc(n + 1, sizeof *old);
+	for (size_t k = 0; k < n; k++) {
+		if (!text_in(c->bank, t, k))
+			continue;
+		const tent *o = find_t_next(c->old, &c->cursor, qid, elem, c->bank->langs[k].code);
+		if (o) {
+			olds[k] = *o;
+			old[k] = &olds[k];
+		}
+	}
+	elem_state st = {NULL, NULL};
+	for (size_t k = 0; k < n; k++) {
 		const char *lang = c->bank->langs[k].code;
 		const char *s = text_in(c->bank, t, k);
 		if (!s)
@@ -1312,8 +1450,8 @@ static void upd_elem(void *payload, const char *qid, const char *elem, const qb_
 		else
 			text_hash8(h, s);
 		char *basis = basis_of(&bs, lang);
-		/* In place, o is the entry this one replaces. */
-		const tent *o = find_t_next(c->old, &c->cursor, qid, elem, lang);
+		/* In place, o is (a copy of) the entry this one replaces. */
+		const tent *o = old[k];
 		tent e;
 		if (c->t == c->old->t) {
 			e = *o;
@@ -1323,10 +1461,16 @@ static void upd_elem(void *payload, const char *qid, const char *elem, const qb_
 		}
 		memcpy(e.hash, h, 8);
 		/* A text written now is written against the current others;
-		 * an unchanged text keeps its basis, so staleness persists. */
+		 * an unchanged text keeps its basis, so staleness persists,
+		 * but for the languages that caught up (settle()). */
 		if (o && (memcmp(o->hash, h, 8) == 0 || basis_is(o, basis))) {
 			e.long_basis = o->long_basis;
 			e.basis = o->basis;
+			if (memcmp(o->hash, h, 8) == 0 && !basis_is(o, basis)) {
+				if (!st.changed)
+					elem_state_init(&st, c->bank, t, &bs, row, old);
+				settle(c->old, &e, &bs, k, &st, basis);
+			}
 		} else {
 			put_basis(c->old, &e, basis);
 		}
@@ -1337,6 +1481,9 @@ static void upd_elem(void *payload, const char *qid, const char *elem, const qb_
 			c->t = qb_xrealloc(c->t, (c->cap = c->cap * 2 + 64) * sizeof *c->t);
 		c->t[c->nt++] = e;
 	}
+	elem_state_dispose(&st);
+	free(olds);
+	free(old);
 	basis_set_dispose(&bs);
 }
 
@@ -1574,40 +1721,59 @@ typedef struct review_ctx {
 	size_t nids;
 	const char *lang;
 	size_t n;
+	qb_buf *what;
 } review_ctx;
 
 static void review_elem(void *payload, const char *qid, const char *elem, const qb_text *t,
                         const char *what)
 {
-	QB_UNUSED(what);
 	review_ctx *c = payload;
 	bool wanted = c->nids == 0;
 	for (size_t k = 0; k < c->nids && !wanted; k++)
 		wanted = strcmp(c->ids[k], qid) == 0;
 	if (!wanted)
 		return;
+	size_t n = c->bank->nlangs;
 	basis_set bs;
 	basis_set_init(&bs, c->bank, t, NULL);
-	for (size_t i = 0; i < t->ntr; i++) {
-		if (c->lang && strcmp(qb_tr_lang(t, &t->tr[i]), c->lang) != 0)
+	elem_state st = {NULL, NULL};
+	tent **ents = qb_xcalloc(n + 1, sizeof *ents);
+	for (size_t k = 0; k < n; k++)
+		ents[k] = find_t(c->rev, qid, elem, c->bank->langs[k].code);
+	/* What the stale check reports: an unchanged text whose basis is
+	 * out of date for a language that did not catch up. */
+	for (size_t k = 0; k < n; k++) {
+		const char *s = text_in(c->bank, t, k);
+		tent *e = ents[k];
+		if (!s || !e || (c->lang && strcmp(c->bank->langs[k].code, c->lang) != 0))
 			continue;
-		tent *e = find_t(c->rev, qid, elem, qb_tr_lang(t, &t->tr[i]));
-		if (!e)
-			continue;
-		char *basis = basis_of(&bs, t_lang(c->rev, e));
-		if (!basis_is(e, basis)) {
-			put_basis(c->rev, e, basis);
-			c->n++;
+		uint8_t h[8];
+		text_hash8(h, s);
+		char *basis = basis_of(&bs, c->bank->langs[k].code);
+		if (memcmp(h, e->hash, 8) == 0 && !basis_is(e, basis)) {
+			if (!st.changed)
+				elem_state_init(&st, c->bank, t, &bs, NULL, (const tent *const *)ents);
+			qb_buf who = QB_BUF_INIT;
+			stale_for(&who, e, &bs, k, &st);
+			if (who.len || (!e->long_basis && n > 2)) {
+				put_basis(c->rev, e, basis);
+				c->n++;
+				if (c->what)
+					qb_buf_appendf(c->what, "%s (%s)\n", what, c->bank->langs[k].code);
+			}
+			qb_buf_dispose(&who);
 		}
 		free(basis);
 	}
+	free(ents);
+	elem_state_dispose(&st);
 	basis_set_dispose(&bs);
 }
 
 size_t qb_rev_review(qb_revisions *rev, const qb_bank *bank, const char *const *ids,
-                     size_t nids, const char *lang)
+                     size_t nids, const char *lang, qb_buf *what)
 {
-	review_ctx c = {rev, bank, ids, nids, lang, 0};
+	review_ctx c = {rev, bank, ids, nids, lang, 0, what};
 	each_element(bank, review_elem, &c);
 	return c.n;
 }

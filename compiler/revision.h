@@ -15,6 +15,7 @@
 
 #include <time.h>
 
+#include "buf.h"
 #include "model.h"
 
 typedef struct qb_revisions qb_revisions;
@@ -75,12 +76,14 @@ void qb_rev_check_renames(const qb_revisions *rev, const qb_bank *bank);
 bool qb_rev_update(qb_revisions *rev, const qb_bank *bank, qb_rev_hashes *hashes,
                    const char *templates_dir, time_t now, qb_rev_report *report);
 
-/* Marks the translations of bank as reviewed: for every element (of the
- * questions named in ids, or all when nids is 0) in lang (or every
- * language when lang is NULL), the other languages' current texts become
- * the basis.  Returns the number of texts that were stale. */
+/* Marks the translations of bank as reviewed: every text that
+ * qb_rev_check_stale() reports as stale (of the questions named in ids,
+ * or all when nids is 0; in lang, or every language when lang is NULL)
+ * gets the other languages' current texts as its basis.  Returns the
+ * number of texts it marked; when what is not NULL, appends a line for
+ * each ("question 'x' prompt (fr)\n"). */
 size_t qb_rev_review(qb_revisions *rev, const qb_bank *bank, const char *const *ids,
-                     size_t nids, const char *lang);
+                     size_t nids, const char *lang, qb_buf *what);
 
 /* Moves the table of texts out of memory, into an unlinked scratch file,
  * for the rest of the build: after qb_rev_update(), only

@@ -223,13 +223,16 @@ static bool is_letter(utf8proc_int32_t cp)
 }
 
 /* The number of ordinary words in Markdown text s: words of at least
- * QB_WORD_LETTERS letters, none of them upper-case, outside code spans,
- * formulas, link and image addresses and URLs.  Names ('All-reduce', 'NVLink',
- * 'LL128'), code and numbers are not ordinary words, so a text made of
- * them may be the same in every language. */
+ * QB_WORD_LETTERS letters, none of them upper-case but the first letter
+ * of the text's first word (a capital there is the sentence's, as in 'The
+ * nucleus'), outside code spans, formulas, link and image addresses and
+ * URLs.  Names ('Isaac Newton', 'NVLink', 'LL128'), code and numbers are
+ * not ordinary words, so a text made of them may be the same in every
+ * language. */
 static int ordinary_words(const char *s)
 {
 	int words = 0;
+	bool first = true; /* the text's first word is still to come */
 	size_t n = strlen(s), i = 0;
 	while (i < n) {
 		if (s[i] == '\\' && s[i + 1] == '$') { /* an escaped dollar sign */
@@ -258,12 +261,14 @@ static int ordinary_words(const char *s)
 		}
 		/* A word: letters, joined by inner hyphens and apostrophes. */
 		int letters = 0;
-		bool upper = false;
+		bool upper = false, sentence_case = first;
+		first = false;
 		for (;;) {
 			utf8proc_int32_t cp = cp_at(s + i, n - i, &len);
 			if (is_letter(cp)) {
 				utf8proc_category_t k = utf8proc_category(cp);
-				upper |= k == UTF8PROC_CATEGORY_LU || k == UTF8PROC_CATEGORY_LT;
+				bool cap = k == UTF8PROC_CATEGORY_LU || k == UTF8PROC_CATEGORY_LT;
+				upper |= cap && !(sentence_case && letters == 0);
 				letters += k <= UTF8PROC_CATEGORY_LO;
 				i += len;
 				continue;
@@ -327,6 +332,182 @@ static void check_same(const qb_text *t, const char *what)
 	free(first);
 }
 
+/* ---- dollars and formulas ---- */
+
+/* TeX with what may hold words removed: command names, the groups of the
+ * text commands (\text{...}, \mathrm{...}: words meant as words), sub-
+ * and superscripts (x_{max}).  What is left of a real formula is symbols
+ * and one-letter names; a sentence caught between two '$' keeps its words. */
+static void tex_bare(qb_buf *out, const char *tex)
+{
+	static const char *const text_cmds[] = {"text", "textrm", "textit", "textbf", "mathrm",
+	                                        "mathit", "mathbf", "mathsf", "mbox", "operatorname"};
+	for (const char *p = tex; *p;) {
+		bool skip_group = false;
+		if (*p == '\\') {
+			const char *n = ++p;
+			while ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z'))
+				p++;
+			for (size_t i = 0; i < QB_NELEM(text_cmds); i++)
+				skip_group |= (size_t)(p - n) == strlen(text_cmds[i]) &&
+				              strncmp(n, text_cmds[i], (size_t)(p - n)) == 0;
+			if (p == n && *p)
+				p++; /* \{, \$ ... */
+			qb_buf_putc(out, ' ');
+		} else if (*p == '_' || *p == '^') {
+			p++;
+			skip_group = *p == '{';
+			if (!skip_group && *p)
+				p += 1;
+		} else {
+			qb_buf_putc(out, *p++);
+			continue;
+		}
+		while (*p == ' ')
+			p++;
+		if (skip_group && *p == '{') { /* to the matching '}' */
+			int depth = 0;
+			for (; *p; p++) {
+				if (*p == '\\' && p[1]) {
+					p++;
+					continue;
+				}
+				depth += *p == '{';
+				if (*p == '}' && --depth == 0) {
+					p++;
+					break;
+				}
+			}
+		}
+	}
+}
+
+/* The formulas of one text: their offsets, for the '$' that belong to
+ * them, and their number. */
+typedef struct formulas {
+	const visit *v;
+	size_t *off, n, cap;
+	int *words; /* ordinary words in each */
+} formulas;
+
+static void note_formula(void *payload, const char *tex, size_t off)
+{
+	formulas *f = payload;
+	check_math((void *)f->v, tex, off);
+	if (f->n == f->cap) {
+		f->cap = 2 * f->cap + 4;
+		f->off = qb_xrealloc(f->off, f->cap * sizeof *f->off);
+		f->words = qb_xrealloc(f->words, f->cap * sizeof *f->words);
+	}
+	qb_buf bare = QB_BUF_INIT;
+	tex_bare(&bare, tex);
+	f->words[f->n] = ordinary_words(qb_buf_cstr(&bare));
+	f->off[f->n++] = off;
+	qb_buf_dispose(&bare);
+}
+
+static bool is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* True when the '$' run at s[i..i+r) reads as a dollar amount: before a
+ * number ($5, US$5) or after a number and a space (5 $, the French and
+ * Canadian habit), never before a letter. */
+static bool dollar_amount(const char *s, size_t i, size_t r)
+{
+	char next = s[i + r];
+	if (is_digit(next))
+		return true;
+	bool letter = (next >= 'a' && next <= 'z') || (next >= 'A' && next <= 'Z') ||
+	              next == '\\' || (unsigned char)next >= 0x80;
+	return !letter && i >= 2 && s[i - 1] == ' ' && is_digit(s[i - 2]);
+}
+
+/* Checks the '$' of one translation: a '$' that belongs to no formula and
+ * is no dollar amount most likely opens a formula whose closing '$' is
+ * missing, and shifts the pairs after it.  Returns its number of formulas. */
+static size_t check_dollars(const visit *v)
+{
+	const char *s = v->tr->text;
+	formulas f = {v, NULL, 0, 0, NULL};
+	if (!strchr(s, '$'))
+		return 0;
+	qb_markup_math(s, note_formula, &f);
+	/* The '$' runs that delimit a formula: the one just before each TeX,
+	 * and the next run of the same length after it.  Two dollar amounts
+	 * ("$5 and $6", "5 $ et 6 $") pair up as a formula too. */
+	size_t *used = qb_xcalloc(2 * f.n + 1, sizeof *used), nused = 0;
+	for (size_t k = 0; k < f.n; k++) {
+		size_t o = f.off[k], r = 0, close = SIZE_MAX;
+		while (r < o && r < 2 && s[o - r - 1] == '$')
+			r++;
+		if (!r)
+			continue;
+		used[nused++] = o - r;
+		for (size_t i = o; s[i]; i++) {
+			if (s[i] == '\\' && s[i + 1]) {
+				i++;
+				continue;
+			}
+			if (s[i] == '$' && strspn(s + i, "$") == r) {
+				used[nused++] = close = i;
+				break;
+			}
+		}
+		qb_loc at = shift(v->c->bank, v->t, v->tr, o - r);
+		if (close != SIZE_MAX && dollar_amount(s, o - r, r) && dollar_amount(s, close, r))
+			qb_diag_warning(at, "these two '$' are dollar signs, but they pair up as a formula "
+			                "around the text between them; write each as '\\$'");
+		else if (f.words[k] >= QB_FORMULA_WORDS)
+			qb_diag_warning(at, "this formula holds %d ordinary words: is a '$' missing before "
+			                "it or after it? (a dollar sign is written '\\$')", f.words[k]);
+	}
+	bool fence = false;
+	for (size_t i = 0; s[i];) {
+		const char *line = s + i + strspn(s + i, " ");
+		bool fence_line = (i == 0 || s[i - 1] == '\n') &&
+		                  (strncmp(line, "```", 3) == 0 || strncmp(line, "~~~", 3) == 0);
+		fence ^= fence_line;
+		if (fence || fence_line) { /* fenced code: the whole line */
+			const char *e = strchr(s + i, '\n');
+			i = e ? (size_t)(e - s) + 1 : strlen(s);
+			continue;
+		}
+		if (s[i] == '`') { /* a code span: to the same run of backticks */
+			size_t r = strspn(s + i, "`");
+			const char *e = strchr(s + i + r, '`');
+			while (e && strspn(e, "`") != r)
+				e = strchr(e + strspn(e, "`"), '`');
+			i = e ? (size_t)(e - s) + r : i + r;
+			continue;
+		}
+		if (s[i] == '\\' && s[i + 1]) {
+			i += 2;
+			continue;
+		}
+		if (s[i] != '$') {
+			i++;
+			continue;
+		}
+		size_t r = strspn(s + i, "$");
+		bool belongs = false;
+		for (size_t k = 0; k < nused && !belongs; k++)
+			belongs = used[k] == i;
+		if (!belongs && r <= 2 && !dollar_amount(s, i, r)) {
+			qb_diag_warning(shift(v->c->bank, v->t, v->tr, i),
+			                "this '$' opens or closes no formula: is its other '$' missing? "
+			                "(a dollar sign is written '\\$')");
+			break;
+		}
+		i += r;
+	}
+	free(used);
+	free(f.off);
+	free(f.words);
+	return f.n;
+}
+
 /* True when t has a text in every language of bank b. */
 static bool complete(const qb_bank *b, const qb_text *t)
 {
@@ -342,6 +523,8 @@ static void check_text(ctx *c, const qb_text *t, const char *what, bool check_mi
                        bool untagged_ok)
 {
 	const qb_bank *b = c->bank;
+	const qb_tr *first_tr = NULL; /* the first translation checked ... */
+	size_t first_nf = 0;          /* ... and its number of formulas    */
 	for (size_t i = 0; i < t->ntr; i++) {
 		const qb_tr *tr = &t->tr[i];
 		if (!*qb_tr_lang(t, tr)) {
@@ -389,7 +572,17 @@ static void check_text(ctx *c, const qb_text *t, const char *what, bool check_mi
 		visit v = {c, t, tr};
 		qb_markup_images(tr->text, check_image, &v);
 		qb_markup_links(tr->text, check_link, &v);
-		qb_markup_math(tr->text, check_math, &v);
+		size_t nf = check_dollars(&v);
+		/* The same formulas in every language: a text with fewer or more
+		 * has most likely lost or gained a '$'. */
+		if (!first_tr) {
+			first_tr = tr;
+			first_nf = nf;
+		} else if (nf != first_nf) {
+			qb_diag_warning(qb_tr_loc(t, tr), "the '%s' text of %s has %zu formula%s, the '%s' "
+			                "text %zu: is a '$' missing?", qb_tr_lang(t, tr), what, nf,
+			                nf == 1 ? "" : "s", qb_tr_lang(t, first_tr), first_nf);
+		}
 	}
 	check_same(t, what);
 	/* A line without a tag most likely is the missing translation: one
@@ -625,13 +818,60 @@ static void check_block(ctx *c, const qb_text *t, const char *kw, const char *na
 	qb_buf_dispose(&what);
 }
 
+/* Warns about each '{...}' in the literal runs of a cloze prompt (outside
+ * formulas and code): most likely a gap written with single braces, which
+ * learners would see with its answer.  Returns how many. */
+static int single_brace_gaps(ctx *c, const qb_question *q, const qb_tr *tr,
+                             const qb_cloze_part *p, size_t np)
+{
+	int found = 0;
+	for (size_t k = 0; k < np; k++) {
+		if (p[k].gap)
+			continue;
+		const char *s = p[k].text, *end = s + p[k].len;
+		bool math = false;
+		for (const char *x = s; x < end; x++) {
+			if (*x == '\\' && x + 1 < end) {
+				x++;
+				continue;
+			}
+			if (*x == '`') { /* a code span: to its closing run */
+				size_t r = strspn(x, "`");
+				const char *e = x + r;
+				while (e < end && (e = memchr(e, '`', (size_t)(end - e))) != NULL &&
+				       strspn(e, "`") != r)
+					e += strspn(e, "`");
+				x = e && e < end ? e + r - 1 : end - 1;
+				continue;
+			}
+			if (*x == '$')
+				math = !math;
+			if (math || *x != '{')
+				continue;
+			const char *close = x + 1;
+			while (close < end && *close != '}' && *close != '{' && *close != '\n')
+				close++;
+			if (close >= end || *close != '}' || close == x + 1)
+				continue;
+			qb_diag_warning(shift(c->bank, &q->prompt, tr, (size_t)(x - tr->text)),
+			                "'%.*s' looks like a gap written with single braces: learners would see it "
+			              "with its answer; write '{%.*s}' (or '\\{' for a brace)",
+			              (int)(close - x + 1), x, (int)(close - x + 1), x);
+			found++;
+			x = close;
+		}
+	}
+	return found;
+}
+
 /* The gaps of a cloze question, in every language: the same number, a
- * right choice in each choice gap, no empty answer. */
+ * right choice in each choice gap, no empty answer, no gap written with
+ * single braces. */
 static void check_cloze(ctx *c, const qb_question *q, const char *name)
 {
 	qb_arena a = {0};
 	int first = -1;
-	const char *first_lang = NULL;
+	const qb_tr *first_tr = NULL;
 	for (size_t i = 0; i < q->prompt.ntr; i++) {
 		const qb_tr *tr = &q->prompt.tr[i];
 		if (!*qb_tr_lang(&q->prompt, tr) || (c->bank->nlangs && !qb_bank_has_lang(c->bank, qb_tr_lang(&q->prompt, tr))))
@@ -650,6 +890,7 @@ static void check_cloze(ctx *c, const qb_question *q, const char *name)
 			              "for a literal brace)");
 			continue;
 		}
+		single_brace_gaps(c, q, tr, p, np);
 		if (n == 0) {
 			qb_diag_error(qb_tr_text_loc(&q->prompt, tr), "the '%s' prompt of cloze %s has no gap; write each "
 			                            "gap as '{{answer}}' or '{{=right ~wrong}}'",
@@ -658,11 +899,16 @@ static void check_cloze(ctx *c, const qb_question *q, const char *name)
 		}
 		if (first < 0) {
 			first = n;
-			first_lang = qb_tr_lang(&q->prompt, tr);
-		} else if (n != first)
+			first_tr = tr;
+		} else if (n != first) {
+			/* Either line may be the wrong one: name both. */
+			const char *fl = qb_tr_lang(&q->prompt, first_tr);
 			qb_diag_error(qb_tr_text_loc(&q->prompt, tr), "the '%s' prompt of %s has %d gap%s, the '%s' one %d; "
 			                            "every language needs the same gaps in the same order",
-			              qb_tr_lang(&q->prompt, tr), name, n, n == 1 ? "" : "s", first_lang, first);
+			              qb_tr_lang(&q->prompt, tr), name, n, n == 1 ? "" : "s", fl, first);
+			qb_diag_note(qb_tr_text_loc(&q->prompt, first_tr), "the '%s' prompt, with %d gap%s",
+			             fl, first, first == 1 ? "" : "s");
+		}
 		for (size_t k = 0; k < np; k++) {
 			const qb_cloze_gap *g = p[k].gap;
 			if (!g)
@@ -767,6 +1013,107 @@ static bool has_quote(const char *s)
 	return false;
 }
 
+/* ---- media names that give an answer away ---- */
+
+/* s lower-cased (ASCII), every run of other characters than letters and
+ * digits one space, with a space at each end: " evaporation en ogg ". */
+static void name_words(qb_buf *out, const char *s, size_t n)
+{
+	qb_buf_putc(out, ' ');
+	for (size_t i = 0; i < n; i++) {
+		unsigned char ch = (unsigned char)s[i];
+		bool word = (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch >= 0x80;
+		if (ch >= 'A' && ch <= 'Z')
+			ch = (unsigned char)(ch - 'A' + 'a'), word = true;
+		if (word)
+			qb_buf_putc(out, (char)ch);
+		else if (out->len && out->ptr[out->len - 1] != ' ')
+			qb_buf_putc(out, ' ');
+	}
+	if (out->ptr[out->len - 1] != ' ')
+		qb_buf_putc(out, ' ');
+}
+
+/* The accepted answers of a question, as name_words() makes them: a
+ * short answer's '*' lines and a cloze question's typed answers and
+ * right choices, in every language. */
+typedef struct giveaway {
+	ctx *c;
+	const qb_question *q;
+	const qb_text *t;
+	const qb_tr *tr;
+	qb_buf answers; /* each as " word word \n" */
+} giveaway;
+
+static void add_answer(giveaway *g, const char *s)
+{
+	size_t letters = 0;
+	for (const char *p = s; *p; p++)
+		letters += ((*p | 0x20) >= 'a' && (*p | 0x20) <= 'z');
+	if (letters < 3) /* 'a', '42': in file names for other reasons */
+		return;
+	name_words(&g->answers, s, strlen(s));
+	qb_buf_putc(&g->answers, '\n');
+}
+
+/* qb_markup_images callback: warns when the base name of src holds an
+ * accepted answer. */
+static void check_media_name(void *payload, const char *src, size_t off)
+{
+	giveaway *g = payload;
+	const char *base = strrchr(src, '/') ? strrchr(src, '/') + 1 : src;
+	const char *dot = strrchr(base, '.');
+	qb_buf name = QB_BUF_INIT;
+	name_words(&name, base, dot ? (size_t)(dot - base) : strlen(base));
+	for (const char *a = qb_buf_cstr(&g->answers); *a;) {
+		size_t len = strcspn(a, "\n");
+		char *ans = qb_xstrndup(a, len);
+		if (strstr(qb_buf_cstr(&name), ans)) {
+			char *shown = qb_xstrndup(ans + 1, len - 2);
+			qb_diag_warning(shift(g->c->bank, g->t, g->tr, off),
+			                "the file name '%s' holds '%s', an accepted answer of question "
+			                "'%s': Anki shows the name in the card's source; name the file "
+			                "neutrally", base, shown, g->q->id ? g->q->id : "");
+			free(shown);
+			free(ans);
+			break;
+		}
+		free(ans);
+		a += len + (a[len] == '\n');
+	}
+	qb_buf_dispose(&name);
+}
+
+/* A picture or sound in the prompt whose file name holds an accepted
+ * answer (evaporation-en.ogg, answer 'evaporation') gives it away: Anki
+ * keeps the name in the card, in [sound:...] or <img src>. */
+static void check_media_names(ctx *c, const qb_question *q)
+{
+	if (q->type != QB_QTYPE_SHORT && q->type != QB_QTYPE_CLOZE)
+		return;
+	giveaway g = {c, q, &q->prompt, NULL, QB_BUF_INIT};
+	qb_arena a = {0};
+	for (size_t i = 0; i < q->nchoices; i++)
+		for (size_t k = 0; q->choices[i].correct && k < q->choices[i].text.ntr; k++)
+			add_answer(&g, q->choices[i].text.tr[k].text);
+	for (size_t k = 0; q->type == QB_QTYPE_CLOZE && k < q->prompt.ntr; k++) {
+		qb_cloze_part *p;
+		size_t np;
+		if (qb_cloze_split(&a, q->prompt.tr[k].text, &p, &np) < 0)
+			continue;
+		for (size_t j = 0; j < np; j++)
+			for (size_t x = 0; p[j].gap && x < p[j].gap->nanswers; x++)
+				if (!p[j].gap->choice || x == p[j].gap->right)
+					add_answer(&g, p[j].gap->answers[x]);
+	}
+	for (size_t k = 0; g.answers.len && k < q->prompt.ntr; k++) {
+		g.tr = &q->prompt.tr[k];
+		qb_markup_images(g.tr->text, check_media_name, &g);
+	}
+	qb_arena_dispose(&a);
+	qb_buf_dispose(&g.answers);
+}
+
 static void check_question(ctx *c, const qb_question *q)
 {
 	const qb_bank *b = c->bank;
@@ -821,6 +1168,7 @@ static void check_question(ctx *c, const qb_question *q)
 	if (q->type != QB_QTYPE_TRUE_FALSE)
 		check_choices(c, q, name, folded);
 	check_type(c, q, name, folded);
+	check_media_names(c, q);
 	check_block(c, &q->feedback_wrong, "feedback-wrong", name, folded);
 
 	/* The answer key. */

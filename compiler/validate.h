@@ -11,10 +11,14 @@
 #define QB_MANY_OPTIONS 10
 /* A text that is the same in two languages gets a warning when it has at
  * least QB_SAME_TEXT_WORDS ordinary words: QB_WORD_LETTERS or more letters
- * and none upper-case, outside code, link addresses and URLs (so that
- * names such as 'All-reduce', code and numbers may be the same). */
+ * and none upper-case but the text's first letter, outside code, link
+ * addresses and URLs (so that names such as 'Isaac Newton', code and
+ * numbers may be the same, and 'The nucleus' may not). */
 #define QB_SAME_TEXT_WORDS 2
 #define QB_WORD_LETTERS 3
+/* A formula with this many ordinary words most likely holds a sentence
+ * caught between a '$' and the wrong other '$': a warning. */
+#define QB_FORMULA_WORDS 2
 /* Question ids are at most this many characters (SCORM and Anki use them). */
 #define QB_ID_MAX 64
 

@@ -42,6 +42,12 @@ typedef struct qb_render_ctx qb_render_ctx; /* render.h */
 
 /* A writer: 0, or -1 after reporting through ctx (render.h). */
 typedef int (*qb_write_fn)(const qb_render_ctx *ctx, const qb_bank *bank);
+/* A format's rules: what the format cannot express, reported with
+ * qb_render_error() (an error) or qb_diag_warning() (written the nearest
+ * way, and said so).  It reads the bank only; it writes nothing.  `qbc
+ * check` runs it, and `qbc build` runs it for every selected format before
+ * the first is written, so a warning under --werror stops the build. */
+typedef void (*qb_check_fn)(const qb_render_ctx *ctx, const qb_bank *bank);
 
 typedef struct qb_writer {
 	const char *name;      /* as given to --format                        */
@@ -51,6 +57,7 @@ typedef struct qb_writer {
 	bool make;             /* built by make for every bank in input/      */
 	const char *templates; /* its folder under templates/, or NULL        */
 	qb_write_fn write;
+	qb_check_fn check;     /* its format's rules, or NULL                */
 	unsigned types;        /* question types it writes besides single and
 	                          multiple: QB_TYPE_BIT()s, or QB_TYPES_ALL;
 	                          a bank with another type fails to build in
@@ -78,18 +85,28 @@ const qb_writer *qb_writer_find(const char *name);
 /* <outdir>/<bank-id><ext> in a fresh heap string. */
 char *qb_writer_output_path(const qb_writer *w, const qb_bank *bank, const qb_build_opts *opts);
 
-/* Runs writer w for bank (render.c): builds its context (languages,
- * times, output path, labels), calls it and says how it went: a
- * qb_write_status.  The one call the driver makes per output. */
+/* Runs the rules of w's format for bank (render.c): the question types
+ * it writes, then w->check, on the languages opts names.  Returns a
+ * qb_write_status (QB_WRITE_EBANK after an error).  Warnings are told
+ * apart by the caller with a qb_diag_mark. */
+int qb_render_check(const qb_writer *w, const qb_bank *bank, const qb_build_opts *opts);
+
+/* Runs writer w for bank (render.c), once qb_render_check() passed:
+ * builds its context (languages, times, output path, labels), calls it
+ * and says how it went: a qb_write_status.  The one call the driver makes
+ * per output. */
 int qb_render_write(const qb_writer *w, const qb_bank *bank, const qb_build_opts *opts);
 
-/* ---- the writers (one file each) ---- */
+/* ---- the writers (one file each) and their formats' rules ---- */
 int qb_write_json(const qb_render_ctx *ctx, const qb_bank *bank);
 int qb_write_anki(const qb_render_ctx *ctx, const qb_bank *bank);
 /* SCORM 1.2 and SCORM 2004 4th Edition zips for Moodle (write_scorm.c). */
 int qb_write_scorm12(const qb_render_ctx *ctx, const qb_bank *bank);
 int qb_write_scorm2004(const qb_render_ctx *ctx, const qb_bank *bank);
+void qb_check_scorm12(const qb_render_ctx *ctx, const qb_bank *bank);
+void qb_check_scorm2004(const qb_render_ctx *ctx, const qb_bank *bank);
 /* Moodle XML for a course's question bank (write_moodlexml.c). */
 int qb_write_moodlexml(const qb_render_ctx *ctx, const qb_bank *bank);
+void qb_check_moodlexml(const qb_render_ctx *ctx, const qb_bank *bank);
 
 #endif

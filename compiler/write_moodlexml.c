@@ -375,11 +375,6 @@ static void prompt_html(ctx *c, qb_buf *out, const qb_question *q, const char *e
 static void start_question(ctx *c, const qb_question *q, const char *type, const char *qtext,
                            const char *name_md, const char *grade)
 {
-	if (strlen(q->id) > IDNUMBER_MAX) {
-		qb_render_error(c->r, q->id_loc, "question id '%s' is longer than Moodle's %d "
-		                "characters", q->id, IDNUMBER_MAX);
-		c->failed = true;
-	}
 	xok(c, xmlTextWriterStartElement(c->w, BAD_CAST "question"));
 	xok(c, xmlTextWriterWriteAttribute(c->w, BAD_CAST "type", BAD_CAST type));
 	qb_buf name = QB_BUF_INIT;
@@ -409,17 +404,22 @@ static void combined_feedback(ctx *c, const qb_text *more)
 	write_elem(c, "shownumcorrect", "");
 }
 
+/* The option of q that stops Moodle shuffling it: Moodle cannot keep one
+ * in place, so a shuffled question with a pinned option is not shuffled
+ * (check_shuffle() warns).  NULL when there is none. */
+static const qb_choice *pinned_option(const qb_bank *bank, const qb_question *q)
+{
+	for (size_t i = 0; qb_question_shuffles(bank, q) && i < q->nchoices; i++)
+		if (q->choices[i].pinned)
+			return &q->choices[i];
+	return NULL;
+}
+
 /* <shuffleanswers>: the question's shuffling, off when an option is
- * pinned (Moodle cannot keep one in place; a warning says so). */
+ * pinned. */
 static void shuffle_answers(ctx *c, const qb_question *q)
 {
-	bool shuffle = qb_question_shuffles(c->bank, q);
-	for (size_t i = 0; shuffle && i < q->nchoices; i++)
-		if (q->choices[i].pinned) {
-			qb_diag_warning(q->choices[i].loc, "Moodle cannot keep an option in place while "
-			                "shuffling: the Moodle XML question '%s' is not shuffled", q->id);
-			shuffle = false;
-		}
+	bool shuffle = qb_question_shuffles(c->bank, q) && !pinned_option(c->bank, q);
 	write_elem(c, "shuffleanswers", shuffle ? "true" : "false");
 }
 
@@ -451,14 +451,6 @@ static void write_multichoice(ctx *c, const qb_question *q)
 	bool all = !single && qb_question_scoring(c->bank, q) == QB_SCORING_ALL;
 	char *wrong = single ? qb_xstrdup("0")
 	                     : qb_xasprintf("-%s", all ? "100" : right ? right : "0");
-	if (!right) {
-		qb_render_error(c->r, q->loc, "question '%s' has %zu correct options: Moodle's grades "
-		                "cannot split 100%% equally over %zu (use 1 to 10, or 20)", q->id,
-		                ncorrect, ncorrect);
-		c->failed = true;
-	} else if (all && ncorrect > 1) {
-		all_or_nothing_warning(q, "picking only some of its correct options");
-	}
 	start_question(c, q, "multichoice", NULL, NULL, NULL);
 	write_elem(c, "single", single ? "true" : "false");
 	shuffle_answers(c, q);
@@ -647,16 +639,16 @@ static void count_media(void *payload, const char *src, size_t offset)
 }
 
 /* Reports media in t, which Moodle's field for it cannot hold. */
-static void no_media(ctx *c, const qb_question *q, const qb_text *t, const char *what)
+static void no_media(const qb_render_ctx *r, const qb_question *q, const qb_text *t,
+                     const char *what)
 {
-	for (size_t i = 0; t->present && i < c->nlangs; i++) {
+	for (size_t i = 0; t->present && i < r->nlangs; i++) {
 		size_t n = 0;
-		const qb_tr *tr = qb_render_tr(c->r, t, c->langs[i]);
+		const qb_tr *tr = qb_render_tr(r, t, r->langs[i]);
 		qb_markup_images(tr ? tr->text : "", count_media, &n);
 		if (n) {
-			qb_render_error(c->r, qb_tr_loc(t, tr), "question '%s': Moodle's %s cannot hold a picture "
-			                "or sound", q->id, what);
-			c->failed = true;
+			qb_render_error(r, qb_tr_loc(t, tr), "question '%s': Moodle's %s cannot hold a "
+			                "picture or sound", q->id, what);
 			return;
 		}
 	}
@@ -668,8 +660,6 @@ static void no_media(ctx *c, const qb_question *q, const qb_text *t, const char 
  * qbc's partial rule (all-or-nothing: a warning). */
 static void write_matching(ctx *c, const qb_question *q)
 {
-	if (qb_question_scoring(c->bank, q) == QB_SCORING_ALL)
-		all_or_nothing_warning(q, "each right pair");
 	start_question(c, q, "matching", NULL, NULL, NULL);
 	shuffle_answers(c, q);
 	combined_feedback(c, &q->feedback_wrong);
@@ -677,7 +667,6 @@ static void write_matching(ctx *c, const qb_question *q)
 		const qb_choice *ch = &q->choices[i];
 		qb_buf left = QB_BUF_INIT, right = QB_BUF_INIT;
 		text_html(c, &left, &ch->text);
-		no_media(c, q, qb_choice_match(ch), "matching answers");
 		text_plain(c, &right, qb_choice_match(ch));
 		xok(c, xmlTextWriterStartElement(c->w, BAD_CAST "subquestion"));
 		xok(c, xmlTextWriterWriteAttribute(c->w, BAD_CAST "format", BAD_CAST "html"));
@@ -709,11 +698,9 @@ static void write_matching(ctx *c, const qb_question *q)
  * form either path keeps: it stays &#126; (right on import, changed by
  * the editor), as does a '\\' or '&' that ends s, which would escape the
  * separator after it.  Returns false when s holds one of those. */
-static bool cloze_escape(qb_buf *out, const char *s)
+static void cloze_escape(qb_buf *out, const char *s)
 {
-	bool kept = true;
 	for (const char *p = s; *p; p++) {
-		kept = kept && *p != '~' && (p[1] || (*p != '\\' && *p != '&'));
 		switch (*p) {
 		case '&':
 			qb_buf_puts(out, p[1] ? "&amp;" : "&#38;");
@@ -742,46 +729,49 @@ static bool cloze_escape(qb_buf *out, const char *s)
 			qb_buf_putc(out, *p);
 		}
 	}
-	return kept;
 }
 
 /* Appends one alternative of a gap: its mark ("=" when right, else "%0%"
  * when the text starts with what would read as a mark) and its text. */
-static bool cloze_alternative(qb_buf *out, bool right, const char *text)
+static void cloze_alternative(qb_buf *out, bool right, const char *text)
 {
 	if (right)
 		qb_buf_putc(out, '=');
 	else if (*text == '=' || *text == '%')
 		qb_buf_puts(out, "%0%");
-	return cloze_escape(out, text);
+	cloze_escape(out, text);
 }
 
 #define GAP_MARK "\xEE\x80\x80" /* U+E000: a gap in the rendered prompt      */
+
+/* The first language (index > 0) whose version of a gap (g[l], one per
+ * written language) differs from the first's in what Moodle keeps once
+ * per gap: its kind, and for a choice gap the number of choices and the
+ * right one; 0 when none does. */
+static size_t gap_differs(const qb_cloze_gap *const *g, size_t nlangs)
+{
+	for (size_t l = 1; l < nlangs; l++)
+		if (g[l]->choice != g[0]->choice ||
+		    (g[0]->choice && (g[l]->nanswers != g[0]->nanswers || g[l]->right != g[0]->right)))
+			return l;
+	return 0;
+}
 
 /* One gap's embedded answer, {1:TYPE:...}, from its versions in every
  * written language (g[l]).  A typed gap accepts the distinct answers of
  * every language (Moodle compares them literally, as in shortanswer); a
  * choice gap's choices are multilang texts, so every language must have
  * the same number of choices with the right one at the same place. */
-static void cloze_gap(ctx *c, qb_buf *out, const qb_question *q, const qb_cloze_gap **g,
-                      size_t gi)
+static void cloze_gap(ctx *c, qb_buf *out, const qb_question *q, const qb_cloze_gap *const *g)
 {
 	qb_buf html = QB_BUF_INIT;
 	qb_buf fb = QB_BUF_INIT;
-	bool kept = true; /* every text survives Moodle's editor */
 	if (q->feedback_wrong.present)
 		text_html(c, &fb, &q->feedback_wrong);
-	for (size_t l = 1; l < c->nlangs; l++)
-		if (g[l]->choice != g[0]->choice ||
-		    (g[0]->choice && (g[l]->nanswers != g[0]->nanswers || g[l]->right != g[0]->right))) {
-			const qb_tr *tr = qb_render_tr(c->r, &q->prompt, c->langs[l]);
-			qb_render_error(c->r, tr ? qb_tr_text_loc(&q->prompt, tr) : qb_text_loc(&q->prompt),
-			                "question '%s': gap %zu differs between %s and %s in its kind, "
-			                "number of choices or right choice; Moodle keeps one list of "
-			                "choices per gap", q->id, gi + 1, c->langs[0], c->langs[l]);
-			c->failed = true;
-			goto done;
-		}
+	if (gap_differs(g, c->nlangs)) { /* qb_check_moodlexml() reported it */
+		c->failed = true;
+		goto done;
+	}
 	if (g[0]->choice) {
 		qb_buf_puts(out, "{1:MULTICHOICE:");
 		for (size_t k = 0; k < g[0]->nanswers; k++) {
@@ -795,10 +785,10 @@ static void cloze_gap(ctx *c, qb_buf *out, const qb_question *q, const qb_cloze_
 				qb_escape_html(&html, g[l]->answers[k]);
 				lang_close(c, &html);
 			}
-			kept &= cloze_alternative(out, k == g[0]->right, qb_buf_cstr(&html));
+			cloze_alternative(out, k == g[0]->right, qb_buf_cstr(&html));
 			if (k != g[0]->right && fb.len) {
 				qb_buf_putc(out, '#');
-				kept &= cloze_escape(out, qb_buf_cstr(&fb));
+				cloze_escape(out, qb_buf_cstr(&fb));
 			}
 		}
 	} else {
@@ -821,21 +811,17 @@ static void cloze_gap(ctx *c, qb_buf *out, const qb_question *q, const qb_cloze_
 					qb_buf_putc(out, '~');
 				qb_buf_clear(&html);
 				star_escape(&html, g[l]->answers[k]);
-				kept &= cloze_alternative(out, true, qb_buf_cstr(&html));
+				cloze_alternative(out, true, qb_buf_cstr(&html));
 			}
 		for (size_t j = 0; j < nkeys; j++)
 			free(keys[j]);
 		free(keys);
 		if (fb.len) {
 			qb_buf_puts(out, "~*#");
-			kept &= cloze_escape(out, qb_buf_cstr(&fb));
+			cloze_escape(out, qb_buf_cstr(&fb));
 		}
 	}
 	qb_buf_putc(out, '}');
-	if (!kept)
-		qb_diag_warning(qb_text_loc(&q->prompt), "question '%s': gap %zu holds a '~' (or an "
-		                "answer ending in '\\' or '&'), which Moodle's cloze editor turns into "
-		                "a character reference when a teacher saves the question", q->id, gi + 1);
 done:
 	qb_buf_dispose(&html);
 	qb_buf_dispose(&fb);
@@ -906,8 +892,6 @@ static void write_multianswer(ctx *c, const qb_question *q)
 		                "Moodle (a language has other gaps, or the text holds U+E000)", q->id);
 		c->failed = true;
 	}
-	if (ngaps > 1 && qb_question_scoring(c->bank, q) == QB_SCORING_ALL)
-		all_or_nothing_warning(q, "each right gap");
 
 	qb_buf text = QB_BUF_INIT;
 	const qb_cloze_gap **g = qb_arena_alloc(&a, c->nlangs * sizeof *g);
@@ -930,7 +914,7 @@ static void write_multianswer(ctx *c, const qb_question *q)
 			g[l] = gi < ngaps ? gaps[l][gi] : NULL;
 		}
 		if (gi < ngaps)
-			cloze_gap(c, &text, q, g, gi);
+			cloze_gap(c, &text, q, g);
 	}
 	char grade[32];
 	snprintf(grade, sizeof grade, "%zu", ngaps);
@@ -1024,6 +1008,129 @@ static void write_category(ctx *c)
 	qb_buf_dispose(&info);
 }
 
+/* The written languages as Moodle XML orders them: the main (default)
+ * language first, then the others in bank order.  A heap array. */
+static const char **moodle_langs(const qb_render_ctx *r, size_t *n)
+{
+	const char **langs = qb_xcalloc(r->nlangs + 1, sizeof *langs);
+	*n = 0;
+	langs[(*n)++] = r->main_lang;
+	for (size_t i = 0; i < r->nlangs; i++)
+		if (strcmp(r->langs[i], r->main_lang) != 0)
+			langs[(*n)++] = r->langs[i];
+	return langs;
+}
+
+/* ---- the format's rules ---- */
+
+/* A cloze question's gaps: one list of choices per gap, and the partial
+ * credit Moodle gives for each right gap. */
+/* Whether a gap's answer survives an unchanged save in Moodle's cloze
+ * editor (cloze_escape()'s rule): no '~', and a typed answer (written
+ * as it is) that does not end in '\\' or '&'. */
+static bool editor_keeps(const char *s, bool typed)
+{
+	size_t n = strlen(s);
+	return !strchr(s, '~') && !(typed && n && (s[n - 1] == '\\' || s[n - 1] == '&'));
+}
+
+static void check_cloze(const qb_render_ctx *r, const char **langs, size_t nlangs,
+                        const qb_question *q)
+{
+	qb_arena a = {0};
+	const qb_cloze_gap ***gaps = qb_arena_alloc(&a, nlangs * sizeof *gaps);
+	size_t ngaps = 0;
+	for (size_t l = 0; l < nlangs; l++) {
+		qb_cloze_part *p = NULL;
+		size_t np = 0, n = 0;
+		if (qb_cloze_split(&a, qb_render_md(r, &q->prompt, langs[l]), &p, &np) < 0)
+			np = 0;
+		gaps[l] = qb_arena_alloc(&a, (np + 1) * sizeof **gaps);
+		for (size_t i = 0; i < np; i++)
+			if (p[i].gap)
+				gaps[l][n++] = p[i].gap;
+		if (l && n != ngaps)
+			goto done; /* the writer says it cannot write them */
+		ngaps = n;
+	}
+	const qb_cloze_gap **g = qb_arena_alloc(&a, (nlangs + 1) * sizeof *g);
+	for (size_t gi = 0; gi < ngaps; gi++) {
+		for (size_t l = 0; l < nlangs; l++)
+			g[l] = gaps[l][gi];
+		size_t l = gap_differs(g, nlangs);
+		if (l) {
+			const qb_tr *tr = qb_render_tr(r, &q->prompt, langs[l]);
+			qb_render_error(r, tr ? qb_tr_text_loc(&q->prompt, tr) : qb_text_loc(&q->prompt),
+			                "question '%s': gap %zu differs between %s and %s in its kind, "
+			                "number of choices or right choice; Moodle keeps one list of "
+			                "choices per gap", q->id, gi + 1, langs[0], langs[l]);
+			goto done;
+		}
+	}
+	for (size_t gi = 0; gi < ngaps; gi++) {
+		bool kept = !(q->feedback_wrong.present &&
+		              strchr(qb_render_md(r, &q->feedback_wrong, langs[0]), '~'));
+		for (size_t l = 0; l < nlangs && kept; l++)
+			for (size_t k = 0; k < gaps[l][gi]->nanswers && kept; k++)
+				kept = editor_keeps(gaps[l][gi]->answers[k], !gaps[l][gi]->choice);
+		if (!kept)
+			qb_diag_warning(qb_text_loc(&q->prompt), "question '%s': gap %zu holds a '~' (or "
+			                "an answer ending in '\\' or '&'), which Moodle's cloze editor "
+			                "turns into a character reference when a teacher saves the "
+			                "question", q->id, gi + 1);
+	}
+	if (ngaps > 1 && qb_question_scoring(r->bank, q) == QB_SCORING_ALL)
+		all_or_nothing_warning(q, "each right gap");
+done:
+	qb_arena_dispose(&a);
+}
+
+/* What Moodle XML cannot express, at the question: an error when the
+ * question cannot be written, a warning when the nearest Moodle question
+ * is written instead. */
+void qb_check_moodlexml(const qb_render_ctx *r, const qb_bank *bank)
+{
+	size_t nlangs;
+	const char **langs = moodle_langs(r, &nlangs);
+	for (size_t i = 0; i < bank->nquestions; i++) {
+		const qb_question *q = &bank->questions[i];
+		bool all = qb_question_scoring(bank, q) == QB_SCORING_ALL;
+		if (strlen(q->id) > IDNUMBER_MAX)
+			qb_render_error(r, q->id_loc, "question id '%s' is longer than Moodle's %d "
+			                "characters", q->id, IDNUMBER_MAX);
+		const qb_choice *pinned = q->type == QB_QTYPE_SINGLE || q->type == QB_QTYPE_MULTIPLE ||
+		                                  q->type == QB_QTYPE_MATCHING
+		                              ? pinned_option(bank, q)
+		                              : NULL;
+		if (pinned)
+			qb_diag_warning(pinned->loc, "Moodle cannot keep an option in place while "
+			                "shuffling: the Moodle XML question '%s' is not shuffled", q->id);
+		size_t ncorrect = qb_question_ncorrect(q);
+		switch (q->type) {
+		case QB_QTYPE_MULTIPLE:
+			if (!equal_share(ncorrect))
+				qb_render_error(r, q->loc, "question '%s' has %zu correct options: Moodle's "
+				                "grades cannot split 100%% equally over %zu (use 1 to 10, or "
+				                "20)", q->id, ncorrect, ncorrect);
+			else if (all && ncorrect > 1)
+				all_or_nothing_warning(q, "picking only some of its correct options");
+			break;
+		case QB_QTYPE_MATCHING:
+			if (all)
+				all_or_nothing_warning(q, "each right pair");
+			for (size_t k = 0; k < q->nchoices; k++)
+				no_media(r, q, qb_choice_match(&q->choices[k]), "matching answers");
+			break;
+		case QB_QTYPE_CLOZE:
+			check_cloze(r, langs, nlangs, q);
+			break;
+		default:
+			break;
+		}
+	}
+	free(langs);
+}
+
 /* ---- the file ---- */
 
 /* libxml2's output callbacks over the temporary file (closed by
@@ -1052,12 +1159,7 @@ static int file_close(void *payload)
 int qb_write_moodlexml(const qb_render_ctx *r, const qb_bank *bank)
 {
 	ctx c = {.r = r, .bank = bank};
-	/* The main (default) language first, then the others in bank order. */
-	c.langs = qb_xcalloc(r->nlangs + 1, sizeof *c.langs);
-	c.langs[c.nlangs++] = r->main_lang;
-	for (size_t i = 0; i < r->nlangs; i++)
-		if (strcmp(r->langs[i], r->main_lang) != 0)
-			c.langs[c.nlangs++] = r->langs[i];
+	c.langs = moodle_langs(r, &c.nlangs);
 	if (qb_render_media(r, media_name, &c.media) != 0) {
 		free(c.langs);
 		return -1;

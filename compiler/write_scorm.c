@@ -307,14 +307,89 @@ static json_t *raw_map(ctx *c, const qb_text *t)
 }
 
 /* The longest text of t in the written languages, in UTF-16 units. */
-static size_t longest_text(ctx *c, const qb_text *t)
+static size_t longest_text(const qb_render_ctx *r, const qb_text *t)
 {
 	size_t m = 0;
-	for (size_t i = 0; i < c->nlangs; i++) {
-		size_t n = js_length(qb_render_md(c->r, t, c->langs[i]));
+	for (size_t i = 0; i < r->nlangs; i++) {
+		size_t n = js_length(qb_render_md(r, t, r->langs[i]));
 		m = n > m ? n : m;
 	}
 	return m;
+}
+
+/* A cloze question's gaps as the player keeps them: for gap i, whether it
+ * is a choice (choice[i]) and its longest answer in any written language
+ * (longest[i], UTF-16 units).  Returns the number of gaps; the arrays are
+ * in a. */
+static size_t gap_lengths(const qb_render_ctx *r, const qb_question *q, qb_arena *a,
+                          size_t **longest, bool **choice)
+{
+	size_t ngaps = 0;
+	*longest = NULL;
+	*choice = NULL;
+	for (size_t l = 0; l < r->nlangs; l++) {
+		qb_cloze_part *parts = NULL;
+		size_t nparts = 0, g = 0;
+		qb_cloze_split(a, qb_render_md(r, &q->prompt, r->langs[l]), &parts, &nparts);
+		if (!*longest) { /* the first language's gaps; the others have as many */
+			for (size_t i = 0; i < nparts; i++)
+				ngaps += parts[i].gap != NULL;
+			*longest = qb_arena_alloc(a, (ngaps + 1) * sizeof **longest);
+			*choice = qb_arena_alloc(a, (ngaps + 1) * sizeof **choice);
+			memset(*longest, 0, (ngaps + 1) * sizeof **longest);
+		}
+		for (size_t i = 0; i < nparts && g < ngaps; i++) {
+			const qb_cloze_gap *gap = parts[i].gap;
+			if (!gap)
+				continue;
+			if (l == 0)
+				(*choice)[g] = gap->choice;
+			for (size_t k = 0; k < gap->nanswers; k++) {
+				size_t n = js_length(gap->answers[k]);
+				(*longest)[g] = n > (*longest)[g] ? n : (*longest)[g];
+			}
+			g++;
+		}
+	}
+	return ngaps;
+}
+
+/* The largest answer to q the saved state can hold (the part after
+ * "<key>.<fp>."). */
+static size_t answer_state(const qb_render_ctx *r, const qb_question *q)
+{
+	switch (q->type) {
+	case QB_QTYPE_MULTIPLE:
+		return q->nchoices;
+	case QB_QTYPE_SHORT: {
+		size_t longest = 0;
+		for (size_t i = 0; i < q->nchoices; i++) {
+			size_t n = longest_text(r, &q->choices[i].text);
+			longest = n > longest ? n : longest;
+		}
+		return typed_state(typed_cap(longest));
+	}
+	case QB_QTYPE_NUMERIC:
+		return typed_state(NUMBER_CAP);
+	case QB_QTYPE_MATCHING: {
+		size_t pairs = 0;
+		for (size_t i = 0; i < q->nchoices; i++)
+			pairs += q->choices[i].text.present;
+		return pairs;
+	}
+	case QB_QTYPE_CLOZE: {
+		qb_arena a = QB_ARENA_INIT;
+		size_t *longest, total = 0;
+		bool *choice;
+		size_t n = gap_lengths(r, q, &a, &longest, &choice);
+		for (size_t i = 0; i < n; i++)
+			total += choice[i] ? 1 : typed_state(typed_cap(longest[i]));
+		qb_arena_dispose(&a);
+		return total;
+	}
+	default:
+		return 1;
+	}
 }
 
 #define GAP_MARK "\xEE\x80\x80" /* U+E000, then the gap's number, then U+E001 */
@@ -323,7 +398,7 @@ static size_t longest_text(ctx *c, const qb_text *t)
 /* A cloze prompt: {prompt: {lang: html with <span class="gap"
  * data-gap="i"></span>}, promptText, gaps: [{choice, answers: {lang:
  * [...]}, right, cap}]}; *state gets the largest saved answer. */
-static void cloze_json(ctx *c, const qb_question *q, json_t *o, size_t *state)
+static void cloze_json(ctx *c, const qb_question *q, json_t *o)
 {
 	json_t *prompt = json_object(), *text = json_object(), *gaps = json_array();
 	qb_buf md = QB_BUF_INIT, html = QB_BUF_INIT, out = QB_BUF_INIT;
@@ -346,17 +421,11 @@ static void cloze_json(ctx *c, const qb_question *q, json_t *o, size_t *state)
 				set(jg, "choice", json_boolean(gap->choice));
 				set(jg, "answers", json_object());
 				set(jg, "right", json_object());
-				set(jg, "cap", json_integer(0));
 				json_array_append_new(gaps, jg);
 			}
 			json_t *ans = json_array();
-			size_t longest = (size_t)json_integer_value(json_object_get(jg, "cap"));
-			for (size_t k = 0; k < gap->nanswers; k++) {
+			for (size_t k = 0; k < gap->nanswers; k++)
 				json_array_append_new(ans, json_string(gap->answers[k]));
-				size_t n = js_length(gap->answers[k]);
-				longest = n > longest ? n : longest;
-			}
-			set(jg, "cap", json_integer((json_int_t)longest));
 			json_object_set_new(json_object_get(jg, "answers"), c->langs[l], ans);
 			json_object_set_new(json_object_get(jg, "right"), c->langs[l],
 			                    json_integer((json_int_t)gap->right));
@@ -394,22 +463,12 @@ static void cloze_json(ctx *c, const qb_question *q, json_t *o, size_t *state)
 		qb_buf_puts(&out, h);
 		set(text, c->langs[l], json_stringn(qb_buf_cstr(&out), out.len));
 	}
-	size_t total = 0, i;
+	size_t *longest, i;
+	bool *choice;
+	size_t ngaps = gap_lengths(c->r, q, &arena, &longest, &choice);
 	json_t *jg;
-	json_array_foreach(gaps, i, jg) {
-		bool choice = json_is_true(json_object_get(jg, "choice"));
-		size_t longest = (size_t)json_integer_value(json_object_get(jg, "cap"));
-		size_t cap = typed_cap(longest);
-		if (!choice && longest > TYPED_MAX) {
-			qb_render_error(c->r, q->loc, "gap %zu of question '%s' accepts an answer of %zu "
-			                "characters; a SCORM package takes typed answers of at most %d",
-			                i + 1, q->id, longest, TYPED_MAX);
-			c->failed = true;
-		}
-		set(jg, "cap", json_integer((json_int_t)cap));
-		total += choice ? 1 : typed_state(cap);
-	}
-	*state = total;
+	json_array_foreach(gaps, i, jg)
+		set(jg, "cap", json_integer((json_int_t)typed_cap(i < ngaps ? longest[i] : 0)));
 	set(o, "prompt", prompt);
 	set(o, "promptText", text);
 	set(o, "gaps", gaps);
@@ -419,9 +478,8 @@ static void cloze_json(ctx *c, const qb_question *q, json_t *o, size_t *state)
 	qb_buf_dispose(&out);
 }
 
-/* The question's data; *answer_state gets the largest saved answer (the
- * part after "<key>.<fp>."). */
-static json_t *question_json(ctx *c, const qb_question *q, size_t keylen, size_t *answer_state)
+/* The question's data. */
+static json_t *question_json(ctx *c, const qb_question *q, size_t keylen)
 {
 	json_t *o = json_object();
 	char key[2 * QB_SHA256_SIZE + 1], fp[FP_HEX + 1];
@@ -435,7 +493,7 @@ static json_t *question_json(ctx *c, const qb_question *q, size_t keylen, size_t
 	set(o, "shuffle", json_boolean(qb_question_shuffles(c->bank, q)));
 	set(o, "tag", json_string(draw_tag(q)));
 	if (q->type == QB_QTYPE_CLOZE) {
-		cloze_json(c, q, o, answer_state);
+		cloze_json(c, q, o);
 	} else {
 		set(o, "prompt", html_map(c, &q->prompt));
 		set(o, "promptText", plain_map(c, &q->prompt));
@@ -451,7 +509,7 @@ static json_t *question_json(ctx *c, const qb_question *q, size_t keylen, size_t
 		set(oo, "pinned", json_boolean(ch->pinned));
 		if (q->type == QB_QTYPE_SHORT) {
 			set(oo, "text", raw_map(c, &ch->text));
-			size_t n = longest_text(c, &ch->text);
+			size_t n = longest_text(c->r, &ch->text);
 			longest = n > longest ? n : longest;
 		} else {
 			set(oo, "text", html_map(c, &ch->text));
@@ -480,22 +538,10 @@ static json_t *question_json(ctx *c, const qb_question *q, size_t keylen, size_t
 	set(o, "feedbackWrong", html_map(c, &q->feedback_wrong));
 	set(o, "explanation", html_map(c, &q->explanation));
 	switch (q->type) {
-	case QB_QTYPE_MULTIPLE:
-		*answer_state = q->nchoices;
-		break;
-	case QB_QTYPE_SHORT: {
-		size_t cap = typed_cap(longest);
-		if (longest > TYPED_MAX) {
-			qb_render_error(c->r, q->loc, "question '%s' lists an answer of %zu characters; "
-			                "a SCORM package takes typed answers of at most %d",
-			                q->id, longest, TYPED_MAX);
-			c->failed = true;
-		}
+	case QB_QTYPE_SHORT:
 		set(o, "caseSensitive", json_boolean(q->case_sensitive));
-		set(o, "cap", json_integer((json_int_t)cap));
-		*answer_state = typed_state(cap);
+		set(o, "cap", json_integer((json_int_t)typed_cap(longest)));
 		break;
-	}
 	case QB_QTYPE_NUMERIC: {
 		json_t *n = json_object();
 		const qb_numeric *num = qb_question_num(q);
@@ -508,20 +554,9 @@ static json_t *question_json(ctx *c, const qb_question *q, size_t keylen, size_t
 		set(o, "num", n);
 		set(o, "unit", q->unit ? json_string(q->unit) : json_null());
 		set(o, "cap", json_integer(NUMBER_CAP));
-		*answer_state = typed_state(NUMBER_CAP);
 		break;
 	}
-	case QB_QTYPE_MATCHING: {
-		size_t pairs = 0;
-		for (size_t i = 0; i < q->nchoices; i++)
-			pairs += q->choices[i].text.present;
-		*answer_state = pairs;
-		break;
-	}
-	case QB_QTYPE_CLOZE:
-		break;
 	default:
-		*answer_state = 1;
 		break;
 	}
 	return o;
@@ -599,8 +634,32 @@ static FILE *scratch(const char *path)
 	return f;
 }
 
-/* Writes data.js to out; *max_state receives the largest saved state. */
-static int data_js(FILE *out, ctx *c, size_t *max_state, bool *math)
+/* The largest saved state (cmi.suspend_data) the bank can produce in the
+ * written languages, with question keys of keylen hex digits. */
+static size_t max_state(const qb_render_ctx *r, const qb_bank *bank, size_t keylen)
+{
+	size_t maxlang = 0;
+	for (size_t i = 0; i < r->nlangs; i++) {
+		size_t l = strlen(r->langs[i]);
+		maxlang = l > maxlang ? l : maxlang;
+	}
+	size_t *entry = qb_xcalloc(bank->nquestions + 1, sizeof *entry);
+	for (size_t i = 0; i < bank->nquestions; i++) /* with its ',' */
+		entry[i] = 1 + keylen + 1 + FP_HEX + 1 + answer_state(r, &bank->questions[i]);
+	size_t drawn = 0, answers = drawn_state(bank, entry, &drawn);
+	free(entry);
+	/* A seed when something is drawn or shuffled (player.js needsSeed()). */
+	bool seeded = bank->shuffle_questions || bank->draw > 0;
+	for (size_t i = 0; i < bank->nquestions; i++)
+		seeded = seeded || qb_question_shuffles(bank, &bank->questions[i]) ||
+		         bank->questions[i].type == QB_QTYPE_MATCHING;
+	/* "2|" lang "|" pos "|" seed "|" drawn keys "|" answers */
+	return 2 + maxlang + 1 + (keylen > 1 ? keylen : 1) + 1 + (seeded ? SEED_LEN : 0) + 1 +
+	       (bank->draw > 0 ? drawn * keylen : 0) + 1 + (answers ? answers - 1 : 0);
+}
+
+/* Writes data.js to out. */
+static int data_js(FILE *out, ctx *c, bool *math)
 {
 	const qb_bank *bank = c->bank;
 	int rc = -1;
@@ -611,57 +670,27 @@ static int data_js(FILE *out, ctx *c, size_t *max_state, bool *math)
 	 * file, a line each: the head, which comes first, needs them all. */
 	FILE *qf = scratch(c->r->path);
 	data_out o = {.f = out, .esc = QB_BUF_INIT};
-	bool failed = false;
 	json_t *lab = labels(c);
 	size_t keylen = key_hex_len(bank);
-	/* "1|" + lang + "|" + pos + "|" + answers */
-	size_t maxlang = 0;
 	if (!qf) {
 		qb_diag_fatal("cannot write '%s': %s", c->r->path, strerror(errno));
 		goto done;
 	}
-	for (size_t i = 0; i < c->nlangs; i++) {
-		size_t l = strlen(c->langs[i]);
-		maxlang = l > maxlang ? l : maxlang;
+	for (size_t i = 0; i < c->nlangs; i++)
 		set(names, c->langs[i], json_string(qb_render_lang_own_name(c->r, c->langs[i])));
-	}
-	size_t *entry = qb_xcalloc(bank->nquestions + 1, sizeof *entry);
 	for (size_t i = 0; i < bank->nquestions; i++) {
-		const qb_question *q = &bank->questions[i];
-		if (q->nchoices > MAX_OPTIONS) {
-			qb_render_error(c->r, q->loc, "question '%s' has %zu options; a SCORM package "
-			                "allows at most %d (option ids a..z)", q->id, q->nchoices,
-			                MAX_OPTIONS);
-			failed = true;
-			continue;
-		}
-		size_t answer = 0;
-		json_t *jq = question_json(c, q, keylen, &answer);
-		entry[i] = 1 + keylen + 1 + FP_HEX + 1 + answer; /* with its ',' */
+		json_t *jq = question_json(c, &bank->questions[i], keylen);
 		char *text = json_dumps(jq, JSON_COMPACT);
 		json_decref(jq);
 		if (!text) {
 			qb_diag_fatal("cannot encode the data of bank '%s' as JSON", bank->id);
-			free(entry);
 			goto done;
 		}
 		fputs(text, qf); /* compact JSON has no raw newline */
 		fputc('\n', qf);
 		free(text);
 	}
-	size_t drawn = 0, answers = drawn_state(bank, entry, &drawn);
-	free(entry);
-	if (failed)
-		goto done;
-	/* A seed when something is drawn or shuffled (player.js needsSeed()). */
-	bool seeded = bank->shuffle_questions || bank->draw > 0;
-	for (size_t i = 0; i < bank->nquestions; i++)
-		seeded = seeded || qb_question_shuffles(bank, &bank->questions[i]) ||
-		         bank->questions[i].type == QB_QTYPE_MATCHING;
-	/* "2|" lang "|" pos "|" seed "|" drawn keys "|" answers */
-	size_t state = 2 + maxlang + 1 + (keylen > 1 ? keylen : 1) + 1 + (seeded ? SEED_LEN : 0) + 1 +
-	               (bank->draw > 0 ? drawn * keylen : 0) + 1 + (answers ? answers - 1 : 0);
-	*max_state = state;
+	size_t state = max_state(c->r, bank, keylen);
 
 	set(d, "format", json_integer(1));
 	set(d, "stateFormat", json_integer(STATE_FORMAT));
@@ -927,7 +956,7 @@ static int write_scorm(const qb_render_ctx *r, const qb_bank *bank, qb_scorm_ver
 	const char **files = NULL;
 	qb_zipw *z = NULL;
 	qb_buf page = QB_BUF_INIT, manifest = QB_BUF_INIT;
-	size_t max_state = 0, nfiles = 0;
+	size_t nfiles = 0;
 	katex_set katex = {0};
 	bool math = false;
 	/* data.js, the biggest member, is written to a file next to the
@@ -938,7 +967,7 @@ static int write_scorm(const qb_render_ctx *r, const qb_bank *bank, qb_scorm_ver
 		qb_diag_fatal("cannot write '%s': %s", r->path, strerror(errno));
 		goto done;
 	}
-	if (qb_render_media(r, media_name, &c.media) != 0 || data_js(df, &c, &max_state, &math) != 0)
+	if (qb_render_media(r, media_name, &c.media) != 0 || data_js(df, &c, &math) != 0)
 		goto done;
 	int ferr = ferror(df) ? errno : 0;
 	if (fclose(df) != 0 && !ferr)
@@ -946,17 +975,6 @@ static int write_scorm(const qb_render_ctx *r, const qb_bank *bank, qb_scorm_ver
 	df = NULL;
 	if (ferr) {
 		qb_diag_fatal("cannot write '%s': %s", r->path, strerror(ferr));
-		goto done;
-	}
-	size_t limit = version == QB_SCORM_12 ? SCORM12_STATE_MAX : SCORM2004_STATE_MAX;
-	if (max_state > limit) {
-		qb_render_error(r, bank->id_loc,
-		                "bank '%s' is too big for %s: its saved state (cmi.suspend_data) can "
-		                "reach %zu characters, more than the %zu allowed%s",
-		                bank->id, version == QB_SCORM_12 ? "SCORM 1.2" : "SCORM 2004",
-		                max_state, limit,
-		                version == QB_SCORM_12 ? " (Moodle's standards mode, the Moodle "
-		                                         "app); split the bank" : "");
 		goto done;
 	}
 	const char *kdir = getenv("QBC_KATEX") ? getenv("QBC_KATEX") : KATEX_DIR;
@@ -1026,6 +1044,68 @@ done:
 	qb_buf_dispose(&page);
 	qb_buf_dispose(&manifest);
 	return rc;
+}
+
+/* What a SCORM package cannot hold, at the question or the bank: option
+ * ids are letters, typed answers have a most, and the saved state has the
+ * version's limit. */
+static void check_scorm(const qb_render_ctx *r, const qb_bank *bank, qb_scorm_version version)
+{
+	bool fits = true;
+	for (size_t i = 0; i < bank->nquestions; i++) {
+		const qb_question *q = &bank->questions[i];
+		if (q->nchoices > MAX_OPTIONS) {
+			qb_render_error(r, q->loc, "question '%s' has %zu options; a SCORM package "
+			                "allows at most %d (option ids a..z)", q->id, q->nchoices,
+			                MAX_OPTIONS);
+			fits = false;
+		}
+		size_t longest = 0;
+		for (size_t k = 0; q->type == QB_QTYPE_SHORT && k < q->nchoices; k++) {
+			size_t n = longest_text(r, &q->choices[k].text);
+			longest = n > longest ? n : longest;
+		}
+		if (longest > TYPED_MAX) {
+			qb_render_error(r, q->loc, "question '%s' lists an answer of %zu characters; "
+			                "a SCORM package takes typed answers of at most %d",
+			                q->id, longest, TYPED_MAX);
+			fits = false;
+		}
+		if (q->type != QB_QTYPE_CLOZE)
+			continue;
+		qb_arena a = QB_ARENA_INIT;
+		size_t *gl;
+		bool *choice;
+		size_t n = gap_lengths(r, q, &a, &gl, &choice);
+		for (size_t g = 0; g < n; g++)
+			if (!choice[g] && gl[g] > TYPED_MAX) {
+				qb_render_error(r, q->loc, "gap %zu of question '%s' accepts an answer of %zu "
+				                "characters; a SCORM package takes typed answers of at most %d",
+				                g + 1, q->id, gl[g], TYPED_MAX);
+				fits = false;
+			}
+		qb_arena_dispose(&a);
+	}
+	size_t limit = version == QB_SCORM_12 ? SCORM12_STATE_MAX : SCORM2004_STATE_MAX;
+	size_t state = fits ? max_state(r, bank, key_hex_len(bank)) : 0;
+	if (state > limit)
+		qb_render_error(r, bank->id_loc,
+		                "bank '%s' is too big for %s: its saved state (cmi.suspend_data) can "
+		                "reach %zu characters, more than the %zu allowed%s",
+		                bank->id, version == QB_SCORM_12 ? "SCORM 1.2" : "SCORM 2004",
+		                state, limit,
+		                version == QB_SCORM_12 ? " (Moodle's standards mode, the Moodle "
+		                                         "app); split the bank" : "");
+}
+
+void qb_check_scorm12(const qb_render_ctx *r, const qb_bank *bank)
+{
+	check_scorm(r, bank, QB_SCORM_12);
+}
+
+void qb_check_scorm2004(const qb_render_ctx *r, const qb_bank *bank)
+{
+	check_scorm(r, bank, QB_SCORM_2004);
 }
 
 int qb_write_scorm12(const qb_render_ctx *r, const qb_bank *bank)

@@ -49,7 +49,42 @@ expect "stdout that cannot be written" 3 sh -c "'$QBC' --help >/dev/full"
 mkdir "$T/w" && cp "$BANK" "$T/w/b.qb"
 expect "check a good bank" 0 sh -c "cd '$T/w' && '$QBC' check b.qb"
 check "check writes nothing" test "$(ls "$T/w")" = "b.qb"
-check "check is silent on success" test ! -s "$T/err"
+check "check prints no diagnostic on success" test ! -s "$T/err"
+check "check says what it read: one line per bank" \
+	test "$(cat "$T/out")" = "$ID: $NQ questions in en, sw: no problems"
+expect "check --quiet" 0 "$QBC" check --quiet "$BANK"
+check "check --quiet prints nothing" sh -c "test ! -s '$T/out' && test ! -s '$T/err'"
+expect "check --format moodlexml (a warning)" 0 "$QBC" check --format moodlexml "$BANK"
+check "check counts the warnings in its line" \
+	test "$(cat "$T/out")" = "$ID: $NQ questions in en, sw: 1 warning"
+printf 'bank: x\n' >"$T/bad0.qb"
+expect "check of a bank with errors" 1 "$QBC" check "$T/bad0.qb"
+check "no line for a bank that was not checked" test ! -s "$T/out"
+
+# --max-errors caps the errors shown, as clang's -ferror-limit, and says how many more
+python3 - "$T/dups.qb" <<'EOP'
+import sys
+with open(sys.argv[1], 'w') as f:
+    f.write('bank: dups\nlanguages: en\ntitle:\n  en: Dups\n\n')
+    for i in range(70):
+        f.write(f'{i + 1}. same\n   en: Q?\n   * en: Yes\n   - en: No\n   explanation:\n     en: Yes.\n\n')
+EOP
+expect "69 duplicate ids" 1 "$QBC" check "$T/dups.qb"
+check "at most 50 errors shown by default" test "$(grep -c ': error:' "$T/err")" = 50
+check "their notes only with them" test "$(grep -c ': note:' "$T/err")" = 50
+check "the count is of every error" has err "^69 errors generated"
+check "the last line says how many more" \
+	test "$(tail -n 1 "$T/err")" = "qbc: 19 more errors were not shown after the first 50; '--max-errors 0' shows them all"
+expect "--max-errors 3" 1 "$QBC" check --max-errors 3 "$T/dups.qb"
+check "--max-errors 3 shows 3" test "$(grep -c ': error:' "$T/err")" = 3
+check "--max-errors 3: 66 more" has err "qbc: 66 more errors were not shown after the first 3"
+expect "--max-errors 0" 1 "$QBC" check --max-errors 0 "$T/dups.qb"
+check "--max-errors 0 shows all" test "$(grep -c ': error:' "$T/err")" = 69
+check "--max-errors 0: no line about more" sh -c "! grep -q 'more error' '$T/err'"
+expect "--max-errors in build" 1 "$QBC" build --max-errors 1 -o "$T/dout" "$T/dups.qb"
+check "build honours --max-errors" test "$(grep -c ': error:' "$T/err")" = 1
+expect "--max-errors x" 2 "$QBC" check --max-errors x "$T/dups.qb"
+check "--max-errors x: says so" has err "not a number of errors"
 
 # dump: valid, deterministic JSON; --lang limits the languages
 expect "dump --json" 0 "$QBC" dump --json "$BANK"
@@ -104,6 +139,12 @@ EOP
 expect "a 10 MB line" 1 "$QBC" check "$T/long.qb"
 check "a 10 MB line gives little stderr" test "$(wc -c <"$T/err")" -lt 4000
 check "the cut is shown" grep -q '^    4 | \.\.\..*\.\.\.$' "$T/err"
+
+# 'error:' always means exit 1 and nothing written: a bad SOURCE_DATE_EPOCH under --werror
+mkdir "$T/sde" && cp "$BANK" "$T/sde/b.qb"
+expect "bad SOURCE_DATE_EPOCH under --werror" 1 env SOURCE_DATE_EPOCH=abc "$QBC" build --werror -o "$T/sde/out" --format json "$T/sde/b.qb"
+check "bad SOURCE_DATE_EPOCH under --werror: an error" has err "error: SOURCE_DATE_EPOCH='abc'"
+check "bad SOURCE_DATE_EPOCH under --werror: nothing written" sh -c "test ! -e '$T/sde/out/$ID.json' && test ! -e '$T/sde/b.lock'"
 
 # an output folder that cannot be created: exit 3
 : >"$T/file"

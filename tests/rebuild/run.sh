@@ -145,6 +145,59 @@ check "check --werror fails on the rename" rc 1
 run $QBC build --format json -o rout ren.qb
 check "rename without --werror: built, with the warning" sh -c "test \"\$(cat '$T/rc')\" = 0 && grep -q 'progress on the old id does not carry over' '$T/err'"
 
+# ---- --werror is honest: every format's warnings run before anything is written ----
+# mbank FILE KIND: a bank with the one Moodle XML warning KIND.
+mbank() {
+	{
+		printf 'bank: mw-%s\nlanguages: en sw\ntitle:\n  en: W\n  sw: W\n\n1. q\n' "$2"
+		case $2 in
+		pinned) printf '   shuffle: yes\n   en: Which?\n   sw: Ipi?\n   * en: This\n     sw: Hii\n   - en: That\n     sw: Ile\n   -! en: None of these\n      sw: Hakuna\n' ;;
+		multiple) printf '   type: multiple\n   scoring: all-or-nothing\n   en: Pick two.\n   sw: Chagua mbili.\n   * en: a\n     sw: a\n   * en: b\n     sw: b\n   - en: c\n     sw: c\n' ;;
+		matching) printf '   type: matching\n   scoring: all-or-nothing\n   en: Match.\n   sw: Linganisha.\n   * en: one => 1\n     sw: moja => 1\n   * en: two => 2\n     sw: mbili => 2\n' ;;
+		cloze) printf '   type: cloze\n   scoring: all-or-nothing\n   en: Water {{evaporates}} and {{condenses}}.\n   sw: Maji {{huvukiza}} na {{hugandamana}}.\n' ;;
+		esac
+		printf '   explanation:\n     en: Because.\n     sw: Kwa sababu.\n'
+	} >"$1"
+}
+for kind in pinned multiple matching cloze; do
+	mbank "mw-$kind.qb" "$kind"
+	run $QBC check --format moodlexml "mw-$kind.qb"
+	check "Moodle XML $kind warning: check reports it" sh -c "test \"\$(cat '$T/rc')\" = 0 && grep -q 'warning: .*Moodle' '$T/err'"
+	run $QBC check --werror --format make "mw-$kind.qb"
+	check "Moodle XML $kind warning: check --werror exits 1" rc 1
+	check "Moodle XML $kind warning: check --werror says error:" err_has "error:"
+	run $QBC build --werror --format make -o "mwout-$kind" "mw-$kind.qb"
+	check "Moodle XML $kind warning: build --werror exits 1" rc 1
+	check "Moodle XML $kind warning: build --werror writes nothing" \
+		sh -c "test -z \"\$(ls -A 'mwout-$kind')\" && test ! -e 'mw-$kind.lock'"
+	run $QBC build --format make -o "mwout-$kind" "mw-$kind.qb"
+	check "Moodle XML $kind warning: without --werror the bank builds" \
+		sh -c "test \"\$(cat '$T/rc')\" = 0 && test -f 'mwout-$kind/mw-$kind.moodle.xml'"
+done
+# The label catalogues' warning (a language without user-interface labels)
+# is check's too, and stops a build under --werror before anything is written.
+sed 's/^languages: en sw$/languages: en de/; s/^\( *\)sw:/\1de:/' "mw-pinned.qb" >labels.qb
+run $QBC check labels.qb
+check "labels: check warns about a language without labels" \
+	sh -c "test \"\$(cat '$T/rc')\" = 0 && grep -q \"warning: .*user-interface labels for\" '$T/err'"
+run $QBC check --werror labels.qb
+check "labels: check --werror exits 1" rc 1
+run $QBC build --werror --format anki -o lout labels.qb
+check "labels: build --werror writes nothing" sh -c "test \"\$(cat '$T/rc')\" = 1 && test ! -e lout/mw-pinned.apkg"
+# A format's errors are check's too (a SCORM package has option ids a..z).
+python3 - many.qb <<'EOP'
+import sys
+with open(sys.argv[1], 'w') as f:
+    f.write('bank: many\nlanguages: en\ntitle:\n  en: Many\n\n1. q\n   en: Which?\n   * en: o0\n')
+    for i in range(1, 27):
+        f.write(f'   - en: o{i}\n')
+    f.write('   explanation:\n     en: o0.\n')
+EOP
+run $QBC check --format scorm12 many.qb
+check "SCORM's option limit: check reports it" sh -c "test \"\$(cat '$T/rc')\" = 1 && grep -q 'a SCORM package allows at most 26' '$T/err'"
+run $QBC check --format anki many.qb
+check "SCORM's option limit: not a rule of Anki" rc 0
+
 # ---- all or nothing across formats ----
 python3 - big.qb <<'EOP'
 import sys

@@ -185,7 +185,7 @@ for delay in 0.02 0.05 0.1 0.2 0.3; do
 	kill -KILL "$p" 2>/dev/null && killed=$((killed + 1))
 	wait "$p" 2>/dev/null
 	python3 -c "import json; json.load(open('out/big.json'))" || { fail "SIGKILL after ${delay}s: output invalid"; continue; }
-	"$QBC" check big.qb >/dev/null 2>&1 || { fail "SIGKILL after ${delay}s: record invalid"; continue; }
+	"$QBC" check --format json big.qb >/dev/null 2>&1 || { fail "SIGKILL after ${delay}s: record invalid"; continue; }
 	pass "SIGKILL after ${delay}s leaves valid files"
 done
 check "at least one build was killed mid-way" test "$killed" -gt 0
@@ -253,6 +253,67 @@ check "watch: rebuilds on save" grep -q "1 changed (brand-new-question)" "$T/wat
 check "watch: output written" test -f "wout/$ID.json"
 kill "$wp" 2>/dev/null
 wait "$wp" 2>/dev/null
+
+# ---- stale warnings settle: a translation brought up to date settles it,
+# and never makes its source stale, whether or not a build came between ----
+# sbank FILE LANGS: a one-question bank in LANGS (fr first: the source).
+sbank() {
+	{
+		printf 'bank: settle\nlanguages: %s\ntitle:\n' "$2"
+		for l in $2; do printf '  %s: Optics %s\n' "$l" "$l"; done
+		printf '\n1. prism\n'
+		for l in $2; do printf '   %s: What does a prism do? (%s)\n' "$l" "$l"; done
+		printf '   * fr: Elle la décompose\n'
+		for l in $2; do [ "$l" = fr ] || printf '     %s: It splits it (%s)\n' "$l" "$l"; done
+		printf '   - fr: Elle l’absorbe\n'
+		for l in $2; do [ "$l" = fr ] || printf '     %s: It absorbs it (%s)\n' "$l" "$l"; done
+		printf '   explanation:\n'
+		for l in $2; do printf '     %s: Dispersion (%s).\n' "$l" "$l"; done
+	} >"$1"
+}
+edit() { sed -i "s/What does a prism do? ($2)/What does a glass prism do? ($2)/" "$1"; }
+S=$(tmpdir)
+cd "$S" || exit 2
+for langs in "fr ar" "fr ar en"; do
+	n=$(echo "$langs" | wc -w)
+	# Edit fr, build, update ar, build (the author's loop: edit, make).
+	sbank s.qb "$langs"
+	rm -f s.lock
+	run $B s.qb
+	edit s.qb fr
+	run $B s.qb
+	check "$n languages: the fr edit stales ar" err_has "'ar' text of question 'prism' prompt may be stale: 'fr' changed"
+	edit s.qb ar
+	run $B s.qb
+	check "$n languages, built between: updating ar settles it" sh -c "! grep -qF \"'ar' text\" '$T/err'"
+	check "$n languages, built between: fr does not become stale" sh -c "! grep -qF \"'fr' text\" '$T/err'"
+	run $QBC check s.qb
+	check "$n languages, built between: check agrees" sh -c "! grep -qE \"'(fr|ar)' text\" '$T/err'"
+	if [ "$n" = 3 ]; then
+		check "3 languages, built between: en is still stale for fr only" \
+			err_has "'en' text of question 'prism' prompt may be stale: 'fr' changed"
+		run $QBC review s.qb
+		check "3 languages: review marks the one stale translation" \
+			out_has "settle: 1 translation marked as reviewed:"
+		check "3 languages: review says which" out_has "  question 'prism' prompt (en)"
+	else
+		check "2 languages, built between: no stale warning at all" sh -c "! grep -q 'may be stale' '$T/err'"
+		run $QBC review s.qb
+		check "2 languages: review has nothing to mark" out_has "settle: 0 translations marked as reviewed"
+	fi
+	# The same edits without a build between.
+	sbank s.qb "$langs"
+	rm -f s.lock
+	run $B s.qb
+	edit s.qb fr
+	edit s.qb ar
+	run $B s.qb
+	check "$n languages, no build between: neither fr nor ar is stale" sh -c "! grep -qE \"'(fr|ar)' text\" '$T/err'"
+	run $B s.qb
+	check "$n languages, no build between: and stays so" sh -c "! grep -qE \"'(fr|ar)' text\" '$T/err'"
+	[ "$n" = 3 ] && check "3 languages, no build between: en is stale for fr and ar" \
+		err_has "'en' text of question 'prism' prompt may be stale: 'fr', 'ar' changed"
+done
 
 # Incremental make: a second make does no work and says so.
 M="$T/repo"
