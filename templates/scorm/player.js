@@ -671,11 +671,12 @@
    * with the TeX source between \( \) or \[ \]) with KaTeX, which qbc
    * packs only when the bank has math.  A formula KaTeX rejects shows its
    * source and the error, never a blank. */
+  function texOf(span) { return span.textContent.replace(/^\\[([]/, '').replace(/\\[)\]]$/, ''); }
   function renderMath(root) {
     if (!window.katex) return;
     Array.prototype.forEach.call(root.querySelectorAll('span.math'), function (span) {
       if (span.getAttribute('data-tex') !== null) return;
-      var tex = span.textContent.replace(/^\\[([]/, '').replace(/\\[)\]]$/, '');
+      var tex = texOf(span);
       var display = span.classList.contains('display');
       span.setAttribute('data-tex', tex);
       try {
@@ -799,7 +800,16 @@
     var out = q.options.filter(function (o) { return o.rid === o.id && o.match; });
     return shuffled(out, S.seed + ':' + q.key);
   }
-  function plain(h) { var d = document.createElement('div'); d.innerHTML = h || ''; return d.textContent; }
+  /* The text of bank HTML, a formula as its TeX without the \( \)
+   * delimiters (for announcements and drop-down entries). */
+  function plain(h) {
+    var d = document.createElement('div');
+    d.innerHTML = h || '';
+    Array.prototype.forEach.call(d.querySelectorAll('span.math'), function (m) {
+      m.textContent = texOf(m);
+    });
+    return d.textContent;
+  }
 
   function matchingInputs(q, a) {
     var pending = S.pending[q.key] || [];
