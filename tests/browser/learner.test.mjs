@@ -14,9 +14,8 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cpSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import http from 'node:http';
 import path from 'node:path';
-import { TESTS, fillCard, launch, qbc, readApkg, tempDir, unzip } from './lib.mjs';
+import { TESTS, fillCard, qbc, readApkg, serveAndLaunch, tempDir, unzip } from './lib.mjs';
 
 const BANK = path.join(TESTS, 'browser', 'learner');
 const SHOTS = path.join(TESTS, 'screenshots');
@@ -48,7 +47,7 @@ const ORDER = Object.keys(ANSWERS);
 // The questions scored partially, and their number of parts.
 const PARTIAL = { light: 3, pairs: 3, prism: 2 };
 
-let tmp, server, base, browser;
+let tmp, env, base, browser;
 let subscripts = 0; // subscripts and superscripts whose place was measured
 const pkg = {};
 const pages = new Map();
@@ -122,7 +121,7 @@ title:
     res.writeHead(200, { 'content-type': (types[path.extname(file)] || 'application/octet-stream') + '; charset=utf-8' });
     res.end(readFileSync(file));
   };
-  server = http.createServer((req, res) => {
+  env = await serveAndLaunch((req, res) => {
     const p = decodeURIComponent(new URL(req.url, 'http://x').pathname);
     let m;
     if (p === '/favicon.ico') { res.writeHead(204); res.end(); }
@@ -136,14 +135,11 @@ title:
     else if ((m = p.match(/^\/card\/([^/]+)$/))) serve(res, path.join(tmp.dir, 'media', m[1]));
     else { res.writeHead(404); res.end(); }
   });
-  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
-  base = `http://127.0.0.1:${server.address().port}`;
-  browser = await launch();
+  ({ base, browser } = env);
 });
 
 after(async () => {
-  await browser?.close();
-  server?.close();
+  await env?.close();
   tmp?.cleanup();
 });
 
@@ -462,6 +458,10 @@ test('cards without scripts: a right-to-left note reads right to left, the cloze
   await page.done();
 });
 
+/** Where a screenshot goes: tests/screenshots/ when missing or with
+ * UPDATE=1 (as the other suites do), else a temporary file. */
+const shot = (name) => (process.env.UPDATE || !existsSync(path.join(SHOTS, name)) ? path.join(SHOTS, name) : path.join(tmp.dir, name));
+
 test('screenshots: an Arabic formula question in the player and on a card', async () => {
   const page = await newPage('shot', { locale: 'ar' });
   await page.goto(`${base}/host2004/2004`);
@@ -472,7 +472,7 @@ test('screenshots: an Arabic formula question in the player and on a card', asyn
   await f.locator('.result').waitFor();
   await screen(f, 'ar', 'screenshot');
   await page.setViewportSize({ width: 800, height: 1000 });
-  await page.locator('#sco').screenshot({ path: path.join(SHOTS, 'scorm-player-ar-math.png') });
+  await page.locator('#sco').screenshot({ path: shot('scorm-player-ar-math.png') });
   await page.done();
   const card = await newPage('shot-card', { locale: 'ar' });
   await card.setViewportSize({ width: 560, height: 700 });
@@ -481,6 +481,6 @@ test('screenshots: an Arabic formula question in the player and on a card', asyn
   await card.locator('.qb-option[data-i="0"]').click();
   await card.goto(cardPage(kind, fields, 1, 'back'));
   await screen(card, 'ar', 'card screenshot');
-  await card.screenshot({ path: path.join(SHOTS, 'anki-card-ar-math.png'), fullPage: true });
+  await card.screenshot({ path: shot('anki-card-ar-math.png'), fullPage: true });
   await card.done();
 });
