@@ -271,9 +271,9 @@ static int h_enter_span(MD_SPANTYPE t, void *detail, void *u)
 	} else if (t == MD_SPAN_A)
 		open_a(h, detail);
 	else if (t == MD_SPAN_LATEXMATH)
-		qb_buf_puts(h->out, "<span class=\"math inline\">\\(");
+		qb_buf_puts(h->out, "<span class=\"math inline\" dir=\"ltr\">\\(");
 	else if (t == MD_SPAN_LATEXMATH_DISPLAY)
-		qb_buf_puts(h->out, "<span class=\"math display\">\\[");
+		qb_buf_puts(h->out, "<span class=\"math display\" dir=\"ltr\">\\[");
 	else if (span_tag(t))
 		qb_buf_appendf(h->out, "<%s>", span_tag(t));
 	return 0;

@@ -1,9 +1,11 @@
 /* markup.h - Markdown in bank texts, through md4c with raw HTML off:
  * CommonMark blocks (lists, fenced code, quotes, headings), tables,
  * strikethrough and LaTeX math spans.  Math is written as
- * <span class="math inline">\(...\)</span> and
- * <span class="math display">\[...\]</span>, the TeX escaped as HTML text,
- * which Anki's MathJax renders as it is and a player finds by class.  An
+ * <span class="math inline" dir="ltr">\(...\)</span> and
+ * <span class="math display" dir="ltr">\[...\]</span>, the TeX escaped as
+ * HTML text, which Anki's MathJax renders as it is and a player finds by
+ * class; dir="ltr" isolates the formula, so that it reads left to right
+ * inside right-to-left text (a subscript stays right of its base).  An
  * image whose file is a sound (qb_markup_media_kind()) becomes
  * <audio controls src="..."> with its description as the fallback text.  Raw HTML in a text is not markup: md4c escapes it, so "<script>"
  * reaches the output as "&lt;script&gt;".  Links with a scheme other than

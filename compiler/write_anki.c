@@ -132,7 +132,7 @@ static const char base91[] =
 static const char *const script_labels[] = {
 	"correct", "incorrect", "correctAnswer", "correctAnswers", "yourAnswer", "noAnswer",
 	"hintSingle", "hintMultiple", "explanation", "feedback", "partialScore",
-	"typeAnswer", "typeNumber", "matchPrompt",
+	"typeAnswer", "typeNumber", "matchPrompt", "colon", "listSep",
 };
 
 /* ==== State ============================================================== */
@@ -423,6 +423,12 @@ static void numeric_answer(qb_buf *out, const qb_question *q)
 	qb_buf_puts(out, "</li>");
 }
 
+/* Whether lang is written right to left (its catalogue says). */
+static bool is_rtl(const anki *a, const char *lang)
+{
+	return strcmp(qb_render_lang_dir(a->ctx, lang), "rtl") == 0;
+}
+
 /* The options in lang: "<ol class=qb-options data-type=T data-shuffle
  * data-scoring=partial><li data-ok data-pin>text<small>feedback</small>
  * </li>...</ol>" (data-type only when not single; the others only when
@@ -434,6 +440,8 @@ static void numeric_answer(qb_buf *out, const qb_question *q)
 static int options_list(anki *a, qb_buf *out, const qb_question *q, const char *lang)
 {
 	qb_buf_puts(out, "<ol class=\"qb-options\"");
+	if (is_rtl(a, lang))
+		qb_buf_puts(out, " dir=\"rtl\"");
 	if (q->type != QB_QTYPE_SINGLE)
 		qb_buf_appendf(out, " data-type=\"%s\"", qb_qtype_name(q->type));
 	if (qb_question_shuffles(a->bank, q))
@@ -563,9 +571,30 @@ static const char *gap_answer(const qb_cloze_gap *g)
 	return i < g->nanswers ? g->answers[i] : "";
 }
 
+static int cmp_str(const void *x, const void *y)
+{
+	return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
+/* A choice gap's choices as Anki's hint, "a / b / c", in sorted order:
+ * the bank lists the right one first, and its place must tell nothing. */
+static void cloze_hint(qb_buf *out, const qb_cloze_gap *gap)
+{
+	const char **sorted = qb_xcalloc(gap->nanswers ? gap->nanswers : 1, sizeof *sorted);
+	for (size_t k = 0; k < gap->nanswers; k++)
+		sorted[k] = gap->answers[k];
+	qsort(sorted, gap->nanswers, sizeof *sorted, cmp_str);
+	for (size_t k = 0; k < gap->nanswers; k++) {
+		if (k)
+			qb_buf_puts(out, " / ");
+		cloze_escape(out, sorted[k]);
+	}
+	free(sorted);
+}
+
 /* Replaces the marks of html: as Anki's {{cN::answer}} (a choice gap
- * with its choices as the hint, "{{cN::right::a / b / c}}") when anki is
- * true, else as the answer underlined (the translations). */
+ * with its choices as the hint, "{{cN::right::a / b / c}}", sorted) when
+ * anki is true, else as the answer underlined (the translations). */
 static void cloze_fill(qb_buf *out, const char *html, const qb_cloze_gap *const *gaps,
                        size_t ngaps, bool for_anki)
 {
@@ -587,11 +616,7 @@ static void cloze_fill(qb_buf *out, const char *html, const qb_cloze_gap *const 
 			cloze_escape(out, gap_answer(gap));
 			if (gap->choice) {
 				qb_buf_puts(out, "::");
-				for (size_t k = 0; k < gap->nanswers; k++) {
-					if (k)
-						qb_buf_puts(out, " / ");
-					cloze_escape(out, gap->answers[k]);
-				}
+				cloze_hint(out, gap);
 			}
 			qb_buf_puts(out, "}}");
 		} else {
@@ -641,7 +666,7 @@ static int translation(anki *a, qb_buf *out, const qb_question *q, size_t li)
 	const char *native = qb_lang_native_name(other);
 	qb_buf_puts(out, "<details class=\"qb-translation\" lang=\"");
 	qb_escape_html(out, other);
-	qb_buf_puts(out, "\"><summary>");
+	qb_buf_puts(out, is_rtl(a, other) ? "\" dir=\"rtl\"><summary>" : "\"><summary>");
 	qb_escape_html(out, native ? native : other);
 	qb_buf_puts(out, "</summary><div class=\"qb-tr-question\">");
 	if (q->type == QB_QTYPE_CLOZE) {
@@ -916,6 +941,24 @@ static char *deck_desc(const anki *a, const qb_text *t, const char *lang)
 	return out;
 }
 
+/* html, in a language written right to left inside a block that carries
+ * its direction and language, so that the card reads right to left even
+ * where no script runs (the cloze front has none; card.js sets dir only
+ * on the card).  Left to right is the default: those notes stay lean. */
+static void in_lang(const anki *a, qb_buf *out, const char *lang, const qb_buf *html)
+{
+	bool rtl = is_rtl(a, lang);
+	if (rtl) {
+		qb_buf_puts(out, "<div dir=\"rtl\" lang=\"");
+		qb_escape_html(out, lang);
+		qb_buf_puts(out, "\">");
+	}
+	if (html->len)
+		qb_buf_append(out, html->ptr, html->len);
+	if (rtl)
+		qb_buf_puts(out, "</div>");
+}
+
 /* ==== The writer ========================================================= */
 
 /* q's parts in language li, rendered at the first call for q (add_notes()
@@ -954,11 +997,11 @@ static int build_fields(anki *a, char *fields[F_COUNT], const qb_question *q, si
 	const rendered *r = rendered_in(a, q, li);
 	if (!r || field_translation(a, &b[F_TRANSLATION], q, li) != 0)
 		goto done;
+	in_lang(a, &b[F_QUESTION], lang, &r->prompt);
+	if (r->explanation.len)
+		in_lang(a, &b[F_EXPLANATION], lang, &r->explanation);
 	for (size_t i = 0; i < F_COUNT; i++)
-		fields[i] = finish_field(i == F_QUESTION      ? &r->prompt
-		                         : i == F_OPTIONS     ? &r->options
-		                         : i == F_EXPLANATION ? &r->explanation
-		                                              : &b[i]);
+		fields[i] = finish_field(i == F_OPTIONS ? &r->options : &b[i]);
 	rc = 0;
 done:
 	for (size_t i = 0; i < F_COUNT; i++)
@@ -985,10 +1028,19 @@ static int build_cloze_fields(anki *a, char *fields[C_COUNT], const qb_question 
 	qb_buf_putc(&b[C_ID], ':');
 	qb_escape_html(&b[C_ID], lang);
 	qb_escape_html(&b[C_LANG], lang);
-	if (cloze_marked(a, &arena, &b[C_TEXT], q, lang, &gaps, &ngaps) != 0 ||
-	    explanation(a, &b[C_EXPLANATION], q, lang) != 0 ||
-	    field_translation(a, &b[C_TRANSLATION], q, li) != 0)
+	qb_buf text_html = QB_BUF_INIT, expl_html = QB_BUF_INIT;
+	if (cloze_marked(a, &arena, &text_html, q, lang, &gaps, &ngaps) != 0 ||
+	    explanation(a, &expl_html, q, lang) != 0 ||
+	    field_translation(a, &b[C_TRANSLATION], q, li) != 0) {
+		qb_buf_dispose(&text_html);
+		qb_buf_dispose(&expl_html);
 		goto done;
+	}
+	in_lang(a, &b[C_TEXT], lang, &text_html);
+	if (expl_html.len)
+		in_lang(a, &b[C_EXPLANATION], lang, &expl_html);
+	qb_buf_dispose(&text_html);
+	qb_buf_dispose(&expl_html);
 	for (size_t i = 0; i < C_COUNT; i++)
 		fields[i] = finish_field(&b[i]);
 	qb_buf text = QB_BUF_INIT;

@@ -98,7 +98,8 @@ static const char *const player_labels[] = {
 	"announceWrong", "summary", "score", "scoreDetail", "passed", "failed", "completed",
 	"review", "yourAnswer", "notAnswered", "backToQuestion", "tryAgain", "saveError", "saved",
 	"standalone", "true", "false", "typeAnswer", "typeNumber", "notANumber", "acceptedAnswers",
-	"matchPrompt", "matchChoose", "gap", "partialScore", "partlyCorrect",
+	"matchPrompt", "matchChoose", "gap", "partialScore", "partlyCorrect", "colon", "listSep",
+	"decimalMark", "letters",
 };
 
 typedef struct ctx {

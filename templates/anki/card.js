@@ -447,7 +447,7 @@
         }
       }
       var yours = el('p', 'qb-typed qb-your-typed');
-      yours.appendChild(el('span', 'qb-word', L.yourAnswer + ': '));
+      yours.appendChild(el('span', 'qb-word', L.yourAnswer + (L.colon || ': ')));
       yours.appendChild(el('span', 'qb-typed-value', value));
       back.insertBefore(yours, back.querySelector('.qb-feedback'));
     }

@@ -114,6 +114,19 @@
   function isTyped(q) { return q.type === 'short-answer' || q.type === 'numeric'; }
   function pairs(q) { return q.options.filter(function (o) { return o.text !== null; }); }
   function letter(i) { return String.fromCharCode(97 + i); }
+  /* The letter shown before the option at position i: the catalogue's
+   * (Arabic أ ب ج …), else A B C …; saved answers keep letter(). */
+  function optionLetter(i) {
+    var list = ((D.labels[S.lang] && D.labels[S.lang].letters) || '').split(' ').filter(Boolean);
+    return list[i] || letter(i).toUpperCase();
+  }
+  /* A number as the language writes it: plain digits and the catalogue's
+   * decimal mark ("0,1" in French and Arabic). */
+  function numText(x) { return plainNumber(x).replace('.', L('decimalMark')); }
+  /* Text as HTML (a learner's typed answer next to a bank's HTML). */
+  function esc(t) {
+    return String(t).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+  }
 
   /* A typed text in the saved state: "<length>:<text>" (no escaping). */
   function typed(text) { return text.length + ':' + text; }
@@ -300,11 +313,13 @@
       if (!S.answers[Q[i].key]) return Q[i].key;
     return '*';
   }
-  /* Percentage correct, an integer 0..100: Moodle grades from score.raw. */
-  function scoreRaw() {
-    return Q.length ? Math.round(100 * scoreSum() / Q.length) : 0;
-  }
-  function isPassed() { return D.passMark === null || scoreRaw() >= D.passMark; }
+  /* Percentage correct, unrounded.  The pass mark is compared with it
+   * (59.5% fails a 60% mark); scoreRaw() rounds it down to the integer
+   * 0..100 that the LMS gets (Moodle grades from score.raw), so that the
+   * LMS's own comparison with the mastery score says the same. */
+  function scoreMean() { return Q.length ? 100 * scoreSum() / Q.length : 0; }
+  function scoreRaw() { return Math.floor(scoreMean() + 1e-9); }
+  function isPassed() { return D.passMark === null || scoreMean() >= D.passMark - 1e-9; }
 
   /* ------------------------------------------------------------ the LMS API */
 
@@ -656,11 +671,12 @@
    * with the TeX source between \( \) or \[ \]) with KaTeX, which qbc
    * packs only when the bank has math.  A formula KaTeX rejects shows its
    * source and the error, never a blank. */
+  function texOf(span) { return span.textContent.replace(/^\\[([]/, '').replace(/\\[)\]]$/, ''); }
   function renderMath(root) {
     if (!window.katex) return;
     Array.prototype.forEach.call(root.querySelectorAll('span.math'), function (span) {
       if (span.getAttribute('data-tex') !== null) return;
-      var tex = span.textContent.replace(/^\\[([]/, '').replace(/\\[)\]]$/, '');
+      var tex = texOf(span);
       var display = span.classList.contains('display');
       span.setAttribute('data-tex', tex);
       try {
@@ -721,14 +737,15 @@
         onchange: function () { updatePending(q); }
       });
       var marks = [];
-      if (st && st.correct) marks.push(el('span', { 'class': 'mark mark-ok', lang: S.lang, text: '✓ ' + L('correctOption') }));
+      if (st && st.correct) marks.push(el('span', { 'class': 'mark mark-ok', lang: S.lang,
+        text: '✓ ' + L('correctOption') + (st.chosen ? L('listSep').replace(/\s+$/, '') : '') }));
       if (st && st.chosen) marks.push(el('span', { 'class': 'mark ' + (st.correct ? 'mark-chosen-ok' : 'mark-bad'), lang: S.lang,
         text: (st.correct ? '' : '✗ ') + L('yourChoice') }));
       var cls = 'option' + (st ? (st.correct ? ' is-correct' : (st.chosen ? ' is-wrong' : '')) : '');
       var row = el('div', { 'class': cls }, [
         input,
         el('label', { 'for': id }, [
-          el('span', { 'class': 'letter', 'aria-hidden': 'true', text: letter(pos).toUpperCase() }),
+          el('span', { 'class': 'letter', 'aria-hidden': 'true', text: optionLetter(pos) }),
           optionHtml(q, o)
         ])
       ]);
@@ -783,7 +800,16 @@
     var out = q.options.filter(function (o) { return o.rid === o.id && o.match; });
     return shuffled(out, S.seed + ':' + q.key);
   }
-  function plain(h) { var d = document.createElement('div'); d.innerHTML = h || ''; return d.textContent; }
+  /* The text of bank HTML, a formula as its TeX without the \( \)
+   * delimiters (for announcements and drop-down entries). */
+  function plain(h) {
+    var d = document.createElement('div');
+    d.innerHTML = h || '';
+    Array.prototype.forEach.call(d.querySelectorAll('span.math'), function (m) {
+      m.textContent = texOf(m);
+    });
+    return d.textContent;
+  }
 
   function matchingInputs(q, a) {
     var pending = S.pending[q.key] || [];
@@ -800,7 +826,7 @@
       var row = el('div', { 'class': cls }, [el('label', { 'for': id, 'class': 'match-left' }, [html('span', '', p.text)]), sel]);
       if (a && a.value[i] !== p.rid) {
         row.appendChild(el('p', { 'class': 'mark mark-ok', lang: S.lang }, [
-          el('span', { text: '✓ ' + L('correctOption') + ': ' }), html('span', '', p.match)]));
+          el('span', { text: '✓ ' + L('correctOption') + L('colon') }), html('span', '', p.match)]));
       }
       return row;
     });
@@ -822,9 +848,11 @@
       if (g.choice) {
         input = el('select', { id: id, 'class': 'gap-select', disabled: !!a, 'aria-label': L('gap', { n: i + 1 }) });
         input.appendChild(el('option', { value: '', text: L('matchChoose') }));
-        (g.answers[S.lang] || g.answers[D.defaultLang]).forEach(function (t, k) {
-          input.appendChild(el('option', { value: String(k), text: t }));
-        });
+        // In alphabetical order, so that the right choice's place (first
+        // in the bank) tells nothing; the value stays its index.
+        (g.answers[S.lang] || g.answers[D.defaultLang]).map(function (t, k) { return { t: t, k: k }; })
+          .sort(function (x, y) { return x.t.localeCompare(y.t, S.lang) || x.k - y.k; })
+          .forEach(function (c) { input.appendChild(el('option', { value: String(c.k), text: c.t })); });
         input.value = v === undefined || v === '' ? '' : String(v);
       } else {
         input = el('input', { type: 'text', id: id, 'class': 'gap-input', maxlength: String(g.cap), autocomplete: 'off',
@@ -885,15 +913,33 @@
         .filter(function (t, i, all) { return all.indexOf(t) === i; }).join(' · ');
     }
     if (q.type === 'numeric') {
-      var f = new Intl.NumberFormat(S.lang, { maximumFractionDigits: 10 });
+      var f = numText;
       var u = q.unit ? ' ' + q.unit : '';
-      if (q.num.range) return f.format(clean(q.num.min)) + ' – ' + f.format(clean(q.num.max)) + u;
-      if (q.num.tol) return f.format(clean(q.num.value)) + ' ± ' + f.format(clean(q.num.tol)) + u + ' (' + f.format(clean(q.num.min)) + ' – ' + f.format(clean(q.num.max)) + ')';
-      return f.format(clean(q.num.value)) + u;
+      if (q.num.range) return f(q.num.min) + ' – ' + f(q.num.max) + u;
+      if (q.num.tol) return f(q.num.value) + ' ± ' + f(q.num.tol) + u + ' (' + f(q.num.min) + ' – ' + f(q.num.max) + ')';
+      return f(q.num.value) + u;
     }
-    if (q.type === 'matching') return pairs(q).map(function (p) { return plain(tx(p.text)) + ' → ' + plain(tx(p.match)); }).join('; ');
-    if (q.type === 'cloze') return q.gaps.map(function (g) { return g.choice ? gapChoice(g, g.right[S.lang]) : (g.answers[S.lang] || [])[0]; }).join('; ');
+    if (q.type === 'matching') return pairs(q).map(function (p) { return plain(tx(p.text)) + ' → ' + plain(tx(p.match)); }).join(L('listSep'));
+    if (q.type === 'cloze') return q.gaps.map(function (g) { return g.choice ? gapChoice(g, g.right[S.lang]) : (g.answers[S.lang] || [])[0]; }).join(L('listSep'));
     return optionTexts(q, correctLetters(q));
+  }
+  /* The correct answer as the question shows it: options and matching
+   * sides as their HTML (formulas typeset by renderMath), the rest as
+   * escaped text. */
+  function correctHtml(q) {
+    if (isChoice(q)) return optionHtmls(q, correctLetters(q));
+    if (q.type === 'matching') return pairs(q).map(function (p) { return tx(p.text) + ' → ' + tx(p.match); }).join(esc(L('listSep')));
+    return esc(correctText(q));
+  }
+  function answerHtml(q, a) {
+    if (isChoice(q)) return optionHtmls(q, a.value);
+    if (q.type === 'matching') {
+      return pairs(q).map(function (p, i) {
+        var r = q.options.filter(function (o) { return o.id === a.value[i]; })[0];
+        return tx(p.text) + ' → ' + (r ? tx(r.match) : '');
+      }).join(esc(L('listSep')));
+    }
+    return esc(answerText(q, a));
   }
   function answerText(q, a) {
     if (isChoice(q)) return optionTexts(q, a.value);
@@ -902,14 +948,17 @@
       return pairs(q).map(function (p, i) {
         var r = q.options.filter(function (o) { return o.id === a.value[i]; })[0];
         return plain(tx(p.text)) + ' → ' + (r ? plain(tx(r.match)) : '');
-      }).join('; ');
+      }).join(L('listSep'));
     }
-    return q.gaps.map(function (g, i) { return g.choice ? gapChoice(g, a.value[i]) : a.value[i]; }).join('; ');
+    return q.gaps.map(function (g, i) { return g.choice ? gapChoice(g, a.value[i]) : a.value[i]; }).join(L('listSep'));
   }
-  function resultLabel(a) {
+  /* "Correct", "Partly correct: 1 of 3", "Incorrect": a count only where
+   * the question scores partially ("0 of 2" would read as a partial
+   * score on an all-or-nothing question). */
+  function resultLabel(q, a) {
     if (a.correct) return L('correct');
-    if (a.score > 0) return L('partlyCorrect') + ': ' + L('partialScore', { n: a.n, total: a.total });
-    return L('wrong') + (a.total > 1 ? ' (' + L('partialScore', { n: a.n, total: a.total }) + ')' : '');
+    if (a.score > 0) return L('partlyCorrect') + L('colon') + L('partialScore', { n: a.n, total: a.total });
+    return L('wrong') + (q.partial && a.total > 1 ? ' (' + L('partialScore', { n: a.n, total: a.total }) + ')' : '');
   }
 
   function renderQuestion(q) {
@@ -925,13 +974,13 @@
     if (a) {
       card.appendChild(el('p', { 'class': 'result ' + (a.correct ? 'result-ok' : 'result-bad'), lang: S.lang },
         [el('span', { 'class': 'result-icon', 'aria-hidden': 'true', text: a.correct ? '✓' : (a.score > 0 ? '◐' : '✗') }),
-         el('strong', { text: resultLabel(a) })]));
+         el('strong', { text: resultLabel(q, a) })]));
       var fb = feedbackOf(q, a);
       if (fb) card.appendChild(html('div', 'feedback answer-feedback', fb));
       if (!isChoice(q) && !a.correct) {
         card.appendChild(el('p', { 'class': 'correct-answer', lang: S.lang }, [
-          el('strong', { text: L(q.type === 'short-answer' ? 'acceptedAnswers' : 'correctOption') + ': ' }),
-          el('span', { text: correctText(q) })]));
+          el('strong', { text: L(q.type === 'short-answer' ? 'acceptedAnswers' : 'correctOption') + L('colon') }),
+          el('span', { html: correctHtml(q) })]));
       }
       if (q.explanation) card.appendChild(explanation(q));
     }
@@ -986,10 +1035,15 @@
     return box;
   }
 
+  /* The ticked options' letters in bank order, whatever order the
+   * shuffled options are shown in (grading and the saved state expect
+   * bank order). */
   function chosenLetters(q) {
-    var boxes = main.querySelectorAll('input[name="q-' + q.key + '"]');
     var s = '';
-    Array.prototype.forEach.call(boxes, function (b) { if (b.checked) s += b.value; });
+    q.options.forEach(function (o) {
+      var b = document.getElementById('q-' + q.key + '-' + o.id);
+      if (b && b.checked) s += o.id;
+    });
     return s;
   }
 
@@ -1005,7 +1059,12 @@
   function optionTexts(q, letters) {
     return q.options.filter(function (o) { return letters.indexOf(o.id) >= 0; })
       .map(function (o) { return q.type === 'true-false' ? L(o.id === 'a' ? 'true' : 'false') : plain(tx(o.text)); })
-      .join('; ');
+      .join(L('listSep'));
+  }
+  function optionHtmls(q, letters) {
+    return q.options.filter(function (o) { return letters.indexOf(o.id) >= 0; })
+      .map(function (o) { return q.type === 'true-false' ? esc(L(o.id === 'a' ? 'true' : 'false')) : tx(o.text); })
+      .join(esc(L('listSep')));
   }
 
   function check(q) {
@@ -1026,8 +1085,24 @@
     var r = main.querySelector('.result');
     if (r) { r.setAttribute('tabindex', '-1'); r.focus(); }
     announce(a.correct ? L('announceCorrect', { answer: correctText(q) })
-      : (a.score > 0 ? resultLabel(a) + '. ' : '') + L('announceWrong', { answer: correctText(q) }));
+      : (a.score > 0 ? resultLabel(q, a) + '. ' : '') + L('announceWrong', { answer: correctText(q) }));
     save(interaction(q, v, a.correct));
+  }
+
+  /* The prompt in the review; a cloze prompt's gaps hold the learner's
+   * answers (a blank line where there is none). */
+  function reviewPrompt(q, a) {
+    var box = html('div', 'review-prompt', q.prompt);
+    if (q.type === 'cloze') {
+      Array.prototype.forEach.call(box.querySelectorAll('span.gap'), function (span) {
+        var i = +span.getAttribute('data-gap'), g = q.gaps[i];
+        if (!g) return;
+        var v = a ? (g.choice ? gapChoice(g, a.value[i]) : a.value[i]) : '';
+        span.className = 'gap review-gap' + (a ? (gapRight(q, g, a.value[i]) ? ' is-correct' : ' is-wrong') : '');
+        span.textContent = v || '_____';
+      });
+    }
+    return box;
   }
 
   function renderSummary() {
@@ -1040,11 +1115,13 @@
       return el('li', { 'class': 'review-item ' + (ok ? 'is-correct' : 'is-wrong') }, [
         el('p', { 'class': 'review-result', lang: S.lang }, [
           el('span', { 'aria-hidden': 'true', text: ok ? '✓ ' : (part ? '◐ ' : '✗ ') }),
-          el('strong', { text: a ? resultLabel(a) : L('wrong') })
+          el('strong', { text: a ? resultLabel(q, a) : L('wrong') })
         ]),
-        html('div', 'review-prompt', q.prompt),
-        el('p', { 'class': 'review-line', lang: S.lang, text: L('yourAnswer') + ': ' + (a ? answerText(q, a) : L('notAnswered')) }),
-        ok ? null : el('p', { 'class': 'review-line', lang: S.lang, text: L('correctOption') + ': ' + correctText(q) }),
+        reviewPrompt(q, a),
+        el('p', { 'class': 'review-line', lang: S.lang }, [el('span', { text: L('yourAnswer') + L('colon') }),
+          a ? el('span', { html: answerHtml(q, a) }) : el('span', { text: L('notAnswered') })]),
+        ok ? null : el('p', { 'class': 'review-line', lang: S.lang }, [el('span', { text: L('correctOption') + L('colon') }),
+          el('span', { html: correctHtml(q) })]),
         el('button', { type: 'button', 'class': 'btn link', lang: S.lang, text: L('backToQuestion', { n: q.index + 1 }),
           onclick: function () { go(q.key); } })
       ]);

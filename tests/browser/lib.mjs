@@ -3,6 +3,7 @@
 // playwright-core with the flags this closed network needs.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -42,6 +43,18 @@ export async function launch() {
       '--disable-background-networking', '--disable-component-update', '--disable-sync',
       '--allow-file-access-from-files'],
   });
+}
+
+/** A local HTTP server on 127.0.0.1 answering with handler, and Chromium:
+ * {base, browser, close}. */
+export async function serveAndLaunch(handler) {
+  const server = http.createServer(handler);
+  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+  const browser = await launch();
+  return {
+    base: `http://127.0.0.1:${server.address().port}`, browser,
+    close: async () => { await browser.close(); server.close(); },
+  };
 }
 
 /** Reads an unzipped .apkg (dir) the way Anki would import it: copies its

@@ -462,7 +462,7 @@ def roundtrip(path, dump_path, bankdir):
             # an author's @@PLUGINFILE@@ must not reach Moodle as the marker
             h = re.sub(r'(?<!src=")@@PLUGINFILE@@', "&#64;@PLUGINFILE@@", h)
             # math reaches Moodle's MathJax filter without its span
-            h = re.sub(r'<span class="math (?:inline|display)">(.*?)</span>', r"\1", h, flags=re.S)
+            h = re.sub(r'<span class="math (?:inline|display)"[^>]*>(.*?)</span>', r"\1", h, flags=re.S)
             h = re.sub(r'src="([^"]+)"', img, h)
             parts.append((lang, "".join(f"&#{ord(ch)};" if ch in esc else ch for ch in h)))
         want = parts[0][1] if len(parts) == 1 else "".join(
