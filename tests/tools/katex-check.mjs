@@ -31,7 +31,7 @@ try {
   process.exit(2);
 }
 
-const MATH = /<span class="math (inline|display)">([\s\S]*?)<\/span>/g;
+const MATH = /<span class="math (inline|display)"[^>]*>([\s\S]*?)<\/span>/g;
 const unescape = (s) => s.replace(/&(lt|gt|quot|amp|#39);/g, (_, e) =>
   ({ lt: '<', gt: '>', quot: '"', amp: '&', '#39': "'" })[e]);
 let count = 0;
