@@ -357,6 +357,8 @@ static void tex_bare(qb_buf *out, const char *tex)
 		} else if (*p == '_' || *p == '^') {
 			p++;
 			skip_group = *p == '{';
+			if (*p == '\\')
+				continue; /* a command as the script (n_\mathrm{...}): its own turn */
 			if (!skip_group && *p)
 				p += 1;
 		} else {
