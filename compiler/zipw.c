@@ -11,6 +11,7 @@
 #include <zip.h>
 
 #include "alloc.h"
+#include "buf.h"
 #include "diag.h"
 #include "fsutil.h"
 #include "pdeflate.h"
@@ -30,6 +31,22 @@ struct qb_zipw {
 	char *path; /* destination                                          */
 	char *tmp;  /* what libzip writes; renamed to path on commit         */
 	time_t mtime;
+	qb_zipw_stream *streams; /* every stream made for z, freed with it  */
+};
+
+/* A stream's bytes stay in memory up to this size. */
+#define STREAM_MEM ((size_t)1 << 20)
+
+struct qb_zipw_stream {
+	qb_zipw_stream *next;
+	qb_zipw *z;
+	qb_buf mem;       /* every byte while they fit, then those not yet in fd */
+	int fd;           /* the scratch file, once they no longer fit; or -1    */
+	uint64_t size;    /* bytes appended                                      */
+	uint64_t pos;     /* where libzip reads (a member read at commit)        */
+	bool failed;      /* a write failed (reported)                           */
+	bool added;       /* a member now: read only                             */
+	zip_error_t error;
 };
 
 qb_zipw *qb_zipw_open(const char *path, time_t mtime)
@@ -225,6 +242,186 @@ int qb_zipw_add_file(qb_zipw *z, const char *name, const char *file, bool compre
 	return add_source(z, name, zip_source_file(z->zip, file, 0, -1), compress);
 }
 
+/* ---- streamed members ---- */
+
+static void stream_failed(qb_zipw_stream *s)
+{
+	if (!s->failed)
+		qb_diag_fatal("cannot write a scratch file next to '%s': %s", s->z->path,
+		              strerror(errno));
+	s->failed = true;
+}
+
+/* Appends what memory holds to the scratch file. */
+static int stream_flush(qb_zipw_stream *s)
+{
+	for (size_t put = 0; put < s->mem.len;) {
+		ssize_t n = write(s->fd, s->mem.ptr + put, s->mem.len - put);
+		if (n <= 0) {
+			if (n == 0)
+				errno = EIO;
+			stream_failed(s);
+			return -1;
+		}
+		put += (size_t)n;
+	}
+	qb_buf_clear(&s->mem);
+	return 0;
+}
+
+qb_zipw_stream *qb_zipw_stream_new(qb_zipw *z)
+{
+	qb_zipw_stream *s = qb_xcalloc(1, sizeof *s);
+	s->z = z;
+	s->fd = -1;
+	zip_error_init(&s->error);
+	s->next = z->streams;
+	z->streams = s;
+	return s;
+}
+
+int qb_zipw_stream_write(qb_zipw_stream *s, const void *data, size_t len)
+{
+	if (s->failed || s->added) {
+		if (!s->failed)
+			qb_diag_fatal("internal error: a write to a member of '%s' already added",
+			              s->z->path);
+		s->failed = true;
+		return -1;
+	}
+	qb_buf_append(&s->mem, data, len);
+	s->size += len;
+	if (s->mem.len < STREAM_MEM)
+		return 0;
+	if (s->fd < 0 && (s->fd = qb_fs_scratch(s->z->path)) < 0) {
+		stream_failed(s);
+		return -1;
+	}
+	return stream_flush(s);
+}
+
+int qb_zipw_stream_puts(qb_zipw_stream *s, const char *str)
+{
+	return qb_zipw_stream_write(s, str, strlen(str));
+}
+
+uint64_t qb_zipw_stream_size(const qb_zipw_stream *s)
+{
+	return s->size;
+}
+
+/* Reads len bytes at off of a stream whose bytes are all in memory or all
+ * in the file: safe from several threads at once. */
+static int stream_pread(qb_zipw_stream *s, void *buf, size_t len, uint64_t off)
+{
+	if (s->fd < 0) {
+		memcpy(buf, s->mem.ptr + off, len);
+		return 0;
+	}
+	for (size_t got = 0; got < len;) {
+		ssize_t n = pread(s->fd, (char *)buf + got, len - got, (off_t)(off + got));
+		if (n <= 0) {
+			if (n == 0)
+				errno = EIO;
+			return -1;
+		}
+		got += (size_t)n;
+	}
+	return 0;
+}
+
+int qb_zipw_stream_read(qb_zipw_stream *s, uint64_t off, void *buf, size_t len)
+{
+	if (s->failed)
+		return -1;
+	if (off > s->size || len > s->size - off) {
+		qb_diag_fatal("internal error: a read past the end of a scratch file of '%s'",
+		              s->z->path);
+		return -1;
+	}
+	if (s->fd >= 0 && s->mem.len && stream_flush(s) != 0)
+		return -1;
+	if (len && stream_pread(s, buf, len, off) != 0) {
+		qb_diag_fatal("cannot read back a scratch file of '%s': %s", s->z->path,
+		              strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static int read_stream(void *payload, void *buf, size_t len, uint64_t off)
+{
+	return stream_pread(payload, buf, len, off);
+}
+
+/* A libzip source of a stream kept in its scratch file (libzip compresses
+ * it, or stores it, as it reads). */
+static zip_int64_t stream_cb(void *ud, void *data, zip_uint64_t len, zip_source_cmd_t cmd)
+{
+	qb_zipw_stream *s = ud;
+	switch (cmd) {
+	case ZIP_SOURCE_OPEN:
+		s->pos = 0;
+		return 0;
+	case ZIP_SOURCE_READ: {
+		size_t n = s->size - s->pos < len ? (size_t)(s->size - s->pos) : (size_t)len;
+		if (n && stream_pread(s, data, n, s->pos) != 0) {
+			zip_error_set(&s->error, ZIP_ER_READ, errno);
+			return -1;
+		}
+		s->pos += n;
+		return (zip_int64_t)n;
+	}
+	case ZIP_SOURCE_CLOSE:
+		return 0;
+	case ZIP_SOURCE_STAT: {
+		zip_stat_t *st = data;
+		zip_stat_init(st);
+		st->valid = ZIP_STAT_SIZE;
+		st->size = s->size;
+		return sizeof *st;
+	}
+	case ZIP_SOURCE_ERROR:
+		return zip_error_to_data(&s->error, data, len);
+	case ZIP_SOURCE_FREE: /* the stream goes with z */
+		return 0;
+	case ZIP_SOURCE_SUPPORTS:
+		return zip_source_make_command_bitmap(ZIP_SOURCE_OPEN, ZIP_SOURCE_READ,
+		                                      ZIP_SOURCE_CLOSE, ZIP_SOURCE_STAT,
+		                                      ZIP_SOURCE_ERROR, ZIP_SOURCE_FREE, -1);
+	default:
+		zip_error_set(&s->error, ZIP_ER_OPNOTSUPP, 0);
+		return -1;
+	}
+}
+
+int qb_zipw_add_stream(qb_zipw *z, const char *name, qb_zipw_stream *s, bool compress)
+{
+	if (s->failed || (s->fd >= 0 && s->mem.len && stream_flush(s) != 0))
+		return -1;
+	s->added = true;
+	if (compress && s->size >= QB_PDEFLATE_MIN)
+		return add_deflated(z, name, read_stream, s, s->size);
+	zip_source_t *src = s->fd < 0 ? zip_source_buffer(z->zip, s->size ? s->mem.ptr : "",
+	                                                  s->size, 0)
+	                              : zip_source_function(z->zip, stream_cb, s);
+	return add_source(z, name, src, compress);
+}
+
+/* Frees every stream of z (after libzip is done with them). */
+static void free_streams(qb_zipw *z)
+{
+	for (qb_zipw_stream *s = z->streams, *next; s; s = next) {
+		next = s->next;
+		qb_buf_dispose(&s->mem);
+		if (s->fd >= 0)
+			close(s->fd);
+		zip_error_fini(&s->error);
+		free(s);
+	}
+	z->streams = NULL;
+}
+
 int qb_zipw_commit(qb_zipw *z)
 {
 	int rc = 0;
@@ -238,6 +435,7 @@ int qb_zipw_commit(qb_zipw *z)
 		rc = -1;
 	}
 	z->zip = NULL;
+	free_streams(z);
 	free(z->tmp);
 	free(z->path);
 	free(z);
@@ -251,6 +449,7 @@ void qb_zipw_discard(qb_zipw *z)
 	if (z->zip)
 		zip_discard(z->zip);
 	unlink(z->tmp);
+	free_streams(z);
 	free(z->tmp);
 	free(z->path);
 	free(z);

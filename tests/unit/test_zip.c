@@ -1,5 +1,6 @@
 /* Unit tests of the zip side: deflate on every core (pdeflate.c) and a
  * big member written through zipw.c, read back with zlib and libzip. */
+#include <dirent.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -158,9 +159,102 @@ static void test_big_member(void)
 	free(data);
 }
 
+/* The entries of dir, but "." and "..". */
+static int entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	int n = 0;
+	for (struct dirent *e; d && (e = readdir(d)) != NULL;)
+		n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+	if (d)
+		closedir(d);
+	return n;
+}
+
+/* Streamed members: small (kept in memory), past the memory limit (a
+ * scratch file libzip deflates) and big (deflated on every core), each
+ * written in odd pieces; a stream read back and never added; no scratch
+ * file ever visible beside the archive, nothing left after a discard. */
+static void test_streams(void)
+{
+	char dir[] = "/tmp/qbc-unit-zips-XXXXXX";
+	if (!mkdtemp(dir)) {
+		OK(!"mkdtemp");
+		return;
+	}
+	char *zpath = qb_fs_join(dir, "out.zip");
+	const size_t sizes[] = {5, ((size_t)2 << 20) + 3, (size_t)QB_PDEFLATE_MIN + 12345};
+	const char *names[] = {"small", "spilled", "big"};
+	size_t n = sizes[2];
+	uint8_t *data = sample(n);
+	qb_zipw *z = qb_zipw_open(zpath, 1700000000);
+	OK(z != NULL);
+	qb_zipw_stream *scratch = qb_zipw_stream_new(z);
+	for (size_t at = 0; at < n; at += 1001)
+		INT_EQ(qb_zipw_stream_write(scratch, data + at, n - at < 1001 ? n - at : 1001), 0);
+	for (size_t k = 0; k < 3; k++) {
+		qb_zipw_stream *s = qb_zipw_stream_new(z);
+		for (size_t at = 0; at < sizes[k]; at += 65537)
+			INT_EQ(qb_zipw_stream_write(s, data + at,
+			                            sizes[k] - at < 65537 ? sizes[k] - at : 65537), 0);
+		INT_EQ(qb_zipw_stream_size(s), sizes[k]);
+		INT_EQ(qb_zipw_add_stream(z, names[k], s, true), 0);
+		if (k == 0) { /* read only once added */
+			qb_diag_mark m = qb_diag_mark_now();
+			INT_EQ(qb_zipw_stream_write(s, "x", 1), -1);
+			OK(qb_diag_errors_since(m) == 1);
+		}
+	}
+	/* The scratch stream reads back exactly, at any offset. */
+	uint8_t back[4096];
+	INT_EQ(qb_zipw_stream_read(scratch, 3000000, back, sizeof back), 0);
+	OK(memcmp(back, data + 3000000, sizeof back) == 0);
+	INT_EQ(qb_zipw_stream_read(scratch, 0, back, 10), 0);
+	OK(memcmp(back, data, 10) == 0);
+	INT_EQ(qb_zipw_stream_write(scratch, "tail", 4), 0);
+	INT_EQ(qb_zipw_stream_read(scratch, n, back, 4), 0);
+	OK(memcmp(back, "tail", 4) == 0);
+	/* Only the archive's temporary file is there: scratch files are
+	 * unlinked from the start. */
+	INT_EQ(entries(dir), 1);
+	INT_EQ(qb_zipw_commit(z), 0);
+	INT_EQ(entries(dir), 1);
+
+	int err = 0;
+	zip_t *in = zip_open(zpath, ZIP_RDONLY | ZIP_CHECKCONS, &err);
+	OK(in != NULL);
+	for (size_t k = 0; in && k < 3; k++) {
+		zip_stat_t st;
+		INT_EQ(zip_stat(in, names[k], 0, &st), 0);
+		INT_EQ(st.size, sizes[k]);
+		INT_EQ(st.crc, crc32(0L, data, (uInt)sizes[k]));
+		uint8_t *got = malloc(sizes[k]);
+		zip_file_t *f = zip_fopen(in, names[k], 0);
+		OK(f && zip_fread(f, got, sizes[k]) == (zip_int64_t)sizes[k] &&
+		   memcmp(got, data, sizes[k]) == 0);
+		if (f)
+			zip_fclose(f);
+		free(got);
+	}
+	if (in)
+		zip_close(in);
+	unlink(zpath);
+
+	/* A discarded archive leaves nothing, its streams included. */
+	z = qb_zipw_open(zpath, 1700000000);
+	qb_zipw_stream *s = qb_zipw_stream_new(z);
+	INT_EQ(qb_zipw_stream_write(s, data, n), 0);
+	qb_zipw_discard(z);
+	INT_EQ(entries(dir), 0);
+	rmdir(dir);
+	free(zpath);
+	free(data);
+}
+
 int main(void)
 {
 	test_pdeflate();
 	test_big_member();
+	test_streams();
 	return h_done("zip");
 }
