@@ -16,21 +16,16 @@
 #include "fsutil.h"
 #include "pdeflate.h"
 
-/* The deflate level of every compressed member: 6, zlib's default.
- * Measured on the 10,000-question bank's package (a 70 MB collection of
- * 64 KiB pages; tests/bench/README.md): level 6 gives 7.96 MB, level 4
- * 8.67 MB (+9 %), level 1 10.3 MB (+29 %), level 9 1 % less than 6 for
- * twice the time.  A learner downloads the package once per release and
- * AnkiWeb stores it, so the bytes matter more than the build's second;
- * members of QB_PDEFLATE_MIN and more are deflated on every core
- * (pdeflate.h), which pays for level 6. */
-#define DEFLATE_LEVEL 6
+/* Every compressed member, small or big, is deflated here (pdeflate.c,
+ * libdeflate at QB_ZIPW_LEVEL: tests/bench/README.md has the measurements
+ * behind it), never by libzip: libzip gets it already deflated. */
 
 struct qb_zipw {
 	zip_t *zip;
 	char *path; /* destination                                          */
 	char *tmp;  /* what libzip writes; renamed to path on commit         */
 	time_t mtime;
+	int level;
 	qb_zipw_stream *streams; /* every stream made for z, freed with it  */
 };
 
@@ -72,7 +67,13 @@ qb_zipw *qb_zipw_open(const char *path, time_t mtime)
 	z->path = qb_xstrdup(path);
 	z->tmp = tmp;
 	z->mtime = mtime;
+	z->level = QB_ZIPW_LEVEL;
 	return z;
+}
+
+void qb_zipw_set_level(qb_zipw *z, int level)
+{
+	z->level = level;
 }
 
 /* zip_file_set_mtime() converts through localtime(), so the bytes would
@@ -89,7 +90,8 @@ static int set_dostime(zip_t *zip, zip_uint64_t idx, time_t mtime)
 	return zip_file_set_dostime(zip, idx, dtime, ddate, 0);
 }
 
-/* Adds src (NULL: libzip could not make it) as member name. */
+/* Adds src (NULL: libzip could not make it) as member name; compress:
+ * src is already deflated. */
 static int add_source(qb_zipw *z, const char *name, zip_source_t *src, bool compress)
 {
 	if (!src)
@@ -100,8 +102,7 @@ static int add_source(qb_zipw *z, const char *name, zip_source_t *src, bool comp
 		goto fail;
 	}
 	if (zip_set_file_compression(z->zip, (zip_uint64_t)idx,
-	                             compress ? ZIP_CM_DEFLATE : ZIP_CM_STORE,
-	                             compress ? DEFLATE_LEVEL : 0) != 0 ||
+	                             compress ? ZIP_CM_DEFLATE : ZIP_CM_STORE, 0) != 0 ||
 	    set_dostime(z->zip, (zip_uint64_t)idx, z->mtime) != 0 ||
 	    zip_file_set_external_attributes(z->zip, (zip_uint64_t)idx, 0, ZIP_OPSYS_UNIX,
 	                                     (zip_uint32_t)0100644 << 16) != 0)
@@ -112,7 +113,7 @@ fail:
 	return -1;
 }
 
-/* ---- members deflated on every core (pdeflate.h) ---- */
+/* ---- deflated members (pdeflate.h) ---- */
 
 /* A libzip source of data already deflated: libzip copies it as it is,
  * since its stat gives the method, the CRC and both sizes. */
@@ -167,12 +168,13 @@ static zip_int64_t deflated_cb(void *ud, void *data, zip_uint64_t len, zip_sourc
 	}
 }
 
-/* Deflates size bytes from read on every core and adds them as name. */
+/* Deflates size bytes from read (on every core when they are several
+ * blocks) and adds them as name. */
 static int add_deflated(qb_zipw *z, const char *name, qb_pdeflate_read_fn read, void *payload,
                         uint64_t size)
 {
 	deflated_src *s = qb_xcalloc(1, sizeof *s);
-	if (qb_pdeflate(&s->d, read, payload, size, DEFLATE_LEVEL, 0) != 0) {
+	if (qb_pdeflate(&s->d, read, payload, size, z->level, 0) != 0) {
 		free(s);
 		qb_diag_fatal("cannot compress '%s' for '%s'", name, z->path);
 		return -1;
@@ -204,7 +206,7 @@ static int read_fd(void *payload, void *buf, size_t len, uint64_t off)
 
 int qb_zipw_add_owned(qb_zipw *z, const char *name, void *data, size_t len, bool compress)
 {
-	if (compress && len >= QB_PDEFLATE_MIN) {
+	if (compress) {
 		int rc = add_deflated(z, name, read_mem, data, len);
 		free(data);
 		return rc;
@@ -212,12 +214,12 @@ int qb_zipw_add_owned(qb_zipw *z, const char *name, void *data, size_t len, bool
 	zip_source_t *src = zip_source_buffer(z->zip, data, len, 1);
 	if (!src)
 		free(data);
-	return add_source(z, name, src, compress);
+	return add_source(z, name, src, false);
 }
 
 int qb_zipw_add(qb_zipw *z, const char *name, const void *data, size_t len, bool compress)
 {
-	if (compress && len >= QB_PDEFLATE_MIN) /* deflated now: no copy needed */
+	if (compress) /* deflated now: no copy needed */
 		return add_deflated(z, name, read_mem, (void *)data, len);
 	void *copy = qb_xmalloc(len);
 	if (len)
@@ -227,19 +229,21 @@ int qb_zipw_add(qb_zipw *z, const char *name, const void *data, size_t len, bool
 
 int qb_zipw_add_file(qb_zipw *z, const char *name, const char *file, bool compress)
 {
-	struct stat st;
-	if (compress && stat(file, &st) == 0 && (uint64_t)st.st_size >= QB_PDEFLATE_MIN) {
-		/* Big: deflated now, on every core. */
+	if (compress) { /* deflated now */
+		struct stat st;
 		int fd = open(file, O_RDONLY | O_CLOEXEC);
-		int rc = fd < 0 ? -1 : add_deflated(z, name, read_fd, &fd, (uint64_t)st.st_size);
-		if (fd < 0)
+		if (fd < 0 || fstat(fd, &st) != 0) {
 			qb_diag_fatal("cannot read '%s': %s", file, strerror(errno));
-		else
-			close(fd);
+			if (fd >= 0)
+				close(fd);
+			return -1;
+		}
+		int rc = add_deflated(z, name, read_fd, &fd, (uint64_t)st.st_size);
+		close(fd);
 		return rc;
 	}
 	/* Read while the archive is written, by qb_zipw_commit(). */
-	return add_source(z, name, zip_source_file(z->zip, file, 0, -1), compress);
+	return add_source(z, name, zip_source_file(z->zip, file, 0, -1), false);
 }
 
 /* ---- streamed members ---- */
@@ -354,8 +358,8 @@ static int read_stream(void *payload, void *buf, size_t len, uint64_t off)
 	return stream_pread(payload, buf, len, off);
 }
 
-/* A libzip source of a stream kept in its scratch file (libzip compresses
- * it, or stores it, as it reads). */
+/* A libzip source of a stream kept in its scratch file, stored as it is
+ * read. */
 static zip_int64_t stream_cb(void *ud, void *data, zip_uint64_t len, zip_source_cmd_t cmd)
 {
 	qb_zipw_stream *s = ud;
@@ -400,12 +404,12 @@ int qb_zipw_add_stream(qb_zipw *z, const char *name, qb_zipw_stream *s, bool com
 	if (s->failed || (s->fd >= 0 && s->mem.len && stream_flush(s) != 0))
 		return -1;
 	s->added = true;
-	if (compress && s->size >= QB_PDEFLATE_MIN)
+	if (compress)
 		return add_deflated(z, name, read_stream, s, s->size);
 	zip_source_t *src = s->fd < 0 ? zip_source_buffer(z->zip, s->size ? s->mem.ptr : "",
 	                                                  s->size, 0)
 	                              : zip_source_function(z->zip, stream_cb, s);
-	return add_source(z, name, src, compress);
+	return add_source(z, name, src, false);
 }
 
 /* Frees every stream of z (after libzip is done with them). */

@@ -16,8 +16,12 @@ typedef struct qb_zipw qb_zipw;
 /* Starts an archive that will become path; mtime is the fixed time given
  * to every member.  Returns NULL (after a diagnostic) on failure. */
 qb_zipw *qb_zipw_open(const char *path, time_t mtime);
-/* Adds a member with a copy of data.  compress selects deflate (level 6)
- * or store.  Returns 0, or -1 after a diagnostic. */
+/* The libdeflate level (1-12) of the members compressed from now on;
+ * QB_ZIPW_LEVEL unless set (the benchmark's floor program tries others). */
+#define QB_ZIPW_LEVEL 6
+void qb_zipw_set_level(qb_zipw *z, int level);
+/* Adds a member with a copy of data.  compress selects deflate (libdeflate,
+ * QB_ZIPW_LEVEL) or store.  Returns 0, or -1 after a diagnostic. */
 int qb_zipw_add(qb_zipw *z, const char *name, const void *data, size_t len, bool compress);
 /* The same, taking data (from malloc) instead of a copy: libzip frees
  * it, whatever happens. */

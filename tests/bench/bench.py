@@ -7,7 +7,7 @@ the growth ratio between sizes, and two references for the Anki writer:
   is there and Debian's python3-cached-property, python3-frozendict and
   python3-yaml are installed);
 - the floor: SQLite inserting the package's own rows in one transaction and
-  libzip deflating them (tests/bench/floor.c), at levels 9, 6 (qbc's) and 1;
+  qbc's zip layer deflating them with libdeflate (tests/bench/floor.c), at levels 9, 6 (qbc's) and 1;
 - the SCORM 2004 player's time to interactive in Chromium (player.mjs), when
   node and tests/node_modules (the browser tests' npm ci) are there.
 
@@ -286,7 +286,7 @@ def main():
                     for level in (9, 6, 1):
                         secs = [float(run([floor, apkg, os.path.join(d, "floor.apkg"),
                                            str(level)], d)[2]) for _ in range(runs)]
-                        # qbc deflates at level 6 (zipw.c): the floor to compare with.
+                        # qbc deflates at libdeflate level 6 (zipw.h): the floor to compare with.
                         ratio = (f"  qbc/floor {results.get('build anki', 0) / min(secs):.2f}"
                                  if level == 6 and min(secs) > 0 else "")
                         print(f"{kind:<10} {n:>9} {'floor (sqlite+zip -' + str(level) + ')':<26} "
@@ -295,7 +295,9 @@ def main():
                         dt, mib, _, _ = best([PEER, apkg, os.path.join(d, "peer.apkg")], d, runs)
                         ratio = results.get("build anki", 0) / dt if dt else 0
                         print(f"{kind:<10} {n:>9} {'genanki, same notes':<26} {dt:>8.3f} "
-                              f"{mib:>7.1f} {'':>8} {'':>7}  qbc/genanki {ratio:.2f}",
+                              f"{mib:>7.1f} {'':>8} {'':>7}  qbc/genanki {ratio:.2f}; "
+                              f"qbc's package {os.path.getsize(apkg):,} bytes, "
+                              f"genanki's {os.path.getsize(os.path.join(d, 'peer.apkg')):,}",
                               flush=True)
                 prev, prev_n = results, n
             finally:

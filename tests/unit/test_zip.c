@@ -15,11 +15,12 @@
 #include "zipw.h"
 
 /* Text that compresses like a collection's: repeated markup with varying
- * numbers, so matches cross the 1 MiB blocks and their dictionaries. */
-static uint8_t *sample(size_t n)
+ * numbers, so matches would cross the blocks; seed varies the text, and
+ * with it where each block's deflate stream ends within its last byte. */
+static uint8_t *sample_seeded(size_t n, uint32_t seed)
 {
 	uint8_t *p = malloc(n ? n : 1);
-	uint32_t x = 12345;
+	uint32_t x = seed;
 	for (size_t i = 0; i < n;) {
 		char line[96];
 		x = x * 1103515245u + 12345u;
@@ -29,6 +30,11 @@ static uint8_t *sample(size_t n)
 			p[i++] = (uint8_t)line[j];
 	}
 	return p;
+}
+
+static uint8_t *sample(size_t n)
+{
+	return sample_seeded(n, 12345);
 }
 
 static int read_mem(void *payload, void *buf, size_t len, uint64_t off)
@@ -84,7 +90,8 @@ static bool inflates_to(const qb_pdeflated *d, const uint8_t *data, size_t n)
 static void test_pdeflate(void)
 {
 	/* Sizes around the block size, an empty input, and several blocks. */
-	const size_t sizes[] = {0, 1, (size_t)1 << 20, ((size_t)1 << 20) + 1, (size_t)5500000};
+	const size_t sizes[] = {0, 1, QB_PDEFLATE_BLOCK, QB_PDEFLATE_BLOCK + 1,
+	                        2 * QB_PDEFLATE_BLOCK + 500000};
 	for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
 		size_t n = sizes[k];
 		uint8_t *data = sample(n);
@@ -105,9 +112,21 @@ static void test_pdeflate(void)
 		qb_pdeflated_free(&three);
 		free(data);
 	}
+	/* Blocks whose streams end at every bit of a byte: each non-final
+	 * block's end is stitched to the next (unfinal() in pdeflate.c). */
+	for (uint32_t seed = 1; seed <= 16; seed++) {
+		size_t n = 2 * QB_PDEFLATE_BLOCK + seed * 1000;
+		uint8_t *data = sample_seeded(n, seed * 7919);
+		qb_pdeflated d;
+		INT_EQ(qb_pdeflate(&d, read_mem, data, n, 6, 2), 0);
+		OK(inflates_to(&d, data, n));
+		INT_EQ(d.crc, crc32(0L, data, (uInt)n));
+		qb_pdeflated_free(&d);
+		free(data);
+	}
 	/* A read error fails the whole thing. */
 	qb_pdeflated d;
-	INT_EQ(qb_pdeflate(&d, read_fails, NULL, (uint64_t)6 << 20, 6, 2), -1);
+	INT_EQ(qb_pdeflate(&d, read_fails, NULL, (uint64_t)3 * QB_PDEFLATE_BLOCK, 6, 2), -1);
 }
 
 /* A member big enough for pdeflate, added from a file and from memory,
@@ -121,7 +140,7 @@ static void test_big_member(void)
 		return;
 	}
 	char *file = qb_fs_join(dir, "big.bin"), *zpath = qb_fs_join(dir, "out.zip");
-	size_t n = (size_t)QB_PDEFLATE_MIN + 777777;
+	size_t n = (size_t)QB_PDEFLATE_BLOCK + 777777;
 	uint8_t *data = sample(n);
 	INT_EQ(qb_fs_write_atomic(file, data, n), 0);
 	qb_zipw *z = qb_zipw_open(zpath, 1700000000);
@@ -183,7 +202,7 @@ static void test_streams(void)
 		return;
 	}
 	char *zpath = qb_fs_join(dir, "out.zip");
-	const size_t sizes[] = {5, ((size_t)2 << 20) + 3, (size_t)QB_PDEFLATE_MIN + 12345};
+	const size_t sizes[] = {5, ((size_t)2 << 20) + 3, (size_t)QB_PDEFLATE_BLOCK + 12345};
 	const char *names[] = {"small", "spilled", "big"};
 	size_t n = sizes[2];
 	uint8_t *data = sample(n);
