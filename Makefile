@@ -7,6 +7,7 @@
 #                   regeneration, fuzz, shipped banks, real clients, then the
 #                   C-level suites again under ASan and UBSan
 #   make bench      benchmarks (speed is measured here, never in tests)
+#   make fuzz       the reader's libFuzzer target for FUZZ_SECONDS (clang)
 #   make install PREFIX=/usr/local,  make clean,  make deps,  make lint
 #
 # Libraries come from pkg-config; `make deps` installs the Debian packages
@@ -47,7 +48,7 @@ SAN_UNITS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/asan/unit/%)
 BANKS     := $(wildcard input/*.qb)
 TEMPLATES := $(shell find templates -type f 2>/dev/null)
 
-.PHONY: all banks deps print-debs check test bench install clean lint units clang-build
+.PHONY: all banks deps print-debs check test bench install clean lint units clang-build fuzz
 .DEFAULT_GOAL := all
 
 all: $(BUILD)/qbc banks
@@ -152,14 +153,40 @@ endif
 
 units: $(UNITS)
 
+# Coverage-guided fuzzing of the reader with clang's libFuzzer, under ASan
+# and UBSan (tests/fuzz/fuzz_read.c): `make fuzz FUZZ_SECONDS=N` runs it
+# for N seconds (default 60); `make test` runs it for 30 s when clang is
+# installed.  tests/README.md tells how to reproduce a crash.
+FUZZ_DIR     := $(BUILD)/fuzz
+FUZZ_SECONDS ?= 60
+FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_OBJS    := $(LIB_SRCS:compiler/%.c=$(FUZZ_DIR)/obj/%.o)
+FUZZ_BIN     := $(if $(CLANG),$(FUZZ_DIR)/fuzz_read)
+
+$(FUZZ_DIR)/obj/%.o: compiler/%.c | $(BUILD)/.deps-ok
+	@mkdir -p $(@D)
+	@echo "  CC      $< (fuzz)"
+	@$(CLANG) $(ALL_CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer-no-link -DQB_DEBUG_ARENA -c -o $@ $<
+
+$(FUZZ_DIR)/fuzz_read: tests/fuzz/fuzz_read.c $(FUZZ_OBJS)
+	@echo "  LD      $@"
+	@$(CLANG) $(ALL_CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer -Icompiler -o $@ $< $(FUZZ_OBJS) $(PKG_LIBS)
+
+-include $(FUZZ_OBJS:.o=.d)
+
+fuzz:
+	@[ -n "$(CLANG)" ] || { echo "make fuzz: needs clang (sudo apt-get install -y clang)"; exit 2; }
+	@$(MAKE) --no-print-directory $(FUZZ_DIR)/fuzz_read
+	@sh tests/fuzz/libfuzzer.sh $(CURDIR)/$(FUZZ_DIR)/fuzz_read $(FUZZ_SECONDS)
+
 clang-build:
 	@$(if $(CLANG_DIR),$(MAKE) --no-print-directory CC=$(CLANG) BUILD=$(CLANG_DIR) \
 	  $(CLANG_DIR)/qbc units)
 
-test: deps lint $(BUILD)/qbc $(BUILD)/asan/qbc $(UNITS) $(SAN_UNITS) clang-build
+test: deps lint $(BUILD)/qbc $(BUILD)/asan/qbc $(UNITS) $(SAN_UNITS) clang-build $(FUZZ_BIN)
 	@QBC=$(CURDIR)/$(BUILD)/qbc QBC_ASAN=$(CURDIR)/$(BUILD)/asan/qbc \
 	  UNIT_DIR=$(CURDIR)/$(BUILD)/unit ASAN_UNIT_DIR=$(CURDIR)/$(BUILD)/asan/unit \
-	  $(CLANG_VARS) sh tests/run.sh
+	  $(CLANG_VARS) $(if $(FUZZ_BIN),FUZZ_BIN=$(CURDIR)/$(FUZZ_BIN)) sh tests/run.sh
 
 # The floor program (tests/bench/floor.c): SQLite and the zip layer alone
 # on an Anki package's own rows, the cost floor of the Anki writer.
