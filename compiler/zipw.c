@@ -38,10 +38,8 @@ struct qb_zipw_stream {
 	qb_buf mem;       /* every byte while they fit, then those not yet in fd */
 	int fd;           /* the scratch file, once they no longer fit; or -1    */
 	uint64_t size;    /* bytes appended                                      */
-	uint64_t pos;     /* where libzip reads (a member read at commit)        */
 	bool failed;      /* a write failed (reported)                           */
 	bool added;       /* a member now: read only                             */
-	zip_error_t error;
 };
 
 qb_zipw *qb_zipw_open(const char *path, time_t mtime)
@@ -115,25 +113,31 @@ fail:
 
 /* ---- deflated members (pdeflate.h) ---- */
 
-/* A libzip source of data already deflated: libzip copies it as it is,
- * since its stat gives the method, the CRC and both sizes. */
-typedef struct deflated_src {
+static int stream_pread(qb_zipw_stream *s, void *buf, size_t len, uint64_t off);
+
+/* A libzip source read on demand: data already deflated (d), which libzip
+ * copies as it is since its stat gives the method, the CRC and both
+ * sizes; or a stored stream kept in its scratch file (stored). */
+typedef struct member_src {
 	qb_pdeflated d;
+	qb_zipw_stream *stored;
 	zip_uint64_t pos;
 	zip_error_t error;
-} deflated_src;
+} member_src;
 
-static zip_int64_t deflated_cb(void *ud, void *data, zip_uint64_t len, zip_source_cmd_t cmd)
+static zip_int64_t member_cb(void *ud, void *data, zip_uint64_t len, zip_source_cmd_t cmd)
 {
-	deflated_src *s = ud;
+	member_src *s = ud;
+	uint64_t total = s->stored ? s->stored->size : s->d.len;
 	switch (cmd) {
 	case ZIP_SOURCE_OPEN:
 		s->pos = 0;
 		return 0;
 	case ZIP_SOURCE_READ: {
-		size_t n = qb_pdeflated_read(&s->d, s->pos, data, len < SIZE_MAX ? (size_t)len : SIZE_MAX);
-		if (!n && len && s->pos < s->d.len) { /* the scratch file failed */
-			zip_error_set(&s->error, ZIP_ER_READ, errno);
+		size_t n = total - s->pos < len ? (size_t)(total - s->pos) : (size_t)len;
+		if (s->stored ? n && stream_pread(s->stored, data, n, s->pos) != 0
+		              : qb_pdeflated_read(&s->d, s->pos, data, n) != n) {
+			zip_error_set(&s->error, ZIP_ER_READ, errno); /* a scratch file failed */
 			return -1;
 		}
 		s->pos += n;
@@ -144,16 +148,20 @@ static zip_int64_t deflated_cb(void *ud, void *data, zip_uint64_t len, zip_sourc
 	case ZIP_SOURCE_STAT: {
 		zip_stat_t *st = data;
 		zip_stat_init(st);
-		st->valid = ZIP_STAT_SIZE | ZIP_STAT_COMP_SIZE | ZIP_STAT_COMP_METHOD | ZIP_STAT_CRC;
-		st->size = s->d.size;
-		st->comp_size = s->d.len;
-		st->comp_method = ZIP_CM_DEFLATE;
-		st->crc = s->d.crc;
+		st->valid = ZIP_STAT_SIZE;
+		st->size = total;
+		if (!s->stored) {
+			st->valid |= ZIP_STAT_COMP_SIZE | ZIP_STAT_COMP_METHOD | ZIP_STAT_CRC;
+			st->size = s->d.size;
+			st->comp_size = s->d.len;
+			st->comp_method = ZIP_CM_DEFLATE;
+			st->crc = s->d.crc;
+		}
 		return sizeof *st;
 	}
 	case ZIP_SOURCE_ERROR:
 		return zip_error_to_data(&s->error, data, len);
-	case ZIP_SOURCE_FREE:
+	case ZIP_SOURCE_FREE: /* a stored stream goes with z */
 		qb_pdeflated_free(&s->d);
 		zip_error_fini(&s->error);
 		free(s);
@@ -168,22 +176,28 @@ static zip_int64_t deflated_cb(void *ud, void *data, zip_uint64_t len, zip_sourc
 	}
 }
 
+/* A libzip source of s (freed when none can be made). */
+static zip_source_t *member_source(qb_zipw *z, member_src *s)
+{
+	zip_error_init(&s->error);
+	zip_source_t *src = zip_source_function(z->zip, member_cb, s);
+	if (!src)
+		member_cb(s, NULL, 0, ZIP_SOURCE_FREE);
+	return src;
+}
+
 /* Deflates size bytes from read (on every core when they are several
  * blocks) and adds them as name. */
 static int add_deflated(qb_zipw *z, const char *name, qb_pdeflate_read_fn read, void *payload,
                         uint64_t size)
 {
-	deflated_src *s = qb_xcalloc(1, sizeof *s);
+	member_src *s = qb_xcalloc(1, sizeof *s);
 	if (qb_pdeflate(&s->d, read, payload, size, z->level, 0) != 0) {
 		free(s);
 		qb_diag_fatal("cannot compress '%s' for '%s'", name, z->path);
 		return -1;
 	}
-	zip_error_init(&s->error);
-	zip_source_t *src = zip_source_function(z->zip, deflated_cb, s);
-	if (!src)
-		deflated_cb(s, NULL, 0, ZIP_SOURCE_FREE);
-	return add_source(z, name, src, true);
+	return add_source(z, name, member_source(z, s), true);
 }
 
 static int read_mem(void *payload, void *buf, size_t len, uint64_t off)
@@ -278,7 +292,6 @@ qb_zipw_stream *qb_zipw_stream_new(qb_zipw *z)
 	qb_zipw_stream *s = qb_xcalloc(1, sizeof *s);
 	s->z = z;
 	s->fd = -1;
-	zip_error_init(&s->error);
 	s->next = z->streams;
 	z->streams = s;
 	return s;
@@ -358,47 +371,6 @@ static int read_stream(void *payload, void *buf, size_t len, uint64_t off)
 	return stream_pread(payload, buf, len, off);
 }
 
-/* A libzip source of a stream kept in its scratch file, stored as it is
- * read. */
-static zip_int64_t stream_cb(void *ud, void *data, zip_uint64_t len, zip_source_cmd_t cmd)
-{
-	qb_zipw_stream *s = ud;
-	switch (cmd) {
-	case ZIP_SOURCE_OPEN:
-		s->pos = 0;
-		return 0;
-	case ZIP_SOURCE_READ: {
-		size_t n = s->size - s->pos < len ? (size_t)(s->size - s->pos) : (size_t)len;
-		if (n && stream_pread(s, data, n, s->pos) != 0) {
-			zip_error_set(&s->error, ZIP_ER_READ, errno);
-			return -1;
-		}
-		s->pos += n;
-		return (zip_int64_t)n;
-	}
-	case ZIP_SOURCE_CLOSE:
-		return 0;
-	case ZIP_SOURCE_STAT: {
-		zip_stat_t *st = data;
-		zip_stat_init(st);
-		st->valid = ZIP_STAT_SIZE;
-		st->size = s->size;
-		return sizeof *st;
-	}
-	case ZIP_SOURCE_ERROR:
-		return zip_error_to_data(&s->error, data, len);
-	case ZIP_SOURCE_FREE: /* the stream goes with z */
-		return 0;
-	case ZIP_SOURCE_SUPPORTS:
-		return zip_source_make_command_bitmap(ZIP_SOURCE_OPEN, ZIP_SOURCE_READ,
-		                                      ZIP_SOURCE_CLOSE, ZIP_SOURCE_STAT,
-		                                      ZIP_SOURCE_ERROR, ZIP_SOURCE_FREE, -1);
-	default:
-		zip_error_set(&s->error, ZIP_ER_OPNOTSUPP, 0);
-		return -1;
-	}
-}
-
 int qb_zipw_add_stream(qb_zipw *z, const char *name, qb_zipw_stream *s, bool compress)
 {
 	if (s->failed || (s->fd >= 0 && s->mem.len && stream_flush(s) != 0))
@@ -406,10 +378,13 @@ int qb_zipw_add_stream(qb_zipw *z, const char *name, qb_zipw_stream *s, bool com
 	s->added = true;
 	if (compress)
 		return add_deflated(z, name, read_stream, s, s->size);
-	zip_source_t *src = s->fd < 0 ? zip_source_buffer(z->zip, s->size ? s->mem.ptr : "",
-	                                                  s->size, 0)
-	                              : zip_source_function(z->zip, stream_cb, s);
-	return add_source(z, name, src, false);
+	if (s->fd < 0)
+		return add_source(z, name, zip_source_buffer(z->zip, s->size ? s->mem.ptr : "", s->size, 0),
+		                  false);
+	member_src *m = qb_xcalloc(1, sizeof *m);
+	m->d.spill = -1;
+	m->stored = s;
+	return add_source(z, name, member_source(z, m), false);
 }
 
 /* Frees every stream of z (after libzip is done with them). */
@@ -420,7 +395,6 @@ static void free_streams(qb_zipw *z)
 		qb_buf_dispose(&s->mem);
 		if (s->fd >= 0)
 			close(s->fd);
-		zip_error_fini(&s->error);
 		free(s);
 	}
 	z->streams = NULL;

@@ -191,7 +191,8 @@ static int entries(const char *dir)
 }
 
 /* Streamed members: small (kept in memory), past the memory limit (a
- * scratch file libzip deflates) and big (deflated on every core), each
+ * scratch file), big (deflated on every core) and stored from a scratch
+ * file, each
  * written in odd pieces; a stream read back and never added; no scratch
  * file ever visible beside the archive, nothing left after a discard. */
 static void test_streams(void)
@@ -202,8 +203,9 @@ static void test_streams(void)
 		return;
 	}
 	char *zpath = qb_fs_join(dir, "out.zip");
-	const size_t sizes[] = {5, ((size_t)2 << 20) + 3, (size_t)QB_PDEFLATE_BLOCK + 12345};
-	const char *names[] = {"small", "spilled", "big"};
+	const size_t sizes[] = {5, ((size_t)2 << 20) + 3, (size_t)QB_PDEFLATE_BLOCK + 12345,
+	                        ((size_t)2 << 20) + 5};
+	const char *names[] = {"small", "spilled", "big", "stored"};
 	size_t n = sizes[2];
 	uint8_t *data = sample(n);
 	qb_zipw *z = qb_zipw_open(zpath, 1700000000);
@@ -211,13 +213,13 @@ static void test_streams(void)
 	qb_zipw_stream *scratch = qb_zipw_stream_new(z);
 	for (size_t at = 0; at < n; at += 1001)
 		INT_EQ(qb_zipw_stream_write(scratch, data + at, n - at < 1001 ? n - at : 1001), 0);
-	for (size_t k = 0; k < 3; k++) {
+	for (size_t k = 0; k < 4; k++) {
 		qb_zipw_stream *s = qb_zipw_stream_new(z);
 		for (size_t at = 0; at < sizes[k]; at += 65537)
 			INT_EQ(qb_zipw_stream_write(s, data + at,
 			                            sizes[k] - at < 65537 ? sizes[k] - at : 65537), 0);
 		INT_EQ(qb_zipw_stream_size(s), sizes[k]);
-		INT_EQ(qb_zipw_add_stream(z, names[k], s, true), 0);
+		INT_EQ(qb_zipw_add_stream(z, names[k], s, k < 3), 0);
 		if (k == 0) { /* read only once added */
 			qb_diag_mark m = qb_diag_mark_now();
 			INT_EQ(qb_zipw_stream_write(s, "x", 1), -1);
@@ -242,10 +244,11 @@ static void test_streams(void)
 	int err = 0;
 	zip_t *in = zip_open(zpath, ZIP_RDONLY | ZIP_CHECKCONS, &err);
 	OK(in != NULL);
-	for (size_t k = 0; in && k < 3; k++) {
+	for (size_t k = 0; in && k < 4; k++) {
 		zip_stat_t st;
 		INT_EQ(zip_stat(in, names[k], 0, &st), 0);
 		INT_EQ(st.size, sizes[k]);
+		INT_EQ(st.comp_method, k < 3 ? ZIP_CM_DEFLATE : ZIP_CM_STORE);
 		INT_EQ(st.crc, crc32(0L, data, (uInt)sizes[k]));
 		uint8_t *got = malloc(sizes[k]);
 		zip_file_t *f = zip_fopen(in, names[k], 0);
