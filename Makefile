@@ -7,6 +7,7 @@
 #                   regeneration, fuzz, shipped banks, real clients, then the
 #                   C-level suites again under ASan and UBSan
 #   make bench      benchmarks (speed is measured here, never in tests)
+#   make fuzz       the reader's libFuzzer target for FUZZ_SECONDS (clang)
 #   make install PREFIX=/usr/local,  make clean,  make deps,  make lint
 #
 # Libraries come from pkg-config; `make deps` installs the Debian packages
@@ -15,8 +16,8 @@
 CC      ?= cc
 PREFIX  ?= /usr/local
 BUILD   := build
-PKGS    := libzip zlib sqlite3 libxml-2.0 jansson md4c md4c-html nettle libutf8proc libmicrohttpd
-DEBS    := build-essential pkg-config libzip-dev libsqlite3-dev libxml2-dev libjansson-dev \
+PKGS    := libzip zlib libdeflate sqlite3 libxml-2.0 jansson md4c md4c-html nettle libutf8proc libmicrohttpd
+DEBS    := build-essential pkg-config libzip-dev zlib1g-dev libdeflate-dev libsqlite3-dev libxml2-dev libjansson-dev \
            libmd4c-dev libmd4c-html0-dev nettle-dev libutf8proc-dev libjs-katex libmicrohttpd-dev
 # What the tests use as real clients.
 TEST_DEBS := sqlite3 libxml2-utils unzip zip python3 chromium fonts-dejavu-core inotify-tools util-linux
@@ -47,7 +48,7 @@ SAN_UNITS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/asan/unit/%)
 BANKS     := $(wildcard input/*.qb)
 TEMPLATES := $(shell find templates -type f 2>/dev/null)
 
-.PHONY: all banks deps print-debs check test bench install clean lint units clang-build
+.PHONY: all banks deps print-debs check test bench install clean lint units clang-build fuzz
 .DEFAULT_GOAL := all
 
 all: $(BUILD)/qbc banks
@@ -152,21 +153,47 @@ endif
 
 units: $(UNITS)
 
+# Coverage-guided fuzzing of the reader with clang's libFuzzer, under ASan
+# and UBSan (tests/fuzz/fuzz_read.c): `make fuzz FUZZ_SECONDS=N` runs it
+# for N seconds (default 60); `make test` runs it for 30 s when clang is
+# installed.  tests/README.md tells how to reproduce a crash.
+FUZZ_DIR     := $(BUILD)/fuzz
+FUZZ_SECONDS ?= 60
+FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_OBJS    := $(LIB_SRCS:compiler/%.c=$(FUZZ_DIR)/obj/%.o)
+FUZZ_BIN     := $(if $(CLANG),$(FUZZ_DIR)/fuzz_read)
+
+$(FUZZ_DIR)/obj/%.o: compiler/%.c | $(BUILD)/.deps-ok
+	@mkdir -p $(@D)
+	@echo "  CC      $< (fuzz)"
+	@$(CLANG) $(ALL_CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer-no-link -DQB_DEBUG_ARENA -c -o $@ $<
+
+$(FUZZ_DIR)/fuzz_read: tests/fuzz/fuzz_read.c $(FUZZ_OBJS)
+	@echo "  LD      $@"
+	@$(CLANG) $(ALL_CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer -Icompiler -o $@ $< $(FUZZ_OBJS) $(PKG_LIBS)
+
+-include $(FUZZ_OBJS:.o=.d)
+
+fuzz:
+	@[ -n "$(CLANG)" ] || { echo "make fuzz: needs clang (sudo apt-get install -y clang)"; exit 2; }
+	@$(MAKE) --no-print-directory $(FUZZ_DIR)/fuzz_read
+	@sh tests/fuzz/libfuzzer.sh $(CURDIR)/$(FUZZ_DIR)/fuzz_read $(FUZZ_SECONDS)
+
 clang-build:
 	@$(if $(CLANG_DIR),$(MAKE) --no-print-directory CC=$(CLANG) BUILD=$(CLANG_DIR) \
 	  $(CLANG_DIR)/qbc units)
 
-test: deps lint $(BUILD)/qbc $(BUILD)/asan/qbc $(UNITS) $(SAN_UNITS) clang-build
+test: deps lint $(BUILD)/qbc $(BUILD)/asan/qbc $(UNITS) $(SAN_UNITS) clang-build $(FUZZ_BIN)
 	@QBC=$(CURDIR)/$(BUILD)/qbc QBC_ASAN=$(CURDIR)/$(BUILD)/asan/qbc \
 	  UNIT_DIR=$(CURDIR)/$(BUILD)/unit ASAN_UNIT_DIR=$(CURDIR)/$(BUILD)/asan/unit \
-	  $(CLANG_VARS) sh tests/run.sh
+	  $(CLANG_VARS) $(if $(FUZZ_BIN),FUZZ_BIN=$(CURDIR)/$(FUZZ_BIN)) sh tests/run.sh
 
-# The floor program (tests/bench/floor.c): SQLite and libzip alone on an
-# Anki package's own rows, the cost floor of the Anki writer.
-$(BUILD)/bench/floor: tests/bench/floor.c | $(BUILD)/.deps-ok
+# The floor program (tests/bench/floor.c): SQLite and the zip layer alone
+# on an Anki package's own rows, the cost floor of the Anki writer.
+$(BUILD)/bench/floor: tests/bench/floor.c $(LIB_OBJS)
 	@mkdir -p $(@D)
 	@echo "  CC      $<"
-	@$(CC) $(ALL_CFLAGS) -o $@ $< $(PKG_LIBS)
+	@$(CC) $(ALL_CFLAGS) -Icompiler -o $@ $< $(LIB_OBJS) $(PKG_LIBS)
 
 # genanki's Python dependencies, for the comparison (only if the peer tool is there).
 BENCH_DEBS := time python3-cached-property python3-frozendict python3-yaml

@@ -104,6 +104,17 @@ char *qb_fs_tmpname(const char *path)
 	return tmp;
 }
 
+int qb_fs_scratch(const char *path)
+{
+	char *tmp = NULL;
+	int fd = make_tmp(path, &tmp);
+	if (fd < 0)
+		return -1;
+	unlink(tmp);
+	free(tmp);
+	return fd;
+}
+
 int qb_fs_atomic_open(qb_fs_atomic *a, const char *path)
 {
 	memset(a, 0, sizeof *a);

@@ -22,6 +22,10 @@ char *qb_fs_join(const char *dir, const char *name);
 /* A temporary path next to path, for libraries that write files
  * themselves (sqlite3, libzip); the file is created empty. */
 char *qb_fs_tmpname(const char *path);
+/* A scratch file next to path (on the output's file system), open for
+ * reading and writing and already unlinked: it goes with its descriptor.
+ * Returns the descriptor, or -1 with errno set. */
+int qb_fs_scratch(const char *path);
 /* Writes data to path atomically: a temporary file next to it, fsynced,
  * then renamed over it.  On failure path is untouched and nothing is left. */
 int qb_fs_write_atomic(const char *path, const void *data, size_t len);

@@ -1,6 +1,7 @@
 /* pdeflate.c - see pdeflate.h. */
 #include "pdeflate.h"
 
+#include <libdeflate.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,8 +11,8 @@
 
 #include "alloc.h"
 
-#define BLOCK ((size_t)1 << 20) /* input per block: fixed, see pdeflate.h */
-#define DICT ((size_t)32 << 10) /* deflate's window                        */
+#define BLOCK QB_PDEFLATE_BLOCK /* input per block: fixed, see pdeflate.h */
+#define SINK ((size_t)64 << 10) /* inflate's output while a block is walked */
 #define MAX_THREADS 8
 
 typedef struct block {
@@ -34,6 +35,13 @@ typedef struct work {
 	uint64_t spill_end;
 } work;
 
+/* One worker's buffers, reused from block to block. */
+typedef struct worker_buf {
+	struct libdeflate_compressor *c;
+	uint8_t *in, *out, *sink;
+	size_t out_cap;
+} worker_buf;
+
 /* Appends a compressed block to the scratch file: its offset there, or
  * UINT64_MAX when it could not be written (then it stays in memory). */
 static uint64_t spill(work *w, const uint8_t *data, size_t len)
@@ -53,66 +61,101 @@ static uint64_t spill(work *w, const uint8_t *data, size_t len)
 	return off;
 }
 
-/* Compresses block i; in holds DICT + BLOCK bytes. */
-static int compress_block(work *w, size_t i, uint8_t *in)
+/* Turns the complete deflate stream out[0..n) into the middle of a longer
+ * one: its last block's BFINAL bit cleared, then an empty stored block
+ * (what zlib's Z_SYNC_FLUSH writes), so that it ends on a byte boundary
+ * and the next block's stream follows it as it is.  libdeflate says
+ * nothing of where its last block starts, so the blocks are walked with
+ * zlib's inflate, which stops at each block boundary (Z_BLOCK) and tells
+ * the bit there: the method of zlib's gzjoin example.  out has room for 5
+ * more bytes.  Returns the new length, or 0 when the stream is not what
+ * libdeflate should have written. */
+static size_t unfinal(uint8_t *out, size_t n, uint8_t *sink)
+{
+	z_stream s;
+	memset(&s, 0, sizeof s);
+	if (inflateInit2(&s, -15) != Z_OK)
+		return 0;
+	s.next_in = out;
+	s.avail_in = (uInt)n;
+	/* Bits: where the last block starts, where it ends.  At a boundary
+	 * (data_type 128) inflate has read up to there but data_type & 7 bits;
+	 * 64 tells that the block just ended was the last. */
+	uint64_t last = 0, end = UINT64_MAX;
+	int rc;
+	do {
+		s.next_out = sink;
+		s.avail_out = (uInt)SINK;
+		rc = inflate(&s, Z_BLOCK);
+		uint64_t at = (uint64_t)s.total_in * 8 - (unsigned)(s.data_type & 7);
+		if (rc == Z_OK && (s.data_type & 128))
+			*((s.data_type & 64) ? &end : &last) = at;
+	} while (rc == Z_OK);
+	inflateEnd(&s);
+	if (rc != Z_STREAM_END || end == UINT64_MAX || (end + 7) / 8 != n || last >= end)
+		return 0;
+	out[last / 8] &= (uint8_t)~(1u << (last % 8));
+	unsigned used = (unsigned)(end % 8);
+	if (used)
+		out[n - 1] &= (uint8_t)((1u << used) - 1); /* the padding: zeros */
+	/* The stored block's 3 header bits (zeros) fit in the last byte's
+	 * padding, or take one more byte. */
+	if (used == 0 || used > 5)
+		out[n++] = 0;
+	memcpy(out + n, "\0\0\xff\xff", 4); /* LEN 0, NLEN */
+	return n + 4;
+}
+
+/* Compresses block i. */
+static int compress_block(work *w, size_t i, worker_buf *b)
 {
 	uint64_t off = (uint64_t)i * BLOCK;
 	size_t len = w->size - off < BLOCK ? (size_t)(w->size - off) : BLOCK;
-	size_t dict = off < DICT ? (size_t)off : DICT;
 	bool last = i + 1 == w->nblocks;
-	if (w->read(w->payload, in, dict + len, off - dict) != 0)
+	if (len && w->read(w->payload, b->in, len, off) != 0)
 		return -1;
-	z_stream s;
-	memset(&s, 0, sizeof s);
-	if (deflateInit2(&s, w->level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+	size_t used = libdeflate_deflate_compress(b->c, b->in, len, b->out, b->out_cap - 5);
+	if (!used || (!last && !(used = unfinal(b->out, used, b->sink))))
 		return -1;
-	int rc = dict ? deflateSetDictionary(&s, in, (uInt)dict) : Z_OK;
-	/* deflateBound() holds the whole block; 64 bytes more hold the
-	 * sync flush's empty stored block, so one call always completes. */
-	size_t cap = deflateBound(&s, len) + 64;
-	uint8_t *out = qb_xmalloc(cap);
-	s.next_in = in + dict;
-	s.avail_in = (uInt)len;
-	s.next_out = out;
-	s.avail_out = (uInt)cap;
-	if (rc == Z_OK)
-		rc = deflate(&s, last ? Z_FINISH : Z_SYNC_FLUSH);
-	bool done = last ? rc == Z_STREAM_END : rc == Z_OK && s.avail_in == 0 && s.avail_out > 0;
-	size_t used = cap - s.avail_out;
-	deflateEnd(&s);
-	if (!done) {
-		free(out);
-		return -1;
+	uint8_t *out = NULL;
+	uint64_t at = spill(w, b->out, used);
+	if (at == UINT64_MAX) { /* kept in memory */
+		out = qb_xmalloc(used);
+		memcpy(out, b->out, used);
 	}
-	uint64_t at = spill(w, out, used);
-	if (at != UINT64_MAX) {
-		free(out);
-		out = NULL;
-	} else { /* kept: only what was written, the bound is several times that */
-		out = qb_xrealloc(out, used ? used : 1);
-	}
-	w->blocks[i] = (block){{out, at, used}, (uint32_t)crc32(0L, in + dict, (uInt)len), len};
+	w->blocks[i] = (block){{out, at, used}, libdeflate_crc32(0, b->in, len), len};
 	return 0;
 }
 
 static void *worker(void *arg)
 {
 	work *w = arg;
-	uint8_t *in = qb_xmalloc(DICT + BLOCK);
+	size_t in_cap = w->size < BLOCK ? (size_t)w->size : BLOCK;
+	worker_buf b = {libdeflate_alloc_compressor(w->level), qb_xmalloc(in_cap ? in_cap : 1),
+	                NULL, w->nblocks > 1 ? qb_xmalloc(SINK) : NULL, 0};
+	if (b.c)
+		b.out_cap = libdeflate_deflate_compress_bound(b.c, in_cap) + 5;
+	b.out = qb_xmalloc(b.out_cap ? b.out_cap : 1);
 	for (;;) {
 		pthread_mutex_lock(&w->lock);
 		size_t i = w->next++;
 		bool stop = w->failed || i >= w->nblocks;
+		if (!stop && !b.c)
+			w->failed = stop = true;
 		pthread_mutex_unlock(&w->lock);
 		if (stop)
 			break;
-		if (compress_block(w, i, in) != 0) {
+		if (compress_block(w, i, &b) != 0) {
 			pthread_mutex_lock(&w->lock);
 			w->failed = true;
 			pthread_mutex_unlock(&w->lock);
 		}
 	}
-	free(in);
+	if (b.c)
+		libdeflate_free_compressor(b.c);
+	free(b.in);
+	free(b.out);
+	free(b.sink);
 	return NULL;
 }
 
@@ -127,12 +170,14 @@ int qb_pdeflate(qb_pdeflated *out, qb_pdeflate_read_fn read, void *payload, uint
                 int level, int threads)
 {
 	work w = {read, payload, size, level, NULL, 0, PTHREAD_MUTEX_INITIALIZER, 0, false, -1, 0};
-	FILE *scratch = tmpfile(); /* unlinked: gone with its descriptor */
-	if (scratch) {
-		w.spill = dup(fileno(scratch));
-		fclose(scratch);
-	}
 	w.nblocks = size ? (size_t)((size + BLOCK - 1) / BLOCK) : 1;
+	if (w.nblocks > 1) { /* one block stays in memory */
+		FILE *scratch = tmpfile(); /* unlinked: gone with its descriptor */
+		if (scratch) {
+			w.spill = dup(fileno(scratch));
+			fclose(scratch);
+		}
+	}
 	w.blocks = qb_xcalloc(w.nblocks, sizeof *w.blocks);
 	pthread_t tid[MAX_THREADS];
 	int nthreads = 0, want = threads > 0 ? threads : cores();
@@ -147,7 +192,7 @@ int qb_pdeflate(qb_pdeflated *out, qb_pdeflate_read_fn read, void *payload, uint
 	for (int i = 0; i < nthreads; i++)
 		pthread_join(tid[i], NULL);
 	pthread_mutex_destroy(&w.lock);
-	uLong crc = crc32(0L, Z_NULL, 0);
+	uLong crc = 0;
 	*out = (qb_pdeflated){qb_xcalloc(w.nblocks, sizeof *out->parts), w.nblocks, w.spill, 0, 0,
 	                      size};
 	for (size_t i = 0; i < w.nblocks; i++) {
@@ -163,7 +208,6 @@ int qb_pdeflate(qb_pdeflated *out, qb_pdeflate_read_fn read, void *payload, uint
 	}
 	return 0;
 }
-
 size_t qb_pdeflated_read(const qb_pdeflated *d, uint64_t off, void *buf, size_t n)
 {
 	size_t got = 0;

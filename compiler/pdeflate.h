@@ -1,13 +1,16 @@
-/* pdeflate.h - deflate of large data on every core (pigz's method, on
- * zlib).  The data is cut into blocks of a fixed size; each block is
- * compressed on its own, with the 32 KiB before it as the dictionary, and
- * ends on a byte boundary (a sync flush), so the compressed blocks
- * concatenate into one raw deflate stream.  The block size is fixed, never
- * derived from the number of cores: the bytes are the same on every
- * machine.  Each worker reads its block through the caller's reader, and
- * the compressed blocks go to an unlinked scratch file as they are done
- * (in memory only when no scratch file can be made), so compressing a
- * member of any size takes a few blocks of memory. */
+/* pdeflate.h - deflate on every core, with libdeflate.  The data is cut
+ * into blocks of a fixed size; each block is deflated on its own by one
+ * whole-buffer libdeflate call (no preset dictionary: libdeflate has
+ * none), and every block but the last is made the middle of a stream (its
+ * final bit cleared, an empty stored block after it, as zlib's sync flush
+ * ends), so the compressed blocks concatenate into one raw deflate stream.
+ * The block size is fixed, never derived from the number of cores: the
+ * bytes are the same on every machine.  Data of one block is one plain
+ * libdeflate call.  Each worker reads its block through the caller's
+ * reader, and the compressed blocks of a multi-block stream go to an
+ * unlinked scratch file as they are done (in memory only when no scratch
+ * file can be made), so compressing a member of any size takes a few
+ * blocks of memory. */
 #ifndef QB_PDEFLATE_H
 #define QB_PDEFLATE_H
 
@@ -15,8 +18,9 @@
 
 #include "qb.h"
 
-/* Data of at least this size is worth splitting between cores. */
-#define QB_PDEFLATE_MIN ((uint64_t)4 << 20)
+/* Input per block.  Each block starts without the previous 32 KiB as
+ * history, which costs a little size: see tests/bench/README.md. */
+#define QB_PDEFLATE_BLOCK ((size_t)4 << 20)
 
 /* Reads len bytes at offset off of the data into buf; 0, or -1 on error.
  * Called from several threads at once, for different ranges. */
@@ -41,10 +45,10 @@ typedef struct qb_pdeflated {
 	uint64_t size;  /* uncompressed size                                  */
 } qb_pdeflated;
 
-/* Compresses the size bytes that read gives at zlib level (1-9) into *out,
- * with threads threads (0: one per core, at most 8); the bytes do not depend
- * on threads.  Returns 0, or -1 when a read or zlib failed (nothing to
- * free then). */
+/* Compresses the size bytes that read gives at libdeflate's level (1-12)
+ * into *out, with threads threads (0: one per core, at most 8; never more
+ * than blocks); the bytes do not depend on threads.  Returns 0, or -1 when
+ * a read or the compressor failed (nothing to free then). */
 int qb_pdeflate(qb_pdeflated *out, qb_pdeflate_read_fn read, void *payload, uint64_t size,
                 int level, int threads);
 

@@ -11,25 +11,35 @@
 #include <zip.h>
 
 #include "alloc.h"
+#include "buf.h"
 #include "diag.h"
 #include "fsutil.h"
 #include "pdeflate.h"
 
-/* The deflate level of every compressed member: 6, zlib's default.
- * Measured on the 10,000-question bank's package (a 70 MB collection of
- * 64 KiB pages; tests/bench/README.md): level 6 gives 7.96 MB, level 4
- * 8.67 MB (+9 %), level 1 10.3 MB (+29 %), level 9 1 % less than 6 for
- * twice the time.  A learner downloads the package once per release and
- * AnkiWeb stores it, so the bytes matter more than the build's second;
- * members of QB_PDEFLATE_MIN and more are deflated on every core
- * (pdeflate.h), which pays for level 6. */
-#define DEFLATE_LEVEL 6
+/* Every compressed member, small or big, is deflated here (pdeflate.c,
+ * libdeflate at QB_ZIPW_LEVEL: tests/bench/README.md has the measurements
+ * behind it), never by libzip: libzip gets it already deflated. */
 
 struct qb_zipw {
 	zip_t *zip;
 	char *path; /* destination                                          */
 	char *tmp;  /* what libzip writes; renamed to path on commit         */
 	time_t mtime;
+	int level;
+	qb_zipw_stream *streams; /* every stream made for z, freed with it  */
+};
+
+/* A stream's bytes stay in memory up to this size. */
+#define STREAM_MEM ((size_t)1 << 20)
+
+struct qb_zipw_stream {
+	qb_zipw_stream *next;
+	qb_zipw *z;
+	qb_buf mem;       /* every byte while they fit, then those not yet in fd */
+	int fd;           /* the scratch file, once they no longer fit; or -1    */
+	uint64_t size;    /* bytes appended                                      */
+	bool failed;      /* a write failed (reported)                           */
+	bool added;       /* a member now: read only                             */
 };
 
 qb_zipw *qb_zipw_open(const char *path, time_t mtime)
@@ -55,7 +65,13 @@ qb_zipw *qb_zipw_open(const char *path, time_t mtime)
 	z->path = qb_xstrdup(path);
 	z->tmp = tmp;
 	z->mtime = mtime;
+	z->level = QB_ZIPW_LEVEL;
 	return z;
+}
+
+void qb_zipw_set_level(qb_zipw *z, int level)
+{
+	z->level = level;
 }
 
 /* zip_file_set_mtime() converts through localtime(), so the bytes would
@@ -72,7 +88,8 @@ static int set_dostime(zip_t *zip, zip_uint64_t idx, time_t mtime)
 	return zip_file_set_dostime(zip, idx, dtime, ddate, 0);
 }
 
-/* Adds src (NULL: libzip could not make it) as member name. */
+/* Adds src (NULL: libzip could not make it) as member name; compress:
+ * src is already deflated. */
 static int add_source(qb_zipw *z, const char *name, zip_source_t *src, bool compress)
 {
 	if (!src)
@@ -83,8 +100,7 @@ static int add_source(qb_zipw *z, const char *name, zip_source_t *src, bool comp
 		goto fail;
 	}
 	if (zip_set_file_compression(z->zip, (zip_uint64_t)idx,
-	                             compress ? ZIP_CM_DEFLATE : ZIP_CM_STORE,
-	                             compress ? DEFLATE_LEVEL : 0) != 0 ||
+	                             compress ? ZIP_CM_DEFLATE : ZIP_CM_STORE, 0) != 0 ||
 	    set_dostime(z->zip, (zip_uint64_t)idx, z->mtime) != 0 ||
 	    zip_file_set_external_attributes(z->zip, (zip_uint64_t)idx, 0, ZIP_OPSYS_UNIX,
 	                                     (zip_uint32_t)0100644 << 16) != 0)
@@ -95,27 +111,33 @@ fail:
 	return -1;
 }
 
-/* ---- members deflated on every core (pdeflate.h) ---- */
+/* ---- deflated members (pdeflate.h) ---- */
 
-/* A libzip source of data already deflated: libzip copies it as it is,
- * since its stat gives the method, the CRC and both sizes. */
-typedef struct deflated_src {
+static int stream_pread(qb_zipw_stream *s, void *buf, size_t len, uint64_t off);
+
+/* A libzip source read on demand: data already deflated (d), which libzip
+ * copies as it is since its stat gives the method, the CRC and both
+ * sizes; or a stored stream kept in its scratch file (stored). */
+typedef struct member_src {
 	qb_pdeflated d;
+	qb_zipw_stream *stored;
 	zip_uint64_t pos;
 	zip_error_t error;
-} deflated_src;
+} member_src;
 
-static zip_int64_t deflated_cb(void *ud, void *data, zip_uint64_t len, zip_source_cmd_t cmd)
+static zip_int64_t member_cb(void *ud, void *data, zip_uint64_t len, zip_source_cmd_t cmd)
 {
-	deflated_src *s = ud;
+	member_src *s = ud;
+	uint64_t total = s->stored ? s->stored->size : s->d.len;
 	switch (cmd) {
 	case ZIP_SOURCE_OPEN:
 		s->pos = 0;
 		return 0;
 	case ZIP_SOURCE_READ: {
-		size_t n = qb_pdeflated_read(&s->d, s->pos, data, len < SIZE_MAX ? (size_t)len : SIZE_MAX);
-		if (!n && len && s->pos < s->d.len) { /* the scratch file failed */
-			zip_error_set(&s->error, ZIP_ER_READ, errno);
+		size_t n = total - s->pos < len ? (size_t)(total - s->pos) : (size_t)len;
+		if (s->stored ? n && stream_pread(s->stored, data, n, s->pos) != 0
+		              : qb_pdeflated_read(&s->d, s->pos, data, n) != n) {
+			zip_error_set(&s->error, ZIP_ER_READ, errno); /* a scratch file failed */
 			return -1;
 		}
 		s->pos += n;
@@ -126,16 +148,20 @@ static zip_int64_t deflated_cb(void *ud, void *data, zip_uint64_t len, zip_sourc
 	case ZIP_SOURCE_STAT: {
 		zip_stat_t *st = data;
 		zip_stat_init(st);
-		st->valid = ZIP_STAT_SIZE | ZIP_STAT_COMP_SIZE | ZIP_STAT_COMP_METHOD | ZIP_STAT_CRC;
-		st->size = s->d.size;
-		st->comp_size = s->d.len;
-		st->comp_method = ZIP_CM_DEFLATE;
-		st->crc = s->d.crc;
+		st->valid = ZIP_STAT_SIZE;
+		st->size = total;
+		if (!s->stored) {
+			st->valid |= ZIP_STAT_COMP_SIZE | ZIP_STAT_COMP_METHOD | ZIP_STAT_CRC;
+			st->size = s->d.size;
+			st->comp_size = s->d.len;
+			st->comp_method = ZIP_CM_DEFLATE;
+			st->crc = s->d.crc;
+		}
 		return sizeof *st;
 	}
 	case ZIP_SOURCE_ERROR:
 		return zip_error_to_data(&s->error, data, len);
-	case ZIP_SOURCE_FREE:
+	case ZIP_SOURCE_FREE: /* a stored stream goes with z */
 		qb_pdeflated_free(&s->d);
 		zip_error_fini(&s->error);
 		free(s);
@@ -150,21 +176,28 @@ static zip_int64_t deflated_cb(void *ud, void *data, zip_uint64_t len, zip_sourc
 	}
 }
 
-/* Deflates size bytes from read on every core and adds them as name. */
+/* A libzip source of s (freed when none can be made). */
+static zip_source_t *member_source(qb_zipw *z, member_src *s)
+{
+	zip_error_init(&s->error);
+	zip_source_t *src = zip_source_function(z->zip, member_cb, s);
+	if (!src)
+		member_cb(s, NULL, 0, ZIP_SOURCE_FREE);
+	return src;
+}
+
+/* Deflates size bytes from read (on every core when they are several
+ * blocks) and adds them as name. */
 static int add_deflated(qb_zipw *z, const char *name, qb_pdeflate_read_fn read, void *payload,
                         uint64_t size)
 {
-	deflated_src *s = qb_xcalloc(1, sizeof *s);
-	if (qb_pdeflate(&s->d, read, payload, size, DEFLATE_LEVEL, 0) != 0) {
+	member_src *s = qb_xcalloc(1, sizeof *s);
+	if (qb_pdeflate(&s->d, read, payload, size, z->level, 0) != 0) {
 		free(s);
 		qb_diag_fatal("cannot compress '%s' for '%s'", name, z->path);
 		return -1;
 	}
-	zip_error_init(&s->error);
-	zip_source_t *src = zip_source_function(z->zip, deflated_cb, s);
-	if (!src)
-		deflated_cb(s, NULL, 0, ZIP_SOURCE_FREE);
-	return add_source(z, name, src, true);
+	return add_source(z, name, member_source(z, s), true);
 }
 
 static int read_mem(void *payload, void *buf, size_t len, uint64_t off)
@@ -187,7 +220,7 @@ static int read_fd(void *payload, void *buf, size_t len, uint64_t off)
 
 int qb_zipw_add_owned(qb_zipw *z, const char *name, void *data, size_t len, bool compress)
 {
-	if (compress && len >= QB_PDEFLATE_MIN) {
+	if (compress) {
 		int rc = add_deflated(z, name, read_mem, data, len);
 		free(data);
 		return rc;
@@ -195,12 +228,12 @@ int qb_zipw_add_owned(qb_zipw *z, const char *name, void *data, size_t len, bool
 	zip_source_t *src = zip_source_buffer(z->zip, data, len, 1);
 	if (!src)
 		free(data);
-	return add_source(z, name, src, compress);
+	return add_source(z, name, src, false);
 }
 
 int qb_zipw_add(qb_zipw *z, const char *name, const void *data, size_t len, bool compress)
 {
-	if (compress && len >= QB_PDEFLATE_MIN) /* deflated now: no copy needed */
+	if (compress) /* deflated now: no copy needed */
 		return add_deflated(z, name, read_mem, (void *)data, len);
 	void *copy = qb_xmalloc(len);
 	if (len)
@@ -210,19 +243,161 @@ int qb_zipw_add(qb_zipw *z, const char *name, const void *data, size_t len, bool
 
 int qb_zipw_add_file(qb_zipw *z, const char *name, const char *file, bool compress)
 {
-	struct stat st;
-	if (compress && stat(file, &st) == 0 && (uint64_t)st.st_size >= QB_PDEFLATE_MIN) {
-		/* Big: deflated now, on every core. */
+	if (compress) { /* deflated now */
+		struct stat st;
 		int fd = open(file, O_RDONLY | O_CLOEXEC);
-		int rc = fd < 0 ? -1 : add_deflated(z, name, read_fd, &fd, (uint64_t)st.st_size);
-		if (fd < 0)
+		if (fd < 0 || fstat(fd, &st) != 0) {
 			qb_diag_fatal("cannot read '%s': %s", file, strerror(errno));
-		else
-			close(fd);
+			if (fd >= 0)
+				close(fd);
+			return -1;
+		}
+		int rc = add_deflated(z, name, read_fd, &fd, (uint64_t)st.st_size);
+		close(fd);
 		return rc;
 	}
 	/* Read while the archive is written, by qb_zipw_commit(). */
-	return add_source(z, name, zip_source_file(z->zip, file, 0, -1), compress);
+	return add_source(z, name, zip_source_file(z->zip, file, 0, -1), false);
+}
+
+/* ---- streamed members ---- */
+
+static void stream_failed(qb_zipw_stream *s)
+{
+	if (!s->failed)
+		qb_diag_fatal("cannot write a scratch file next to '%s': %s", s->z->path,
+		              strerror(errno));
+	s->failed = true;
+}
+
+/* Appends what memory holds to the scratch file. */
+static int stream_flush(qb_zipw_stream *s)
+{
+	for (size_t put = 0; put < s->mem.len;) {
+		ssize_t n = write(s->fd, s->mem.ptr + put, s->mem.len - put);
+		if (n <= 0) {
+			if (n == 0)
+				errno = EIO;
+			stream_failed(s);
+			return -1;
+		}
+		put += (size_t)n;
+	}
+	qb_buf_clear(&s->mem);
+	return 0;
+}
+
+qb_zipw_stream *qb_zipw_stream_new(qb_zipw *z)
+{
+	qb_zipw_stream *s = qb_xcalloc(1, sizeof *s);
+	s->z = z;
+	s->fd = -1;
+	s->next = z->streams;
+	z->streams = s;
+	return s;
+}
+
+int qb_zipw_stream_write(qb_zipw_stream *s, const void *data, size_t len)
+{
+	if (s->failed || s->added) {
+		if (!s->failed)
+			qb_diag_fatal("internal error: a write to a member of '%s' already added",
+			              s->z->path);
+		s->failed = true;
+		return -1;
+	}
+	qb_buf_append(&s->mem, data, len);
+	s->size += len;
+	if (s->mem.len < STREAM_MEM)
+		return 0;
+	if (s->fd < 0 && (s->fd = qb_fs_scratch(s->z->path)) < 0) {
+		stream_failed(s);
+		return -1;
+	}
+	return stream_flush(s);
+}
+
+int qb_zipw_stream_puts(qb_zipw_stream *s, const char *str)
+{
+	return qb_zipw_stream_write(s, str, strlen(str));
+}
+
+uint64_t qb_zipw_stream_size(const qb_zipw_stream *s)
+{
+	return s->size;
+}
+
+/* Reads len bytes at off of a stream whose bytes are all in memory or all
+ * in the file: safe from several threads at once. */
+static int stream_pread(qb_zipw_stream *s, void *buf, size_t len, uint64_t off)
+{
+	if (s->fd < 0) {
+		memcpy(buf, s->mem.ptr + off, len);
+		return 0;
+	}
+	for (size_t got = 0; got < len;) {
+		ssize_t n = pread(s->fd, (char *)buf + got, len - got, (off_t)(off + got));
+		if (n <= 0) {
+			if (n == 0)
+				errno = EIO;
+			return -1;
+		}
+		got += (size_t)n;
+	}
+	return 0;
+}
+
+int qb_zipw_stream_read(qb_zipw_stream *s, uint64_t off, void *buf, size_t len)
+{
+	if (s->failed)
+		return -1;
+	if (off > s->size || len > s->size - off) {
+		qb_diag_fatal("internal error: a read past the end of a scratch file of '%s'",
+		              s->z->path);
+		return -1;
+	}
+	if (s->fd >= 0 && s->mem.len && stream_flush(s) != 0)
+		return -1;
+	if (len && stream_pread(s, buf, len, off) != 0) {
+		qb_diag_fatal("cannot read back a scratch file of '%s': %s", s->z->path,
+		              strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static int read_stream(void *payload, void *buf, size_t len, uint64_t off)
+{
+	return stream_pread(payload, buf, len, off);
+}
+
+int qb_zipw_add_stream(qb_zipw *z, const char *name, qb_zipw_stream *s, bool compress)
+{
+	if (s->failed || (s->fd >= 0 && s->mem.len && stream_flush(s) != 0))
+		return -1;
+	s->added = true;
+	if (compress)
+		return add_deflated(z, name, read_stream, s, s->size);
+	if (s->fd < 0)
+		return add_source(z, name, zip_source_buffer(z->zip, s->size ? s->mem.ptr : "", s->size, 0),
+		                  false);
+	member_src *m = qb_xcalloc(1, sizeof *m);
+	m->d.spill = -1;
+	m->stored = s;
+	return add_source(z, name, member_source(z, m), false);
+}
+
+/* Frees every stream of z (after libzip is done with them). */
+static void free_streams(qb_zipw *z)
+{
+	for (qb_zipw_stream *s = z->streams, *next; s; s = next) {
+		next = s->next;
+		qb_buf_dispose(&s->mem);
+		if (s->fd >= 0)
+			close(s->fd);
+		free(s);
+	}
+	z->streams = NULL;
 }
 
 int qb_zipw_commit(qb_zipw *z)
@@ -238,6 +413,7 @@ int qb_zipw_commit(qb_zipw *z)
 		rc = -1;
 	}
 	z->zip = NULL;
+	free_streams(z);
 	free(z->tmp);
 	free(z->path);
 	free(z);
@@ -251,6 +427,7 @@ void qb_zipw_discard(qb_zipw *z)
 	if (z->zip)
 		zip_discard(z->zip);
 	unlink(z->tmp);
+	free_streams(z);
 	free(z->tmp);
 	free(z->path);
 	free(z);

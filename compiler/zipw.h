@@ -6,6 +6,7 @@
 #ifndef QB_ZIPW_H
 #define QB_ZIPW_H
 
+#include <stdint.h>
 #include <time.h>
 
 #include "qb.h"
@@ -15,8 +16,12 @@ typedef struct qb_zipw qb_zipw;
 /* Starts an archive that will become path; mtime is the fixed time given
  * to every member.  Returns NULL (after a diagnostic) on failure. */
 qb_zipw *qb_zipw_open(const char *path, time_t mtime);
-/* Adds a member with a copy of data.  compress selects deflate (level 6)
- * or store.  Returns 0, or -1 after a diagnostic. */
+/* The libdeflate level (1-12) of the members compressed from now on;
+ * QB_ZIPW_LEVEL unless set (the benchmark's floor program tries others). */
+#define QB_ZIPW_LEVEL 6
+void qb_zipw_set_level(qb_zipw *z, int level);
+/* Adds a member with a copy of data.  compress selects deflate (libdeflate,
+ * QB_ZIPW_LEVEL) or store.  Returns 0, or -1 after a diagnostic. */
 int qb_zipw_add(qb_zipw *z, const char *name, const void *data, size_t len, bool compress);
 /* The same, taking data (from malloc) instead of a copy: libzip frees
  * it, whatever happens. */
@@ -25,6 +30,28 @@ int qb_zipw_add_owned(qb_zipw *z, const char *name, void *data, size_t len, bool
  * qb_zipw_commit() (so it must stay until then, and is never held in
  * memory whole).  Returns 0, or -1 after a diagnostic. */
 int qb_zipw_add_file(qb_zipw *z, const char *name, const char *file, bool compress);
+/* A streamed member, for contents too big to hold whole: the writer
+ * appends to it piece by piece, and zipw keeps the bytes in memory up to
+ * 1 MiB and beyond that in an unlinked scratch file next to the archive,
+ * which it owns.  A stream belongs to z: qb_zipw_commit() and
+ * qb_zipw_discard() free it, added or not, so a writer never opens,
+ * unlinks or closes a file.  A stream that is never added serves as
+ * scratch space the writer reads back (qb_zipw_stream_read()). */
+typedef struct qb_zipw_stream qb_zipw_stream;
+qb_zipw_stream *qb_zipw_stream_new(qb_zipw *z);
+/* Appends len bytes.  Returns 0, or -1 after a diagnostic (reported once;
+ * the stream then stays failed). */
+int qb_zipw_stream_write(qb_zipw_stream *s, const void *data, size_t len);
+int qb_zipw_stream_puts(qb_zipw_stream *s, const char *str);
+/* The bytes appended so far. */
+uint64_t qb_zipw_stream_size(const qb_zipw_stream *s);
+/* Copies exactly len bytes from offset off into buf.  Returns 0, or -1
+ * after a diagnostic. */
+int qb_zipw_stream_read(qb_zipw_stream *s, uint64_t off, void *buf, size_t len);
+/* Adds the stream's bytes as member name, at this place in the order; the
+ * stream is read only from now on.  Returns 0, or -1 after a diagnostic
+ * (also when a write to the stream had failed). */
+int qb_zipw_add_stream(qb_zipw *z, const char *name, qb_zipw_stream *s, bool compress);
 /* Writes the archive and renames it over the destination; frees z.
  * Returns 0, or -1 after a diagnostic (the destination is untouched). */
 int qb_zipw_commit(qb_zipw *z);

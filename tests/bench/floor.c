@@ -6,8 +6,10 @@
  * other tables) and its media into memory, then, timed: creates an
  * in-memory SQLite database with the same page size and schema, inserts
  * the same rows with prepared statements in one transaction, serializes
- * it, and writes it with the media into a zip with libzip, deflating at
- * LEVEL (default 9) on one core.  Prints the timed seconds on stdout.
+ * it, and writes it with the media into a zip through qbc's own zip layer
+ * (zipw.c: libdeflate at LEVEL, default 9, the collection in blocks on
+ * every core, libzip for the archive), so the floor compresses exactly as
+ * qbc does.  Prints the timed seconds on stdout.
  *
  * Whatever qbc does beyond that (reading and checking the bank, Markdown,
  * the note fields) is its own overhead: `qbc build --format anki` divided
@@ -18,6 +20,8 @@
 #include <string.h>
 #include <time.h>
 #include <zip.h>
+
+#include "zipw.h"
 
 typedef struct table {
 	char *name;
@@ -189,23 +193,17 @@ int main(int argc, char **argv)
 	unsigned char *bytes = sqlite3_serialize(db, "main", &size, 0);
 	if (!bytes)
 		die("sqlite3_serialize", NULL);
-	zip_t *out = zip_open(argv[2], ZIP_CREATE | ZIP_TRUNCATE, &zerr);
+	qb_zipw *out = qb_zipw_open(argv[2], 0);
 	if (!out)
 		die(argv[2], "cannot create");
-	zip_source_t *s = zip_source_buffer(out, bytes, (zip_uint64_t)size, 0);
-	zip_int64_t idx = zip_file_add(out, "collection.anki2", s, ZIP_FL_ENC_UTF_8);
-	if (idx < 0 || zip_set_file_compression(out, (zip_uint64_t)idx, ZIP_CM_DEFLATE,
-	                                        (zip_uint32_t)level) != 0)
-		die("zip", zip_strerror(out));
-	for (size_t i = 0; i < nmedia; i++) {
-		s = zip_source_buffer(out, media[i].data, media[i].len, 0);
-		idx = zip_file_add(out, media[i].name, s, ZIP_FL_ENC_UTF_8);
-		if (idx < 0 || zip_set_file_compression(out, (zip_uint64_t)idx, ZIP_CM_DEFLATE,
-		                                        (zip_uint32_t)level) != 0)
-			die("zip", zip_strerror(out));
-	}
-	if (zip_close(out) != 0)
-		die(argv[2], zip_strerror(out));
+	qb_zipw_set_level(out, level);
+	if (qb_zipw_add(out, "collection.anki2", bytes, (size_t)size, true) != 0)
+		die("zip", NULL);
+	for (size_t i = 0; i < nmedia; i++)
+		if (qb_zipw_add(out, media[i].name, media[i].data, media[i].len, true) != 0)
+			die("zip", NULL);
+	if (qb_zipw_commit(out) != 0)
+		die(argv[2], NULL);
 	double dt = now() - t0;
 	sqlite3_free(bytes);
 	sqlite3_close(db);

@@ -1,5 +1,6 @@
 /* Unit tests of the zip side: deflate on every core (pdeflate.c) and a
  * big member written through zipw.c, read back with zlib and libzip. */
+#include <dirent.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,11 +15,12 @@
 #include "zipw.h"
 
 /* Text that compresses like a collection's: repeated markup with varying
- * numbers, so matches cross the 1 MiB blocks and their dictionaries. */
-static uint8_t *sample(size_t n)
+ * numbers, so matches would cross the blocks; seed varies the text, and
+ * with it where each block's deflate stream ends within its last byte. */
+static uint8_t *sample_seeded(size_t n, uint32_t seed)
 {
 	uint8_t *p = malloc(n ? n : 1);
-	uint32_t x = 12345;
+	uint32_t x = seed;
 	for (size_t i = 0; i < n;) {
 		char line[96];
 		x = x * 1103515245u + 12345u;
@@ -28,6 +30,11 @@ static uint8_t *sample(size_t n)
 			p[i++] = (uint8_t)line[j];
 	}
 	return p;
+}
+
+static uint8_t *sample(size_t n)
+{
+	return sample_seeded(n, 12345);
 }
 
 static int read_mem(void *payload, void *buf, size_t len, uint64_t off)
@@ -83,7 +90,8 @@ static bool inflates_to(const qb_pdeflated *d, const uint8_t *data, size_t n)
 static void test_pdeflate(void)
 {
 	/* Sizes around the block size, an empty input, and several blocks. */
-	const size_t sizes[] = {0, 1, (size_t)1 << 20, ((size_t)1 << 20) + 1, (size_t)5500000};
+	const size_t sizes[] = {0, 1, QB_PDEFLATE_BLOCK, QB_PDEFLATE_BLOCK + 1,
+	                        2 * QB_PDEFLATE_BLOCK + 500000};
 	for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
 		size_t n = sizes[k];
 		uint8_t *data = sample(n);
@@ -104,9 +112,21 @@ static void test_pdeflate(void)
 		qb_pdeflated_free(&three);
 		free(data);
 	}
+	/* Blocks whose streams end at every bit of a byte: each non-final
+	 * block's end is stitched to the next (unfinal() in pdeflate.c). */
+	for (uint32_t seed = 1; seed <= 16; seed++) {
+		size_t n = 2 * QB_PDEFLATE_BLOCK + seed * 1000;
+		uint8_t *data = sample_seeded(n, seed * 7919);
+		qb_pdeflated d;
+		INT_EQ(qb_pdeflate(&d, read_mem, data, n, 6, 2), 0);
+		OK(inflates_to(&d, data, n));
+		INT_EQ(d.crc, crc32(0L, data, (uInt)n));
+		qb_pdeflated_free(&d);
+		free(data);
+	}
 	/* A read error fails the whole thing. */
 	qb_pdeflated d;
-	INT_EQ(qb_pdeflate(&d, read_fails, NULL, (uint64_t)6 << 20, 6, 2), -1);
+	INT_EQ(qb_pdeflate(&d, read_fails, NULL, (uint64_t)3 * QB_PDEFLATE_BLOCK, 6, 2), -1);
 }
 
 /* A member big enough for pdeflate, added from a file and from memory,
@@ -120,7 +140,7 @@ static void test_big_member(void)
 		return;
 	}
 	char *file = qb_fs_join(dir, "big.bin"), *zpath = qb_fs_join(dir, "out.zip");
-	size_t n = (size_t)QB_PDEFLATE_MIN + 777777;
+	size_t n = (size_t)QB_PDEFLATE_BLOCK + 777777;
 	uint8_t *data = sample(n);
 	INT_EQ(qb_fs_write_atomic(file, data, n), 0);
 	qb_zipw *z = qb_zipw_open(zpath, 1700000000);
@@ -158,9 +178,105 @@ static void test_big_member(void)
 	free(data);
 }
 
+/* The entries of dir, but "." and "..". */
+static int entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	int n = 0;
+	for (struct dirent *e; d && (e = readdir(d)) != NULL;)
+		n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+	if (d)
+		closedir(d);
+	return n;
+}
+
+/* Streamed members: small (kept in memory), past the memory limit (a
+ * scratch file), big (deflated on every core) and stored from a scratch
+ * file, each
+ * written in odd pieces; a stream read back and never added; no scratch
+ * file ever visible beside the archive, nothing left after a discard. */
+static void test_streams(void)
+{
+	char dir[] = "/tmp/qbc-unit-zips-XXXXXX";
+	if (!mkdtemp(dir)) {
+		OK(!"mkdtemp");
+		return;
+	}
+	char *zpath = qb_fs_join(dir, "out.zip");
+	const size_t sizes[] = {5, ((size_t)2 << 20) + 3, (size_t)QB_PDEFLATE_BLOCK + 12345,
+	                        ((size_t)2 << 20) + 5};
+	const char *names[] = {"small", "spilled", "big", "stored"};
+	size_t n = sizes[2];
+	uint8_t *data = sample(n);
+	qb_zipw *z = qb_zipw_open(zpath, 1700000000);
+	OK(z != NULL);
+	qb_zipw_stream *scratch = qb_zipw_stream_new(z);
+	for (size_t at = 0; at < n; at += 1001)
+		INT_EQ(qb_zipw_stream_write(scratch, data + at, n - at < 1001 ? n - at : 1001), 0);
+	for (size_t k = 0; k < 4; k++) {
+		qb_zipw_stream *s = qb_zipw_stream_new(z);
+		for (size_t at = 0; at < sizes[k]; at += 65537)
+			INT_EQ(qb_zipw_stream_write(s, data + at,
+			                            sizes[k] - at < 65537 ? sizes[k] - at : 65537), 0);
+		INT_EQ(qb_zipw_stream_size(s), sizes[k]);
+		INT_EQ(qb_zipw_add_stream(z, names[k], s, k < 3), 0);
+		if (k == 0) { /* read only once added */
+			qb_diag_mark m = qb_diag_mark_now();
+			INT_EQ(qb_zipw_stream_write(s, "x", 1), -1);
+			OK(qb_diag_errors_since(m) == 1);
+		}
+	}
+	/* The scratch stream reads back exactly, at any offset. */
+	uint8_t back[4096];
+	INT_EQ(qb_zipw_stream_read(scratch, 3000000, back, sizeof back), 0);
+	OK(memcmp(back, data + 3000000, sizeof back) == 0);
+	INT_EQ(qb_zipw_stream_read(scratch, 0, back, 10), 0);
+	OK(memcmp(back, data, 10) == 0);
+	INT_EQ(qb_zipw_stream_write(scratch, "tail", 4), 0);
+	INT_EQ(qb_zipw_stream_read(scratch, n, back, 4), 0);
+	OK(memcmp(back, "tail", 4) == 0);
+	/* Only the archive's temporary file is there: scratch files are
+	 * unlinked from the start. */
+	INT_EQ(entries(dir), 1);
+	INT_EQ(qb_zipw_commit(z), 0);
+	INT_EQ(entries(dir), 1);
+
+	int err = 0;
+	zip_t *in = zip_open(zpath, ZIP_RDONLY | ZIP_CHECKCONS, &err);
+	OK(in != NULL);
+	for (size_t k = 0; in && k < 4; k++) {
+		zip_stat_t st;
+		INT_EQ(zip_stat(in, names[k], 0, &st), 0);
+		INT_EQ(st.size, sizes[k]);
+		INT_EQ(st.comp_method, k < 3 ? ZIP_CM_DEFLATE : ZIP_CM_STORE);
+		INT_EQ(st.crc, crc32(0L, data, (uInt)sizes[k]));
+		uint8_t *got = malloc(sizes[k]);
+		zip_file_t *f = zip_fopen(in, names[k], 0);
+		OK(f && zip_fread(f, got, sizes[k]) == (zip_int64_t)sizes[k] &&
+		   memcmp(got, data, sizes[k]) == 0);
+		if (f)
+			zip_fclose(f);
+		free(got);
+	}
+	if (in)
+		zip_close(in);
+	unlink(zpath);
+
+	/* A discarded archive leaves nothing, its streams included. */
+	z = qb_zipw_open(zpath, 1700000000);
+	qb_zipw_stream *s = qb_zipw_stream_new(z);
+	INT_EQ(qb_zipw_stream_write(s, data, n), 0);
+	qb_zipw_discard(z);
+	INT_EQ(entries(dir), 0);
+	rmdir(dir);
+	free(zpath);
+	free(data);
+}
+
 int main(void)
 {
 	test_pdeflate();
 	test_big_member();
+	test_streams();
 	return h_done("zip");
 }
