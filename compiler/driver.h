@@ -29,12 +29,17 @@ typedef struct qb_drv_opts {
 	size_t nbanks;
 	const char *argv0;              /* to find templates/                */
 	const char *command;            /* for "try 'qbc COMMAND --help'"    */
+	const char *from;               /* import --from                     */
+	const char *bank_id;            /* import --bank                     */
 } qb_drv_opts;
 
 qb_drv_status qb_drv_check(const qb_drv_opts *o);
 qb_drv_status qb_drv_dump(const qb_drv_opts *o);
 qb_drv_status qb_drv_build(const qb_drv_opts *o);
 qb_drv_status qb_drv_review(const qb_drv_opts *o);
+/* qbc import (import.c): banks[0] in another format into a new .qb
+ * (outdir is the .qb's path). */
+qb_drv_status qb_drv_import(const qb_drv_opts *o);
 /* Builds, then rebuilds each bank whenever it or a picture it shows is
  * saved; returns only on failure. */
 qb_drv_status qb_drv_watch(const qb_drv_opts *o);
