@@ -463,6 +463,7 @@ static void imp_dispose(qb_imp *im)
 	for (size_t i = 0; i < im->nids; i++)
 		free(im->used_ids[i]);
 	free(im->used_ids);
+	free(im->title);
 }
 
 /* The output's folder ("." for a bare name), heap. */
@@ -607,7 +608,7 @@ qb_drv_status qb_drv_import(const qb_drv_opts *o)
 		rc = QB_DRV_BANK_ERRORS;
 		goto done;
 	}
-	finish_bank(&im, im.bank->id);
+	finish_bank(&im, im.title ? im.title : im.bank->id);
 	if (write_media(&im, outdir) != 0) {
 		rc = QB_DRV_IO;
 		goto done;

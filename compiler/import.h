@@ -51,6 +51,8 @@ typedef struct qb_imp {
 	qb_imp_media *media;
 	size_t nmedia;
 	char **used_ids;        /* ids given so far (heap)                   */
+	char *title;            /* the bank's title when the source names it
+	                           (heap), else the bank id is the title      */
 	size_t nids;
 	qb_imp_counts counts;
 } qb_imp;

@@ -303,7 +303,13 @@ static void walk(h2m *h, xmlNode *n, qb_buf *b)
 		flush(h);
 		xmlChar *t = xmlNodeGetContent(n);
 		qb_buf code = QB_BUF_INIT;
-		qb_buf_puts(&code, "```\n");
+		qb_buf_puts(&code, "```");
+		for (xmlNode *c = n->children; c; c = c->next) {
+			const char *cls = is(c, "code") ? attr(c, "class") : NULL;
+			if (cls && strncmp(cls, "language-", 9) == 0 && !strpbrk(cls + 9, " `"))
+				qb_buf_puts(&code, cls + 9);
+		}
+		qb_buf_putc(&code, '\n');
 		const char *s = t ? (const char *)t : "";
 		size_t len = strlen(s);
 		while (len && (s[len - 1] == '\n' || s[len - 1] == '\r'))

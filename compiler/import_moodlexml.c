@@ -21,12 +21,18 @@
 #include "alloc.h"
 #include "diag.h"
 #include "import.h"
+#include "utf8.h"
 
 typedef struct mx {
 	qb_imp *im;
 	xmlNode *files;  /* the element whose <file> children a text may use */
 	qb_loc loc;      /* the element being read                           */
 	char *category;  /* the current category, as a tag (heap), or NULL   */
+	char *title;     /* qbc's own file: the bank title its category names */
+	const char *data;    /* the source, and where each line starts       */
+	size_t len, *bol, nlines;
+	char qlangs[16][16]; /* the languages of the question's prompt      */
+	size_t nqlangs;
 	size_t penalties;
 } mx;
 
@@ -43,9 +49,23 @@ static xmlNode *child(const xmlNode *n, const char *name)
 	return NULL;
 }
 
+/* Where n starts: libxml2's line, and the column of '<name' on it. */
 static qb_loc loc_of(const mx *x, const xmlNode *n)
 {
-	return (qb_loc){x->im->file, n ? (int)xmlGetLineNo(n) : 0, 1};
+	int line = n ? (int)xmlGetLineNo(n) : 0;
+	int col = 1;
+	if (line > 0 && (size_t)line <= x->nlines) {
+		const char *s = x->data + x->bol[line - 1];
+		size_t end = (size_t)line < x->nlines ? x->bol[line] : x->len;
+		size_t ln = end - x->bol[line - 1];
+		size_t nl = strlen((const char *)n->name);
+		for (size_t i = 0; i + 1 + nl <= ln; i++)
+			if (s[i] == '<' && memcmp(s + i + 1, n->name, nl) == 0) {
+				col = 1 + (int)qb_utf8_count(s, i);
+				break;
+			}
+	}
+	return (qb_loc){x->im->file, line, col};
 }
 
 /* The content of n's <text> child (or of n itself when it has none),
@@ -234,11 +254,22 @@ static bool ml_of(mx *x, const xmlNode *n, qb_imp_ml *ml, bool force_plain)
 	x->loc = loc_of(x, n);
 	char langs[16][16];
 	size_t nl = langs_of(html, langs, 16);
+	/* the question's languages too: text outside the spans is theirs */
+	for (size_t k = 0; nl && k < x->nqlangs && nl < 16; k++) {
+		size_t i;
+		for (i = 0; i < nl && strcmp(langs[i], x->qlangs[k]) != 0; i++)
+			;
+		if (i == nl)
+			memcpy(langs[nl++], x->qlangs[k], sizeof langs[0]);
+	}
 	qb_buf md = QB_BUF_INIT, proj = QB_BUF_INIT;
 	if (!nl) {
+		/* Text outside any language's span shows in every language
+		 * (Moodle's filter): in a question whose prompt has languages,
+		 * it is the text of each of them. */
 		to_md(x, &md, html, plain);
-		if (md.len)
-			qb_imp_ml_set(ml, "", md.ptr, md.len);
+		for (size_t i = 0; md.len && i < (x->nqlangs ? x->nqlangs : 1); i++)
+			qb_imp_ml_set(ml, x->nqlangs ? x->qlangs[i] : "", md.ptr, md.len);
 	}
 	for (size_t i = 0; i < nl; i++) {
 		qb_buf_clear(&md);
@@ -252,6 +283,21 @@ static bool ml_of(mx *x, const xmlNode *n, qb_imp_ml *ml, bool force_plain)
 	qb_buf_dispose(&proj);
 	free(html);
 	return ml->n > 0;
+}
+
+/* Reads the prompt of a question from its <questiontext> and notes its
+ * languages for the question's other texts. */
+static void prompt_of(mx *x, qb_text *t, const xmlNode *qn)
+{
+	x->nqlangs = 0;
+	char *html = text_of(child(qn, "questiontext"));
+	x->nqlangs = langs_of(html, x->qlangs, 16);
+	free(html);
+	qb_imp_ml ml = {0};
+	const xmlNode *n = child(qn, "questiontext");
+	if (ml_of(x, n, &ml, false))
+		qb_imp_text(x->im, t, loc_of(x, n), &ml);
+	qb_imp_ml_dispose(&ml);
 }
 
 /* Sets t from element n when it has text; returns whether it had. */
@@ -283,13 +329,12 @@ static void plain_ml(mx *x, const xmlNode *n, qb_imp_ml *ml)
 				p++;
 			qb_buf_putc(&t, *p);
 		}
-		if (t.len)
-			qb_imp_ml_set(ml, nl ? langs[i] : "", t.ptr, t.len);
+		for (size_t k = 0; t.len && k < (nl || !x->nqlangs ? 1 : x->nqlangs); k++)
+			qb_imp_ml_set(ml, nl ? langs[i] : x->nqlangs ? x->qlangs[k] : "", t.ptr, t.len);
 		qb_buf_dispose(&proj);
 		qb_buf_dispose(&t);
 	}
 	free(s);
-	QB_UNUSED(x);
 }
 
 static double fraction(const xmlNode *a)
@@ -343,7 +388,7 @@ static void multichoice(mx *x, xmlNode *qn, qb_loc loc)
 	bool one = strcmp(single, "true") == 0 || strcmp(single, "1") == 0;
 	free(single);
 	qb_question *q = qb_imp_question(x->im, one ? QB_QTYPE_SINGLE : QB_QTYPE_MULTIPLE, loc);
-	set_text(x, &q->prompt, child(qn, "questiontext"), false);
+	prompt_of(x, &q->prompt, qn);
 	bool weights = false, minus100 = false;
 	size_t ncorrect = 0;
 	for (xmlNode *a = qn->children; a; a = a->next) {
@@ -378,7 +423,7 @@ static void multichoice(mx *x, xmlNode *qn, qb_loc loc)
 static void truefalse(mx *x, xmlNode *qn, qb_loc loc)
 {
 	qb_question *q = qb_imp_question(x->im, QB_QTYPE_TRUE_FALSE, loc);
-	set_text(x, &q->prompt, child(qn, "questiontext"), false);
+	prompt_of(x, &q->prompt, qn);
 	qb_imp_ml fb[2];
 	memset(fb, 0, sizeof fb);
 	bool truth = true;
@@ -417,7 +462,7 @@ static void same_in_all(const qb_question *q, const qb_imp_ml *in, qb_imp_ml *ou
 static void shortanswer(mx *x, xmlNode *qn, qb_loc loc)
 {
 	qb_question *q = qb_imp_question(x->im, QB_QTYPE_SHORT, loc);
-	set_text(x, &q->prompt, child(qn, "questiontext"), false);
+	prompt_of(x, &q->prompt, qn);
 	char *uc = text_of(child(qn, "usecase"));
 	q->case_sensitive = strcmp(uc, "1") == 0 || strcmp(uc, "true") == 0;
 	free(uc);
@@ -464,7 +509,7 @@ static void drop_box_line(qb_text *t)
 static void numerical(mx *x, xmlNode *qn, qb_loc loc)
 {
 	qb_question *q = qb_imp_question(x->im, QB_QTYPE_NUMERIC, loc);
-	set_text(x, &q->prompt, child(qn, "questiontext"), false);
+	prompt_of(x, &q->prompt, qn);
 	drop_box_line(&q->prompt);
 	qb_numeric *num = qb_arena_alloc(&x->im->bank->arena, sizeof *num);
 	*num = (qb_numeric){0};
@@ -519,7 +564,7 @@ static void numerical(mx *x, xmlNode *qn, qb_loc loc)
 static void matching(mx *x, xmlNode *qn, qb_loc loc)
 {
 	qb_question *q = qb_imp_question(x->im, QB_QTYPE_MATCHING, loc);
-	set_text(x, &q->prompt, child(qn, "questiontext"), false);
+	prompt_of(x, &q->prompt, qn);
 	q->scoring = QB_SCORING_PARTIAL;
 	for (xmlNode *s = qn->children; s; s = s->next) {
 		if (!is(s, "subquestion"))
@@ -562,7 +607,40 @@ static void gap_text(qb_buf *out, const char *s, size_t n)
 /* One language's prompt Markdown with Moodle's {N:TYPE:...} gaps made
  * qbc's {{...}}.  Returns false after a warning when a gap is of a kind
  * qbc lacks. */
-static bool cloze_md(mx *x, qb_buf *out, const char *md, qb_loc loc, bool *case_sens)
+static void gap_item(qb_buf *out, const char *s, size_t n, const char *lang)
+{
+	qb_buf raw = QB_BUF_INIT, proj = QB_BUF_INIT;
+	gap_text(&raw, s, n);
+	if (*lang)
+		project(&proj, qb_buf_cstr(&raw), lang);
+	else
+		qb_buf_puts(&proj, qb_buf_cstr(&raw));
+	/* the items' text is HTML-escaped in Moodle's syntax */
+	const char *p = qb_buf_cstr(&proj);
+	while (*p == ' ')
+		p++;
+	size_t len = strlen(p);
+	while (len && p[len - 1] == ' ')
+		len--;
+	for (size_t i = 0; i < len; i++) {
+		static const struct { const char *ent; char c; } ents[] = {
+			{"&amp;", '&'}, {"&lt;", '<'}, {"&gt;", '>'}, {"&quot;", '"'}, {"&#39;", '\''}};
+		size_t k;
+		for (k = 0; k < QB_NELEM(ents); k++)
+			if (strncmp(p + i, ents[k].ent, strlen(ents[k].ent)) == 0)
+				break;
+		if (k < QB_NELEM(ents)) {
+			qb_buf_putc(out, ents[k].c);
+			i += strlen(ents[k].ent) - 1;
+		} else
+			qb_buf_putc(out, p[i]);
+	}
+	qb_buf_dispose(&raw);
+	qb_buf_dispose(&proj);
+}
+
+static bool cloze_md(mx *x, qb_buf *out, const char *md, qb_loc loc, bool *case_sens,
+                     const char *lang)
 {
 	bool ok = true;
 	const char *p = md;
@@ -618,12 +696,12 @@ static bool cloze_md(mx *x, qb_buf *out, const char *md, qb_loc loc, bool *case_
 			if (typed && right) {
 				if (!firstitem)
 					qb_buf_putc(&gap, '|');
-				gap_text(&gap, a, (size_t)(te - a));
+				gap_item(&gap, a, (size_t)(te - a), lang);
 				firstitem = false;
 			} else if (choice) {
 				qb_buf_puts(&gap, firstitem ? "" : " ");
 				qb_buf_putc(&gap, right ? '=' : '~');
-				gap_text(&gap, a, (size_t)(te - a));
+				gap_item(&gap, a, (size_t)(te - a), lang);
 				firstitem = false;
 			}
 			a = e < close ? e + 1 : e;
@@ -641,11 +719,14 @@ static void multianswer(mx *x, xmlNode *qn, qb_loc loc, const char *name)
 	qb_imp_ml ml = {0}, gaps = {0};
 	xmlNode *qt = child(qn, "questiontext");
 	/* The embedded answers are text: read them after the HTML. */
+	char *html = text_of(qt);
+	x->nqlangs = langs_of(html, x->qlangs, 16);
+	free(html);
 	ml_of(x, qt, &ml, false);
 	bool ok = true, cs = false;
 	for (size_t i = 0; i < ml.n; i++) {
 		qb_buf b = QB_BUF_INIT;
-		ok = cloze_md(x, &b, ml.text[i], loc, &cs) && ok;
+		ok = cloze_md(x, &b, ml.text[i], loc, &cs, ml.lang[i]) && ok;
 		qb_imp_ml_set(&gaps, ml.lang[i], b.ptr ? b.ptr : "", b.len);
 		qb_buf_dispose(&b);
 	}
@@ -664,15 +745,26 @@ static void multianswer(mx *x, xmlNode *qn, qb_loc loc, const char *name)
 
 /* ---- the file ---- */
 
-/* "$course$/top/A/B" -> "A::B" (Moodle's own levels dropped), heap or NULL. */
-static char *category_tag(const char *path)
+/* "$course$/top/A/B" -> "A::B" (Moodle's own levels dropped), heap or
+ * NULL.  qbc's own file has one category per revision,
+ * "$course$/top/<title>/revision N (date)": that is the bank's title
+ * (*title, heap), not a tag. */
+static char *category_tag(const char *path, char **title)
 {
+	const char *rev = strstr(path, "/revision ");
+	if (rev && !strchr(rev + 1, '/')) {
+		const char *t = rev;
+		while (t > path && t[-1] != '/')
+			t--;
+		free(*title);
+		*title = qb_xstrndup(t, (size_t)(rev - t));
+		return NULL;
+	}
 	qb_buf b = QB_BUF_INIT;
 	for (const char *p = path; *p;) {
 		size_t n = strcspn(p, "/");
 		bool skip = (n && p[0] == '$') || (n == 3 && strncmp(p, "top", 3) == 0) ||
-		            (n > 11 && strncmp(p, "Default for", 11) == 0) ||
-		            (n > 9 && strncmp(p, "revision ", 9) == 0) || !n;
+		            (n > 11 && strncmp(p, "Default for", 11) == 0) || !n;
 		if (!skip) {
 			if (b.len)
 				qb_buf_puts(&b, "::");
@@ -685,27 +777,59 @@ static char *category_tag(const char *path)
 	return b.len ? qb_buf_detach(&b) : NULL;
 }
 
+/* The first error libxml2 reports (later ones follow from it). */
+typedef struct first_error {
+	int line, col;
+	char *msg;
+} first_error;
+
+static void on_error(void *data, xmlErrorPtr e)
+{
+	xmlParserCtxtPtr pc = data;
+	first_error *fe = pc ? pc->_private : NULL;
+	if (!fe || fe->msg || !e)
+		return;
+	fe->line = e->line;
+	fe->col = e->int2 > 0 ? e->int2 : 1;
+	fe->msg = qb_xstrdup(e->message ? e->message : "not XML");
+	size_t n = strlen(fe->msg);
+	while (n && (fe->msg[n - 1] == '\n' || fe->msg[n - 1] == ' '))
+		fe->msg[--n] = '\0';
+}
+
 int qb_import_moodlexml(qb_imp *im, const char *data, size_t len)
 {
 	qb_diag_mark m = qb_diag_mark_now();
+	first_error fe = {0, 0, NULL};
 	xmlParserCtxtPtr pc = xmlNewParserCtxt();
-	xmlDocPtr doc = pc ? xmlCtxtReadMemory(pc, data, (int)len, im->file, "UTF-8",
-	                                       XML_PARSE_NONET | XML_PARSE_NOERROR |
-	                                           XML_PARSE_NOWARNING)
-	                   : NULL;
-	if (!doc) {
-		const xmlError *e = pc ? xmlCtxtGetLastError(pc) : NULL;
-		char *msg = qb_xstrdup(e && e->message ? e->message : "not XML");
-		size_t ml = strlen(msg);
-		while (ml && (msg[ml - 1] == '\n' || msg[ml - 1] == ' '))
-			msg[--ml] = '\0';
-		qb_diag_error((qb_loc){im->file, e ? e->line : 0, e && e->int2 > 0 ? e->int2 : 1},
-		              "this is not well-formed XML: %s", msg);
-		free(msg);
+	xmlDocPtr doc = NULL;
+	if (pc) {
+		pc->_private = &fe;
+		pc->sax->serror = on_error;
+		doc = xmlCtxtReadMemory(pc, data, (int)len, im->file, "UTF-8",
+		                        XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+	}
+	if (!doc || fe.msg) {
+		qb_diag_error((qb_loc){im->file, fe.line, fe.col ? fe.col : 1},
+		              "this is not well-formed XML: %s", fe.msg ? fe.msg : "not XML");
+		free(fe.msg);
+		xmlFreeDoc(doc);
 		xmlFreeParserCtxt(pc);
 		return -1;
 	}
-	mx x = {im, NULL, {im->file, 0, 0}, NULL, 0};
+	mx x;
+	memset(&x, 0, sizeof x);
+	x.im = im;
+	x.loc = (qb_loc){im->file, 0, 0};
+	x.data = data;
+	x.len = len;
+	x.bol = qb_xmalloc(sizeof *x.bol);
+	x.bol[x.nlines++] = 0;
+	for (size_t i = 0; i < len; i++)
+		if (data[i] == '\n') {
+			x.bol = qb_xrealloc(x.bol, (x.nlines + 1) * sizeof *x.bol);
+			x.bol[x.nlines++] = i + 1;
+		}
 	xmlNode *quiz = xmlDocGetRootElement(doc);
 	if (!is(quiz, "quiz"))
 		qb_diag_error(loc_of(&x, quiz), "a Moodle XML file has <quiz> as its root element, "
@@ -723,7 +847,7 @@ int qb_import_moodlexml(qb_imp *im, const char *data, size_t len)
 		if (strcmp(type, "category") == 0) {
 			char *path = text_of(child(qn, "category"));
 			free(x.category);
-			x.category = category_tag(path);
+			x.category = category_tag(path, &x.title);
 			free(path);
 			continue;
 		}
@@ -749,6 +873,11 @@ int qb_import_moodlexml(qb_imp *im, const char *data, size_t len)
 		             "try are not carried: qbc does not deduct for retries", x.penalties,
 		             x.penalties == 1 ? "" : "s");
 	free(x.category);
+	free(x.bol);
+	if (x.title && !im->title)
+		im->title = x.title;
+	else
+		free(x.title);
 	xmlFreeDoc(doc);
 	xmlFreeParserCtxt(pc);
 	return qb_diag_errors_since(m) ? -1 : 0;
