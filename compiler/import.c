@@ -210,6 +210,32 @@ void qb_imp_tag(qb_imp *im, qb_loc loc, const char *name)
 	qb_buf_dispose(&b);
 }
 
+char *qb_imp_category(const char *path)
+{
+	qb_buf b = QB_BUF_INIT;
+	for (const char *p = path; *p;) {
+		size_t n = strcspn(p, "/");
+		while (n && p[0] == ' ') {
+			p++;
+			n--;
+		}
+		size_t k = n;
+		while (k && p[k - 1] == ' ')
+			k--;
+		bool skip = !k || p[0] == '$' || (k == 3 && strncmp(p, "top", 3) == 0) ||
+		            (k > 11 && strncmp(p, "Default for", 11) == 0);
+		if (!skip) {
+			if (b.len)
+				qb_buf_puts(&b, "::");
+			qb_buf_append(&b, p, k);
+		}
+		p += n;
+		if (*p)
+			p++;
+	}
+	return b.len ? qb_buf_detach(&b) : NULL;
+}
+
 /* ---- ids ---- */
 
 /* A short slug of s: lower-case ASCII letters and digits, runs of
@@ -365,6 +391,11 @@ const char *qb_import_sniff(const char *data, size_t len)
 	for (const char *p = data + i; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
 		if (strncmp(p, "ANSWER:", 7) == 0 || strncmp(p, "ANSWER :", 8) == 0)
 			return "aiken";
+	/* GIFT: an answer block '{...}' after some text, or a '::title::'. */
+	const char *open = strchr(data + i, '{');
+	if ((open && strchr(open, '}')) || strncmp(data + i, "::", 2) == 0 ||
+	    strncmp(data + i, "$CATEGORY:", 10) == 0)
+		return "gift";
 	return NULL;
 }
 
@@ -376,6 +407,7 @@ static const struct {
 } importers[] = {
 	{"moodlexml", qb_import_moodlexml},
 	{"aiken", qb_import_aiken},
+	{"gift", qb_import_gift},
 };
 
 /* The first invalid UTF-8 byte of data, or -1. */
@@ -542,7 +574,7 @@ qb_drv_status qb_drv_import(const qb_drv_opts *o)
 		if (strcmp(importers[i].name, fmt) == 0)
 			fn = importers[i].fn;
 	if (fmt && !fn) {
-		qb_drv_usage(o->command, "--from: unknown format '%s' (moodlexml or aiken)", fmt);
+		qb_drv_usage(o->command, "--from: unknown format '%s' (moodlexml, gift or aiken)", fmt);
 		return QB_DRV_USAGE;
 	}
 	if (o->langs && !qb_lang_valid(o->langs, strlen(o->langs))) {
@@ -577,7 +609,7 @@ qb_drv_status qb_drv_import(const qb_drv_opts *o)
 				fn = importers[i].fn;
 		if (!fn) {
 			qb_diag_error((qb_loc){src, 0, 0}, "cannot tell the format of '%s'; say it with "
-			              "--from moodlexml or --from aiken", src);
+			              "--from moodlexml, gift or aiken", src);
 			rc = QB_DRV_BANK_ERRORS;
 			goto done;
 		}

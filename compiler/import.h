@@ -73,6 +73,9 @@ void qb_imp_md_escape(qb_buf *out, const char *s, size_t n);
 /* Adds a tag to the last question (skipped when it is already there);
  * spaces become '-', quotes are dropped. */
 void qb_imp_tag(qb_imp *im, qb_loc loc, const char *name);
+/* A Moodle category path "$course$/top/A/B" as a tag "A::B" (Moodle's
+ * own levels dropped); heap, or NULL when nothing is left. */
+char *qb_imp_category(const char *path);
 /* Gives the last question an id: want (an idnumber) when it is a valid
  * id, else a slug of name (else of its prompt), unique in the bank. */
 void qb_imp_id(qb_imp *im, const char *want, const char *name);
@@ -95,6 +98,7 @@ void qb_imp_lost(qb_imp *im, qb_loc loc, const char *fmt, ...) QB_PRINTF(3, 4);
 /* ---- the importers: each returns 0, or -1 after located errors ---- */
 int qb_import_aiken(qb_imp *im, const char *data, size_t len);
 int qb_import_moodlexml(qb_imp *im, const char *data, size_t len);
+int qb_import_gift(qb_imp *im, const char *data, size_t len);
 
 /* The format of data by its content: "moodlexml", "aiken", or NULL. */
 const char *qb_import_sniff(const char *data, size_t len);

@@ -745,10 +745,9 @@ static void multianswer(mx *x, xmlNode *qn, qb_loc loc, const char *name)
 
 /* ---- the file ---- */
 
-/* "$course$/top/A/B" -> "A::B" (Moodle's own levels dropped), heap or
- * NULL.  qbc's own file has one category per revision,
+/* qbc's own file has one category per revision,
  * "$course$/top/<title>/revision N (date)": that is the bank's title
- * (*title, heap), not a tag. */
+ * (*title, heap), not a tag.  Any other category is a tag. */
 static char *category_tag(const char *path, char **title)
 {
 	const char *rev = strstr(path, "/revision ");
@@ -760,21 +759,7 @@ static char *category_tag(const char *path, char **title)
 		*title = qb_xstrndup(t, (size_t)(rev - t));
 		return NULL;
 	}
-	qb_buf b = QB_BUF_INIT;
-	for (const char *p = path; *p;) {
-		size_t n = strcspn(p, "/");
-		bool skip = (n && p[0] == '$') || (n == 3 && strncmp(p, "top", 3) == 0) ||
-		            (n > 11 && strncmp(p, "Default for", 11) == 0) || !n;
-		if (!skip) {
-			if (b.len)
-				qb_buf_puts(&b, "::");
-			qb_buf_append(&b, p, n);
-		}
-		p += n;
-		if (*p)
-			p++;
-	}
-	return b.len ? qb_buf_detach(&b) : NULL;
+	return qb_imp_category(path);
 }
 
 /* The first error libxml2 reports (later ones follow from it). */
