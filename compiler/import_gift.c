@@ -10,7 +10,8 @@
  * '%50%' weights (single choice; multiple when only '~' with weights),
  * '=a =b' (short answer), '=left -> right' (matching), '#value:tol',
  * '#lo..hi' (numeric), '####general feedback' (the explanation), and
- * nothing (essay: skipped).  '\~ \= \# \{ \} \: \\' and '\n' escape.
+ * nothing (essay: skipped).  A malformed question (an unclosed '{' or
+ * title, a bad number, a block without answers) is a located error.  '\~ \= \# \{ \} \: \\' and '\n' escape.
  * Every text is located at its place in the file. */
 #include <stdlib.h>
 #include <string.h>
@@ -550,18 +551,12 @@ int qb_import_gift(qb_imp *im, const char *data, size_t len)
 			memset(copy + s, ' ', e - s);
 		i = e + 1;
 	}
-	/* blocks of lines between blank lines; a block's braces may hold a
-	 * blank line (Moodle allows it), so a block ends at a blank line only
-	 * outside an answer block */
+	/* questions are blocks of lines between blank lines (as Moodle reads
+	 * them) */
 	size_t a = 0;
-	int depth = 0;
 	for (size_t i = 0; i <= len; i++) {
-		if (i < len && copy[i] == '{' && !escaped(copy, i, 0))
-			depth++;
-		else if (i < len && copy[i] == '}' && !escaped(copy, i, 0) && depth)
-			depth--;
 		bool blank = false;
-		if (i < len && copy[i] == '\n' && !depth) {
+		if (i < len && copy[i] == '\n') {
 			size_t k = i + 1;
 			while (k < len && (copy[k] == ' ' || copy[k] == '\t' || copy[k] == '\r'))
 				k++;

@@ -308,6 +308,219 @@ printf '<?xml version="1.0"?>\n<questions/>\n' >notquiz.xml
 run "$QBC" import --from moodlexml -o notquiz.qb notquiz.xml
 check "moodlexml: another root element is an error" err_has "notquiz.xml:2:1: error: a Moodle XML file has <quiz> as its root element"
 
+# ----------------------------------------------------------------- GIFT
+cat >quiz.gift <<'EOF'
+// A GIFT file as Moodle documents it.
+$CATEGORY: $course$/top/Water/States
+
+::Boiling::What temperature does water boil at, at sea level? {
+=100 °C#Right: at sea level.
+~90 °C#That is at about 3,000 m.
+~%50%99 °C#Close.
+####At sea level water boils at 100 °C.
+}
+
+::Liquids::[html]Which are <b>liquids</b>? {
+~%50%Water
+~%50%Milk
+~%-100%Stone#Stone is solid.
+####Water and milk.}
+
+::Floats::Ice floats on water.{TRUE#No: ice floats.#Yes.####Ice is less dense.}
+
+::Sinks::Stones float.{F####Stones sink.}
+
+::Evap::What do we call water turning into vapour? {=evaporation =evaporating =%0%boiling#Only at 100 °C.####Evaporation.}
+
+::Pi::What is pi to two decimals? {#3.14:0.01####Pi.}
+
+::Range::Pick a number from 1 to 5. {#1..5####Any.}
+
+::Pairs::Match the states. {
+=Ice -> solid
+=Water -> liquid
+=Steam -> gas
+####States.}
+
+::Missing::Water {~melts =boils ~freezes####Boiling.} at 100 °C.
+
+::Escapes::Is 1\=1 \{really\} true\: \~ and \#? {T####Escapes: \= \~ \# \{ \} \:.}
+
+::Md::[markdown]Which is **bold**? {=a ~b####Markdown.}
+
+::Plain::[plain]Is *this* plain?
+Two lines. {=yes ~no####Plain.}
+
+::Essay::Describe water. {}
+
+Just a description.
+EOF
+run "$QBC" import quiz.gift
+check "gift: sniffed, report by type" \
+	out_has "quiz.gift (gift) -> quiz.qb: 12 questions (3 single, 1 multiple, 3 true-false, 1 short-answer, 2 numeric, 1 matching, 1 cloze)"
+check "gift: essay skipped, located, named" err_has "quiz.gift:42:1: warning: question 'Essay' is not imported: an essay question"
+check "gift: description skipped" err_has "quiz.gift:44:1: warning: question 'Just a description.' is not imported"
+check "gift: a weight reported" err_has "quiz.gift:4:1: warning: the partial credit of this question's answers is not carried"
+run "$QBC" check quiz.qb
+check "gift: the written bank passes qbc check" rc 0
+dump quiz.qb
+J=quiz.qb.json
+check "gift: titles are the ids" js $J "[q['id'] for q in d['questions']] == ['boiling', 'liquids', 'floats', 'sinks', 'evap', 'pi', 'range', 'pairs', 'missing', 'escapes', 'md', 'plain']"
+check "gift: \$CATEGORY is a tag" js $J "all(q['tags'] == ['Water::States'] for q in d['questions'])"
+check "gift: = right, ~ wrong, #feedback, ####general feedback" \
+	js $J "[c['correct'] for c in d['questions'][0]['choices']] == [True, False, False] and d['questions'][0]['choices'][1]['feedback']['en'] == 'That is at about 3,000 m.' and d['questions'][0]['explanation']['en'] == 'At sea level water boils at 100 °C.'"
+check "gift: multiple answers from ~%50% weights, [html]" \
+	js $J "d['questions'][1]['type'] == 'multiple' and [c['correct'] for c in d['questions'][1]['choices']] == [True, True, False] and d['questions'][1]['prompt']['en'] == 'Which are **liquids**?'"
+check "gift: TRUE with its two feedbacks" \
+	js $J "d['questions'][2]['answer'] is True and d['questions'][2]['choices'][0]['feedback']['en'] == 'Yes.' and d['questions'][2]['choices'][1]['feedback']['en'] == 'No: ice floats.'"
+check "gift: F" js $J "d['questions'][3]['answer'] is False"
+check "gift: short answers, a wrong one with feedback" \
+	js $J "[(c['text']['en'], c['correct']) for c in d['questions'][4]['choices']] == [('evaporation', True), ('evaporating', True), ('boiling', False)]"
+check "gift: {#3.14:0.01}" js $J "d['questions'][5]['answer']['value'] == 3.14 and d['questions'][5]['answer']['tolerance'] == 0.01"
+check "gift: {#1..5}" js $J "d['questions'][6]['answer']['min'] == 1 and d['questions'][6]['answer']['max'] == 5"
+check "gift: matching =a -> b" js $J "[(c['text']['en'], c['match']['en']) for c in d['questions'][7]['choices']] == [('Ice','solid'), ('Water','liquid'), ('Steam','gas')]"
+check "gift: the missing-word form is a cloze gap" \
+	js $J "d['questions'][8]['type'] == 'cloze' and d['questions'][8]['prompt']['en'] == 'Water {{~melts =boils ~freezes}} at 100 °C.'"
+check "gift: escapes" js $J "d['questions'][9]['prompt']['en'] == 'Is 1=1 {really} true: ~ and #?' and d['questions'][9]['explanation']['en'] == 'Escapes: = ~ # { } :.'"
+check "gift: [markdown] kept as it is" js $J "d['questions'][10]['prompt']['en'] == 'Which is **bold**?'"
+check "gift: [plain] escaped, its line break kept" js $J "d['questions'][11]['prompt']['en'] == 'Is \\\\*this\\\\* plain?\\\\\nTwo lines.'"
+
+printf '::T1::Q? {=a ~b\n\n::T2 Q? {=a}\n\n::T3::Pick {#abc}\n\n::T4::Empty? {####only feedback}\n' >bad.gift
+run "$QBC" import -o badg.qb bad.gift
+check "gift malformed: exit 1, nothing written" sh -c "test \"\$(cat '$T/rc')\" = 1 && test ! -e badg.qb"
+check "gift malformed: unclosed brace located" err_has "bad.gift:1:10: error: this '{' has no closing '}'"
+check "gift malformed: unclosed title located" err_has "bad.gift:3:1: error: this '::' title is not closed with '::'"
+check "gift malformed: bad number located" err_has "bad.gift:5:14: error: a GIFT number is 'value', 'value:tolerance' or 'low..high'"
+check "gift malformed: no answers located" err_has "bad.gift:7:15: error: this answer block has no answers"
+
+# GIFT written from a bank by this test (the syntax above), imported back:
+# the same model.
+cat >g.qb <<'EOF'
+bank: g
+languages: en
+title:
+  en: g
+
+1. pick-one
+   en: Which **one** is a liquid: `H2O` or {ice}?
+   * en: Water = H2O
+     > en: Right; see [this](https://example.org).
+   - en: Ice ~ solid
+     > en: Ice is solid.
+   explanation:
+     en: Water is a liquid; $\rho = 1$.
+
+2. pick-two
+   type: multiple
+   scoring: partial
+   en: Which are liquids?
+   * en: Water
+   * en: Milk
+   - en: Stone
+   explanation:
+     en: Two of them.
+
+3. pick-all
+   type: multiple
+   en: Which are liquids, all or nothing?
+   * en: Water
+   * en: Milk
+   - en: Stone
+   explanation:
+     en: Both.
+
+4. floats
+   type: true-false
+   answer: false
+   en: Stones float.
+   feedback-true:
+     en: They sink.
+   feedback-false:
+     en: Right.
+   explanation:
+     en: Stones are dense.
+
+5. word
+   type: short-answer
+   en: Water turning into vapour is called?
+   * en: evaporation
+   * en: evaporating
+   - en: boiling
+     > en: Only at the boiling point.
+   explanation:
+     en: Evaporation.
+
+6. speed
+   type: numeric
+   answer: 9.81 ± 0.05
+   en: How fast?
+   explanation:
+     en: About 9.81.
+
+7. range
+   type: numeric
+   answer: 36.1..37.2
+   en: Body temperature?
+   explanation:
+     en: About 37.
+
+8. pairs
+   type: matching
+   scoring: partial
+   en: Match them.
+   - en: Ice => solid
+   - en: Water => liquid
+   explanation:
+     en: States.
+EOF
+"$QBC" dump --json g.qb >g.json 2>/dev/null
+python3 - g.json >g.gift <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+def e(s):  # GIFT's escapes
+    for c in "\\~=#{}:":
+        s = s.replace(c, "\\" + c)
+    return s
+def fb(c):
+    return "#" + e(c["feedback"]["en"]) if c.get("feedback") else ""
+print("// written by tests/import/run.sh from g.qb")
+for q in d["questions"]:
+    t, ans = q["type"], []
+    if t == "single":
+        ans = [("=" if c["correct"] else "~") + e(c["text"]["en"]) + fb(c) for c in q["choices"]]
+    elif t == "multiple":
+        k = sum(c["correct"] for c in q["choices"]); w = 100 / k
+        bad = -100 if q["scoring"] == "all-or-nothing" else -w
+        ans = [("~%%%g%%" % (w if c["correct"] else bad)) + e(c["text"]["en"]) + fb(c) for c in q["choices"]]
+    elif t == "true-false":
+        ok = q["choices"][0 if q["answer"] else 1]; no = q["choices"][1 if q["answer"] else 0]
+        ans = ["TRUE" if q["answer"] else "FALSE", fb(no) or "#", fb(ok)]
+    elif t == "short-answer":
+        ans = [("=" if c["correct"] else "=%0%") + e(c["text"]["en"]) + fb(c) for c in q["choices"]]
+    elif t == "numeric":
+        a = q["answer"]
+        ans = ["#%g..%g" % (a["min"], a["max"]) if q["id"] == "range" else "#%g:%g" % (a["value"], a["tolerance"])]
+    elif t == "matching":
+        ans = ["=" + e(c["text"]["en"]) + " -> " + e(c["match"]["en"]) for c in q["choices"]]
+    sep = "" if t in ("true-false", "numeric") else "\n"
+    print("::%s::[markdown]%s {%s%s\n####%s}\n" % (q["id"], e(q["prompt"]["en"]), sep, sep.join(ans), e(q["explanation"]["en"])))
+EOF
+run "$QBC" import --bank g -o gback.qb g.gift
+check "gift round trip: imported" rc 0
+dump gback.qb
+check "gift round trip: qbc dump --json equals the original's" python3 - g.json gback.qb.json <<'EOF'
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+for d in (a, b):
+    for q in d["questions"]:
+        q.pop("source")
+if a != b:
+    import difflib
+    x, y = (json.dumps(d, indent=1, sort_keys=True, ensure_ascii=False).splitlines() for d in (a, b))
+    print("\n".join(difflib.unified_diff(x, y, lineterm="", n=1)))
+    sys.exit(1)
+EOF
+
 # ----------------------------------------------- round trip through qbc
 # A bank of every type that Moodle XML carries whole, built to Moodle XML
 # by qbc and imported again: the same model, but for the fields listed in
