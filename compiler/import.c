@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <utf8proc.h>
 
@@ -49,9 +50,18 @@ void qb_imp_ml_dispose(qb_imp_ml *ml)
 }
 
 /* s trimmed and in NFC, in the bank's arena (s is valid UTF-8: the
- * source was checked). */
+ * source was checked); Windows line ends (a spreadsheet's cells) made
+ * '\n'. */
 static const char *text_nfc(qb_imp *im, const char *s)
 {
+	qb_buf lf = QB_BUF_INIT;
+	if (strchr(s, '\r')) {
+		for (const char *p = s; *p; p++)
+			if (!(p[0] == '\r' && p[1] == '\n'))
+				qb_buf_putc(&lf, *p);
+		s = qb_buf_cstr(&lf);
+	}
+	const char *out = NULL;
 	size_t n = strlen(s);
 	while (n && (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')) {
 		s++;
@@ -59,14 +69,17 @@ static const char *text_nfc(qb_imp *im, const char *s)
 	}
 	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\n' || s[n - 1] == '\r'))
 		n--;
-	if (qb_utf8_is_nfc(s, n))
-		return qb_arena_strndup(&im->bank->arena, s, n);
-	utf8proc_uint8_t *nfc = NULL;
-	utf8proc_ssize_t m = utf8proc_map((const utf8proc_uint8_t *)s, (utf8proc_ssize_t)n, &nfc,
-	                                  UTF8PROC_STABLE | UTF8PROC_COMPOSE);
-	const char *out = m >= 0 ? qb_arena_strndup(&im->bank->arena, (const char *)nfc, (size_t)m)
-	                         : qb_arena_strndup(&im->bank->arena, s, n);
-	free(nfc);
+	if (qb_utf8_is_nfc(s, n)) {
+		out = qb_arena_strndup(&im->bank->arena, s, n);
+	} else {
+		utf8proc_uint8_t *nfc = NULL;
+		utf8proc_ssize_t m = utf8proc_map((const utf8proc_uint8_t *)s, (utf8proc_ssize_t)n,
+		                                  &nfc, UTF8PROC_STABLE | UTF8PROC_COMPOSE);
+		out = m >= 0 ? qb_arena_strndup(&im->bank->arena, (const char *)nfc, (size_t)m)
+		             : qb_arena_strndup(&im->bank->arena, s, n);
+		free(nfc);
+	}
+	qb_buf_dispose(&lf);
 	return out;
 }
 
@@ -387,6 +400,11 @@ const char *qb_import_sniff(const char *data, size_t len)
 		const char *quiz = strstr(data + i, "<quiz");
 		return quiz ? "moodlexml" : NULL;
 	}
+	/* CSV or TSV: a header row naming qbc's columns. */
+	size_t hl = strcspn(data + i, "\n");
+	for (size_t k = 0; k + 7 <= hl; k++)
+		if (strncasecmp(data + i + k, "prompt:", 7) == 0 && (k == 0 || strchr(",\t\"", data[i + k - 1])))
+			return "csv";
 	/* Aiken: a line 'ANSWER: X' after option lines 'A. ' or 'A) '. */
 	for (const char *p = data + i; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
 		if (strncmp(p, "ANSWER:", 7) == 0 || strncmp(p, "ANSWER :", 8) == 0)
@@ -408,6 +426,7 @@ static const struct {
 	{"moodlexml", qb_import_moodlexml},
 	{"aiken", qb_import_aiken},
 	{"gift", qb_import_gift},
+	{"csv", qb_import_csv},
 };
 
 /* The first invalid UTF-8 byte of data, or -1. */
@@ -574,7 +593,7 @@ qb_drv_status qb_drv_import(const qb_drv_opts *o)
 		if (strcmp(importers[i].name, fmt) == 0)
 			fn = importers[i].fn;
 	if (fmt && !fn) {
-		qb_drv_usage(o->command, "--from: unknown format '%s' (moodlexml, gift or aiken)", fmt);
+		qb_drv_usage(o->command, "--from: unknown format '%s' (moodlexml, gift, aiken or csv)", fmt);
 		return QB_DRV_USAGE;
 	}
 	if (o->langs && !qb_lang_valid(o->langs, strlen(o->langs))) {
@@ -609,7 +628,7 @@ qb_drv_status qb_drv_import(const qb_drv_opts *o)
 				fn = importers[i].fn;
 		if (!fn) {
 			qb_diag_error((qb_loc){src, 0, 0}, "cannot tell the format of '%s'; say it with "
-			              "--from moodlexml, gift or aiken", src);
+			              "--from moodlexml, gift, aiken or csv", src);
 			rc = QB_DRV_BANK_ERRORS;
 			goto done;
 		}

@@ -99,6 +99,7 @@ void qb_imp_lost(qb_imp *im, qb_loc loc, const char *fmt, ...) QB_PRINTF(3, 4);
 int qb_import_aiken(qb_imp *im, const char *data, size_t len);
 int qb_import_moodlexml(qb_imp *im, const char *data, size_t len);
 int qb_import_gift(qb_imp *im, const char *data, size_t len);
+int qb_import_csv(qb_imp *im, const char *data, size_t len);
 
 /* The format of data by its content: "moodlexml", "aiken", or NULL. */
 const char *qb_import_sniff(const char *data, size_t len);

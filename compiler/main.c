@@ -63,7 +63,7 @@ static const option_spec watch_opts[] = {
 
 static const option_spec import_opts[] = {
 	{'o', "output", "OUT.qb", "write the new bank here (default: FILE's name with .qb)"},
-	{OPT_FROM, "from", "FORMAT", "moodlexml, gift or aiken (default: found from the content)"},
+	{OPT_FROM, "from", "FORMAT", "moodlexml, gift, aiken or csv (default: from the content)"},
 	{OPT_LANG, "lang", "LANG", "the language of text with no language of its own (default en)"},
 	{OPT_BANK, "bank", "ID", "the new bank's id (default: from OUT.qb's name)"},
 	{OPT_HELP, "help", NULL, "show this help"},
@@ -109,7 +109,7 @@ static const command commands[] = {
 	 "build, then rebuild each bank whenever it or a picture it shows is saved", watch_opts,
 	 qb_drv_watch, 1, 0},
 	{"import", "qbc import [-o OUT.qb] [--from FORMAT] [--lang LANG] [--bank ID] FILE",
-	 "bring a Moodle XML, GIFT or Aiken file in as a new bank (and its media/); report what was "
+	 "bring a Moodle XML, GIFT, Aiken or CSV file in as a new bank (and its media/); report what was "
 	 "not carried", import_opts, qb_drv_import, 1, 1},
 	{NULL, NULL, NULL, NULL, NULL, 0, 0},
 };
