@@ -21,6 +21,9 @@
 #include "lang.h"
 #include "utf8.h"
 #include "validate.h"
+#include "read.h"
+#include "write.h"
+#include "write_json.h"
 #include "write_qb.h"
 
 /* ---- texts ---- */
@@ -557,6 +560,42 @@ static int write_media(const qb_imp *im, const char *dir)
 	return 0;
 }
 
+/* The written file read again must give the model imported: a text the
+ * .qb format cannot hold as it is (a line break inside a paragraph, an
+ * indented line) is reported at its question. */
+static void check_readback(const qb_imp *im, const char *out)
+{
+	char *data = NULL;
+	size_t len = 0;
+	if (qb_fs_read(out, &data, &len) != 0)
+		return;
+	qb_bank *back = qb_read_text(out, data, len);
+	qb_build_opts opts = {0};
+	const char **langs = qb_xcalloc(im->bank->nlangs + 1, sizeof *langs);
+	for (size_t i = 0; i < im->bank->nlangs; i++)
+		langs[i] = im->bank->langs[i].code;
+	opts.langs = langs;
+	opts.nlangs = im->bank->nlangs;
+	json_t *a = qb_json_bank(im->bank, &opts), *b = qb_json_bank(back, &opts);
+	json_t *qa = json_object_get(a, "questions"), *qbk = json_object_get(b, "questions");
+	for (size_t i = 0; i < json_array_size(qa); i++) {
+		json_t *x = json_array_get(qa, i), *y = json_array_get(qbk, i);
+		json_object_del(x, "source");
+		if (y)
+			json_object_del(y, "source");
+		if (!y || !json_equal(x, y))
+			qb_diag_warning(im->bank->questions[i].loc, "question '%s' reads back from '%s' "
+			                "differently from what was imported (a .qb text cannot hold a line "
+			                "break inside a paragraph or an indented line): check its texts",
+			                im->bank->questions[i].id, out);
+	}
+	json_decref(a);
+	json_decref(b);
+	free(langs);
+	qb_bank_free(back);
+	free(data);
+}
+
 static void report(const qb_imp *im, const char *src, const char *fmt, const char *out)
 {
 	const qb_bank *b = im->bank;
@@ -672,6 +711,7 @@ qb_drv_status qb_drv_import(const qb_drv_opts *o)
 		rc = QB_DRV_IO;
 		goto done;
 	}
+	check_readback(&im, out);
 	report(&im, src, fmt, out);
 	if (problems) {
 		printf("qbc import: %s has the errors shown above: fix them, then 'qbc check %s'\n",

@@ -393,6 +393,15 @@ check "gift malformed: unclosed title located" err_has "bad.gift:3:1: error: thi
 check "gift malformed: bad number located" err_has "bad.gift:5:14: error: a GIFT number is 'value', 'value:tolerance' or 'low..high'"
 check "gift malformed: no answers located" err_has "bad.gift:7:15: error: this answer block has no answers"
 
+# A text the .qb format cannot hold exactly (a soft line break in a
+# [markdown] paragraph becomes a hard one): the read-back check says so.
+printf '::Soft::[markdown]One line\nand the next. {=a ~b####E.}\n' >soft.gift
+run "$QBC" import -o soft.qb soft.gift
+check "read-back: a text that cannot be held as it is is reported" \
+	err_has "soft.gift:1:1: warning: question 'soft' reads back from 'soft.qb' differently from what was imported"
+run "$QBC" import -o quiz-again.qb quiz.gift
+check "read-back: silent when the .qb holds everything" sh -c "! grep -q 'reads back' '$T/err'"
+
 # GIFT written from a bank by this test (the syntax above), imported back:
 # the same model.
 cat >g.qb <<'EOF'
