@@ -446,16 +446,16 @@ static long bad_utf8(const char *data, size_t len)
 	return -1;
 }
 
-static qb_loc loc_of(const char *file, const char *data, size_t off)
+qb_loc qb_imp_at(const qb_imp *im, const char *data, size_t off)
 {
 	int line = 1;
 	size_t bol = 0;
-	for (size_t i = 0; i < off; i++)
+	for (size_t i = 0; i < off && data[i]; i++)
 		if (data[i] == '\n') {
 			line++;
 			bol = i + 1;
 		}
-	return (qb_loc){file, line, 1 + (int)qb_utf8_count(data + bol, off - bol)};
+	return (qb_loc){im->file, line, 1 + (int)qb_utf8_count(data + bol, off - bol)};
 }
 
 /* Declares the languages the texts use, in the order they first appear,
@@ -654,7 +654,8 @@ qb_drv_status qb_drv_import(const qb_drv_opts *o)
 	size_t skip = len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
 	long badat = bad_utf8(data, len);
 	if (badat >= 0) {
-		qb_diag_error(loc_of(src, data, (size_t)badat),
+		qb_imp file = {.file = src};
+		qb_diag_error(qb_imp_at(&file, data, (size_t)badat),
 		              "this byte (0x%02X) is not UTF-8: save the file as UTF-8 and import "
 		              "it again", (unsigned char)data[badat]);
 		rc = QB_DRV_BANK_ERRORS;

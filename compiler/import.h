@@ -95,6 +95,9 @@ void qb_imp_skip(qb_imp *im, qb_loc loc, const char *name, const char *fmt, ...)
 /* A part that cannot be carried: a located warning. */
 void qb_imp_lost(qb_imp *im, qb_loc loc, const char *fmt, ...) QB_PRINTF(3, 4);
 
+/* The position of byte off of a source text data (NUL-terminated) of im. */
+qb_loc qb_imp_at(const qb_imp *im, const char *data, size_t off);
+
 /* ---- the importers: each returns 0, or -1 after located errors ---- */
 int qb_import_aiken(qb_imp *im, const char *data, size_t len);
 int qb_import_moodlexml(qb_imp *im, const char *data, size_t len);

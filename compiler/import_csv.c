@@ -52,14 +52,7 @@ typedef struct csvr {
 
 static qb_loc at(const csvr *r, size_t off)
 {
-	int line = 1;
-	size_t bol = 0;
-	for (size_t i = 0; i < off && i < r->len; i++)
-		if (r->data[i] == '\n') {
-			line++;
-			bol = i + 1;
-		}
-	return (qb_loc){r->im->file, line, 1 + (int)qb_utf8_count(r->data + bol, off - bol)};
+	return qb_imp_at(r->im, r->data, off);
 }
 
 /* libcsv: the end of a cell. */

@@ -34,14 +34,7 @@ typedef struct gift {
 
 static qb_loc at(const gift *g, size_t off)
 {
-	int line = 1;
-	size_t bol = 0;
-	for (size_t i = 0; i < off && i < g->len; i++)
-		if (g->data[i] == '\n') {
-			line++;
-			bol = i + 1;
-		}
-	return (qb_loc){g->im->file, line, 1 + (int)qb_utf8_count(g->data + bol, off - bol)};
+	return qb_imp_at(g->im, g->data, off);
 }
 
 static bool escaped(const char *s, size_t i, size_t start)
