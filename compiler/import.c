@@ -700,6 +700,11 @@ qb_drv_status qb_drv_import(const qb_drv_opts *o)
 		goto done;
 	}
 	finish_bank(&im, im.title ? im.title : im.bank->id);
+	if (qb_fs_mkdirs(outdir) != 0) {
+		qb_diag_fatal("cannot create '%s': %s", outdir, strerror(errno));
+		rc = QB_DRV_IO;
+		goto done;
+	}
 	if (write_media(&im, outdir) != 0) {
 		rc = QB_DRV_IO;
 		goto done;

@@ -6,7 +6,9 @@
 # author must keep true.  For every bank: `qbc check --werror` passes, and
 # `qbc build` writes every format (the SCORM manifests valid against the
 # official XSDs and ../shared/tools/scorm-validate when present, the Anki
-# collection intact).  The bank, its revision record and its media are
+# collection intact), and `qbc import` of its Moodle XML gives back a bank
+# that passes the checks with the same questions and answers.  The bank,
+# its revision record and its media are
 # copied to a temporary folder first: nothing in input/ or output/ changes.
 . "$(dirname "$0")/../lib.sh"
 XSDS="$ROOT/tests/scorm"
@@ -58,6 +60,16 @@ for bank in "$ROOT"/input/*.qb; do
 	check "$bn: SCORM 2004 manifest valid (XSD)" xsd "$XSDS/scorm2004-driver.xsd" "$W/out/$id.scorm2004.zip"
 	check "$bn: Moodle XML as Moodle's importer reads it" \
 		python3 "$ROOT/tests/moodlexml/check_moodlexml.py" structure "$W/out/$id.moodle.xml"
+	# qbc import of its own Moodle XML gives the bank back (README, "Round
+	# trip through qbc's own Moodle XML"): it passes qbc check, and every
+	# question keeps its id, type, tags and answers.
+	"$QBC" import --bank "$id" -o "$W/back/$bn.qb" "$W/out/$id.moodle.xml" >"$W/import.log" 2>&1
+	check "$bn: qbc import of its Moodle XML" test $? = 0
+	check "$bn: the imported bank passes qbc check" sh -c '"$1" check "$2" 2>/dev/null' _ "$QBC" "$W/back/$bn.qb"
+	"$QBC" dump --json "$W/$bn.qb" >"$W/a.json" 2>/dev/null
+	"$QBC" dump --json "$W/back/$bn.qb" >"$W/b.json" 2>/dev/null
+	check "$bn: the imported bank has the same questions and answers" \
+		python3 "$ROOT/tests/import/same_model.py" "$W/a.json" "$W/b.json" answers
 	if [ -x "$VALIDATE" ]; then
 		for v in scorm12 scorm2004; do
 			check "$bn: scorm-validate $v" sh -c '"$1" "$2" >/dev/null 2>&1' - "$VALIDATE" "$W/out/$id.$v.zip"

@@ -69,6 +69,8 @@ check "aiken: ids are slugs of the question" \
 	js quiz.qb.json "[q['id'] for q in d['questions']] == ['what-is-the-capital-of-france', 'which-gas-do-plants-take-in-from-the-air']"
 check "aiken: --lang default en, bank id from the file name" js quiz.qb.json "d['languages'] == ['en'] and d['id'] == 'quiz'"
 
+run "$QBC" import --lang sw --bank maswali -o new/dir/sw.qb quiz.txt
+check "aiken: the output's folder is made" test -f new/dir/sw.qb
 run "$QBC" import --lang sw --bank maswali -o sw.qb quiz.txt
 check "aiken --lang sw --bank: written" test -f sw.qb
 check "aiken --lang sw: the texts are Kiswahili" grep -q "^   en\|^   sw: What is the capital" sw.qb
