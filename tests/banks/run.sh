@@ -78,4 +78,12 @@ for bank in "$ROOT"/input/*.qb; do
 done
 check "input/ holds at least one bank" test "$n" -gt 0
 check "input/ and output/ untouched" test "$(snapshot)" = "$before"
+# The spreadsheet template teachers copy (input/README.md) imports into a
+# bank of every type in both languages that passes qbc check.
+W=$(tmpdir)
+"$QBC" import --bank template -o "$W/template.qb" "$ROOT/input/templates/questions.csv" >"$W/out" 2>&1
+check "templates/questions.csv: qbc import" test $? = 0
+check "templates/questions.csv: every type, both languages" grep -qF \
+	"7 questions (1 single, 1 multiple, 1 true-false, 1 short-answer, 1 numeric, 1 matching, 1 cloze), languages en sw" "$W/out"
+check "templates/questions.csv: the bank passes qbc check --werror" sh -c '"$1" check --werror "$2" 2>/dev/null' _ "$QBC" "$W/template.qb"
 finish
