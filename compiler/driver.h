@@ -31,6 +31,7 @@ typedef struct qb_drv_opts {
 	const char *command;            /* for "try 'qbc COMMAND --help'"    */
 	const char *from;               /* import --from                     */
 	const char *bank_id;            /* import --bank                     */
+	bool split;                     /* import --split                    */
 } qb_drv_opts;
 
 qb_drv_status qb_drv_check(const qb_drv_opts *o);

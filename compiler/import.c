@@ -133,7 +133,10 @@ qb_question *qb_imp_question(qb_imp *im, qb_qtype type, qb_loc loc)
 	if (im->nqs == im->capqs) {
 		im->capqs = im->capqs ? 2 * im->capqs : 16;
 		im->qs = qb_xrealloc(im->qs, im->capqs * sizeof *im->qs);
+		im->cats = qb_xrealloc(im->cats, im->capqs * sizeof *im->cats);
 	}
+	im->cats[im->nqs] = NULL;
+	im->ncats = im->nqs + 1;
 	qb_question *q = &im->qs[im->nqs++];
 	memset(q, 0, sizeof *q);
 	q->loc = loc;
@@ -250,6 +253,14 @@ char *qb_imp_category(const char *path)
 			p++;
 	}
 	return b.len ? qb_buf_detach(&b) : NULL;
+}
+
+void qb_imp_in_category(qb_imp *im, qb_loc loc, const char *cat)
+{
+	free(im->cats[im->nqs - 1]);
+	im->cats[im->nqs - 1] = qb_xstrdup(cat);
+	if (!im->split)
+		qb_imp_tag(im, loc, cat);
 }
 
 /* ---- ids ---- */
@@ -516,6 +527,9 @@ static void imp_dispose(qb_imp *im)
 	free(im->media);
 	for (size_t i = 0; i < im->nids; i++)
 		free(im->used_ids[i]);
+	for (size_t i = 0; im->cats && i < im->ncats; i++)
+		free(im->cats[i]);
+	free(im->cats);
 	free(im->used_ids);
 	free(im->title);
 }
@@ -563,7 +577,7 @@ static int write_media(const qb_imp *im, const char *dir)
 /* The written file read again must give the model imported: a text the
  * .qb format cannot hold as it is (a line break inside a paragraph, an
  * indented line) is reported at its question. */
-static void check_readback(const qb_imp *im, const char *out)
+static void check_readback(const qb_bank *bank, const char *out)
 {
 	char *data = NULL;
 	size_t len = 0;
@@ -571,12 +585,12 @@ static void check_readback(const qb_imp *im, const char *out)
 		return;
 	qb_bank *back = qb_read_text(out, data, len);
 	qb_build_opts opts = {0};
-	const char **langs = qb_xcalloc(im->bank->nlangs + 1, sizeof *langs);
-	for (size_t i = 0; i < im->bank->nlangs; i++)
-		langs[i] = im->bank->langs[i].code;
+	const char **langs = qb_xcalloc(bank->nlangs + 1, sizeof *langs);
+	for (size_t i = 0; i < bank->nlangs; i++)
+		langs[i] = bank->langs[i].code;
 	opts.langs = langs;
-	opts.nlangs = im->bank->nlangs;
-	json_t *a = qb_json_bank(im->bank, &opts), *b = qb_json_bank(back, &opts);
+	opts.nlangs = bank->nlangs;
+	json_t *a = qb_json_bank(bank, &opts), *b = qb_json_bank(back, &opts);
 	json_t *qa = json_object_get(a, "questions"), *qbk = json_object_get(b, "questions");
 	for (size_t i = 0; i < json_array_size(qa); i++) {
 		json_t *x = json_array_get(qa, i), *y = json_array_get(qbk, i);
@@ -584,16 +598,97 @@ static void check_readback(const qb_imp *im, const char *out)
 		if (y)
 			json_object_del(y, "source");
 		if (!y || !json_equal(x, y))
-			qb_diag_warning(im->bank->questions[i].loc, "question '%s' reads back from '%s' "
+			qb_diag_warning(bank->questions[i].loc, "question '%s' reads back from '%s' "
 			                "differently from what was imported (a .qb text cannot hold a line "
 			                "break inside a paragraph or an indented line): check its texts",
-			                im->bank->questions[i].id, out);
+			                bank->questions[i].id, out);
 	}
 	json_decref(a);
 	json_decref(b);
 	free(langs);
 	qb_bank_free(back);
 	free(data);
+}
+
+/* Checks bank, writes it to out and reads it back: OK, BANK_ERRORS (the
+ * checks found errors: written all the same) or IO. */
+static qb_drv_status write_bank(const qb_bank *bank, const char *out)
+{
+	qb_diag_mark checks = qb_diag_mark_now();
+	qb_validate(bank);
+	bool problems = qb_diag_errors_since(checks) > 0;
+	if (qb_write_qb(bank, out) != 0) {
+		qb_diag_fatal("cannot write '%s': %s", out, strerror(errno));
+		return QB_DRV_IO;
+	}
+	check_readback(bank, out);
+	if (problems) {
+		printf("qbc import: %s has the errors shown above: fix them, then 'qbc check %s'\n",
+		       out, out);
+		return QB_DRV_BANK_ERRORS;
+	}
+	return QB_DRV_OK;
+}
+
+/* --split: a bank per category, <OUT>-<category>.qb beside OUT, each a
+ * view of the imported bank (its questions of that category; the texts
+ * and the arena stay the imported bank's). */
+static qb_drv_status write_split(qb_imp *im, const char *out, const char *outdir)
+{
+	qb_bank *b = im->bank;
+	qb_drv_status rc = QB_DRV_OK;
+	bool *done = qb_xcalloc(b->nquestions + 1, sizeof *done);
+	qb_question *sub = qb_xcalloc(b->nquestions + 1, sizeof *sub);
+	const char *base = strrchr(out, '/');
+	base = base ? base + 1 : out;
+	size_t stem = strlen(base) > 3 && strcmp(base + strlen(base) - 3, ".qb") == 0
+	                  ? strlen(base) - 3 : strlen(base);
+	for (size_t i = 0; i < b->nquestions; i++) {
+		if (done[i])
+			continue;
+		const char *cat = im->cats[i] ? im->cats[i] : "";
+		size_t n = 0;
+		for (size_t k = i; k < b->nquestions; k++) {
+			const char *ck = im->cats[k] ? im->cats[k] : "";
+			if (!done[k] && strcmp(ck, cat) == 0) {
+				done[k] = true;
+				sub[n] = b->questions[k];
+				sub[n].number = (int)n + 1;
+				n++;
+			}
+		}
+		qb_buf slugb = QB_BUF_INIT, title = QB_BUF_INIT, id = QB_BUF_INIT;
+		slug(&slugb, cat);
+		qb_buf_appendf(&id, "%s%s%s", b->id, slugb.len ? "-" : "", qb_buf_cstr(&slugb));
+		for (const char *p = *cat ? cat : b->id; *p; p++)
+			if (p[0] == ':' && p[1] == ':')
+				qb_buf_puts(&title, " / "), p++;
+			else
+				qb_buf_putc(&title, *p);
+		char *path = qb_xasprintf("%s/%.*s%s%s.qb", outdir, (int)stem, base,
+		                          slugb.len ? "-" : "", qb_buf_cstr(&slugb));
+		qb_bank view = *b;
+		view.questions = sub;
+		view.nquestions = n;
+		view.id = qb_arena_strdup(&b->arena, qb_buf_cstr(&id));
+		qb_imp_ml ml = {0};
+		for (size_t l = 0; l < b->nlangs; l++)
+			qb_imp_ml_set(&ml, b->langs[l].code, title.ptr, title.len);
+		qb_imp_text(im, &view.title, (qb_loc){b->path, 1, 1}, &ml);
+		qb_imp_ml_dispose(&ml);
+		qb_drv_status r = write_bank(&view, path);
+		if (r != QB_DRV_IO)
+			printf("qbc import: %s: %zu question%s of category '%s'\n", path, n,
+			       n == 1 ? "" : "s", *cat ? cat : "(none)");
+		rc = r > rc ? r : rc;
+		free(path);
+		qb_buf_dispose(&slugb);
+		qb_buf_dispose(&title);
+		qb_buf_dispose(&id);
+	}
+	free(done);
+	free(sub);
+	return rc;
 }
 
 static void report(const qb_imp *im, const char *src, const char *fmt, const char *out)
@@ -679,6 +774,7 @@ qb_drv_status qb_drv_import(const qb_drv_opts *o)
 	im.bank->dir = qb_arena_strdup(&im.bank->arena, outdir);
 	im.file = im.bank->path;
 	im.lang = o->langs ? o->langs : "en";
+	im.split = o->split;
 	{
 		qb_buf id = QB_BUF_INIT;
 		if (o->bank_id)
@@ -709,21 +805,11 @@ qb_drv_status qb_drv_import(const qb_drv_opts *o)
 		rc = QB_DRV_IO;
 		goto done;
 	}
-	qb_diag_mark checks = qb_diag_mark_now();
-	qb_validate(im.bank);
-	bool problems = qb_diag_errors_since(checks) > 0;
-	if (qb_write_qb(im.bank, out) != 0) {
-		qb_diag_fatal("cannot write '%s': %s", out, strerror(errno));
-		rc = QB_DRV_IO;
-		goto done;
-	}
-	check_readback(&im, out);
-	report(&im, src, fmt, out);
-	if (problems) {
-		printf("qbc import: %s has the errors shown above: fix them, then 'qbc check %s'\n",
-		       out, out);
-		rc = QB_DRV_BANK_ERRORS;
-	}
+	if (im.split)
+		rc = write_split(&im, out, outdir);
+	else
+		rc = write_bank(im.bank, out);
+	report(&im, src, fmt, im.split ? "a bank per category" : out);
 done:
 	imp_dispose(&im);
 	qb_bank_free(im.bank);

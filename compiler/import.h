@@ -51,6 +51,9 @@ typedef struct qb_imp {
 	qb_imp_media *media;
 	size_t nmedia;
 	char **used_ids;        /* ids given so far (heap)                   */
+	char **cats;            /* each question's category (heap, or NULL) */
+	size_t ncats;
+	bool split;             /* --split: a bank per category, no tag      */
 	char *title;            /* the bank's title when the source names it
 	                           (heap), else the bank id is the title      */
 	size_t nids;
@@ -76,6 +79,9 @@ void qb_imp_tag(qb_imp *im, qb_loc loc, const char *name);
 /* A Moodle category path "$course$/top/A/B" as a tag "A::B" (Moodle's
  * own levels dropped); heap, or NULL when nothing is left. */
 char *qb_imp_category(const char *path);
+/* Puts the last question in category cat (a tag, qb_imp_category()):
+ * the tag, or with --split the bank it goes to. */
+void qb_imp_in_category(qb_imp *im, qb_loc loc, const char *cat);
 /* Gives the last question an id: want (an idnumber) when it is a valid
  * id, else a slug of name (else of its prompt), unique in the bank. */
 void qb_imp_id(qb_imp *im, const char *want, const char *name);

@@ -455,7 +455,7 @@ static void question(gift *g, size_t start, const char *name, size_t qa, size_t 
 			set_md(g, &q->explanation, fa, fb, false);
 	}
 	if (g->category)
-		qb_imp_tag(im, loc, g->category);
+		qb_imp_in_category(im, loc, g->category);
 	qb_imp_id(im, NULL, name);
 }
 

@@ -354,7 +354,7 @@ static void common(mx *x, qb_question *q, xmlNode *qn)
 		x->penalties++;
 	free(pen);
 	if (x->category)
-		qb_imp_tag(x->im, q->loc, x->category);
+		qb_imp_in_category(x->im, q->loc, x->category);
 	for (xmlNode *t = child(child(qn, "tags"), "tag"); t; t = t->next)
 		if (is(t, "tag")) {
 			char *s = text_of(t);

@@ -20,7 +20,7 @@ typedef struct option_spec {
 } option_spec;
 
 enum { OPT_WERROR = 256, OPT_JSON, OPT_FORMAT, OPT_LANG, OPT_HELP, OPT_DRY_RUN, OPT_QUESTION,
-       OPT_FROM, OPT_BANK };
+       OPT_FROM, OPT_BANK, OPT_SPLIT };
 
 static const option_spec check_opts[] = {
 	{OPT_WERROR, "werror", NULL, "treat warnings as errors"},
@@ -66,6 +66,7 @@ static const option_spec import_opts[] = {
 	{OPT_FROM, "from", "FORMAT", "moodlexml, gift, aiken or csv (default: from the content)"},
 	{OPT_LANG, "lang", "LANG", "the language of text with no language of its own (default en)"},
 	{OPT_BANK, "bank", "ID", "the new bank's id (default: from OUT.qb's name)"},
+	{OPT_SPLIT, "split", NULL, "a bank per category (OUT-<category>.qb), not a tag"},
 	{OPT_HELP, "help", NULL, "show this help"},
 	{0, NULL, NULL, NULL},
 };
@@ -77,6 +78,7 @@ typedef struct args {
 	const char *from, *bank_id;
 	bool werror;
 	bool dry_run;
+	bool split;
 	const char *questions[64]; /* --question, for review */
 	size_t nquestions;
 	char **banks;
@@ -108,7 +110,7 @@ static const command commands[] = {
 	{"watch", "qbc watch [-o DIR] [--format LIST] [--lang LANGS] BANK...",
 	 "build, then rebuild each bank whenever it or a picture it shows is saved", watch_opts,
 	 qb_drv_watch, 1, 0},
-	{"import", "qbc import [-o OUT.qb] [--from FORMAT] [--lang LANG] [--bank ID] FILE",
+	{"import", "qbc import [-o OUT.qb] [--from FORMAT] [--lang LANG] [--bank ID] [--split] FILE",
 	 "bring a Moodle XML, GIFT, Aiken or CSV file in as a new bank (and its media/); report what was "
 	 "not carried", import_opts, qb_drv_import, 1, 1},
 	{NULL, NULL, NULL, NULL, NULL, 0, 0},
@@ -208,6 +210,7 @@ static int parse(const command *c, int argc, char **argv, args *a)
 		case OPT_LANG: a->langs = optarg; break;
 		case OPT_FROM: a->from = optarg; break;
 		case OPT_BANK: a->bank_id = optarg; break;
+		case OPT_SPLIT: a->split = true; break;
 		case OPT_WERROR: a->werror = true; break;
 		case OPT_DRY_RUN: a->dry_run = true; break;
 		case OPT_QUESTION:
@@ -273,7 +276,7 @@ int main(int argc, char **argv)
 		return rc;
 	qb_diag_set_werror(a.werror);
 	qb_drv_opts o = {a.outdir, a.formats, a.langs, a.dry_run, a.questions, a.nquestions,
-	                 (const char *const *)a.banks, (size_t)a.nbanks, argv[0], c->name, a.from, a.bank_id};
+	                 (const char *const *)a.banks, (size_t)a.nbanks, argv[0], c->name, a.from, a.bank_id, a.split};
 	rc = exit_code(c->run(&o));
 	qb_diag_summary();
 	qb_diag_dispose();

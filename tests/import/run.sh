@@ -310,6 +310,36 @@ printf '<?xml version="1.0"?>\n<questions/>\n' >notquiz.xml
 run "$QBC" import --from moodlexml -o notquiz.qb notquiz.xml
 check "moodlexml: another root element is an error" err_has "notquiz.xml:2:1: error: a Moodle XML file has <quiz> as its root element"
 
+# --split: a bank per category instead of a tag
+cat >two.xml <<'EOF'
+<?xml version="1.0" encoding="UTF-8"?>
+<quiz>
+  <question type="category"><category><text>$course$/top/Heat</text></category></question>
+  <question type="truefalse"><name><text>Ice floats</text></name>
+    <questiontext><text>Ice floats.</text></questiontext><generalfeedback><text>Less dense.</text></generalfeedback>
+    <answer fraction="100"><text>true</text></answer><answer fraction="0"><text>false</text></answer></question>
+  <question type="category"><category><text>$course$/top/Light/Colours</text></category></question>
+  <question type="truefalse"><name><text>Sky</text></name>
+    <questiontext><text>The sky is green.</text></questiontext><generalfeedback><text>Blue.</text></generalfeedback>
+    <answer fraction="0"><text>true</text></answer><answer fraction="100"><text>false</text></answer></question>
+  <question type="truefalse"><name><text>Grass</text></name>
+    <questiontext><text>Grass is green.</text></questiontext><generalfeedback><text>Green.</text></generalfeedback>
+    <answer fraction="100"><text>true</text></answer><answer fraction="0"><text>false</text></answer></question>
+</quiz>
+EOF
+run "$QBC" import --split -o split/science.qb two.xml
+check "--split: exit 0" rc 0
+check "--split: a bank per category, named after it" \
+	sh -c "test -f split/science-heat.qb && test -f split/science-light-colours.qb && test ! -e split/science.qb"
+check "--split: the report names each" out_has "split/science-light-colours.qb: 2 questions of category 'Light::Colours'"
+check "--split: each bank passes qbc check" "$QBC" check split/science-heat.qb split/science-light-colours.qb
+dump split/science-light-colours.qb
+check "--split: the category is the bank (id, title), not a tag" \
+	js split/science-light-colours.qb.json "d['id'] == 'science-light-colours' and d['title']['en'] == 'Light / Colours' and [q['id'] for q in d['questions']] == ['sky', 'grass'] and all(q['tags'] == [] for q in d['questions'])"
+run "$QBC" import -o nosplit.qb two.xml
+dump nosplit.qb
+check "without --split: categories are tags" js nosplit.qb.json "[q['tags'] for q in d['questions']] == [['Heat'], ['Light::Colours'], ['Light::Colours']]"
+
 # ----------------------------------------------------------------- GIFT
 cat >quiz.gift <<'EOF'
 // A GIFT file as Moodle documents it.
