@@ -126,6 +126,41 @@ void qb_imp_plain(qb_imp *im, qb_text *t, qb_loc loc, const char *s)
 	qb_buf_dispose(&b);
 }
 
+void qb_imp_text_md(qb_buf *out, const char *s, qb_imp_format f, const qb_html_md_cb *cb)
+{
+	qb_buf h = QB_BUF_INIT;
+	if (f == QB_IMP_AUTO) { /* HTML allowed, line breaks kept */
+		bool tags = false;
+		for (const char *p = strchr(s, '<'); p && !tags; p = strchr(p + 1, '<'))
+			tags = ((p[1] >= 'a' && p[1] <= 'z') || p[1] == '/') && strchr(p, '>');
+		f = tags ? QB_IMP_HTML : QB_IMP_PLAIN;
+		for (const char *p = s; tags && *p; p++)
+			if (*p == '\n')
+				qb_buf_puts(&h, "<br>");
+			else
+				qb_buf_putc(&h, *p);
+		if (tags)
+			s = qb_buf_cstr(&h);
+	}
+	if (f == QB_IMP_HTML) {
+		qb_html_to_md(out, s, cb);
+	} else if (f == QB_IMP_MARKDOWN) {
+		qb_buf_puts(out, s);
+	} else {
+		for (const char *p = s, *nl; *p; p = nl + 1) {
+			nl = strchr(p, '\n');
+			size_t n = nl ? (size_t)(nl - p) : strlen(p);
+			if (n && p[n - 1] == '\r')
+				n--;
+			qb_imp_md_escape(out, p, n);
+			if (!nl)
+				break;
+			qb_buf_puts(out, "\\\n");
+		}
+	}
+	qb_buf_dispose(&h);
+}
+
 /* ---- questions ---- */
 
 qb_question *qb_imp_question(qb_imp *im, qb_qtype type, qb_loc loc)

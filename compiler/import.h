@@ -126,4 +126,16 @@ typedef struct qb_html_md_cb {
 } qb_html_md_cb;
 void qb_html_to_md(qb_buf *out, const char *html, const qb_html_md_cb *cb);
 
+/* The text formats of Moodle's texts (and GIFT's [html] [markdown]
+ * [plain] [moodle]). */
+typedef enum qb_imp_format {
+	QB_IMP_AUTO,     /* Moodle's auto-format: HTML when it has tags, else
+	                    plain text; its line breaks kept               */
+	QB_IMP_HTML,
+	QB_IMP_MARKDOWN, /* kept as it is                                   */
+	QB_IMP_PLAIN     /* Markdown's marks escaped, line breaks kept      */
+} qb_imp_format;
+/* Appends the Markdown of s, written in format f, to out. */
+void qb_imp_text_md(qb_buf *out, const char *s, qb_imp_format f, const qb_html_md_cb *cb);
+
 #endif

@@ -22,13 +22,12 @@
 #include "import.h"
 #include "utf8.h"
 
-typedef enum { F_MOODLE, F_HTML, F_MARKDOWN, F_PLAIN } gift_format;
 
 typedef struct gift {
 	qb_imp *im;
 	const char *data; /* the whole file: positions are offsets into it */
 	size_t len;
-	gift_format fmt;  /* the question's text format                   */
+	qb_imp_format fmt; /* the question's text format                  */
 	char *category;   /* the current $CATEGORY as a tag (heap)        */
 } gift;
 
@@ -99,40 +98,9 @@ static void md_of(gift *g, qb_buf *out, size_t a, size_t b, bool plain)
 {
 	char *s = unescape(g, a, b);
 	qb_loc loc = at(g, a);
-	gift_format f = plain ? F_PLAIN : g->fmt;
-	if (f == F_MOODLE) { /* Moodle's auto-format: HTML allowed, lines kept */
-		bool tags = false;
-		for (const char *p = strchr(s, '<'); p && !tags; p = strchr(p + 1, '<'))
-			tags = ((p[1] >= 'a' && p[1] <= 'z') || p[1] == '/') && strchr(p, '>');
-		if (tags) {
-			qb_buf h = QB_BUF_INIT;
-			for (const char *p = s; *p; p++)
-				if (*p == '\n')
-					qb_buf_puts(&h, "<br>");
-				else
-					qb_buf_putc(&h, *p);
-			free(s);
-			s = qb_buf_detach(&h);
-			f = F_HTML;
-		}
-	}
-	if (f == F_HTML) {
-		void *payload[2] = {g->im, &loc};
-		qb_html_md_cb cb = {html_lost, NULL, payload};
-		qb_html_to_md(out, s, &cb);
-	} else if (f == F_MARKDOWN) {
-		qb_buf_puts(out, s);
-	} else {
-		for (const char *p = s, *nl; *p; p = nl + 1) {
-			nl = strchr(p, '\n');
-			size_t n = nl ? (size_t)(nl - p) : strlen(p);
-			qb_imp_md_escape(out, p, n);
-			if (!nl)
-				break;
-			if (f == F_MOODLE || f == F_PLAIN)
-				qb_buf_puts(out, "\\\n");
-		}
-	}
+	void *payload[2] = {g->im, &loc};
+	qb_html_md_cb cb = {html_lost, NULL, payload};
+	qb_imp_text_md(out, s, plain ? QB_IMP_PLAIN : g->fmt, &cb);
 	free(s);
 }
 
@@ -493,10 +461,10 @@ static void block(gift *g, size_t a, size_t b)
 		name = unescape(g, a + 2, close);
 		a = close + 2;
 	}
-	g->fmt = F_MOODLE;
+	g->fmt = QB_IMP_AUTO;
 	trim(g, &a, &b);
-	static const struct { const char *tag; gift_format f; } fmts[] = {
-		{"[html]", F_HTML}, {"[markdown]", F_MARKDOWN}, {"[plain]", F_PLAIN}, {"[moodle]", F_MOODLE}};
+	static const struct { const char *tag; qb_imp_format f; } fmts[] = {
+		{"[html]", QB_IMP_HTML}, {"[markdown]", QB_IMP_MARKDOWN}, {"[plain]", QB_IMP_PLAIN}, {"[moodle]", QB_IMP_AUTO}};
 	for (size_t i = 0; i < QB_NELEM(fmts); i++)
 		if ((size_t)(b - a) >= strlen(fmts[i].tag) &&
 		    strncmp(g->data + a, fmts[i].tag, strlen(fmts[i].tag)) == 0) {
@@ -532,7 +500,7 @@ int qb_import_gift(qb_imp *im, const char *data, size_t len)
 	qb_diag_mark m = qb_diag_mark_now();
 	/* a copy with '//' comment lines blanked, positions unchanged */
 	char *copy = qb_xstrndup(data, len);
-	gift g = {im, copy, len, F_MOODLE, NULL};
+	gift g = {im, copy, len, QB_IMP_AUTO, NULL};
 	for (size_t i = 0; i < len;) {
 		size_t e = i;
 		while (e < len && copy[e] != '\n')

@@ -229,14 +229,10 @@ static const char *html_image(void *payload, const char *src)
 }
 
 /* The Markdown of one language's HTML (or plain text). */
-static void to_md(mx *x, qb_buf *out, const char *html, bool plain)
+static void to_md(mx *x, qb_buf *out, const char *html, qb_imp_format f)
 {
-	if (plain) {
-		qb_imp_md_escape(out, html, strlen(html));
-		return;
-	}
 	qb_html_md_cb cb = {html_lost, html_image, x};
-	qb_html_to_md(out, html, &cb);
+	qb_imp_text_md(out, html, f, &cb);
 }
 
 /* ml from the text of element n (its <text> and <file>s), one entry per
@@ -247,8 +243,13 @@ static bool ml_of(mx *x, const xmlNode *n, qb_imp_ml *ml, bool force_plain)
 		return false;
 	char fb[32];
 	const char *format = prop(n, "format", fb, sizeof fb);
-	bool plain = force_plain || (format && (strcmp(format, "plain_text") == 0 ||
-	                                        strcmp(format, "moodle_auto_format") == 0));
+	/* Moodle's format names; an element without one is HTML */
+	qb_imp_format fmt = force_plain ? QB_IMP_PLAIN
+	                      : !format ? QB_IMP_HTML
+	                      : strcmp(format, "plain_text") == 0 ? QB_IMP_PLAIN
+	                      : strcmp(format, "moodle_auto_format") == 0 ? QB_IMP_AUTO
+	                      : strcmp(format, "markdown") == 0 ? QB_IMP_MARKDOWN
+	                                                        : QB_IMP_HTML;
 	char *html = text_of(n);
 	x->files = (xmlNode *)n;
 	x->loc = loc_of(x, n);
@@ -267,7 +268,7 @@ static bool ml_of(mx *x, const xmlNode *n, qb_imp_ml *ml, bool force_plain)
 		/* Text outside any language's span shows in every language
 		 * (Moodle's filter): in a question whose prompt has languages,
 		 * it is the text of each of them. */
-		to_md(x, &md, html, plain);
+		to_md(x, &md, html, fmt);
 		for (size_t i = 0; md.len && i < (x->nqlangs ? x->nqlangs : 1); i++)
 			qb_imp_ml_set(ml, x->nqlangs ? x->qlangs[i] : "", md.ptr, md.len);
 	}
@@ -275,7 +276,7 @@ static bool ml_of(mx *x, const xmlNode *n, qb_imp_ml *ml, bool force_plain)
 		qb_buf_clear(&md);
 		qb_buf_clear(&proj);
 		project(&proj, html, langs[i]);
-		to_md(x, &md, qb_buf_cstr(&proj), plain);
+		to_md(x, &md, qb_buf_cstr(&proj), fmt);
 		if (md.len)
 			qb_imp_ml_set(ml, langs[i], md.ptr, md.len);
 	}

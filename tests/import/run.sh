@@ -310,6 +310,29 @@ printf '<?xml version="1.0"?>\n<questions/>\n' >notquiz.xml
 run "$QBC" import --from moodlexml -o notquiz.qb notquiz.xml
 check "moodlexml: another root element is an error" err_has "notquiz.xml:2:1: error: a Moodle XML file has <quiz> as its root element"
 
+# Moodle's text formats: markdown kept, plain_text escaped, auto-format
+# HTML when it has tags, its line breaks kept either way.
+cat >formats.xml <<'EOF'
+<?xml version="1.0" encoding="UTF-8"?>
+<quiz>
+  <question type="truefalse"><name><text>Md</text></name>
+    <questiontext format="markdown"><text>Is **this** Markdown?</text></questiontext>
+    <generalfeedback format="plain_text"><text>Plain *text*
+on two lines.</text></generalfeedback>
+    <answer fraction="100"><text>true</text><feedback format="moodle_auto_format"><text><![CDATA[Auto <b>HTML</b>
+next line.]]></text></feedback></answer>
+    <answer fraction="0"><text>false</text><feedback format="moodle_auto_format"><text>Auto *plain*</text></feedback></answer>
+  </question>
+</quiz>
+EOF
+run "$QBC" import -o formats.qb formats.xml
+check "formats: imported" rc 0
+dump formats.qb
+check "formats: markdown kept as it is" js formats.qb.json "d['questions'][0]['prompt']['en'] == 'Is **this** Markdown?'"
+check "formats: plain_text escaped, its line break kept" js formats.qb.json "d['questions'][0]['explanation']['en'] == 'Plain \\\\*text\\\\*\\\\\non two lines.'"
+check "formats: moodle_auto_format with tags is HTML" js formats.qb.json "d['questions'][0]['choices'][0]['feedback']['en'] == 'Auto **HTML**\\\\\nnext line.'"
+check "formats: moodle_auto_format without tags is plain" js formats.qb.json "d['questions'][0]['choices'][1]['feedback']['en'] == 'Auto \\\\*plain\\\\*'"
+
 # --split: a bank per category instead of a tag
 cat >two.xml <<'EOF'
 <?xml version="1.0" encoding="UTF-8"?>
