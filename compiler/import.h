@@ -14,10 +14,15 @@
 #include "buf.h"
 #include "model.h"
 
+/* The most languages one imported text may have (a language code is at
+ * most QB_IMP_LANG_LEN - 1 bytes). */
+#define QB_IMP_MAX_LANGS 64
+#define QB_IMP_LANG_LEN 36
+
 /* One text being built: its translations, each a heap string. */
 typedef struct qb_imp_ml {
-	char *lang[16];
-	char *text[16];
+	char *lang[QB_IMP_MAX_LANGS];
+	char *text[QB_IMP_MAX_LANGS];
 	size_t n;
 } qb_imp_ml;
 

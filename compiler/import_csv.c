@@ -29,7 +29,7 @@ static const char *const col_names[] = {"id", "type", "tags", "right", "unit", "
 
 typedef struct column {
 	int kind;
-	char lang[16]; /* per-language columns ("" without ':xx')     */
+	char lang[QB_IMP_LANG_LEN]; /* per-language columns ("" without ':xx') */
 } column;
 
 typedef struct field {
@@ -179,8 +179,8 @@ static size_t langs(const csvr *r, const char **out, size_t max)
 /* A text of kind from every language's cell (the whole cell, or line k). */
 static bool text_of(csvr *r, qb_text *t, int kind, long line, bool plain)
 {
-	const char *ls[16];
-	size_t nl = langs(r, ls, 16);
+	const char *ls[QB_IMP_MAX_LANGS];
+	size_t nl = langs(r, ls, QB_IMP_MAX_LANGS);
 	qb_imp_ml ml = {0};
 	size_t first = SIZE_MAX;
 	for (size_t i = 0; i < nl; i++) {
@@ -296,8 +296,8 @@ static void row(csvr *r)
 		              r->nrow < r->ncols ? "column" : "delimiter");
 		return;
 	}
-	const char *ls[16];
-	size_t nl = langs(r, ls, 16);
+	const char *ls[QB_IMP_MAX_LANGS];
+	size_t nl = langs(r, ls, QB_IMP_MAX_LANGS);
 	size_t k = 0;
 	const char *type = cell(r, C_TYPE, "", &k);
 	qb_qtype t = QB_QTYPE_COUNT;

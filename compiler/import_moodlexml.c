@@ -31,7 +31,7 @@ typedef struct mx {
 	char *title;     /* qbc's own file: the bank title its category names */
 	const char *data;    /* the source, and where each line starts       */
 	size_t len, *bol, nlines;
-	char qlangs[16][16]; /* the languages of the question's prompt      */
+	char qlangs[QB_IMP_MAX_LANGS][QB_IMP_LANG_LEN]; /* the languages of the question's prompt      */
 	size_t nqlangs;
 	size_t penalties;
 } mx;
@@ -92,14 +92,14 @@ static const char *prop(const xmlNode *n, const char *name, char *buf, size_t si
 /* ---- languages ---- */
 
 /* The languages of html's multilang spans and {mlang xx} blocks, in order. */
-static size_t langs_of(const char *html, char langs[][16], size_t max)
+static size_t langs_of(const char *html, char langs[][QB_IMP_LANG_LEN], size_t max)
 {
 	size_t n = 0;
 	for (const char *p = html; (p = strstr(p, "lang=")) != NULL && n < max; p += 5) {
 		const char *v = p + 5;
 		char q = *v == '"' || *v == '\'' ? *v++ : 0;
 		size_t len = strcspn(v, q ? (q == '"' ? "\"" : "'") : " >");
-		if (!len || len >= 16)
+		if (!len || len >= QB_IMP_LANG_LEN)
 			continue;
 		/* only a span marked multilang */
 		const char *open = p;
@@ -123,7 +123,7 @@ static size_t langs_of(const char *html, char langs[][16], size_t max)
 	}
 	for (const char *p = html; (p = strstr(p, "{mlang ")) != NULL && n < max; p += 7) {
 		size_t len = strcspn(p + 7, "}");
-		if (!len || len >= 16 || !p[7 + len])
+		if (!len || len >= QB_IMP_LANG_LEN || !p[7 + len])
 			continue;
 		size_t k;
 		for (k = 0; k < n && !(strlen(langs[k]) == len && strncmp(langs[k], p + 7, len) == 0);
@@ -253,10 +253,10 @@ static bool ml_of(mx *x, const xmlNode *n, qb_imp_ml *ml, bool force_plain)
 	char *html = text_of(n);
 	x->files = (xmlNode *)n;
 	x->loc = loc_of(x, n);
-	char langs[16][16];
-	size_t nl = langs_of(html, langs, 16);
+	char langs[QB_IMP_MAX_LANGS][QB_IMP_LANG_LEN];
+	size_t nl = langs_of(html, langs, QB_IMP_MAX_LANGS);
 	/* the question's languages too: text outside the spans is theirs */
-	for (size_t k = 0; nl && k < x->nqlangs && nl < 16; k++) {
+	for (size_t k = 0; nl && k < x->nqlangs && nl < QB_IMP_MAX_LANGS; k++) {
 		size_t i;
 		for (i = 0; i < nl && strcmp(langs[i], x->qlangs[k]) != 0; i++)
 			;
@@ -292,7 +292,7 @@ static void prompt_of(mx *x, qb_text *t, const xmlNode *qn)
 {
 	x->nqlangs = 0;
 	char *html = text_of(child(qn, "questiontext"));
-	x->nqlangs = langs_of(html, x->qlangs, 16);
+	x->nqlangs = langs_of(html, x->qlangs, QB_IMP_MAX_LANGS);
 	free(html);
 	qb_imp_ml ml = {0};
 	const xmlNode *n = child(qn, "questiontext");
@@ -317,8 +317,8 @@ static bool set_text(mx *x, qb_text *t, const xmlNode *n, bool plain)
 static void plain_ml(mx *x, const xmlNode *n, qb_imp_ml *ml)
 {
 	char *s = text_of(n);
-	char langs[16][16];
-	size_t nl = langs_of(s, langs, 16);
+	char langs[QB_IMP_MAX_LANGS][QB_IMP_LANG_LEN];
+	size_t nl = langs_of(s, langs, QB_IMP_MAX_LANGS);
 	for (size_t i = 0; i < (nl ? nl : 1); i++) {
 		qb_buf proj = QB_BUF_INIT, t = QB_BUF_INIT;
 		if (nl)
@@ -721,7 +721,7 @@ static void multianswer(mx *x, xmlNode *qn, qb_loc loc, const char *name)
 	xmlNode *qt = child(qn, "questiontext");
 	/* The embedded answers are text: read them after the HTML. */
 	char *html = text_of(qt);
-	x->nqlangs = langs_of(html, x->qlangs, 16);
+	x->nqlangs = langs_of(html, x->qlangs, QB_IMP_MAX_LANGS);
 	free(html);
 	ml_of(x, qt, &ml, false);
 	bool ok = true, cs = false;
