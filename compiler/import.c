@@ -109,10 +109,24 @@ void qb_imp_text1(qb_imp *im, qb_text *t, qb_loc loc, const char *s)
 	qb_imp_ml_dispose(&ml);
 }
 
+bool qb_imp_entity_at(const char *s, size_t n)
+{
+	size_t i = 1;
+	if (!n || s[0] != '&')
+		return false;
+	if (i < n && s[i] == '#')
+		i++;
+	size_t start = i;
+	while (i < n && ((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') ||
+	                 (s[i] >= '0' && s[i] <= '9')))
+		i++;
+	return i > start && i < n && s[i] == ';';
+}
+
 void qb_imp_md_escape(qb_buf *out, const char *s, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
-		if (strchr("\\`*_[]$", s[i]) && s[i])
+		if ((strchr("\\`*_[]$", s[i]) && s[i]) || qb_imp_entity_at(s + i, n - i))
 			qb_buf_putc(out, '\\');
 		qb_buf_putc(out, s[i]);
 	}

@@ -76,7 +76,11 @@ void qb_imp_text(qb_imp *im, qb_text *t, qb_loc loc, const qb_imp_ml *ml);
 void qb_imp_text1(qb_imp *im, qb_text *t, qb_loc loc, const char *s);
 /* Sets t to the plain text s in im->lang, Markdown's marks escaped. */
 void qb_imp_plain(qb_imp *im, qb_text *t, qb_loc loc, const char *s);
-/* Appends plain text s[0..n) to out with Markdown's marks escaped. */
+/* True when s[0..n) starts with what Markdown reads as a character
+ * reference ('&amp;', '&#39;'). */
+bool qb_imp_entity_at(const char *s, size_t n);
+/* Appends plain text s[0..n) to out with Markdown's marks escaped (and a
+ * '&' that would start a character reference). */
 void qb_imp_md_escape(qb_buf *out, const char *s, size_t n);
 /* Adds a tag to the last question (skipped when it is already there);
  * spaces become '-', quotes are dropped. */

@@ -81,6 +81,8 @@ static void put_text(qb_buf *b, const char *s, bool code)
 		}
 		if (code)
 			qb_buf_putc(b, *s);
+		else if (qb_imp_entity_at(s, strlen(s)))
+			qb_buf_puts(b, "\\&");
 		else
 			qb_imp_md_escape(b, s, 1);
 		s++;
@@ -129,8 +131,15 @@ static void flush(h2m *h)
 		return;
 	const char *p = h->para.ptr;
 	qb_buf b = QB_BUF_INIT;
+	size_t digits = strspn(p, "0123456789");
 	if (strchr("#>-+|=", p[0]))
 		qb_buf_putc(&b, '\\');
+	else if (digits && (p[digits] == '.' || p[digits] == ')') &&
+	         (p[digits + 1] == ' ' || !p[digits + 1])) { /* not a numbered list */
+		qb_buf_append(&b, p, digits);
+		qb_buf_putc(&b, '\\');
+		p += digits;
+	}
 	qb_buf_puts(&b, p);
 	add_block(h, qb_buf_cstr(&b));
 	qb_buf_dispose(&b);

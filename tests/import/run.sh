@@ -323,6 +323,11 @@ on two lines.</text></generalfeedback>
 next line.]]></text></feedback></answer>
     <answer fraction="0"><text>false</text><feedback format="moodle_auto_format"><text>Auto *plain*</text></feedback></answer>
   </question>
+  <question type="truefalse"><name><text>Amp</text></name>
+    <questiontext format="html"><text><![CDATA[<p>1. Water</p><p>&amp;copy; is text &amp; so is this.</p>]]></text></questiontext>
+    <generalfeedback><text>E.</text></generalfeedback>
+    <answer fraction="100"><text>true</text></answer><answer fraction="0"><text>false</text></answer>
+  </question>
 </quiz>
 EOF
 run "$QBC" import -o formats.qb formats.xml
@@ -331,6 +336,8 @@ dump formats.qb
 check "formats: markdown kept as it is" js formats.qb.json "d['questions'][0]['prompt']['en'] == 'Is **this** Markdown?'"
 check "formats: plain_text escaped, its line break kept" js formats.qb.json "d['questions'][0]['explanation']['en'] == 'Plain \\\\*text\\\\*\\\\\non two lines.'"
 check "formats: moodle_auto_format with tags is HTML" js formats.qb.json "d['questions'][0]['choices'][0]['feedback']['en'] == 'Auto **HTML**\\\\\nnext line.'"
+check "html: a paragraph that looks like a list item or holds '&copy;' stays text" \
+	js formats.qb.json "d['questions'][1]['prompt']['en'] == '1\\\\. Water\\n\\n\\\\&copy; is text & so is this.'"
 check "formats: moodle_auto_format without tags is plain" js formats.qb.json "d['questions'][0]['choices'][1]['feedback']['en'] == 'Auto \\\\*plain\\\\*'"
 
 # --split: a bank per category instead of a tag
