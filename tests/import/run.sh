@@ -340,6 +340,20 @@ check "html: a paragraph that looks like a list item or holds '&copy;' stays tex
 	js formats.qb.json "d['questions'][1]['prompt']['en'] == '1\\\\. Water\\n\\n\\\\&copy; is text & so is this.'"
 check "formats: moodle_auto_format without tags is plain" js formats.qb.json "d['questions'][0]['choices'][1]['feedback']['en'] == 'Auto \\\\*plain\\\\*'"
 
+# a sound (<audio>) from @@PLUGINFILE@@, display math \[..\]
+B64=$(printf 'OggS, not really' | base64)
+cat >au.xml <<EOF
+<?xml version="1.0" encoding="UTF-8"?>
+<quiz><question type="truefalse"><name><text>Au</text></name>
+<questiontext format="html"><text><![CDATA[<p>Listen: <audio controls src="@@PLUGINFILE@@/w.ogg">The word</audio> and \[x^2\].</p>]]></text><file name="w.ogg" path="/" encoding="base64">$B64</file></questiontext>
+<generalfeedback><text>E.</text></generalfeedback><answer fraction="100"><text>true</text></answer><answer fraction="0"><text>false</text></answer></question></quiz>
+EOF
+run "$QBC" import -o au/au.qb au.xml
+check "audio: imported" rc 0
+check "audio: a sound in media/, display math" grep -qF 'en: Listen: ![The word](media/w-' au/au.qb
+check "audio: display math" grep -qF ' and $$x^2$$.' au/au.qb
+check "audio: the sound's bytes" sh -c "test \"\$(cat au/media/w-*.ogg)\" = 'OggS, not really'"
+
 # --split: a bank per category instead of a tag
 cat >two.xml <<'EOF'
 <?xml version="1.0" encoding="UTF-8"?>
