@@ -38,8 +38,8 @@ qb_drv_status qb_drv_check(const qb_drv_opts *o);
 qb_drv_status qb_drv_dump(const qb_drv_opts *o);
 qb_drv_status qb_drv_build(const qb_drv_opts *o);
 qb_drv_status qb_drv_review(const qb_drv_opts *o);
-/* qbc import (import.c): banks[0] in another format into a new .qb
- * (outdir is the .qb's path). */
+/* qbc import (import.c): each of banks, in another format, into a new
+ * .qb (outdir: the .qb's path, for one file). */
 qb_drv_status qb_drv_import(const qb_drv_opts *o);
 /* Builds, then rebuilds each bank whenever it or a picture it shows is
  * saved; returns only on failure. */

@@ -763,9 +763,9 @@ static void report(const qb_imp *im, const char *src, const char *fmt, const cha
 		       im->counts.notes == 1 ? "" : "s");
 }
 
-qb_drv_status qb_drv_import(const qb_drv_opts *o)
+/* Imports one file. */
+static qb_drv_status import_one(const qb_drv_opts *o, const char *src)
 {
-	const char *src = o->banks[0];
 	char *data = NULL, *out = NULL, *outdir = NULL;
 	size_t len = 0;
 	qb_drv_status rc = QB_DRV_OK;
@@ -865,5 +865,21 @@ done:
 	free(out);
 	free(outdir);
 	free(data);
+	return rc;
+}
+
+qb_drv_status qb_drv_import(const qb_drv_opts *o)
+{
+	if (o->nbanks > 1 && (o->outdir || o->bank_id)) {
+		qb_drv_usage(o->command, "-o and --bank name one bank: give one FILE with them");
+		return QB_DRV_USAGE;
+	}
+	qb_drv_status rc = QB_DRV_OK;
+	for (size_t i = 0; i < o->nbanks; i++) {
+		qb_drv_status r = import_one(o, o->banks[i]);
+		rc = r > rc ? r : rc;
+		if (r == QB_DRV_USAGE)
+			break;
+	}
 	return rc;
 }

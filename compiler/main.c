@@ -62,7 +62,7 @@ static const option_spec watch_opts[] = {
 };
 
 static const option_spec import_opts[] = {
-	{'o', "output", "OUT.qb", "write the new bank here (default: FILE's name with .qb)"},
+	{'o', "output", "OUT.qb", "write the new bank here (default: each FILE's name with .qb)"},
 	{OPT_FROM, "from", "FORMAT", "moodlexml, gift, aiken or csv (default: from the content)"},
 	{OPT_LANG, "lang", "LANG", "the language of text with no language of its own (default en)"},
 	{OPT_BANK, "bank", "ID", "the new bank's id (default: from OUT.qb's name)"},
@@ -110,9 +110,9 @@ static const command commands[] = {
 	{"watch", "qbc watch [-o DIR] [--format LIST] [--lang LANGS] BANK...",
 	 "build, then rebuild each bank whenever it or a picture it shows is saved", watch_opts,
 	 qb_drv_watch, 1, 0},
-	{"import", "qbc import [-o OUT.qb] [--from FORMAT] [--lang LANG] [--bank ID] [--split] FILE",
+	{"import", "qbc import [-o OUT.qb] [--from FORMAT] [--lang LANG] [--bank ID] [--split] FILE...",
 	 "bring a Moodle XML, GIFT, Aiken or CSV file in as a new bank (and its media/); report what was "
-	 "not carried", import_opts, qb_drv_import, 1, 1},
+	 "not carried", import_opts, qb_drv_import, 1, 0},
 	{NULL, NULL, NULL, NULL, NULL, 0, 0},
 };
 

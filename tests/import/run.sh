@@ -81,6 +81,13 @@ check "aiken --bank names the bank" grep -q "^bank: maswali$" sw.qb
 "$QBC" import --bank quiz -o again2.qb quiz.txt >/dev/null 2>&1
 check "aiken: a re-import gives the same file" cmp -s again.qb again2.qb
 
+# several files: a bank each, named after the file
+mkdir many && cp quiz.txt many/one.txt && cp quiz.txt many/two.txt
+run sh -c "cd many && '$QBC' import one.txt two.txt"
+check "several files: a bank each" sh -c "test -f many/one.qb && test -f many/two.qb && grep -q '^bank: two$' many/two.qb"
+run "$QBC" import -o x.qb many/one.txt many/two.txt
+check "several files with -o: usage error" rc 2
+
 # malformed Aiken: located errors, nothing written
 printf 'Q one?\nA. x\nB. y\nANSWER: E\n\nQ two?\nA. x\nC. y\nANSWER: A\n\nQ three?\nA. only\nANSWER: A\n\nQ four?\nA. a\nB. b\n' >bad.txt
 run "$QBC" import --from aiken -o bad.qb bad.txt
