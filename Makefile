@@ -18,7 +18,11 @@ PREFIX  ?= /usr/local
 BUILD   := build
 PKGS    := libzip zlib libdeflate sqlite3 libxml-2.0 jansson md4c md4c-html nettle libutf8proc libmicrohttpd
 DEBS    := build-essential pkg-config libzip-dev zlib1g-dev libdeflate-dev libsqlite3-dev libxml2-dev libjansson-dev \
-           libmd4c-dev libmd4c-html0-dev nettle-dev libutf8proc-dev libjs-katex libmicrohttpd-dev
+           libmd4c-dev libmd4c-html0-dev nettle-dev libutf8proc-dev libjs-katex libmicrohttpd-dev libcsv-dev
+# Libraries that ship no pkg-config file: a header that shows each is
+# installed, and its link flag.
+NOPC_HDRS := /usr/include/csv.h
+NOPC_LIBS := -lcsv
 # What the tests use as real clients.
 TEST_DEBS := sqlite3 libxml2-utils unzip zip python3 chromium fonts-dejavu-core inotify-tools util-linux
 # Node.js and npm only where no node is installed (a NodeSource node
@@ -30,7 +34,7 @@ WARN    := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-proto
            -Wimplicit-fallthrough -Werror
 CFLAGS  ?= -O2 -g
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -pthread
+PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null) $(NOPC_LIBS) -pthread
 ALL_CFLAGS = -std=c11 -D_DEFAULT_SOURCE -pthread $(WARN) $(CFLAGS) $(PKG_CFLAGS) -MMD -MP
 SAN_FLAGS  = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
              -DQB_DEBUG_ARENA
@@ -56,7 +60,7 @@ all: $(BUILD)/qbc banks
 # --- dependencies -----------------------------------------------------------
 $(BUILD)/.deps-ok:
 	@mkdir -p $(BUILD)
-	@if ! pkg-config --exists $(PKGS) 2>/dev/null; then \
+	@if ! pkg-config --exists $(PKGS) 2>/dev/null || ! ls $(NOPC_HDRS) >/dev/null 2>&1; then \
 	  if [ "$$(id -u)" = 0 ]; then \
 	    echo "make: installing build dependencies with apt-get"; \
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(DEBS) >/dev/null || exit 3; \

@@ -32,12 +32,18 @@ typedef struct qb_drv_opts {
 	const char *host;               /* preview --host; NULL: 127.0.0.1   */
 	int port;                       /* preview --port; -1: 8000 or next  */
 	bool quiet;                     /* check --quiet: no line per bank   */
+	const char *from;               /* import --from                     */
+	const char *bank_id;            /* import --bank                     */
+	bool split;                     /* import --split                    */
 } qb_drv_opts;
 
 qb_drv_status qb_drv_check(const qb_drv_opts *o);
 qb_drv_status qb_drv_dump(const qb_drv_opts *o);
 qb_drv_status qb_drv_build(const qb_drv_opts *o);
 qb_drv_status qb_drv_review(const qb_drv_opts *o);
+/* qbc import (import.c): each of banks, in another format, into a new
+ * .qb (outdir: the .qb's path, for one file). */
+qb_drv_status qb_drv_import(const qb_drv_opts *o);
 /* Builds, then rebuilds each bank whenever it or a picture it shows is
  * saved; returns only on failure. */
 qb_drv_status qb_drv_watch(const qb_drv_opts *o);

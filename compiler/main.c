@@ -22,7 +22,7 @@ typedef struct option_spec {
 
 enum {
 	OPT_WERROR = 256, OPT_JSON, OPT_FORMAT, OPT_LANG, OPT_HELP, OPT_DRY_RUN, OPT_QUESTION,
-	OPT_QUIET, OPT_MAX_ERRORS, OPT_PORT, OPT_HOST
+	OPT_QUIET, OPT_MAX_ERRORS, OPT_PORT, OPT_HOST, OPT_FROM, OPT_BANK, OPT_SPLIT
 };
 
 #define MAX_ERRORS_HELP "show at most N errors (default 50; 0: all)"
@@ -79,16 +79,28 @@ static const option_spec preview_opts[] = {
 	{0, NULL, NULL, NULL},
 };
 
+static const option_spec import_opts[] = {
+	{'o', "output", "OUT.qb", "write the new bank here (default: each FILE's name with .qb)"},
+	{OPT_FROM, "from", "FORMAT", "moodlexml, gift, aiken or csv (default: from the content)"},
+	{OPT_LANG, "lang", "LANG", "the language of text with no language of its own (default en)"},
+	{OPT_BANK, "bank", "ID", "the new bank's id (default: from OUT.qb's name)"},
+	{OPT_SPLIT, "split", NULL, "a bank per category (OUT-<category>.qb), not a tag"},
+	{OPT_HELP, "help", NULL, "show this help"},
+	{0, NULL, NULL, NULL},
+};
+
 typedef struct args {
 	const char *outdir;
 	const char *formats;
 	const char *langs;
+	const char *from, *bank_id;
 	bool werror;
 	bool dry_run;
 	const char *host;          /* --host, for preview */
 	int port;                  /* --port, for preview; -1: none */
 	bool quiet;
 	long max_errors; /* -1: the default */
+	bool split;
 	const char *questions[64]; /* --question, for review */
 	size_t nquestions;
 	char **banks;
@@ -124,6 +136,9 @@ static const command commands[] = {
 	{"preview", "qbc preview [--port N] [--host H] [--lang LANGS] BANK...",
 	 "serve a live page of every card and player screen, updated whenever a bank is saved",
 	 preview_opts, qb_drv_preview, 1, 0},
+	{"import", "qbc import [-o OUT.qb] [--from FORMAT] [--lang LANG] [--bank ID] [--split] FILE...",
+	 "bring a Moodle XML, GIFT, Aiken or CSV file in as a new bank (and its media/); report what was "
+	 "not carried", import_opts, qb_drv_import, 1, 0},
 	{NULL, NULL, NULL, NULL, NULL, 0, 0},
 };
 
@@ -223,6 +238,9 @@ static int parse(const command *c, int argc, char **argv, args *a)
 		case 'o': a->outdir = optarg; break;
 		case OPT_FORMAT: a->formats = optarg; break;
 		case OPT_LANG: a->langs = optarg; break;
+		case OPT_FROM: a->from = optarg; break;
+		case OPT_BANK: a->bank_id = optarg; break;
+		case OPT_SPLIT: a->split = true; break;
 		case OPT_WERROR: a->werror = true; break;
 		case OPT_DRY_RUN: a->dry_run = true; break;
 		case 'q': a->quiet = true; break;
@@ -312,7 +330,7 @@ int main(int argc, char **argv)
 		qb_diag_set_max_errors((unsigned long)a.max_errors);
 	qb_drv_opts o = {a.outdir, a.formats, a.langs, a.dry_run, a.questions, a.nquestions,
 	                 (const char *const *)a.banks, (size_t)a.nbanks, argv[0], c->name,
-	                 a.host, a.port, a.quiet};
+	                 a.host, a.port, a.quiet, a.from, a.bank_id, a.split};
 	rc = exit_code(c->run(&o));
 	qb_diag_summary();
 	qb_diag_dispose();

@@ -8,7 +8,9 @@
 # every formula renders in the player's KaTeX (tests/tools/katex-check.mjs),
 # and `qbc build` writes every format (the SCORM manifests valid against the
 # official XSDs and ../shared/tools/scorm-validate when present, the Anki
-# collection intact).  The bank, its revision record and its media are
+# collection intact), and `qbc import` of its Moodle XML gives back a bank
+# that passes the checks with the same questions and answers.  The bank,
+# its revision record and its media are
 # copied to a temporary folder first: nothing in input/ or output/ changes.
 . "$(dirname "$0")/../lib.sh"
 XSDS="$ROOT/tests/scorm"
@@ -97,6 +99,16 @@ EOP
 		python3 "$ROOT/tests/moodlexml/check_moodlexml.py" structure "$W/out/$id.moodle.xml"
 	check "$bn: Moodle XML cloze gaps survive a save in Moodle's editor" \
 		python3 "$ROOT/tests/moodlexml/check_moodlexml.py" editor "$W/out/$id.moodle.xml"
+	# qbc import of its own Moodle XML gives the bank back (README, "Round
+	# trip through qbc's own Moodle XML"): it passes qbc check, and every
+	# question keeps its id, type, tags and answers.
+	"$QBC" import --bank "$id" -o "$W/back/$bn.qb" "$W/out/$id.moodle.xml" >"$W/import.log" 2>&1
+	check "$bn: qbc import of its Moodle XML" test $? = 0
+	check "$bn: the imported bank passes qbc check" sh -c '"$1" check "$2" 2>/dev/null' _ "$QBC" "$W/back/$bn.qb"
+	"$QBC" dump --json "$W/$bn.qb" >"$W/a.json" 2>/dev/null
+	"$QBC" dump --json "$W/back/$bn.qb" >"$W/b.json" 2>/dev/null
+	check "$bn: the imported bank has the same questions and answers" \
+		python3 "$ROOT/tests/import/same_model.py" "$W/a.json" "$W/b.json" answers
 	if [ -x "$VALIDATE" ]; then
 		for v in scorm12 scorm2004; do
 			check "$bn: scorm-validate $v" sh -c '"$1" "$2" >/dev/null 2>&1' - "$VALIDATE" "$W/out/$id.$v.zip"
@@ -105,4 +117,12 @@ EOP
 done
 check "input/ holds at least one bank" test "$n" -gt 0
 check "input/ and output/ untouched" test "$(snapshot)" = "$before"
+# The spreadsheet template teachers copy (input/README.md) imports into a
+# bank of every type in both languages that passes qbc check.
+W=$(tmpdir)
+"$QBC" import --bank template -o "$W/template.qb" "$ROOT/input/templates/questions.csv" >"$W/out" 2>&1
+check "templates/questions.csv: qbc import" test $? = 0
+check "templates/questions.csv: every type, both languages" grep -qF \
+	"7 questions (1 single, 1 multiple, 1 true-false, 1 short-answer, 1 numeric, 1 matching, 1 cloze), languages en sw" "$W/out"
+check "templates/questions.csv: the bank passes qbc check --werror" sh -c '"$1" check --werror "$2" 2>/dev/null' _ "$QBC" "$W/template.qb"
 finish

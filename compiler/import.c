@@ -1,0 +1,885 @@
+/* import.c - `qbc import`: the importers' common builder (questions,
+ * texts, ids, tags, media), the format sniffer, and the command itself:
+ * read the source, import it into the model, run the checks, write the
+ * .qb (write_qb.c) and its media, report what was carried. */
+#include "import.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <utf8proc.h>
+
+#include "alloc.h"
+#include "diag.h"
+#include "driver.h"
+#include "fsutil.h"
+#include "hash.h"
+#include "lang.h"
+#include "utf8.h"
+#include "validate.h"
+#include "read.h"
+#include "write.h"
+#include "write_json.h"
+#include "write_qb.h"
+
+/* ---- texts ---- */
+
+void qb_imp_ml_set(qb_imp_ml *ml, const char *lang, const char *text, size_t len)
+{
+	size_t i = 0;
+	while (i < ml->n && strcmp(ml->lang[i], lang) != 0)
+		i++;
+	if (i == QB_NELEM(ml->lang))
+		return; /* more languages than any bank has: the rest is dropped */
+	if (i == ml->n) {
+		ml->lang[ml->n++] = qb_xstrdup(lang);
+		ml->text[i] = NULL;
+	}
+	free(ml->text[i]);
+	ml->text[i] = qb_xstrndup(text, len);
+}
+
+void qb_imp_ml_dispose(qb_imp_ml *ml)
+{
+	for (size_t i = 0; i < ml->n; i++) {
+		free(ml->lang[i]);
+		free(ml->text[i]);
+	}
+	ml->n = 0;
+}
+
+/* s trimmed and in NFC, in the bank's arena (s is valid UTF-8: the
+ * source was checked); Windows line ends (a spreadsheet's cells) made
+ * '\n'. */
+static const char *text_nfc(qb_imp *im, const char *s)
+{
+	qb_buf lf = QB_BUF_INIT;
+	if (strchr(s, '\r')) {
+		for (const char *p = s; *p; p++)
+			if (!(p[0] == '\r' && p[1] == '\n'))
+				qb_buf_putc(&lf, *p);
+		s = qb_buf_cstr(&lf);
+	}
+	const char *out = NULL;
+	size_t n = strlen(s);
+	while (n && (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')) {
+		s++;
+		n--;
+	}
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\n' || s[n - 1] == '\r'))
+		n--;
+	if (qb_utf8_is_nfc(s, n)) {
+		out = qb_arena_strndup(&im->bank->arena, s, n);
+	} else {
+		utf8proc_uint8_t *nfc = NULL;
+		utf8proc_ssize_t m = utf8proc_map((const utf8proc_uint8_t *)s, (utf8proc_ssize_t)n,
+		                                  &nfc, UTF8PROC_STABLE | UTF8PROC_COMPOSE);
+		out = m >= 0 ? qb_arena_strndup(&im->bank->arena, (const char *)nfc, (size_t)m)
+		             : qb_arena_strndup(&im->bank->arena, s, n);
+		free(nfc);
+	}
+	qb_buf_dispose(&lf);
+	return out;
+}
+
+void qb_imp_text(qb_imp *im, qb_text *t, qb_loc loc, const qb_imp_ml *ml)
+{
+	*t = (qb_text){.bank = im->bank, .line = loc.line, .col = loc.col, .present = true};
+	t->tr = ml->n ? qb_arena_alloc(&im->bank->arena, ml->n * sizeof *t->tr) : NULL;
+	for (size_t i = 0; i < ml->n; i++) {
+		qb_buf canon = QB_BUF_INIT;
+		const char *lang = *ml->lang[i] ? ml->lang[i] : im->lang;
+		qb_lang_canonical(&canon, lang, strlen(lang));
+		t->tr[t->ntr++] = (qb_tr){.text = text_nfc(im, ml->text[i]),
+		                          .lang = qb_bank_code(im->bank, qb_buf_cstr(&canon)),
+		                          .line = loc.line, .col = loc.col, .text_col = loc.col};
+		qb_buf_dispose(&canon);
+	}
+}
+
+void qb_imp_text1(qb_imp *im, qb_text *t, qb_loc loc, const char *s)
+{
+	qb_imp_ml ml = {0};
+	qb_imp_ml_set(&ml, im->lang, s, strlen(s));
+	qb_imp_text(im, t, loc, &ml);
+	qb_imp_ml_dispose(&ml);
+}
+
+bool qb_imp_entity_at(const char *s, size_t n)
+{
+	size_t i = 1;
+	if (!n || s[0] != '&')
+		return false;
+	if (i < n && s[i] == '#')
+		i++;
+	size_t start = i;
+	while (i < n && ((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') ||
+	                 (s[i] >= '0' && s[i] <= '9')))
+		i++;
+	return i > start && i < n && s[i] == ';';
+}
+
+void qb_imp_md_escape(qb_buf *out, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if ((strchr("\\`*_[]$", s[i]) && s[i]) || qb_imp_entity_at(s + i, n - i))
+			qb_buf_putc(out, '\\');
+		qb_buf_putc(out, s[i]);
+	}
+}
+
+void qb_imp_plain(qb_imp *im, qb_text *t, qb_loc loc, const char *s)
+{
+	qb_buf b = QB_BUF_INIT;
+	qb_imp_md_escape(&b, s, strlen(s));
+	qb_imp_text1(im, t, loc, qb_buf_cstr(&b));
+	qb_buf_dispose(&b);
+}
+
+void qb_imp_text_md(qb_buf *out, const char *s, qb_imp_format f, const qb_html_md_cb *cb)
+{
+	qb_buf h = QB_BUF_INIT;
+	if (f == QB_IMP_AUTO) { /* HTML allowed, line breaks kept */
+		bool tags = false;
+		for (const char *p = strchr(s, '<'); p && !tags; p = strchr(p + 1, '<'))
+			tags = ((p[1] >= 'a' && p[1] <= 'z') || p[1] == '/') && strchr(p, '>');
+		f = tags ? QB_IMP_HTML : QB_IMP_PLAIN;
+		for (const char *p = s; tags && *p; p++)
+			if (*p == '\n')
+				qb_buf_puts(&h, "<br>");
+			else
+				qb_buf_putc(&h, *p);
+		if (tags)
+			s = qb_buf_cstr(&h);
+	}
+	if (f == QB_IMP_HTML) {
+		qb_html_to_md(out, s, cb);
+	} else if (f == QB_IMP_MARKDOWN) {
+		qb_buf_puts(out, s);
+	} else {
+		for (const char *p = s, *nl; *p; p = nl + 1) {
+			nl = strchr(p, '\n');
+			size_t n = nl ? (size_t)(nl - p) : strlen(p);
+			if (n && p[n - 1] == '\r')
+				n--;
+			qb_imp_md_escape(out, p, n);
+			if (!nl)
+				break;
+			qb_buf_puts(out, "\\\n");
+		}
+	}
+	qb_buf_dispose(&h);
+}
+
+/* ---- questions ---- */
+
+qb_question *qb_imp_question(qb_imp *im, qb_qtype type, qb_loc loc)
+{
+	if (im->nqs == im->capqs) {
+		im->capqs = im->capqs ? 2 * im->capqs : 16;
+		im->qs = qb_xrealloc(im->qs, im->capqs * sizeof *im->qs);
+		im->cats = qb_xrealloc(im->cats, im->capqs * sizeof *im->cats);
+	}
+	im->cats[im->nqs] = NULL;
+	im->ncats = im->nqs + 1;
+	qb_question *q = &im->qs[im->nqs++];
+	memset(q, 0, sizeof *q);
+	q->loc = loc;
+	q->id_loc = loc;
+	q->type = type;
+	q->shuffle = QB_UNSET;
+	q->number = (int)im->nqs;
+	if (type != QB_QTYPE_SINGLE)
+		q->type_loc = loc;
+	im->counts.by_type[type]++;
+	return q;
+}
+
+static qb_question *last_q(qb_imp *im)
+{
+	return &im->qs[im->nqs - 1];
+}
+
+qb_choice *qb_imp_choice(qb_imp *im, qb_loc loc)
+{
+	qb_question *q = last_q(im);
+	q->choices = qb_xrealloc(q->choices, (q->nchoices + 1) * sizeof *q->choices);
+	qb_choice *c = &q->choices[q->nchoices++];
+	memset(c, 0, sizeof *c);
+	c->loc = loc;
+	return c;
+}
+
+qb_text *qb_imp_match(qb_imp *im)
+{
+	qb_question *q = last_q(im);
+	qb_text *m = qb_arena_alloc(&im->bank->arena, sizeof *m);
+	*m = (qb_text){.bank = im->bank};
+	q->choices[q->nchoices - 1].match = m;
+	return m;
+}
+
+void qb_imp_truefalse(qb_imp *im, bool truth, const qb_imp_ml *fb_true,
+                      const qb_imp_ml *fb_false, qb_loc loc)
+{
+	qb_question *q = last_q(im);
+	q->truth = truth;
+	q->answer_loc = loc;
+	if ((fb_true && fb_true->n) || (fb_false && fb_false->n)) {
+		q->feedback_tf = qb_arena_alloc(&im->bank->arena, 2 * sizeof *q->feedback_tf);
+		q->feedback_tf[0] = q->feedback_tf[1] = (qb_text){.bank = im->bank};
+		if (fb_true && fb_true->n)
+			qb_imp_text(im, &q->feedback_tf[0], loc, fb_true);
+		if (fb_false && fb_false->n)
+			qb_imp_text(im, &q->feedback_tf[1], loc, fb_false);
+	}
+	for (int i = 0; i < 2; i++) {
+		qb_choice *c = qb_imp_choice(im, loc);
+		q = last_q(im);
+		c->correct = (i == 0) == truth;
+		c->feedback = *qb_question_feedback(q, i == 0);
+		c->text.bank = im->bank;
+		qb_text_set_loc(&c->text, loc);
+	}
+}
+
+void qb_imp_tag(qb_imp *im, qb_loc loc, const char *name)
+{
+	qb_buf b = QB_BUF_INIT;
+	for (const char *p = name; *p; p++) {
+		if (*p == '"' || *p == '\'' || strncmp(p, "\xE2\x80\x9C", 3) == 0 ||
+		    strncmp(p, "\xE2\x80\x9D", 3) == 0 || strncmp(p, "\xE2\x80\x98", 3) == 0 ||
+		    strncmp(p, "\xE2\x80\x99", 3) == 0) {
+			if ((unsigned char)*p >= 0x80)
+				p += 2;
+			continue;
+		}
+		if (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') {
+			if (b.len && b.ptr[b.len - 1] != '-')
+				qb_buf_putc(&b, '-');
+			continue;
+		}
+		qb_buf_putc(&b, *p);
+	}
+	while (b.len && b.ptr[b.len - 1] == '-')
+		b.ptr[--b.len] = '\0';
+	qb_question *q = last_q(im);
+	bool dup = !b.len;
+	for (size_t i = 0; !dup && i < q->ntags; i++)
+		dup = strcmp(q->tags[i].name, b.ptr) == 0;
+	if (!dup) {
+		q->tags = qb_xrealloc(q->tags, (q->ntags + 1) * sizeof *q->tags);
+		q->tags[q->ntags++] = (qb_tag){text_nfc(im, b.ptr), loc};
+	}
+	qb_buf_dispose(&b);
+}
+
+char *qb_imp_category(const char *path)
+{
+	qb_buf b = QB_BUF_INIT;
+	for (const char *p = path; *p;) {
+		size_t n = strcspn(p, "/");
+		while (n && p[0] == ' ') {
+			p++;
+			n--;
+		}
+		size_t k = n;
+		while (k && p[k - 1] == ' ')
+			k--;
+		bool skip = !k || p[0] == '$' || (k == 3 && strncmp(p, "top", 3) == 0) ||
+		            (k > 11 && strncmp(p, "Default for", 11) == 0);
+		if (!skip) {
+			if (b.len)
+				qb_buf_puts(&b, "::");
+			qb_buf_append(&b, p, k);
+		}
+		p += n;
+		if (*p)
+			p++;
+	}
+	return b.len ? qb_buf_detach(&b) : NULL;
+}
+
+void qb_imp_in_category(qb_imp *im, qb_loc loc, const char *cat)
+{
+	free(im->cats[im->nqs - 1]);
+	im->cats[im->nqs - 1] = qb_xstrdup(cat);
+	if (!im->split)
+		qb_imp_tag(im, loc, cat);
+}
+
+/* ---- ids ---- */
+
+/* A short slug of s: lower-case ASCII letters and digits, runs of
+ * anything else one '-', at most 40 characters, cut at a '-'. */
+static void slug(qb_buf *out, const char *s)
+{
+	size_t start = out->len;
+	for (; *s && out->len - start < 48; s++) {
+		char c = *s;
+		if (c >= 'A' && c <= 'Z')
+			c = (char)(c - 'A' + 'a');
+		if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))
+			qb_buf_putc(out, c);
+		else if (out->len > start && out->ptr[out->len - 1] != '-')
+			qb_buf_putc(out, '-');
+	}
+	if (out->len - start > 40) {
+		size_t cut = start + 40;
+		while (cut > start + 10 && out->ptr[cut] != '-')
+			cut--;
+		out->len = out->ptr[cut] == '-' ? cut : start + 40;
+		out->ptr[out->len] = '\0';
+	}
+	while (out->len > start && out->ptr[out->len - 1] == '-')
+		out->ptr[--out->len] = '\0';
+}
+
+static bool id_used(const qb_imp *im, const char *id)
+{
+	for (size_t i = 0; i < im->nids; i++)
+		if (strcmp(im->used_ids[i], id) == 0)
+			return true;
+	return false;
+}
+
+void qb_imp_id(qb_imp *im, const char *want, const char *name)
+{
+	qb_question *q = last_q(im);
+	qb_buf b = QB_BUF_INIT;
+	size_t bad;
+	if (want && *want && qb_id_valid(want, &bad) && !id_used(im, want))
+		qb_buf_puts(&b, want);
+	else {
+		if (name && *name)
+			slug(&b, name);
+		if (!b.len && q->prompt.ntr)
+			slug(&b, q->prompt.tr[0].text);
+		if (!b.len)
+			qb_buf_puts(&b, "question");
+		size_t base = b.len;
+		for (int k = 2; id_used(im, qb_buf_cstr(&b)); k++) {
+			b.len = base;
+			qb_buf_appendf(&b, "-%d", k);
+		}
+	}
+	q->id = qb_arena_strdup(&im->bank->arena, qb_buf_cstr(&b));
+	im->used_ids = qb_xrealloc(im->used_ids, (im->nids + 1) * sizeof *im->used_ids);
+	im->used_ids[im->nids++] = qb_buf_detach(&b);
+}
+
+/* ---- media ---- */
+
+const char *qb_imp_media_add(qb_imp *im, const char *base, const unsigned char *data,
+                             size_t len)
+{
+	char hex[2 * 4 + 1];
+	qb_hash_sha256_hex(hex, 4, data, len);
+	const char *slash = strrchr(base, '/');
+	base = slash ? slash + 1 : base;
+	const char *dot = strrchr(base, '.');
+	size_t stem = dot ? (size_t)(dot - base) : strlen(base);
+	qb_buf b = QB_BUF_INIT;
+	qb_buf_puts(&b, "media/");
+	for (size_t i = 0; i < stem && i < 40; i++) {
+		char c = base[i];
+		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		          c == '_' || c == '-';
+		qb_buf_putc(&b, ok ? c : '-');
+	}
+	qb_buf_appendf(&b, "-%s", hex);
+	for (const char *p = dot ? dot : ""; *p; p++) {
+		char c = *p >= 'A' && *p <= 'Z' ? (char)(*p - 'A' + 'a') : *p;
+		if (c == '.' || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))
+			qb_buf_putc(&b, c);
+	}
+	const char *name = qb_arena_strdup(&im->bank->arena, qb_buf_cstr(&b));
+	qb_buf_dispose(&b);
+	for (size_t i = 0; i < im->nmedia; i++)
+		if (strcmp(im->media[i].name, name) == 0)
+			return name;
+	im->media = qb_xrealloc(im->media, (im->nmedia + 1) * sizeof *im->media);
+	qb_imp_media *m = &im->media[im->nmedia++];
+	m->name = qb_xstrdup(name);
+	m->data = qb_xmalloc(len ? len : 1);
+	memcpy(m->data, data, len);
+	m->len = len;
+	return name;
+}
+
+/* ---- what is not carried ---- */
+
+void qb_imp_skip(qb_imp *im, qb_loc loc, const char *name, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	qb_buf b = QB_BUF_INIT;
+	char *why = NULL;
+	{
+		va_list aq;
+		va_copy(aq, ap);
+		int n = vsnprintf(NULL, 0, fmt, aq);
+		va_end(aq);
+		why = qb_xmalloc((size_t)(n > 0 ? n : 0) + 1);
+		vsnprintf(why, (size_t)(n > 0 ? n : 0) + 1, fmt, ap);
+	}
+	va_end(ap);
+	qb_buf_appendf(&b, "question '%s' is not imported: %s", name && *name ? name : "?", why);
+	qb_diag_warning(loc, "%s", qb_buf_cstr(&b));
+	im->counts.skipped++;
+	free(why);
+	qb_buf_dispose(&b);
+}
+
+void qb_imp_lost(qb_imp *im, qb_loc loc, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	char *msg = qb_xmalloc((size_t)(n > 0 ? n : 0) + 1);
+	va_start(ap, fmt);
+	vsnprintf(msg, (size_t)(n > 0 ? n : 0) + 1, fmt, ap);
+	va_end(ap);
+	qb_diag_warning(loc, "%s", msg);
+	im->counts.notes++;
+	free(msg);
+}
+
+/* ---- the format from the content ---- */
+
+const char *qb_import_sniff(const char *data, size_t len)
+{
+	size_t i = 0;
+	if (len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0)
+		i = 3;
+	while (i < len && (data[i] == ' ' || data[i] == '\t' || data[i] == '\r' || data[i] == '\n'))
+		i++;
+	if (i < len && data[i] == '<') {
+		const char *quiz = strstr(data + i, "<quiz");
+		return quiz ? "moodlexml" : NULL;
+	}
+	/* CSV or TSV: a header row naming qbc's columns. */
+	size_t hl = strcspn(data + i, "\n");
+	for (size_t k = 0; k + 7 <= hl; k++)
+		if (strncasecmp(data + i + k, "prompt:", 7) == 0 && (k == 0 || strchr(",\t\"", data[i + k - 1])))
+			return "csv";
+	/* Aiken: a line 'ANSWER: X' after option lines 'A. ' or 'A) '. */
+	for (const char *p = data + i; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		if (strncmp(p, "ANSWER:", 7) == 0 || strncmp(p, "ANSWER :", 8) == 0)
+			return "aiken";
+	/* GIFT: an answer block '{...}' after some text, or a '::title::'. */
+	const char *open = strchr(data + i, '{');
+	if ((open && strchr(open, '}')) || strncmp(data + i, "::", 2) == 0 ||
+	    strncmp(data + i, "$CATEGORY:", 10) == 0)
+		return "gift";
+	return NULL;
+}
+
+/* ---- the command ---- */
+
+static const struct {
+	const char *name;
+	int (*fn)(qb_imp *im, const char *data, size_t len);
+} importers[] = {
+	{"moodlexml", qb_import_moodlexml},
+	{"aiken", qb_import_aiken},
+	{"gift", qb_import_gift},
+	{"csv", qb_import_csv},
+};
+
+/* The first invalid UTF-8 byte of data, or -1. */
+static long bad_utf8(const char *data, size_t len)
+{
+	for (size_t i = 0; i < len;) {
+		utf8proc_int32_t cp;
+		utf8proc_ssize_t k = utf8proc_iterate((const utf8proc_uint8_t *)data + i,
+		                                      (utf8proc_ssize_t)(len - i), &cp);
+		if (k <= 0)
+			return (long)i;
+		i += (size_t)k;
+	}
+	return -1;
+}
+
+qb_loc qb_imp_at(const qb_imp *im, const char *data, size_t off)
+{
+	int line = 1;
+	size_t bol = 0;
+	for (size_t i = 0; i < off && data[i]; i++)
+		if (data[i] == '\n') {
+			line++;
+			bol = i + 1;
+		}
+	return (qb_loc){im->file, line, 1 + (int)qb_utf8_count(data + bol, off - bol)};
+}
+
+/* Declares the languages the texts use, in the order they first appear,
+ * with lang (--lang) first when it is one of them. */
+static void declare_langs(qb_imp *im, const char *first)
+{
+	qb_bank *b = im->bank;
+	b->langs = qb_arena_alloc(&b->arena, (b->ncodes + 1) * sizeof *b->langs);
+	b->nlangs = 0;
+	if (first && qb_lang_index_get(&b->code_index, first) != QB_LANG_NONE)
+		b->langs[b->nlangs++] = (qb_lang){qb_arena_strdup(&b->arena, first), {b->path, 0, 0}};
+	for (size_t i = 0; i < b->ncodes; i++) {
+		if (!*b->codes[i] || (first && strcmp(b->codes[i], first) == 0))
+			continue;
+		b->langs[b->nlangs++] = (qb_lang){b->codes[i], {b->path, 0, 0}};
+	}
+	if (!b->nlangs)
+		b->langs[b->nlangs++] = (qb_lang){qb_arena_strdup(&b->arena, im->lang), {b->path, 0, 0}};
+	for (size_t i = 0; i < b->nlangs; i++)
+		qb_lang_index_put(&b->lang_index, b->langs[i].code, i);
+	qb_bank_codes_declared(b);
+}
+
+/* Moves the questions into the bank; gives the bank its title. */
+static void finish_bank(qb_imp *im, const char *title)
+{
+	qb_bank *b = im->bank;
+	for (size_t i = 0; i < im->nqs; i++) {
+		qb_question *q = &im->qs[i];
+		if (q->choices)
+			qb_arena_adopt(&b->arena, q->choices);
+		if (q->tags)
+			qb_arena_adopt(&b->arena, q->tags);
+	}
+	b->questions = im->qs ? qb_arena_adopt(&b->arena, im->qs) : NULL;
+	b->nquestions = im->nqs;
+	im->qs = NULL;
+	im->nqs = 0;
+	declare_langs(im, im->lang);
+	qb_imp_ml ml = {0};
+	for (size_t i = 0; i < b->nlangs; i++)
+		qb_imp_ml_set(&ml, b->langs[i].code, title, strlen(title));
+	qb_imp_text(im, &b->title, (qb_loc){b->path, 1, 1}, &ml);
+	qb_imp_ml_dispose(&ml);
+}
+
+static void imp_dispose(qb_imp *im)
+{
+	for (size_t i = 0; i < im->nqs; i++) {
+		free(im->qs[i].choices);
+		free(im->qs[i].tags);
+	}
+	free(im->qs);
+	for (size_t i = 0; i < im->nmedia; i++) {
+		free(im->media[i].name);
+		free(im->media[i].data);
+	}
+	free(im->media);
+	for (size_t i = 0; i < im->nids; i++)
+		free(im->used_ids[i]);
+	for (size_t i = 0; im->cats && i < im->ncats; i++)
+		free(im->cats[i]);
+	free(im->cats);
+	free(im->used_ids);
+	free(im->title);
+}
+
+/* The output's folder ("." for a bare name), heap. */
+static char *dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	if (!slash)
+		return qb_xstrdup(".");
+	return qb_xstrndup(path, slash == path ? 1 : (size_t)(slash - path));
+}
+
+/* The default output: the source's file name with .qb, in the current
+ * folder; heap. */
+static char *default_out(const char *src)
+{
+	const char *base = strrchr(src, '/');
+	base = base ? base + 1 : src;
+	const char *dot = strrchr(base, '.');
+	size_t n = dot && dot != base ? (size_t)(dot - base) : strlen(base);
+	if (n > 6 && strncmp(base + n - 7, ".moodle", 7) == 0)
+		n -= 7;
+	return qb_xasprintf("%.*s.qb", (int)n, base);
+}
+
+static int write_media(const qb_imp *im, const char *dir)
+{
+	for (size_t i = 0; i < im->nmedia; i++) {
+		char *path = qb_fs_join(dir, im->media[i].name);
+		char *mdir = dir_of(path);
+		int rc = qb_fs_mkdirs(mdir);
+		if (rc == 0)
+			rc = qb_fs_write_atomic(path, im->media[i].data, im->media[i].len);
+		if (rc != 0)
+			qb_diag_fatal("cannot write '%s': %s", path, strerror(errno));
+		free(mdir);
+		free(path);
+		if (rc != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* The written file read again must give the model imported: a text the
+ * .qb format cannot hold as it is (a line break inside a paragraph, an
+ * indented line) is reported at its question. */
+static void check_readback(const qb_bank *bank, const char *out)
+{
+	char *data = NULL;
+	size_t len = 0;
+	if (qb_fs_read(out, &data, &len) != 0)
+		return;
+	qb_bank *back = qb_read_text(out, data, len);
+	qb_build_opts opts = {0};
+	const char **langs = qb_xcalloc(bank->nlangs + 1, sizeof *langs);
+	for (size_t i = 0; i < bank->nlangs; i++)
+		langs[i] = bank->langs[i].code;
+	opts.langs = langs;
+	opts.nlangs = bank->nlangs;
+	json_t *a = qb_json_bank(bank, &opts), *b = qb_json_bank(back, &opts);
+	json_t *qa = json_object_get(a, "questions"), *qbk = json_object_get(b, "questions");
+	for (size_t i = 0; i < json_array_size(qa); i++) {
+		json_t *x = json_array_get(qa, i), *y = json_array_get(qbk, i);
+		json_object_del(x, "source");
+		if (y)
+			json_object_del(y, "source");
+		if (!y || !json_equal(x, y))
+			qb_diag_warning(bank->questions[i].loc, "question '%s' reads back from '%s' "
+			                "differently from what was imported (a .qb text cannot hold a line "
+			                "break inside a paragraph or an indented line): check its texts",
+			                bank->questions[i].id, out);
+	}
+	json_decref(a);
+	json_decref(b);
+	free(langs);
+	qb_bank_free(back);
+	free(data);
+}
+
+/* Checks bank, writes it to out and reads it back: OK, BANK_ERRORS (the
+ * checks found errors: written all the same) or IO. */
+static qb_drv_status write_bank(const qb_bank *bank, const char *out)
+{
+	qb_diag_mark checks = qb_diag_mark_now();
+	qb_validate(bank);
+	bool problems = qb_diag_errors_since(checks) > 0;
+	if (qb_write_qb(bank, out) != 0) {
+		qb_diag_fatal("cannot write '%s': %s", out, strerror(errno));
+		return QB_DRV_IO;
+	}
+	check_readback(bank, out);
+	if (problems) {
+		printf("qbc import: %s has the errors shown above: fix them, then 'qbc check %s'\n",
+		       out, out);
+		return QB_DRV_BANK_ERRORS;
+	}
+	return QB_DRV_OK;
+}
+
+/* --split: a bank per category, <OUT>-<category>.qb beside OUT, each a
+ * view of the imported bank (its questions of that category; the texts
+ * and the arena stay the imported bank's). */
+static qb_drv_status write_split(qb_imp *im, const char *out, const char *outdir)
+{
+	qb_bank *b = im->bank;
+	qb_drv_status rc = QB_DRV_OK;
+	bool *done = qb_xcalloc(b->nquestions + 1, sizeof *done);
+	qb_question *sub = qb_xcalloc(b->nquestions + 1, sizeof *sub);
+	const char *base = strrchr(out, '/');
+	base = base ? base + 1 : out;
+	size_t stem = strlen(base) > 3 && strcmp(base + strlen(base) - 3, ".qb") == 0
+	                  ? strlen(base) - 3 : strlen(base);
+	for (size_t i = 0; i < b->nquestions; i++) {
+		if (done[i])
+			continue;
+		const char *cat = im->cats[i] ? im->cats[i] : "";
+		size_t n = 0;
+		for (size_t k = i; k < b->nquestions; k++) {
+			const char *ck = im->cats[k] ? im->cats[k] : "";
+			if (!done[k] && strcmp(ck, cat) == 0) {
+				done[k] = true;
+				sub[n] = b->questions[k];
+				sub[n].number = (int)n + 1;
+				n++;
+			}
+		}
+		qb_buf slugb = QB_BUF_INIT, title = QB_BUF_INIT, id = QB_BUF_INIT;
+		slug(&slugb, cat);
+		qb_buf_appendf(&id, "%s%s%s", b->id, slugb.len ? "-" : "", qb_buf_cstr(&slugb));
+		for (const char *p = *cat ? cat : b->id; *p; p++)
+			if (p[0] == ':' && p[1] == ':')
+				qb_buf_puts(&title, " / "), p++;
+			else
+				qb_buf_putc(&title, *p);
+		char *path = qb_xasprintf("%s/%.*s%s%s.qb", outdir, (int)stem, base,
+		                          slugb.len ? "-" : "", qb_buf_cstr(&slugb));
+		qb_bank view = *b;
+		view.questions = sub;
+		view.nquestions = n;
+		view.id = qb_arena_strdup(&b->arena, qb_buf_cstr(&id));
+		qb_imp_ml ml = {0};
+		for (size_t l = 0; l < b->nlangs; l++)
+			qb_imp_ml_set(&ml, b->langs[l].code, title.ptr, title.len);
+		qb_imp_text(im, &view.title, (qb_loc){b->path, 1, 1}, &ml);
+		qb_imp_ml_dispose(&ml);
+		qb_drv_status r = write_bank(&view, path);
+		if (r != QB_DRV_IO)
+			printf("qbc import: %s: %zu question%s of category '%s'\n", path, n,
+			       n == 1 ? "" : "s", *cat ? cat : "(none)");
+		rc = r > rc ? r : rc;
+		free(path);
+		qb_buf_dispose(&slugb);
+		qb_buf_dispose(&title);
+		qb_buf_dispose(&id);
+	}
+	free(done);
+	free(sub);
+	return rc;
+}
+
+static void report(const qb_imp *im, const char *src, const char *fmt, const char *out)
+{
+	const qb_bank *b = im->bank;
+	printf("qbc import: %s (%s) -> %s: %zu question%s", src, fmt, out, b->nquestions,
+	       b->nquestions == 1 ? "" : "s");
+	const char *sep = " (";
+	for (int t = 0; t < QB_QTYPE_COUNT; t++)
+		if (im->counts.by_type[t]) {
+			printf("%s%zu %s", sep, im->counts.by_type[t], qb_qtype_name((qb_qtype)t));
+			sep = ", ";
+		}
+	printf("%s", *sep == ',' ? ")" : "");
+	printf(", languages");
+	for (size_t i = 0; i < b->nlangs; i++)
+		printf(" %s", b->langs[i].code);
+	printf(", %zu media file%s\n", im->nmedia, im->nmedia == 1 ? "" : "s");
+	if (im->counts.skipped || im->counts.notes)
+		printf("qbc import: not carried: %zu question%s skipped, %zu part%s (see the warnings "
+		       "above)\n",
+		       im->counts.skipped, im->counts.skipped == 1 ? "" : "s", im->counts.notes,
+		       im->counts.notes == 1 ? "" : "s");
+}
+
+/* Imports one file. */
+static qb_drv_status import_one(const qb_drv_opts *o, const char *src)
+{
+	char *data = NULL, *out = NULL, *outdir = NULL;
+	size_t len = 0;
+	qb_drv_status rc = QB_DRV_OK;
+	qb_imp im = {0};
+	const char *fmt = o->from;
+	int (*fn)(qb_imp *, const char *, size_t) = NULL;
+	for (size_t i = 0; fmt && i < QB_NELEM(importers); i++)
+		if (strcmp(importers[i].name, fmt) == 0)
+			fn = importers[i].fn;
+	if (fmt && !fn) {
+		qb_drv_usage(o->command, "--from: unknown format '%s' (moodlexml, gift, aiken or csv)", fmt);
+		return QB_DRV_USAGE;
+	}
+	if (o->langs && !qb_lang_valid(o->langs, strlen(o->langs))) {
+		qb_drv_usage(o->command, "--lang: '%s' is not a language tag such as 'en'", o->langs);
+		return QB_DRV_USAGE;
+	}
+	size_t bad;
+	if (o->bank_id && !qb_id_valid(o->bank_id, &bad)) {
+		qb_drv_usage(o->command, "--bank: '%s' is not a bank id (ASCII letters, digits, '-' "
+		             "and '_')", o->bank_id);
+		return QB_DRV_USAGE;
+	}
+	if (qb_fs_read(src, &data, &len) != 0) {
+		qb_diag_fatal("cannot read '%s': %s", src, strerror(errno));
+		return QB_DRV_IO;
+	}
+	qb_diag_add_source(src, data, len);
+	qb_diag_mark m = qb_diag_mark_now();
+	size_t skip = len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+	long badat = bad_utf8(data, len);
+	if (badat >= 0) {
+		qb_imp file = {.file = src};
+		qb_diag_error(qb_imp_at(&file, data, (size_t)badat),
+		              "this byte (0x%02X) is not UTF-8: save the file as UTF-8 and import "
+		              "it again", (unsigned char)data[badat]);
+		rc = QB_DRV_BANK_ERRORS;
+		goto done;
+	}
+	if (!fmt) {
+		fmt = qb_import_sniff(data, len);
+		for (size_t i = 0; fmt && i < QB_NELEM(importers); i++)
+			if (strcmp(importers[i].name, fmt) == 0)
+				fn = importers[i].fn;
+		if (!fn) {
+			qb_diag_error((qb_loc){src, 0, 0}, "cannot tell the format of '%s'; say it with "
+			              "--from moodlexml, gift, aiken or csv", src);
+			rc = QB_DRV_BANK_ERRORS;
+			goto done;
+		}
+	}
+	out = o->outdir ? qb_xstrdup(o->outdir) : default_out(src);
+	outdir = dir_of(out);
+	im.bank = qb_bank_new(src);
+	im.bank->dir = qb_arena_strdup(&im.bank->arena, outdir);
+	im.file = im.bank->path;
+	im.lang = o->langs ? o->langs : "en";
+	im.split = o->split;
+	{
+		qb_buf id = QB_BUF_INIT;
+		if (o->bank_id)
+			qb_buf_puts(&id, o->bank_id);
+		else {
+			const char *base = strrchr(out, '/');
+			slug(&id, base ? base + 1 : out);
+			if (id.len > 3 && strcmp(id.ptr + id.len - 3, "-qb") == 0)
+				id.ptr[id.len -= 3] = '\0';
+		}
+		if (!id.len)
+			qb_buf_puts(&id, "imported");
+		im.bank->id = qb_arena_strdup(&im.bank->arena, qb_buf_cstr(&id));
+		im.bank->id_loc = (qb_loc){src, 1, 1};
+		qb_buf_dispose(&id);
+	}
+	if (fn(&im, data + skip, len - skip) != 0 || qb_diag_errors_since(m)) {
+		rc = QB_DRV_BANK_ERRORS;
+		goto done;
+	}
+	finish_bank(&im, im.title ? im.title : im.bank->id);
+	if (qb_fs_mkdirs(outdir) != 0) {
+		qb_diag_fatal("cannot create '%s': %s", outdir, strerror(errno));
+		rc = QB_DRV_IO;
+		goto done;
+	}
+	if (write_media(&im, outdir) != 0) {
+		rc = QB_DRV_IO;
+		goto done;
+	}
+	if (im.split)
+		rc = write_split(&im, out, outdir);
+	else
+		rc = write_bank(im.bank, out);
+	report(&im, src, fmt, im.split ? "a bank per category" : out);
+done:
+	imp_dispose(&im);
+	qb_bank_free(im.bank);
+	free(out);
+	free(outdir);
+	free(data);
+	return rc;
+}
+
+qb_drv_status qb_drv_import(const qb_drv_opts *o)
+{
+	if (o->nbanks > 1 && (o->outdir || o->bank_id)) {
+		qb_drv_usage(o->command, "-o and --bank name one bank: give one FILE with them");
+		return QB_DRV_USAGE;
+	}
+	qb_drv_status rc = QB_DRV_OK;
+	for (size_t i = 0; i < o->nbanks; i++) {
+		qb_drv_status r = import_one(o, o->banks[i]);
+		rc = r > rc ? r : rc;
+		if (r == QB_DRV_USAGE)
+			break;
+	}
+	return rc;
+}

@@ -1,0 +1,150 @@
+/* import.h - importers: a question bank in another tool's format (Moodle
+ * XML, Aiken, ...) into the reader's model, for `qbc import`.
+ *
+ * An importer is a reader of a foreign format: it fills a qb_bank through
+ * the builder below, every node located in the SOURCE file (so that the
+ * checks point into what the teacher gave), reports what it cannot carry
+ * as located warnings, and what makes the source invalid as located
+ * errors (then nothing is written).  It knows no output format: the bank
+ * goes through the same checks as a hand-written one and write_qb.c
+ * writes it as a .qb source. */
+#ifndef QB_IMPORT_H
+#define QB_IMPORT_H
+
+#include "buf.h"
+#include "model.h"
+
+/* The most languages one imported text may have (a language code is at
+ * most QB_IMP_LANG_LEN - 1 bytes). */
+#define QB_IMP_MAX_LANGS 64
+#define QB_IMP_LANG_LEN 36
+
+/* One text being built: its translations, each a heap string. */
+typedef struct qb_imp_ml {
+	char *lang[QB_IMP_MAX_LANGS];
+	char *text[QB_IMP_MAX_LANGS];
+	size_t n;
+} qb_imp_ml;
+
+/* Adds (or replaces) the translation of lang; text is copied. */
+void qb_imp_ml_set(qb_imp_ml *ml, const char *lang, const char *text, size_t len);
+void qb_imp_ml_dispose(qb_imp_ml *ml);
+
+/* What one import run counts, for the report. */
+typedef struct qb_imp_counts {
+	size_t by_type[QB_QTYPE_COUNT];
+	size_t skipped;   /* questions not carried (a warning each)          */
+	size_t notes;     /* parts not carried (a warning or note each)      */
+	size_t media;     /* files written into media/                       */
+} qb_imp_counts;
+
+/* A media file an importer found (bytes decoded), to be written into
+ * media/ beside the new bank under name. */
+typedef struct qb_imp_media {
+	char *name;       /* "media/<name>", as the Markdown refers to it     */
+	unsigned char *data;
+	size_t len;
+} qb_imp_media;
+
+/* The state of one import. */
+typedef struct qb_imp {
+	qb_bank *bank;          /* path: the source file; dir: the output's  */
+	const char *file;       /* bank->path, for qb_loc                    */
+	const char *lang;       /* the language of untagged text (--lang)    */
+	qb_question *qs;        /* heap while building; adopted at the end   */
+	size_t nqs, capqs;
+	qb_imp_media *media;
+	size_t nmedia;
+	char **used_ids;        /* ids given so far (heap)                   */
+	char **cats;            /* each question's category (heap, or NULL) */
+	size_t ncats;
+	bool split;             /* --split: a bank per category, no tag      */
+	char *title;            /* the bank's title when the source names it
+	                           (heap), else the bank id is the title      */
+	size_t nids;
+	qb_imp_counts counts;
+} qb_imp;
+
+/* A new question of type at loc; its choices are added with
+ * qb_imp_choice().  The pointer is valid until the next qb_imp_question(). */
+qb_question *qb_imp_question(qb_imp *im, qb_qtype type, qb_loc loc);
+/* A new choice of the last question. */
+qb_choice *qb_imp_choice(qb_imp *im, qb_loc loc);
+/* Sets t from ml (untagged texts get im->lang), NFC, trimmed, at loc. */
+void qb_imp_text(qb_imp *im, qb_text *t, qb_loc loc, const qb_imp_ml *ml);
+/* Sets t to one text in im->lang. */
+void qb_imp_text1(qb_imp *im, qb_text *t, qb_loc loc, const char *s);
+/* Sets t to the plain text s in im->lang, Markdown's marks escaped. */
+void qb_imp_plain(qb_imp *im, qb_text *t, qb_loc loc, const char *s);
+/* True when s[0..n) starts with what Markdown reads as a character
+ * reference ('&amp;', '&#39;'). */
+bool qb_imp_entity_at(const char *s, size_t n);
+/* Appends plain text s[0..n) to out with Markdown's marks escaped (and a
+ * '&' that would start a character reference). */
+void qb_imp_md_escape(qb_buf *out, const char *s, size_t n);
+/* Adds a tag to the last question (skipped when it is already there);
+ * spaces become '-', quotes are dropped. */
+void qb_imp_tag(qb_imp *im, qb_loc loc, const char *name);
+/* A Moodle category path "$course$/top/A/B" as a tag "A::B" (Moodle's
+ * own levels dropped); heap, or NULL when nothing is left. */
+char *qb_imp_category(const char *path);
+/* Puts the last question in category cat (a tag, qb_imp_category()):
+ * the tag, or with --split the bank it goes to. */
+void qb_imp_in_category(qb_imp *im, qb_loc loc, const char *cat);
+/* Gives the last question an id: want (an idnumber) when it is a valid
+ * id, else a slug of name (else of its prompt), unique in the bank. */
+void qb_imp_id(qb_imp *im, const char *want, const char *name);
+/* Makes a matching question's right side for the last choice. */
+qb_text *qb_imp_match(qb_imp *im);
+/* Makes a true-false question's two synthetic choices and feedback
+ * (fb_true/fb_false may be NULL). */
+void qb_imp_truefalse(qb_imp *im, bool truth, const qb_imp_ml *fb_true,
+                      const qb_imp_ml *fb_false, qb_loc loc);
+/* Adds a file for media/: its Markdown path is returned (arena memory),
+ * named after base (made safe) and the start of its content's hash. */
+const char *qb_imp_media_add(qb_imp *im, const char *base, const unsigned char *data,
+                             size_t len);
+/* A question that cannot be carried: a located warning naming it. */
+void qb_imp_skip(qb_imp *im, qb_loc loc, const char *name, const char *fmt, ...)
+	QB_PRINTF(4, 5);
+/* A part that cannot be carried: a located warning. */
+void qb_imp_lost(qb_imp *im, qb_loc loc, const char *fmt, ...) QB_PRINTF(3, 4);
+
+/* The position of byte off of a source text data (NUL-terminated) of im. */
+qb_loc qb_imp_at(const qb_imp *im, const char *data, size_t off);
+
+/* ---- the importers: each returns 0, or -1 after located errors ---- */
+int qb_import_aiken(qb_imp *im, const char *data, size_t len);
+int qb_import_moodlexml(qb_imp *im, const char *data, size_t len);
+int qb_import_gift(qb_imp *im, const char *data, size_t len);
+int qb_import_csv(qb_imp *im, const char *data, size_t len);
+
+/* The format of data by its content: "moodlexml", "aiken", or NULL. */
+const char *qb_import_sniff(const char *data, size_t len);
+
+/* ---- HTML (from Moodle's editors) to qbc's Markdown (import_html.c) ---- */
+
+/* Appends the Markdown of the HTML fragment html to out.  A construct
+ * Markdown cannot say is reported through lost(payload, what), once per
+ * kind; images call image(payload, src) for the path to write (NULL:
+ * keep src). */
+typedef struct qb_html_md_cb {
+	void (*lost)(void *payload, const char *what);
+	const char *(*image)(void *payload, const char *src);
+	void *payload;
+} qb_html_md_cb;
+void qb_html_to_md(qb_buf *out, const char *html, const qb_html_md_cb *cb);
+
+/* The text formats of Moodle's texts (and GIFT's [html] [markdown]
+ * [plain] [moodle]). */
+typedef enum qb_imp_format {
+	QB_IMP_AUTO,     /* Moodle's auto-format: HTML when it has tags, else
+	                    plain text; its line breaks kept               */
+	QB_IMP_HTML,
+	QB_IMP_MARKDOWN, /* kept as it is                                   */
+	QB_IMP_PLAIN     /* Markdown's marks escaped, line breaks kept      */
+} qb_imp_format;
+/* Appends the Markdown of s, written in format f, to out. */
+void qb_imp_text_md(qb_buf *out, const char *s, qb_imp_format f, const qb_html_md_cb *cb);
+
+#endif

@@ -1,0 +1,502 @@
+/* import_csv.c - a spreadsheet saved as CSV or TSV (one question per
+ * row), parsed with libcsv.  The layout is documented in input/README.md
+ * ("Bringing questions in from a spreadsheet") with a template in
+ * input/templates/questions.csv:
+ *
+ *   id, type, tags, right, unit, then per language xx:
+ *   prompt:xx, options:xx, feedback:xx, feedback-wrong:xx, explanation:xx
+ *
+ * A cell holds several options (or their feedback) one per line; 'right'
+ * says which options are right ('1 3' or 'A C'), the answer of a
+ * true-false ('true', 'false') or numeric question ('9.81 ± 0.05',
+ * '36.1..37.2', '343 ± 2%').  Every message names the row and column and
+ * is located at the cell's line and column in the file. */
+#include <csv.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "alloc.h"
+#include "diag.h"
+#include "import.h"
+#include "utf8.h"
+
+enum { C_ID, C_TYPE, C_TAGS, C_RIGHT, C_UNIT, C_PROMPT, C_OPTIONS, C_FEEDBACK, C_FBWRONG,
+       C_EXPLANATION, C_UNKNOWN };
+
+static const char *const col_names[] = {"id", "type", "tags", "right", "unit", "prompt",
+                                        "options", "feedback", "feedback-wrong", "explanation"};
+
+typedef struct column {
+	int kind;
+	char lang[QB_IMP_LANG_LEN]; /* per-language columns ("" without ':xx') */
+} column;
+
+typedef struct field {
+	char *s;
+	size_t off; /* where the cell starts in the file               */
+} field;
+
+typedef struct csvr {
+	qb_imp *im;
+	const char *data;
+	size_t len, pos;     /* the byte being fed                       */
+	size_t field_start;  /* where the cell being read started         */
+	field *row;
+	size_t nrow, caprow;
+	size_t rowno;        /* 1 = the header                            */
+	column *cols;
+	size_t ncols;
+	bool header_ok;
+} csvr;
+
+static qb_loc at(const csvr *r, size_t off)
+{
+	return qb_imp_at(r->im, r->data, off);
+}
+
+/* libcsv: the end of a cell. */
+static void on_field(void *s, size_t n, void *data)
+{
+	csvr *r = data;
+	if (r->nrow == r->caprow) {
+		r->caprow = r->caprow ? 2 * r->caprow : 16;
+		r->row = qb_xrealloc(r->row, r->caprow * sizeof *r->row);
+	}
+	size_t start = r->field_start;
+	while (start < r->len && r->data[start] == ' ')
+		start++;
+	r->row[r->nrow++] = (field){qb_xstrndup(s ? s : "", s ? n : 0), start};
+	r->field_start = r->pos + 1;
+}
+
+static const column *col_of(const csvr *r, int kind, const char *lang, size_t *k)
+{
+	for (size_t i = 0; i < r->ncols; i++)
+		if (r->cols[i].kind == kind && strcmp(r->cols[i].lang, lang) == 0) {
+			*k = i;
+			return &r->cols[i];
+		}
+	return NULL;
+}
+
+static void header(csvr *r)
+{
+	r->cols = qb_xcalloc(r->nrow ? r->nrow : 1, sizeof *r->cols);
+	r->ncols = r->nrow;
+	r->header_ok = true;
+	bool prompt = false;
+	for (size_t i = 0; i < r->nrow; i++) {
+		char *h = r->row[i].s;
+		char *colon = strchr(h, ':');
+		size_t n = colon ? (size_t)(colon - h) : strlen(h);
+		column *c = &r->cols[i];
+		c->kind = C_UNKNOWN;
+		for (int k = 0; k < C_UNKNOWN; k++)
+			if (strlen(col_names[k]) == n && strncasecmp(h, col_names[k], n) == 0)
+				c->kind = k;
+		if (colon && strlen(colon + 1) < sizeof c->lang)
+			strcpy(c->lang, colon + 1);
+		bool per_lang = c->kind >= C_PROMPT && c->kind <= C_EXPLANATION;
+		if (c->kind == C_UNKNOWN || (colon && !per_lang)) {
+			qb_diag_error(at(r, r->row[i].off), "column %zu: '%s' is not a column of qbc's "
+			              "layout (id, type, tags, right, unit, prompt:xx, options:xx, "
+			              "feedback:xx, feedback-wrong:xx, explanation:xx)", i + 1, h);
+			r->header_ok = false;
+		}
+		prompt = prompt || c->kind == C_PROMPT;
+	}
+	size_t k;
+	if (!prompt) {
+		qb_diag_error(at(r, 0), "the header row has no 'prompt:xx' column (one per language, "
+		              "e.g. 'prompt:en')");
+		r->header_ok = false;
+	}
+	if (!col_of(r, C_RIGHT, "", &k)) {
+		qb_diag_error(at(r, 0), "the header row has no 'right' column (which options are "
+		              "right, or the answer)");
+		r->header_ok = false;
+	}
+}
+
+/* The cell of kind/lang in the current row, or "" (k: its index). */
+static const char *cell(const csvr *r, int kind, const char *lang, size_t *k)
+{
+	size_t i;
+	if (!col_of(r, kind, lang, &i) || i >= r->nrow)
+		return "";
+	if (k)
+		*k = i;
+	return r->row[i].s;
+}
+
+/* The lines of s, trimmed; empty lines kept when keep_empty. */
+static size_t lines(const char *s, char ***out, bool keep_empty)
+{
+	size_t n = 0;
+	*out = NULL;
+	for (const char *p = s; *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		const char *a = p;
+		size_t l = len;
+		while (l && (*a == ' ' || *a == '\t' || *a == '\r')) {
+			a++;
+			l--;
+		}
+		while (l && (a[l - 1] == ' ' || a[l - 1] == '\t' || a[l - 1] == '\r'))
+			l--;
+		if (l || keep_empty) {
+			*out = qb_xrealloc(*out, (n + 1) * sizeof **out);
+			(*out)[n++] = qb_xstrndup(a, l);
+		}
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
+	return n;
+}
+
+static void free_lines(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+/* The languages of the header, in order. */
+static size_t langs(const csvr *r, const char **out, size_t max)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < r->ncols && n < max; i++) {
+		if (r->cols[i].kind != C_PROMPT)
+			continue;
+		out[n++] = r->cols[i].lang;
+	}
+	return n;
+}
+
+/* A text of kind from every language's cell (the whole cell, or line k). */
+static bool text_of(csvr *r, qb_text *t, int kind, long line, bool plain)
+{
+	const char *ls[QB_IMP_MAX_LANGS];
+	size_t nl = langs(r, ls, QB_IMP_MAX_LANGS);
+	qb_imp_ml ml = {0};
+	size_t first = SIZE_MAX;
+	for (size_t i = 0; i < nl; i++) {
+		size_t k = SIZE_MAX;
+		const char *s = cell(r, kind, ls[i], &k);
+		char **v = NULL;
+		size_t n = 0;
+		if (line >= 0) {
+			n = lines(s, &v, kind == C_FEEDBACK);
+			s = (size_t)line < n ? v[line] : "";
+		}
+		if (*s) {
+			qb_buf b = QB_BUF_INIT;
+			if (plain)
+				qb_imp_md_escape(&b, s, strlen(s));
+			else
+				qb_buf_puts(&b, s);
+			qb_imp_ml_set(&ml, ls[i], b.ptr, b.len);
+			qb_buf_dispose(&b);
+			if (first == SIZE_MAX)
+				first = k;
+		}
+		free_lines(v, n);
+	}
+	bool any = ml.n > 0;
+	if (any)
+		qb_imp_text(r->im, t, at(r, r->row[first].off), &ml);
+	qb_imp_ml_dispose(&ml);
+	return any;
+}
+
+/* 'right': the option numbers ('1 3', '1,3') or letters ('A C'). */
+static bool right_set(const char *s, bool *right, size_t n)
+{
+	memset(right, 0, n * sizeof *right);
+	for (const char *p = s; *p;) {
+		if (strchr(" ,;\t\n", *p)) {
+			p++;
+			continue;
+		}
+		size_t k;
+		if (*p >= '0' && *p <= '9') {
+			char *end;
+			k = (size_t)strtoul(p, &end, 10) - 1;
+			p = end;
+		} else if ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z')) {
+			k = (size_t)((*p | 0x20) - 'a');
+			p++;
+			if (*p && !strchr(" ,;\t\n", *p))
+				return false;
+		} else
+			return false;
+		if (k >= n)
+			return false;
+		right[k] = true;
+	}
+	return true;
+}
+
+static bool number(const char *s, size_t n, double *v)
+{
+	char *t = qb_xstrndup(s, n), *end;
+	*v = strtod(t, &end);
+	while (*end == ' ')
+		end++;
+	bool ok = end != t && !*end;
+	free(t);
+	return ok;
+}
+
+/* A numeric answer as the .qb format writes it. */
+static bool numeric(const char *s, qb_numeric *num)
+{
+	const char *pm = strstr(s, "\xC2\xB1");
+	size_t pml = 2;
+	if (!pm && (pm = strstr(s, "+-")) == NULL)
+		pml = 0;
+	const char *range = strstr(s, "..");
+	if (range && !pm) {
+		num->range = true;
+		if (!number(s, (size_t)(range - s), &num->lo) ||
+		    !number(range + 2, strlen(range + 2), &num->hi) || num->lo > num->hi)
+			return false;
+		num->value = (num->lo + num->hi) / 2;
+		num->tol = (num->hi - num->lo) / 2;
+		return true;
+	}
+	if (!number(s, pm ? (size_t)(pm - s) : strlen(s), &num->value))
+		return false;
+	if (pm) {
+		const char *t = pm + pml;
+		size_t n = strlen(t);
+		while (n && t[n - 1] == ' ')
+			n--;
+		num->percent = n && t[n - 1] == '%';
+		if (!number(t, n - num->percent, &num->tol) || num->tol < 0)
+			return false;
+		if (num->percent)
+			num->tol = num->tol * (num->value < 0 ? -num->value : num->value) / 100;
+	}
+	num->lo = num->value - num->tol;
+	num->hi = num->value + num->tol;
+	return true;
+}
+
+static void row(csvr *r)
+{
+	qb_imp *im = r->im;
+	qb_loc loc = at(r, r->nrow ? r->row[0].off : 0);
+	if (r->nrow != r->ncols) {
+		qb_diag_error(loc, "row %zu has %zu column%s, the header has %zu: a missing or extra "
+		              "'%s'", r->rowno, r->nrow, r->nrow == 1 ? "" : "s", r->ncols,
+		              r->nrow < r->ncols ? "column" : "delimiter");
+		return;
+	}
+	const char *ls[QB_IMP_MAX_LANGS];
+	size_t nl = langs(r, ls, QB_IMP_MAX_LANGS);
+	size_t k = 0;
+	const char *type = cell(r, C_TYPE, "", &k);
+	qb_qtype t = QB_QTYPE_COUNT;
+	if (!*type)
+		t = QB_QTYPE_SINGLE;
+	for (int i = 0; i < QB_QTYPE_COUNT && *type; i++)
+		if (strcasecmp(type, qb_qtype_name((qb_qtype)i)) == 0)
+			t = (qb_qtype)i;
+	if (t == QB_QTYPE_COUNT) {
+		qb_diag_error(at(r, r->row[k].off), "row %zu, column 'type': '%s' is not a question "
+		              "type (single, multiple, true-false, short-answer, numeric, matching, "
+		              "cloze)", r->rowno, type);
+		return;
+	}
+	size_t rk = 0;
+	const char *right = cell(r, C_RIGHT, "", &rk);
+	qb_loc rloc = at(r, r->row[rk].off);
+	/* the options: the first language's lines set the count */
+	char **opts = NULL;
+	size_t nopts = 0;
+	for (size_t i = 0; i < nl && !nopts; i++)
+		nopts = lines(cell(r, C_OPTIONS, ls[i], NULL), &opts, false);
+	bool *rights = qb_xcalloc(nopts + 1, sizeof *rights);
+	if (t == QB_QTYPE_SINGLE || t == QB_QTYPE_MULTIPLE ||
+	    (t == QB_QTYPE_SHORT && *right)) {
+		if (!right_set(right, rights, nopts)) {
+			qb_diag_error(rloc, "row %zu, column 'right': '%s' is not a list of this row's "
+			              "options (1 to %zu, or A to %c)", r->rowno, right, nopts,
+			              'A' + (int)(nopts ? nopts - 1 : 0));
+			goto done;
+		}
+	} else if (t == QB_QTYPE_SHORT) {
+		for (size_t i = 0; i < nopts; i++)
+			rights[i] = true;
+	}
+	qb_numeric *num = NULL;
+	bool truth = false;
+	if (t == QB_QTYPE_TRUE_FALSE) {
+		if (strcasecmp(right, "true") != 0 && strcasecmp(right, "false") != 0) {
+			qb_diag_error(rloc, "row %zu, column 'right': a true-false answer is 'true' or "
+			              "'false', not '%s'", r->rowno, right);
+			goto done;
+		}
+		truth = strcasecmp(right, "true") == 0;
+	}
+	if (t == QB_QTYPE_NUMERIC) {
+		num = qb_arena_alloc(&im->bank->arena, sizeof *num);
+		*num = (qb_numeric){.loc = rloc};
+		if (!numeric(right, num)) {
+			qb_diag_error(rloc, "row %zu, column 'right': '%s' is not a number, e.g. '42', "
+			              "'9.81 \xC2\xB1 0.05', '343 \xC2\xB1 2%%' or '36.1..37.2'", r->rowno,
+			              right);
+			goto done;
+		}
+	}
+	qb_question *q = qb_imp_question(im, t, loc);
+	text_of(r, &q->prompt, C_PROMPT, -1, false);
+	if (t == QB_QTYPE_TRUE_FALSE) {
+		qb_text fb[2] = {{0}, {0}};
+		text_of(r, &fb[0], C_FEEDBACK, 0, false);
+		text_of(r, &fb[1], C_FEEDBACK, 1, false);
+		qb_imp_truefalse(im, truth, NULL, NULL, rloc);
+		q = &im->qs[im->nqs - 1];
+		if (fb[0].present || fb[1].present) {
+			q->feedback_tf = qb_arena_alloc(&im->bank->arena, 2 * sizeof *q->feedback_tf);
+			q->feedback_tf[0] = fb[0].present ? fb[0] : (qb_text){.bank = im->bank};
+			q->feedback_tf[1] = fb[1].present ? fb[1] : (qb_text){.bank = im->bank};
+			q->choices[0].feedback = q->feedback_tf[0];
+			q->choices[1].feedback = q->feedback_tf[1];
+		}
+	} else if (t == QB_QTYPE_NUMERIC) {
+		q->num = num;
+		q->answer_loc = rloc;
+		const char *unit = cell(r, C_UNIT, "", &k);
+		if (*unit) {
+			q->unit = qb_arena_strdup(&im->bank->arena, unit);
+			q->unit_loc = at(r, r->row[k].off);
+		}
+	} else if (t != QB_QTYPE_CLOZE) {
+		for (size_t i = 0; i < nopts; i++) {
+			size_t ok = 0;
+			cell(r, C_OPTIONS, ls[0], &ok);
+			qb_choice *c = qb_imp_choice(im, at(r, r->row[ok].off));
+			c->correct = rights[i];
+			if (t == QB_QTYPE_MATCHING) {
+				/* 'left => right' in each language */
+				qb_text whole = {0};
+				text_of(r, &whole, C_OPTIONS, (long)i, false);
+				qb_imp_ml left = {0}, rt = {0};
+				for (size_t j = 0; j < whole.ntr; j++) {
+					const char *s = whole.tr[j].text, *arrow = strstr(s, "=>");
+					const char *code = qb_tr_lang(&whole, &whole.tr[j]);
+					if (!arrow) {
+						qb_imp_ml_set(&left, code, s, strlen(s));
+						continue;
+					}
+					size_t ll = (size_t)(arrow - s);
+					while (ll && s[ll - 1] == ' ')
+						ll--;
+					if (ll)
+						qb_imp_ml_set(&left, code, s, ll);
+					const char *rs = arrow + 2;
+					while (*rs == ' ')
+						rs++;
+					qb_imp_ml_set(&rt, code, rs, strlen(rs));
+				}
+				if (left.n)
+					qb_imp_text(im, &c->text, qb_text_loc(&whole), &left);
+				qb_text *m = qb_imp_match(im);
+				if (rt.n)
+					qb_imp_text(im, m, qb_text_loc(&whole), &rt);
+				qb_imp_ml_dispose(&left);
+				qb_imp_ml_dispose(&rt);
+			} else
+				text_of(r, &c->text, C_OPTIONS, (long)i, false);
+			q = &im->qs[im->nqs - 1];
+			text_of(r, &q->choices[q->nchoices - 1].feedback, C_FEEDBACK, (long)i, false);
+		}
+	}
+	q = &im->qs[im->nqs - 1];
+	text_of(r, &q->feedback_wrong, C_FBWRONG, -1, false);
+	text_of(r, &q->explanation, C_EXPLANATION, -1, false);
+	const char *tags = cell(r, C_TAGS, "", &k);
+	for (const char *p = tags; *p;) {
+		size_t n = strcspn(p, " ,;\t\n");
+		if (n) {
+			char *tag = qb_xstrndup(p, n);
+			qb_imp_tag(im, at(r, r->row[k].off), tag);
+			free(tag);
+		}
+		p += n;
+		p += strspn(p, " ,;\t\n");
+	}
+	const char *id = cell(r, C_ID, "", NULL);
+	qb_imp_id(im, id, NULL);
+	if (*id && strcmp(im->qs[im->nqs - 1].id, id) != 0) {
+		col_of(r, C_ID, "", &k);
+		qb_diag_error(at(r, r->row[k].off), "row %zu, column 'id': '%s' is not a question id "
+		              "(ASCII letters, digits, '-' and '_') or is used twice", r->rowno, id);
+	}
+done:
+	free(rights);
+	free_lines(opts, nopts);
+}
+
+/* libcsv: the end of a row. */
+static void on_row(int c, void *data)
+{
+	csvr *r = data;
+	QB_UNUSED(c);
+	r->rowno++;
+	bool empty = true;
+	for (size_t i = 0; i < r->nrow; i++)
+		empty = empty && !*r->row[i].s;
+	if (r->rowno == 1)
+		header(r);
+	else if (!empty && r->header_ok)
+		row(r);
+	for (size_t i = 0; i < r->nrow; i++)
+		free(r->row[i].s);
+	r->nrow = 0;
+	r->field_start = r->pos + 1;
+}
+
+static int is_space(unsigned char c)
+{
+	return c == ' ';
+}
+
+int qb_import_csv(qb_imp *im, const char *data, size_t len)
+{
+	qb_diag_mark m = qb_diag_mark_now();
+	struct csv_parser p;
+	if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL) != 0) {
+		qb_diag_fatal("cannot start the CSV parser");
+		return -1;
+	}
+	csv_set_space_func(&p, is_space);
+	/* TSV when the header line has a tab and no comma */
+	size_t hl = strcspn(data, "\n");
+	bool tsv = memchr(data, '\t', hl) && !memchr(data, ',', hl);
+	csv_set_delim(&p, tsv ? CSV_TAB : CSV_COMMA);
+	csvr r = {im, data, len, 0, 0, NULL, 0, 0, 0, NULL, 0, false};
+	/* a byte at a time: each cell's place in the file is known */
+	for (r.pos = 0; r.pos < len; r.pos++)
+		if (csv_parse(&p, data + r.pos, 1, on_field, on_row, &r) != 1) {
+			qb_diag_error(at(&r, r.pos), "row %zu: %s (a quote inside a quoted cell is "
+			              "written twice: \"\")", r.rowno + 1, csv_strerror(csv_error(&p)));
+			break;
+		}
+	if (r.pos == len && csv_fini(&p, on_field, on_row, &r) != 0)
+		qb_diag_error(at(&r, r.field_start), "row %zu: a quoted cell is not closed",
+		              r.rowno + 1);
+	csv_free(&p);
+	for (size_t i = 0; i < r.nrow; i++)
+		free(r.row[i].s);
+	free(r.row);
+	free(r.cols);
+	if (!im->nqs && !qb_diag_errors_since(m))
+		qb_diag_error((qb_loc){im->file, 0, 0}, "no question row found under the header");
+	return qb_diag_errors_since(m) ? -1 : 0;
+}

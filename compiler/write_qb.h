@@ -1,0 +1,15 @@
+/* write_qb.h - the model written back as a .qb source (input/README.md),
+ * for `qbc import`: every type, every language, the texts' Markdown as it
+ * is, so that reading the file gives the model again. */
+#ifndef QB_WRITE_QB_H
+#define QB_WRITE_QB_H
+
+#include "buf.h"
+#include "model.h"
+
+/* Appends the .qb source of bank to out. */
+void qb_qb_source(qb_buf *out, const qb_bank *bank);
+/* Writes it to path atomically; 0, or -1 with errno set. */
+int qb_write_qb(const qb_bank *bank, const char *path);
+
+#endif
