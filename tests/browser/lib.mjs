@@ -67,13 +67,29 @@ export function readApkg(dir, mediaDir, typeName) {
 /** Anki's template substitution, for the syntax the qbc templates use:
  * {{Field}}, {{#Field}}..{{/Field}}, {{^Field}}..{{/Field}}.  Field values
  * go in as they are (they are HTML); an unknown field is an error, as in
- * Anki. */
-export function fillCard(tmpl, fields) {
+ * Anki.  With card ({n, side}), {{cloze:Field}} too (cloze() below). */
+export function fillCard(tmpl, fields, card = null) {
   const value = (f) => {
     if (!(f in fields)) throw new Error(`unknown field ${f}`);
     return fields[f];
   };
   const s = tmpl.replace(/\{\{([#^])([^}]+)\}\}([\s\S]*?)\{\{\/\2\}\}/g,
     (_, kind, f, body) => ((kind === '#') === (value(f).trim() !== '') ? body : ''));
-  return s.replace(/\{\{([^#^/}][^}]*)\}\}/g, (_, f) => value(f));
+  return s.replace(/\{\{([^#^/}][^}]*)\}\}/g, (_, f) => (card && f.startsWith('cloze:') ? cloze(value(f.slice(6)), card) : value(f)));
+}
+
+/** Anki's {{cloze:Field}} for the card of gap card.n (1-based), as its
+ * cloze.rs renders it: on the front, the gap of that number becomes
+ * <span class="cloze">[...]</span> ([hint] when it has a hint), every
+ * other gap shows its answer; on the back, the gap shows its answer in
+ * <span class="cloze">, the others their answers.  The answer is the text
+ * up to the first "::", the hint the rest. */
+export function cloze(text, card) {
+  return text.replace(/\{\{c(\d+)::([\s\S]*?)\}\}/g, (_, num, body) => {
+    const i = body.indexOf('::');
+    const answer = i < 0 ? body : body.slice(0, i), hint = i < 0 ? null : body.slice(i + 2);
+    if (Number(num) !== card.n) return answer;
+    if (card.side === 'front') return `<span class="cloze">[${hint ?? '...'}]</span>`;
+    return `<span class="cloze">${answer}</span>`;
+  });
 }
