@@ -39,6 +39,10 @@ const TARGET = 44, TEXT = 16;
 // the left edge and its "?" button in the bottom right corner.
 const LEFT = 48, CORNER = 96;
 
+// Moodle's player page in a new window (the README's settings): the
+// "embedded" page layout, nothing above the frame, and the frame as tall as
+// the window less 5 px but never under 680 px (mod/scorm/module.js), so on
+// a phone held sideways the frame is taller than the screen.
 const HOST = `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1"><title>LMS</title><script>
 const data = {};
@@ -46,7 +50,7 @@ window.API = { LMSInitialize: () => 'true', LMSFinish: () => 'true', LMSCommit: 
   LMSGetValue: (k) => data[k] || '', LMSSetValue: (k, v) => { data[k] = String(v); return 'true'; },
   LMSGetLastError: () => '0', LMSGetErrorString: () => '', LMSGetDiagnostic: () => '' };
 </script></head><body style="margin:0"><iframe id="sco" title="Quiz" src="SRC"
-style="display:block;width:100%;height:100vh;border:0"></iframe></body></html>`;
+style="display:block;width:100%;height:max(680px, calc(100vh - 5px));border:0"></iframe></body></html>`;
 
 let tmp, server, base, browser;
 const sco = {}; // bank id -> unzipped SCORM 1.2 package
@@ -180,11 +184,11 @@ async function inspect(frame, width, what) {
 /** The check button is on the first screen whenever the question is; in
  * landscape the short questions (all but the table and the code) are
  * always there with their button. */
-async function checkButtonShown(frame, what, short) {
-  const m = await frame.evaluate(() => {
+async function checkButtonShown(frame, what, short, screenHeight) {
+  const m = await frame.evaluate((h) => {
     const q = document.querySelector('fieldset.question, .question'), b = document.getElementById('check');
-    return q && b ? { q: q.getBoundingClientRect().bottom, b: b.getBoundingClientRect().bottom, h: window.innerHeight } : null;
-  });
+    return q && b ? { q: q.getBoundingClientRect().bottom, b: b.getBoundingClientRect().bottom, h: Math.min(h, window.innerHeight) } : null;
+  }, screenHeight);
   if (!m || (m.q > m.h && !short)) return [];
   return m.b <= m.h + 0.5 ? [] : [`${what}: the check button ends at ${Math.round(m.b)}px, below the first screen (${m.h}px); the question ends at ${Math.round(m.q)}px`];
 }
@@ -207,7 +211,7 @@ for (const [file, b] of Object.entries(BANKS)) {
         for (let q = 1; ; q++) {
           await frame.waitForSelector('#check');
           found.push(...await inspect(frame, size[0], at(`question ${q}`)));
-          found.push(...await checkButtonShown(frame, at(`question ${q}`), size[0] > size[1] && ![1, 5].includes(q)));
+          found.push(...await checkButtonShown(frame, at(`question ${q}`), size[0] > size[1] && ![1, 5].includes(q), size[1]));
           if (await frame.locator('.option input').count()) await frame.locator('.option input').first().check();
           if (await frame.locator('.answer-box').count()) await frame.locator('.answer-box').fill('1');
           for (const s of await frame.locator('.match-select, .gap-select').all()) await s.selectOption({ index: 1 });
