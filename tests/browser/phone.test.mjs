@@ -35,6 +35,9 @@ const BANKS = {
   'phone-ar.qb': { id: 'hatif', day: 'ar', night: 'ar' },
 };
 const TARGET = 44, TEXT = 16;
+// README.md shows a question and a back card on a 360x640 phone, by day.
+const SHOTS = path.join(TESTS, 'screenshots');
+const shoot = (size, night, id) => size[0] === 360 && !night && id === 'simu';
 // What a host page may cover: Moodle Boost's fixed course-index button at
 // the left edge and its "?" button in the bottom right corner.
 const LEFT = 48, CORNER = 96;
@@ -218,6 +221,7 @@ for (const [file, b] of Object.entries(BANKS)) {
           for (const t of await frame.locator('.gap-input').all()) await t.fill('x');
           await frame.click('#check');
           await frame.waitForSelector('.result');
+          if (q === 2 && shoot(size, night, b.id)) await page.screenshot({ path: path.join(SHOTS, 'phone-player.png') });
           const other = frame.locator('.other-btn');
           if (await other.count()) await other.first().click();
           found.push(...await inspect(frame, size[0], at(`question ${q} answered`)));
@@ -267,6 +271,7 @@ for (const [file, b] of Object.entries(BANKS)) {
           for (const s of await page.locator('.qb-match-row select').all()) await s.selectOption({ index: 1 });
           await page.goto(`${base}/card/back.html`); // AnkiDroid's way: a new page
           await page.waitForSelector('.qb-back');
+          if (fields.ID === 'simu:multi:en' && shoot(size, night, b.id)) await page.screenshot({ path: path.join(SHOTS, 'phone-card-back.png') });
           const toggle = page.locator('.qb-translation > summary');
           if (await toggle.count()) await toggle.first().dispatchEvent('click');
           found.push(...await inspect(page, size[0], at('back')));
