@@ -2,7 +2,7 @@
 // running qbc, unpacking packages, and starting Debian's Chromium through
 // playwright-core with the flags this closed network needs.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,6 +31,25 @@ export function qbc(args, opts = {}) {
 /** Unzips zipPath into dir with the Debian unzip tool. */
 export function unzip(zipPath, dir) {
   execFileSync('unzip', ['-q', '-o', zipPath, '-d', dir]);
+}
+
+/** Answers an HTTP request with file, typed by its extension; 404 when it
+ * is missing or not a file. */
+export function sendFile(res, file) {
+  if (!file || !existsSync(file) || !statSync(file).isFile()) { res.writeHead(404); res.end(); return; }
+  const types = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.png': 'image/png', '.woff2': 'font/woff2' };
+  res.writeHead(200, { 'content-type': types[path.extname(file)] || 'application/octet-stream' });
+  res.end(readFileSync(file));
+}
+
+/** Answers whatever question the SCORM player shows in frame (right or
+ * wrong does not matter): the first option, 1 in a box, the first choice
+ * of every list, x in every gap. */
+export async function answerAny(frame) {
+  if (await frame.locator('.option input').count()) await frame.locator('.option input').first().check();
+  if (await frame.locator('.answer-box').count()) await frame.locator('.answer-box').fill('1');
+  for (const s of await frame.locator('.match-select, .gap-select').all()) await s.selectOption({ index: 1 });
+  for (const t of await frame.locator('.gap-input').all()) await t.fill('x');
 }
 
 /** Launches headless Chromium (Debian's /usr/bin/chromium). */

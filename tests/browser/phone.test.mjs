@@ -21,10 +21,10 @@
 //   cd tests && QBC=$PWD/../build/qbc node --test browser/phone.test.mjs
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, readFileSync, statSync } from 'node:fs';
+import { cpSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { ROOT, TESTS, fillCard, launch, qbc, readApkg, tempDir, unzip } from './lib.mjs';
+import { ROOT, TESTS, answerAny, fillCard, launch, qbc, readApkg, sendFile, tempDir, unzip } from './lib.mjs';
 
 const AXE = readFileSync(path.join(TESTS, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
@@ -87,10 +87,7 @@ before(async () => {
     const m = /^\/sco-([a-z]+)\/(.+)$/.exec(p);
     const file = p.includes('..') ? null : m && sco[m[1]] ? path.join(sco[m[1]], m[2])
       : p.startsWith('/card/') ? path.join(media, path.basename(p)) : null;
-    if (!file || !existsSync(file) || !statSync(file).isFile()) { res.writeHead(404); res.end(); return; }
-    const types = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.png': 'image/png', '.woff2': 'font/woff2' };
-    res.writeHead(200, { 'content-type': types[path.extname(file)] || 'application/octet-stream' });
-    res.end(readFileSync(file));
+    sendFile(res, file);
   });
   await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
   base = `http://127.0.0.1:${server.address().port}`;
@@ -215,10 +212,7 @@ for (const [file, b] of Object.entries(BANKS)) {
           await frame.waitForSelector('#check');
           found.push(...await inspect(frame, size[0], at(`question ${q}`)));
           found.push(...await checkButtonShown(frame, at(`question ${q}`), size[0] > size[1] && ![1, 5].includes(q), size[1]));
-          if (await frame.locator('.option input').count()) await frame.locator('.option input').first().check();
-          if (await frame.locator('.answer-box').count()) await frame.locator('.answer-box').fill('1');
-          for (const s of await frame.locator('.match-select, .gap-select').all()) await s.selectOption({ index: 1 });
-          for (const t of await frame.locator('.gap-input').all()) await t.fill('x');
+          await answerAny(frame);
           await frame.click('#check');
           await frame.waitForSelector('.result');
           if (q === 2 && shoot(size, night, b.id)) await page.screenshot({ path: path.join(SHOTS, 'phone-player.png') });
