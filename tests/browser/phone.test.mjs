@@ -21,7 +21,7 @@
 //   cd tests && QBC=$PWD/../build/qbc node --test browser/phone.test.mjs
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { ROOT, TESTS, answerAny, fillCard, launch, qbc, readApkg, sendFile, tempDir, unzip } from './lib.mjs';
@@ -35,9 +35,12 @@ const BANKS = {
   'phone-ar.qb': { id: 'hatif', day: 'ar', night: 'ar' },
 };
 const TARGET = 44, TEXT = 16;
-// README.md shows a question and a back card on a 360x640 phone, by day.
+// README.md shows a question and a back card on a 360x640 phone, by day;
+// the committed copies are rewritten only with UPDATE=1 (or when missing).
 const SHOTS = path.join(TESTS, 'screenshots');
 const shoot = (size, night, id) => size[0] === 360 && !night && id === 'simu';
+const shot = (name) => (process.env.UPDATE || !existsSync(path.join(SHOTS, name)) ? path.join(SHOTS, name)
+  : path.join(tmp.dir, name));
 // What a host page may cover: Moodle Boost's fixed course-index button at
 // the left edge and its "?" button in the bottom right corner.
 const LEFT = 48, CORNER = 96;
@@ -215,7 +218,7 @@ for (const [file, b] of Object.entries(BANKS)) {
           await answerAny(frame);
           await frame.click('#check');
           await frame.waitForSelector('.result');
-          if (q === 2 && shoot(size, night, b.id)) await page.screenshot({ path: path.join(SHOTS, 'phone-player.png') });
+          if (q === 2 && shoot(size, night, b.id)) await page.screenshot({ path: shot('phone-player.png') });
           const other = frame.locator('.other-btn');
           if (await other.count()) await other.first().click();
           found.push(...await inspect(frame, size[0], at(`question ${q} answered`)));
@@ -265,7 +268,7 @@ for (const [file, b] of Object.entries(BANKS)) {
           for (const s of await page.locator('.qb-match-row select').all()) await s.selectOption({ index: 1 });
           await page.goto(`${base}/card/back.html`); // AnkiDroid's way: a new page
           await page.waitForSelector('.qb-back');
-          if (fields.ID === 'simu:multi:en' && shoot(size, night, b.id)) await page.screenshot({ path: path.join(SHOTS, 'phone-card-back.png') });
+          if (fields.ID === 'simu:multi:en' && shoot(size, night, b.id)) await page.screenshot({ path: shot('phone-card-back.png') });
           const toggle = page.locator('.qb-translation > summary');
           if (await toggle.count()) await toggle.first().dispatchEvent('click');
           found.push(...await inspect(page, size[0], at('back')));
