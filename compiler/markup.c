@@ -163,8 +163,10 @@ static int h_enter_block(MD_BLOCKTYPE t, void *detail, void *u)
 	case MD_BLOCK_HR: qb_buf_puts(o, "<hr>\n"); break;
 	case MD_BLOCK_H: qb_buf_appendf(o, "<h%u>", ((MD_BLOCK_H_DETAIL *)detail)->level); break;
 	case MD_BLOCK_CODE: {
+		/* A code block and a table may be wider than a phone: each scrolls
+		 * in its own box (the outputs' CSS), which a keyboard can reach. */
 		const MD_BLOCK_CODE_DETAIL *d = detail;
-		qb_buf_puts(o, "<pre><code");
+		qb_buf_puts(o, "<pre tabindex=\"0\"><code");
 		if (d->lang.text) {
 			qb_buf_puts(o, " class=\"language-");
 			put_attr(o, &d->lang, put_text);
@@ -174,7 +176,7 @@ static int h_enter_block(MD_BLOCKTYPE t, void *detail, void *u)
 		break;
 	}
 	case MD_BLOCK_P: qb_buf_puts(o, "<p>"); break;
-	case MD_BLOCK_TABLE: qb_buf_puts(o, "<table>\n"); break;
+	case MD_BLOCK_TABLE: qb_buf_puts(o, "<div class=\"qb-scroll\" tabindex=\"0\"><table>\n"); break;
 	case MD_BLOCK_THEAD: qb_buf_puts(o, "<thead>\n"); break;
 	case MD_BLOCK_TBODY: qb_buf_puts(o, "<tbody>\n"); break;
 	case MD_BLOCK_TR: qb_buf_puts(o, "<tr>\n"); break;
@@ -205,7 +207,7 @@ static int h_leave_block(MD_BLOCKTYPE t, void *detail, void *u)
 	case MD_BLOCK_H: qb_buf_appendf(o, "</h%u>\n", ((MD_BLOCK_H_DETAIL *)detail)->level); break;
 	case MD_BLOCK_CODE: qb_buf_puts(o, "</code></pre>\n"); break;
 	case MD_BLOCK_P: qb_buf_puts(o, "</p>\n"); break;
-	case MD_BLOCK_TABLE: qb_buf_puts(o, "</table>\n"); break;
+	case MD_BLOCK_TABLE: qb_buf_puts(o, "</table></div>\n"); break;
 	case MD_BLOCK_THEAD: qb_buf_puts(o, "</thead>\n"); break;
 	case MD_BLOCK_TBODY: qb_buf_puts(o, "</tbody>\n"); break;
 	case MD_BLOCK_TR: qb_buf_puts(o, "</tr>\n"); break;

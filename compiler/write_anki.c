@@ -131,8 +131,8 @@ static const char base91[] =
  * per language into the static "_qbc-labels-<hash>.js". */
 static const char *const script_labels[] = {
 	"correct", "incorrect", "correctAnswer", "correctAnswers", "yourAnswer", "noAnswer",
-	"hintSingle", "hintMultiple", "explanation", "feedback", "partialScore",
-	"typeAnswer", "typeNumber", "matchPrompt", "colon", "listSep",
+	"hintSingle", "hintMultiple", "tapSingle", "tapMultiple", "explanation", "feedback",
+	"partialScore", "typeAnswer", "typeNumber", "matchPrompt", "colon", "listSep",
 };
 
 /* ==== State ============================================================== */

@@ -27,6 +27,9 @@
    * options keep their numbers (write_anki.c), and the digits still pick
    * where they reach the card. */
   var KEYS = 'fghjklqwpxcn';
+  /* A touch screen (AnkiDroid, AnkiMobile) has no letter keys: there the
+   * options are lettered A B C... and the hint says to tap. */
+  var TOUCH = !!(window.matchMedia && window.matchMedia('(pointer: coarse)').matches);
 
   /* The picks (option indices as written) and the order the front
    * showed them in (shuffled options). */
@@ -142,8 +145,12 @@
     return e;
   }
 
-  /* The option's key on the card: a letter for the first KEYS.length. */
-  function keyName(n) { return n < KEYS.length ? KEYS.charAt(n).toUpperCase() : String(n + 1); }
+  /* The option's key on the card: a letter for the first KEYS.length
+   * (on a touch screen A, B, C... for the first 26). */
+  function keyName(n) {
+    if (TOUCH) return n < 26 ? String.fromCharCode(65 + n) : String(n + 1);
+    return n < KEYS.length ? KEYS.charAt(n).toUpperCase() : String(n + 1);
+  }
 
   /* Gives each <li> of an option list its index, its key and a .qb-text
    * around its text (the feedback stays a sibling).  Runs once per list. */
@@ -323,7 +330,8 @@
     var L = labelsFor(card.getAttribute('lang'));
     forget(id);
     card.className += ' qb-js';
-    o.list.parentNode.insertBefore(el('p', 'qb-hint', multiple ? L.hintMultiple : L.hintSingle), o.list);
+    var hint = TOUCH ? (multiple ? L.tapMultiple : L.tapSingle) : null;
+    o.list.parentNode.insertBefore(el('p', 'qb-hint', hint || (multiple ? L.hintMultiple : L.hintSingle)), o.list);
     o.list.setAttribute('role', multiple ? 'group' : 'radiogroup');
 
     function render() {
@@ -352,7 +360,7 @@
       (function (li, n) {
         li.setAttribute('role', multiple ? 'checkbox' : 'radio');
         li.setAttribute('tabindex', '0');
-        if (n < KEYS.length) li.setAttribute('aria-keyshortcuts', KEYS.charAt(n).toUpperCase());
+        if (n < KEYS.length && !TOUCH) li.setAttribute('aria-keyshortcuts', KEYS.charAt(n).toUpperCase());
         li.addEventListener('click', function () { pick(indexOf(li)); });
         li.addEventListener('keydown', function (e) {
           if (e.key === ' ' || e.key === 'Enter') {

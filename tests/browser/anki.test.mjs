@@ -15,7 +15,7 @@ import assert from 'node:assert/strict';
 import { cpSync, mkdirSync, readFileSync, existsSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { TESTS, qbc, readApkg, tempDir, unzip, launch } from './lib.mjs';
+import { TESTS, cloze, qbc, readApkg, tempDir, unzip, launch } from './lib.mjs';
 
 const SHOT = path.join(TESTS, 'screenshots', 'anki-card.png');
 // The bank id of tests/anki/quiz.qb, the suite's bilingual bank.
@@ -56,22 +56,6 @@ function render(tmpl, fields, card) {
     return fields[f];
   });
   return s;
-}
-
-/** Anki's {{cloze:Field}} for the card of gap card.n (1-based), as its
- * cloze.rs renders it: on the front, the gap of that number becomes
- * <span class="cloze">[...]</span> ([hint] when it has a hint), every
- * other gap shows its answer; on the back, the gap shows its answer in
- * <span class="cloze">, the others their answers.  The answer is the text
- * up to the first "::", the hint the rest. */
-function cloze(text, card) {
-  return text.replace(/\{\{c(\d+)::([\s\S]*?)\}\}/g, (_, num, body) => {
-    const i = body.indexOf('::');
-    const answer = i < 0 ? body : body.slice(0, i), hint = i < 0 ? null : body.slice(i + 2);
-    if (Number(num) !== card.n) return answer;
-    if (card.side === 'front') return `<span class="cloze">[${hint ?? '...'}]</span>`;
-    return `<span class="cloze">${answer}</span>`;
-  });
 }
 
 function note(id, qid, lang) {

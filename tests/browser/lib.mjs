@@ -2,7 +2,7 @@
 // running qbc, unpacking packages, and starting Debian's Chromium through
 // playwright-core with the flags this closed network needs.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -32,6 +32,25 @@ export function qbc(args, opts = {}) {
 /** Unzips zipPath into dir with the Debian unzip tool. */
 export function unzip(zipPath, dir) {
   execFileSync('unzip', ['-q', '-o', zipPath, '-d', dir]);
+}
+
+/** Answers an HTTP request with file, typed by its extension; 404 when it
+ * is missing or not a file. */
+export function sendFile(res, file) {
+  if (!file || !existsSync(file) || !statSync(file).isFile()) { res.writeHead(404); res.end(); return; }
+  const types = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.png': 'image/png', '.woff2': 'font/woff2' };
+  res.writeHead(200, { 'content-type': types[path.extname(file)] || 'application/octet-stream' });
+  res.end(readFileSync(file));
+}
+
+/** Answers whatever question the SCORM player shows in frame (right or
+ * wrong does not matter): the first option, 1 in a box, the first choice
+ * of every list, x in every gap. */
+export async function answerAny(frame) {
+  if (await frame.locator('.option input').count()) await frame.locator('.option input').first().check();
+  if (await frame.locator('.answer-box').count()) await frame.locator('.answer-box').fill('1');
+  for (const s of await frame.locator('.match-select, .gap-select').all()) await s.selectOption({ index: 1 });
+  for (const t of await frame.locator('.gap-input').all()) await t.fill('x');
 }
 
 /** Launches headless Chromium (Debian's /usr/bin/chromium). */
@@ -79,25 +98,31 @@ export function readApkg(dir, mediaDir, typeName) {
 
 /** Anki's template substitution, for the syntax the qbc templates use:
  * {{Field}}, {{#Field}}..{{/Field}}, {{^Field}}..{{/Field}}, and, for the
- * card of gap card.n on card.side ('front' or 'back'), {{cloze:Field}} as
- * Anki's cloze.rs renders it (the asked gap as <span class="cloze">[...]
- * </span>, or [hint], on the front and its answer in the span on the back;
- * the other gaps their answers).  Field values go in as they are (they
- * are HTML); an unknown field is an error, as in Anki. */
+ * card of gap card.n on card.side ('front' or 'back'), {{cloze:Field}}
+ * (cloze() below).  Field values go in as they are (they are HTML); an
+ * unknown field is an error, as in Anki. */
 export function fillCard(tmpl, fields, card = { n: 1, side: 'front' }) {
   const value = (f) => {
     if (!(f in fields)) throw new Error(`unknown field ${f}`);
     return fields[f];
   };
-  const gap = (whole, num, body) => {
-    const cut = body.indexOf('::');
-    const answer = cut < 0 ? body : body.slice(0, cut);
-    if (Number(num) !== card.n) return answer;
-    if (card.side === 'back') return `<span class="cloze">${answer}</span>`;
-    return `<span class="cloze">[${cut < 0 ? '...' : body.slice(cut + 2)}]</span>`;
-  };
   const s = tmpl.replace(/\{\{([#^])([^}]+)\}\}([\s\S]*?)\{\{\/\2\}\}/g,
     (_, kind, f, body) => ((kind === '#') === (value(f).trim() !== '') ? body : ''));
-  return s.replace(/\{\{([^#^/}][^}]*)\}\}/g, (_, f) => (f.startsWith('cloze:')
-    ? value(f.slice(6)).replace(/\{\{c(\d+)::([\s\S]*?)\}\}/g, gap) : value(f)));
+  return s.replace(/\{\{([^#^/}][^}]*)\}\}/g, (_, f) => (card && f.startsWith('cloze:') ? cloze(value(f.slice(6)), card) : value(f)));
+}
+
+/** Anki's {{cloze:Field}} for the card of gap card.n (1-based), as its
+ * cloze.rs renders it: on the front, the gap of that number becomes
+ * <span class="cloze">[...]</span> ([hint] when it has a hint), every
+ * other gap shows its answer; on the back, the gap shows its answer in
+ * <span class="cloze">, the others their answers.  The answer is the text
+ * up to the first "::", the hint the rest. */
+export function cloze(text, card) {
+  return text.replace(/\{\{c(\d+)::([\s\S]*?)\}\}/g, (_, num, body) => {
+    const i = body.indexOf('::');
+    const answer = i < 0 ? body : body.slice(0, i), hint = i < 0 ? null : body.slice(i + 2);
+    if (Number(num) !== card.n) return answer;
+    if (card.side === 'front') return `<span class="cloze">[${hint ?? '...'}]</span>`;
+    return `<span class="cloze">${answer}</span>`;
+  });
 }

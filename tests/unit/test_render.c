@@ -265,7 +265,7 @@ int main(void)
 		"&amp; &eacute; &#233; &#x41; &#0; &nbsp;", "line\\\nbreak", "soft\nbreak",
 		"[link](https://example.org/?a=1&b=\"2\" \"title\")", "[rel](a%20b/é.html)",
 		"![alt *em* `c`](x.png \"t\")", "# h1\n\ntext", "- a\n- b\n\n1. c\n2. d",
-		"3. three", "> quote\n> more", "```c\nint x;\n```", "    indented", "a\n\n---\n\nb",
+		"3. three", "> quote\n> more", "a\n\n---\n\nb",
 		"<b>raw</b> off", "<https://example.org>", "\\*not em\\*", "two\n\nparagraphs",
 	};
 	for (size_t i = 0; i < QB_NELEM(cases); i++)
@@ -276,6 +276,12 @@ int main(void)
 	STR_EQ(html("[x](javascript:alert(1))"), "<a href=\"#\">x</a>");
 	STR_EQ(html("[x](&#106;avascript:alert(1))"), "<a href=\"#\">x</a>");
 	STR_EQ(html("[x](JavaScript:alert(1))"), "<a href=\"#\">x</a>");
+	/* Code blocks and tables scroll in their own box on a narrow screen,
+	 * so a keyboard must reach them (issue 22). */
+	STR_EQ(html("```c\nint x;\n```"), "<pre tabindex=\"0\"><code class=\"language-c\">int x;\n</code></pre>");
+	STR_EQ(html("    indented"), "<pre tabindex=\"0\"><code>indented\n</code></pre>");
+	STR_EQ(html("| a |\n|---|\n| 1 |"), "<div class=\"qb-scroll\" tabindex=\"0\"><table>\n<thead>\n<tr>\n"
+	       "<th>a</th>\n</tr>\n</thead>\n<tbody>\n<tr>\n<td>1</td>\n</tr>\n</tbody>\n</table></div>");
 	STR_EQ(html("one paragraph"), "one paragraph");
 	STR_EQ(html("one\n\ntwo"), "<p>one</p>\n<p>two</p>");
 	qb_buf p = QB_BUF_INIT;
