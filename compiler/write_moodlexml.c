@@ -773,7 +773,7 @@ static void cloze_gap(ctx *c, qb_buf *out, const qb_question *q, const qb_cloze_
 		goto done;
 	}
 	if (g[0]->choice) {
-		qb_buf_puts(out, "{1:MULTICHOICE:");
+		qb_buf_puts(out, "{1:MULTICHOICE_S:"); /* shuffled: the right one is not always first */
 		for (size_t k = 0; k < g[0]->nanswers; k++) {
 			if (k)
 				qb_buf_putc(out, '~');

@@ -171,6 +171,8 @@ check "cloze: the name shows the gaps as ___, not their answers" \
 	is $Y 'string(//question[idnumber="aon-gaps"]/name/text)' 'aon-gaps: ___ and ___.'
 check "cloze: <defaultgrade> is the sum of the gaps' marks, as Moodle grades it" \
 	is $Y 'concat(//question[idnumber="gaps"]/defaultgrade, " ", //question[idnumber="aon-gaps"]/defaultgrade, " ", //question[idnumber="tf"]/defaultgrade)' '2 2 1'
+check "cloze: every choice gap is MULTICHOICE_S, so the right choice is not always first" sh -c \
+	"xmllint --xpath 'string(//question[idnumber=\"gaps\"]/questiontext/text)' $Y | grep -qF '{1:MULTICHOICE_S:' && ! grep -qF '{1:MULTICHOICE:' $Y"
 check "cloze: an author's '{1:SHORTANSWER:...}' is text, not a gap" sh -c \
 	"xmllint --xpath 'string(//question[idnumber=\"gaps\"]/questiontext/text)' $Y | grep -qF ' &#123;1:SHORTANSWER:=x}'"
 check "math: \\(...\\) without the span for Moodle's MathJax filter" sh -c \
@@ -203,7 +205,7 @@ check "editor bank: no numeric character reference in a gap (the form rewrites '
 run $B --lang en -o out-en editor.qb
 $QBC dump --json --lang en editor.qb >"$T/editor-en.json" 2>/dev/null
 check "editor bank --lang en: wrong choices '=melts' and '%50%freezes' stay text, not marks" sh -c \
-	"xmllint --xpath 'string(//question[idnumber=\"saved\"]/questiontext/text)' out-en/moodle-editor.moodle.xml | grep -qF '{1:MULTICHOICE:=condenses~%0%=melts#' && xmllint --xpath 'string(//question[idnumber=\"saved\"]/questiontext/text)' out-en/moodle-editor.moodle.xml | grep -qF '~%0%%50%freezes#'"
+	"xmllint --xpath 'string(//question[idnumber=\"saved\"]/questiontext/text)' out-en/moodle-editor.moodle.xml | grep -qF '{1:MULTICHOICE_S:=condenses~%0%=melts#' && xmllint --xpath 'string(//question[idnumber=\"saved\"]/questiontext/text)' out-en/moodle-editor.moodle.xml | grep -qF '~%0%%50%freezes#'"
 check "editor bank --lang en: round trip" $CHK roundtrip out-en/moodle-editor.moodle.xml "$T/editor-en.json" .
 check "editor bank --lang en: every gap survives Moodle's editor" $CHK editor out-en/moodle-editor.moodle.xml
 
