@@ -473,7 +473,11 @@ static void shortanswer(mx *x, xmlNode *qn, qb_loc loc)
 		qb_imp_ml ml = {0}, all = {0};
 		plain_ml(x, a, &ml);
 		double f = fraction(a);
-		if (ml.n == 1 && strcmp(ml.text[0], "*") == 0) { /* anything else */
+		/* "*" (anything else) as written, not "\*" (a star) */
+		char *raw = text_of(a);
+		bool star = strcmp(raw, "*") == 0;
+		free(raw);
+		if (star) {
 			q = &x->im->qs[x->im->nqs - 1];
 			set_text(x, &q->feedback_wrong, child(a, "feedback"), false);
 		} else if (ml.n) {
