@@ -23,7 +23,7 @@ EXCLUDED = {
         "feedback-wrong of single/multiple: folded into wrong options without feedback; of matching and cloze: dropped",
         "short answers: one list in every language; cloze typed gaps: every language's answers",
         "numeric percent tolerance: as the same interval; scoring of multiple with one right option, matching and cloze",
-        "Markdown spelling: table delimiter rows, a blank line before a code fence",
+        "Markdown spelling: table delimiter rows, a blank line before a code fence; media names (bytes compared)",
     ],
     "gift": [
         "the header and title (GIFT has none); languages: the default one only",
@@ -31,11 +31,11 @@ EXCLUDED = {
         "feedback-wrong of single/multiple folded into wrong options without feedback; of others dropped",
         "partial credit: a single-right multiple question is all-or-nothing",
         "numeric: percent as the same interval; the unit",
-        "a cloze question of more than one gap (GIFT's missing-word form has one): not written",
+        "a cloze question of more than one gap (GIFT's missing-word form has one): not written; question numbers",
         "case sensitivity of short answers (GIFT's are not)",
     ],
     "csv": [
-        "the title (no column), header keys",
+        "the title (no column), header keys; media by their path in the bank, as in GIFT",
         "shuffling and pins, per-question scoring (the bank's defaults apply), case sensitivity (no column)",
     ],
 }
