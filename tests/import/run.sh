@@ -269,6 +269,8 @@ check "moodlexml types: exit 0" rc 0
 check "moodlexml types: report" \
 	out_has "types.xml (moodlexml) -> types.qb: 5 questions (1 true-false, 1 short-answer, 1 numeric, 1 matching, 1 cloze), languages en, 0 media files"
 check "moodlexml: numerical gap skipped, named" err_has "question 'Numeric gap' is not imported: it has a gap of a kind qbc lacks"
+check "moodlexml: gap feedback that differs between wrong answers is reported" \
+	err_has "types.xml:35:3: warning: the feedback of a gap's wrong answers is not carried: qbc has one feedback for any wrong answer"
 run "$QBC" check types.qb
 check "moodlexml types: the written bank passes qbc check" rc 0
 dump types.qb
@@ -845,6 +847,9 @@ title:
    scoring: partial
    en: Water {{=condenses ~melts}} into clouds.
    sw: Maji {{=hugandamana ~huyeyuka}} kuwa mawingu.
+   feedback-wrong:
+     en: Think of a cold glass.
+     sw: Fikiria glasi baridi.
    explanation:
      en: Condensation.
      sw: Kugandamana.

@@ -20,7 +20,7 @@ EXCLUDED = {
         "header keys pass-mark, scoring, shuffle-options, shuffle-questions, draw, description, default-language",
         "the title: main language only; the languages: as a set",
         "pins (the question comes back unshuffled)",
-        "feedback-wrong of single/multiple: folded into wrong options without feedback; of matching and cloze: dropped",
+        "feedback-wrong of single/multiple: folded into wrong options without feedback; of matching: dropped",
         "short answers: one list in every language; cloze typed gaps: every language's answers",
         "numeric percent tolerance: as the same interval; scoring of multiple with one right option, matching and cloze",
         "Markdown spelling: table delimiter rows, a blank line before a code fence; media names (bytes compared)",
@@ -171,8 +171,6 @@ def norm_format(d, fmt, orig):
         if fmt in ("moodlexml", "gift"):
             fold_feedback_wrong(q)
             interval(q)
-            if q["type"] == "cloze":
-                q["feedback_wrong"] = None
         if fmt == "moodlexml":
             if q["type"] == "short-answer":
                 one_list(q, langs)
