@@ -827,20 +827,20 @@ title:
 
 6. word
    type: short-answer
-   en: Water turning into vapour?
-   sw: Maji kugeuka kuwa mvuke?
-   * en: evaporation
-     sw: uvukizi
-   - en: boiling
-     sw: kuchemka
-     > en: Only at 100 °C.
-       sw: Kwa 100 °C tu.
+   en: Ice turning into water is called?
+   sw: Barafu kugeuka maji huitwa?
+   * en: melting
+     sw: kuyeyuka
+   - en: freezing
+     sw: kuganda
+     > en: The other way round.
+       sw: Kinyume chake.
    feedback-wrong:
-     en: Think of puddles.
-     sw: Fikiria madimbwi.
+     en: Think of an ice cube in the sun.
+     sw: Fikiria kipande cha barafu juani.
    explanation:
-     en: Evaporation.
-     sw: Uvukizi.
+     en: Melting.
+     sw: Kuyeyuka.
 
 7. gaps
    type: cloze
