@@ -768,6 +768,7 @@ title:
 2. pick-two
    type: multiple
    scoring: partial
+   shuffle: yes
    en: Which are liquids?
    sw: Vipi ni vimiminika?
    * en: Water
@@ -778,6 +779,8 @@ title:
      sw: Jiwe
      > en: No.
        sw: Hapana.
+   -! en: None of these
+      sw: Hakuna kati ya hivi
    explanation:
      en: Two of them:\
          \

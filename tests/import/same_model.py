@@ -159,8 +159,10 @@ def norm_format(d, fmt, orig):
     for i, q in enumerate(d["questions"]):
         if fmt == "gift":
             q.pop("number", None)  # a question left out renumbers the rest
-        if fmt in ("gift", "csv") or any(c.get("pinned") for c in q.get("choices", [])):
+        if fmt in ("gift", "csv"):
             q["shuffle"] = None
+        elif any(c.get("pinned") for c in q.get("choices", [])):
+            q["shuffle"] = False  # written unshuffled: Moodle cannot pin
         for c in q.get("choices", []):
             c["pinned"] = None
         if fmt == "gift":
@@ -186,7 +188,7 @@ def norm_format(d, fmt, orig):
             q["scoring"] = None
         if fmt in ("csv", "gift"):
             q["case_sensitive"] = None
-    return walk(d, markdown_spelling)
+    return walk(d, markdown_spelling) if fmt == "moodlexml" else d
 
 
 def norm(path, opts, base, orig):
