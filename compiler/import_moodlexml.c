@@ -566,6 +566,33 @@ static void numerical(mx *x, xmlNode *qn, qb_loc loc)
 	common(x, q, qn);
 }
 
+/* The feedback for any wrong answer of a matching question: what its
+ * partially correct and its incorrect feedback both say after their first
+ * paragraph, in every language (qbc's own file: Moodle's label, then the
+ * feedback-wrong).  Nothing when they differ or say only one paragraph. */
+static void combined_wrong(mx *x, qb_question *q, const xmlNode *qn)
+{
+	qb_imp_ml part = {0}, inc = {0}, rest = {0};
+	const xmlNode *n = child(qn, "incorrectfeedback");
+	ml_of(x, child(qn, "partiallycorrectfeedback"), &part, false);
+	ml_of(x, n, &inc, false);
+	bool same = inc.n > 0;
+	for (size_t i = 0; same && i < inc.n; i++) {
+		const char *a = strstr(inc.text[i], "\n\n"), *b = NULL;
+		for (size_t k = 0; k < part.n; k++)
+			if (strcmp(part.lang[k], inc.lang[i]) == 0)
+				b = strstr(part.text[k], "\n\n");
+		same = a && b && strcmp(a, b) == 0;
+		if (same)
+			qb_imp_ml_set(&rest, inc.lang[i], a + 2, strlen(a + 2));
+	}
+	if (same)
+		qb_imp_text(x->im, &q->feedback_wrong, loc_of(x, n), &rest);
+	qb_imp_ml_dispose(&part);
+	qb_imp_ml_dispose(&inc);
+	qb_imp_ml_dispose(&rest);
+}
+
 static void matching(mx *x, xmlNode *qn, qb_loc loc)
 {
 	qb_question *q = qb_imp_question(x->im, QB_QTYPE_MATCHING, loc);
@@ -583,6 +610,7 @@ static void matching(mx *x, xmlNode *qn, qb_loc loc)
 			qb_imp_text(x->im, m, loc_of(x, s), &ml);
 		qb_imp_ml_dispose(&ml);
 	}
+	combined_wrong(x, &x->im->qs[x->im->nqs - 1], qn);
 	common(x, &x->im->qs[x->im->nqs - 1], qn);
 }
 

@@ -199,7 +199,7 @@ cat >types.xml <<'EOF'
     <name><text>States</text></name>
     <questiontext format="html"><text>Match each substance with its state.</text></questiontext>
     <generalfeedback format="html"><text>At room temperature.</text></generalfeedback>
-    <shuffleanswers>true</shuffleanswers>
+    <shuffleanswers>true</shuffleanswers><partiallycorrectfeedback format="html"><text><![CDATA[<p>Partly.</p><p>Think of <b>heat</b>.</p>]]></text></partiallycorrectfeedback><incorrectfeedback format="html"><text><![CDATA[<p>No.</p><p>Think of <b>heat</b>.</p>]]></text></incorrectfeedback>
     <subquestion format="html"><text>Ice</text><answer><text>solid</text></answer></subquestion>
     <subquestion format="html"><text>Water</text><answer><text>liquid</text></answer></subquestion>
     <subquestion format="html"><text></text><answer><text>gas</text></answer></subquestion>
@@ -283,6 +283,8 @@ check "moodlexml: numerical: value, tolerance, unit" \
 	js $J "d['questions'][2]['answer']['value'] == 9.81 and d['questions'][2]['answer']['tolerance'] == 0.05 and d['questions'][2]['unit'] == 'm/s²'"
 check "moodlexml: matching pairs and a distractor" \
 	js $J "[(c['text'] and c['text']['en'], c['match']['en']) for c in d['questions'][3]['choices']] == [('Ice','solid'), ('Water','liquid'), (None,'gas')]"
+check "moodlexml: matching: what partially correct and incorrect feedback both add is feedback-wrong" \
+	js $J "d['questions'][3]['feedback_wrong']['en'] == 'Think of **heat**.'"
 check "moodlexml: cloze gaps" \
 	js $J "d['questions'][4]['prompt']['en'] == 'Water {{evaporates|evaporate}} and {{=condenses ~melts ~freezes}} into clouds.'"
 
@@ -824,6 +826,9 @@ title:
      sw: Maji => kimiminika
    - en: => gas
      sw: => gesi
+   feedback-wrong:
+     en: Think of **temperature**.
+     sw: Fikiria **halijoto**.
    explanation:
      en: States.
      sw: Hali.

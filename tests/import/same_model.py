@@ -20,7 +20,7 @@ EXCLUDED = {
         "header keys pass-mark, scoring, shuffle-options, shuffle-questions, draw, description, default-language",
         "the title: main language only; the languages: as a set",
         "pins (the question comes back unshuffled)",
-        "feedback-wrong of single/multiple: folded into wrong options without feedback; of matching: dropped",
+        "feedback-wrong of single/multiple: folded into wrong options without feedback (not written when all have their own)",
         "short answers: one list in every language; cloze typed gaps: every language's answers",
         "numeric percent tolerance: as the same interval; scoring of multiple with one right option, matching and cloze",
         "Markdown spelling: table delimiter rows, a blank line before a code fence; media names (bytes compared)",
@@ -83,7 +83,7 @@ def fold_feedback_wrong(q):
         for c in q["choices"]:
             if not c["correct"] and not c.get("feedback"):
                 c["feedback"] = copy.deepcopy(fw)
-    if q["type"] in ("single", "multiple", "matching"):
+    if q["type"] in ("single", "multiple"):
         q["feedback_wrong"] = None
 
 
