@@ -473,7 +473,11 @@ static void shortanswer(mx *x, xmlNode *qn, qb_loc loc)
 		qb_imp_ml ml = {0}, all = {0};
 		plain_ml(x, a, &ml);
 		double f = fraction(a);
-		if (ml.n == 1 && strcmp(ml.text[0], "*") == 0) { /* anything else */
+		/* "*" (anything else) as written, not "\*" (a star) */
+		char *raw = text_of(a);
+		bool star = strcmp(raw, "*") == 0;
+		free(raw);
+		if (star) {
 			q = &x->im->qs[x->im->nqs - 1];
 			set_text(x, &q->feedback_wrong, child(a, "feedback"), false);
 		} else if (ml.n) {
@@ -562,6 +566,33 @@ static void numerical(mx *x, xmlNode *qn, qb_loc loc)
 	common(x, q, qn);
 }
 
+/* The feedback for any wrong answer of a matching question: what its
+ * partially correct and its incorrect feedback both say after their first
+ * paragraph, in every language (qbc's own file: Moodle's label, then the
+ * feedback-wrong).  Nothing when they differ or say only one paragraph. */
+static void combined_wrong(mx *x, qb_question *q, const xmlNode *qn)
+{
+	qb_imp_ml part = {0}, inc = {0}, rest = {0};
+	const xmlNode *n = child(qn, "incorrectfeedback");
+	ml_of(x, child(qn, "partiallycorrectfeedback"), &part, false);
+	ml_of(x, n, &inc, false);
+	bool same = inc.n > 0;
+	for (size_t i = 0; same && i < inc.n; i++) {
+		const char *a = strstr(inc.text[i], "\n\n"), *b = NULL;
+		for (size_t k = 0; k < part.n; k++)
+			if (strcmp(part.lang[k], inc.lang[i]) == 0)
+				b = strstr(part.text[k], "\n\n");
+		same = a && b && strcmp(a, b) == 0;
+		if (same)
+			qb_imp_ml_set(&rest, inc.lang[i], a + 2, strlen(a + 2));
+	}
+	if (same)
+		qb_imp_text(x->im, &q->feedback_wrong, loc_of(x, n), &rest);
+	qb_imp_ml_dispose(&part);
+	qb_imp_ml_dispose(&inc);
+	qb_imp_ml_dispose(&rest);
+}
+
 static void matching(mx *x, xmlNode *qn, qb_loc loc)
 {
 	qb_question *q = qb_imp_question(x->im, QB_QTYPE_MATCHING, loc);
@@ -579,6 +610,7 @@ static void matching(mx *x, xmlNode *qn, qb_loc loc)
 			qb_imp_text(x->im, m, loc_of(x, s), &ml);
 		qb_imp_ml_dispose(&ml);
 	}
+	combined_wrong(x, &x->im->qs[x->im->nqs - 1], qn);
 	common(x, &x->im->qs[x->im->nqs - 1], qn);
 }
 
@@ -640,10 +672,13 @@ static void gap_item(qb_buf *out, const char *s, size_t n, const char *lang)
 	qb_buf_dispose(&proj);
 }
 
+/* wrong: the feedback of every wrong choice and of a typed gap's '*'
+ * (anything else), where qbc's own file puts the feedback-wrong (HTML);
+ * *differ when they are not all the same. */
 static bool cloze_md(mx *x, qb_buf *out, const char *md, qb_loc loc, bool *case_sens,
-                     const char *lang)
+                     const char *lang, qb_buf *wrong, bool *differ)
 {
-	bool ok = true;
+	bool ok = true, seen = false;
 	const char *p = md;
 	while (*p) {
 		const char *open = strchr(p, '{');
@@ -694,6 +729,17 @@ static bool cloze_md(mx *x, qb_buf *out, const char *md, qb_loc loc, bool *case_
 				const char *pc = memchr(a + 1, '%', (size_t)(te - a - 1));
 				a = pc ? pc + 1 : a;
 			}
+			if (!right && (choice || (fb && te - a == 1 && *a == '*'))) {
+				qb_buf this = QB_BUF_INIT; /* empty: none */
+				if (fb)
+					gap_item(&this, fb + 1, (size_t)(e - fb - 1), lang);
+				if (!seen)
+					qb_buf_puts(wrong, qb_buf_cstr(&this));
+				else if (strcmp(qb_buf_cstr(wrong), qb_buf_cstr(&this)) != 0)
+					*differ = true;
+				seen = true;
+				qb_buf_dispose(&this);
+			}
 			if (typed && right) {
 				if (!firstitem)
 					qb_buf_putc(&gap, '|');
@@ -717,19 +763,24 @@ static bool cloze_md(mx *x, qb_buf *out, const char *md, qb_loc loc, bool *case_
 
 static void multianswer(mx *x, xmlNode *qn, qb_loc loc, const char *name)
 {
-	qb_imp_ml ml = {0}, gaps = {0};
+	qb_imp_ml ml = {0}, gaps = {0}, wrong = {0};
 	xmlNode *qt = child(qn, "questiontext");
 	/* The embedded answers are text: read them after the HTML. */
 	char *html = text_of(qt);
 	x->nqlangs = langs_of(html, x->qlangs, QB_IMP_MAX_LANGS);
 	free(html);
 	ml_of(x, qt, &ml, false);
-	bool ok = true, cs = false;
+	bool ok = true, cs = false, differ = false;
 	for (size_t i = 0; i < ml.n; i++) {
-		qb_buf b = QB_BUF_INIT;
-		ok = cloze_md(x, &b, ml.text[i], loc, &cs, ml.lang[i]) && ok;
+		qb_buf b = QB_BUF_INIT, fb = QB_BUF_INIT, fbmd = QB_BUF_INIT;
+		ok = cloze_md(x, &b, ml.text[i], loc, &cs, ml.lang[i], &fb, &differ) && ok;
 		qb_imp_ml_set(&gaps, ml.lang[i], b.ptr ? b.ptr : "", b.len);
+		to_md(x, &fbmd, qb_buf_cstr(&fb), QB_IMP_HTML);
+		if (fbmd.len)
+			qb_imp_ml_set(&wrong, ml.lang[i], fbmd.ptr, fbmd.len);
 		qb_buf_dispose(&b);
+		qb_buf_dispose(&fb);
+		qb_buf_dispose(&fbmd);
 	}
 	if (!ok) {
 		qb_imp_skip(x->im, loc, name, "it has a gap of a kind qbc lacks");
@@ -738,10 +789,16 @@ static void multianswer(mx *x, xmlNode *qn, qb_loc loc, const char *name)
 		q->case_sensitive = cs;
 		q->scoring = QB_SCORING_PARTIAL;
 		qb_imp_text(x->im, &q->prompt, loc_of(x, qt), &gaps);
+		if (wrong.n && !differ)
+			qb_imp_text(x->im, &q->feedback_wrong, loc_of(x, qt), &wrong);
+		else if (wrong.n)
+			qb_imp_lost(x->im, loc, "the feedback of a gap's wrong answers is not carried: "
+			            "qbc has one feedback for any wrong answer");
 		common(x, q, qn);
 	}
 	qb_imp_ml_dispose(&ml);
 	qb_imp_ml_dispose(&gaps);
+	qb_imp_ml_dispose(&wrong);
 }
 
 /* ---- the file ---- */

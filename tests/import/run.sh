@@ -199,7 +199,7 @@ cat >types.xml <<'EOF'
     <name><text>States</text></name>
     <questiontext format="html"><text>Match each substance with its state.</text></questiontext>
     <generalfeedback format="html"><text>At room temperature.</text></generalfeedback>
-    <shuffleanswers>true</shuffleanswers>
+    <shuffleanswers>true</shuffleanswers><partiallycorrectfeedback format="html"><text><![CDATA[<p>Partly.</p><p>Think of <b>heat</b>.</p>]]></text></partiallycorrectfeedback><incorrectfeedback format="html"><text><![CDATA[<p>No.</p><p>Think of <b>heat</b>.</p>]]></text></incorrectfeedback>
     <subquestion format="html"><text>Ice</text><answer><text>solid</text></answer></subquestion>
     <subquestion format="html"><text>Water</text><answer><text>liquid</text></answer></subquestion>
     <subquestion format="html"><text></text><answer><text>gas</text></answer></subquestion>
@@ -269,6 +269,8 @@ check "moodlexml types: exit 0" rc 0
 check "moodlexml types: report" \
 	out_has "types.xml (moodlexml) -> types.qb: 5 questions (1 true-false, 1 short-answer, 1 numeric, 1 matching, 1 cloze), languages en, 0 media files"
 check "moodlexml: numerical gap skipped, named" err_has "question 'Numeric gap' is not imported: it has a gap of a kind qbc lacks"
+check "moodlexml: gap feedback that differs between wrong answers is reported" \
+	err_has "types.xml:35:3: warning: the feedback of a gap's wrong answers is not carried: qbc has one feedback for any wrong answer"
 run "$QBC" check types.qb
 check "moodlexml types: the written bank passes qbc check" rc 0
 dump types.qb
@@ -281,6 +283,8 @@ check "moodlexml: numerical: value, tolerance, unit" \
 	js $J "d['questions'][2]['answer']['value'] == 9.81 and d['questions'][2]['answer']['tolerance'] == 0.05 and d['questions'][2]['unit'] == 'm/s²'"
 check "moodlexml: matching pairs and a distractor" \
 	js $J "[(c['text'] and c['text']['en'], c['match']['en']) for c in d['questions'][3]['choices']] == [('Ice','solid'), ('Water','liquid'), (None,'gas')]"
+check "moodlexml: matching: what partially correct and incorrect feedback both add is feedback-wrong" \
+	js $J "d['questions'][3]['feedback_wrong']['en'] == 'Think of **heat**.'"
 check "moodlexml: cloze gaps" \
 	js $J "d['questions'][4]['prompt']['en'] == 'Water {{evaporates|evaporate}} and {{=condenses ~melts ~freezes}} into clouds.'"
 
@@ -566,41 +570,11 @@ title:
      en: States.
 EOF
 "$QBC" dump --json g.qb >g.json 2>/dev/null
-python3 - g.json >g.gift <<'EOF'
-import json, sys
-d = json.load(open(sys.argv[1]))
-def e(s):  # GIFT's escapes
-    for c in "\\~=#{}:":
-        s = s.replace(c, "\\" + c)
-    return s
-def fb(c):
-    return "#" + e(c["feedback"]["en"]) if c.get("feedback") else ""
-print("// written by tests/import/run.sh from g.qb")
-for q in d["questions"]:
-    t, ans = q["type"], []
-    if t == "single":
-        ans = [("=" if c["correct"] else "~") + e(c["text"]["en"]) + fb(c) for c in q["choices"]]
-    elif t == "multiple":
-        k = sum(c["correct"] for c in q["choices"]); w = 100 / k
-        bad = -100 if q["scoring"] == "all-or-nothing" else -w
-        ans = [("~%%%g%%" % (w if c["correct"] else bad)) + e(c["text"]["en"]) + fb(c) for c in q["choices"]]
-    elif t == "true-false":
-        ok = q["choices"][0 if q["answer"] else 1]; no = q["choices"][1 if q["answer"] else 0]
-        ans = ["TRUE" if q["answer"] else "FALSE", fb(no) or "#", fb(ok)]
-    elif t == "short-answer":
-        ans = [("=" if c["correct"] else "=%0%") + e(c["text"]["en"]) + fb(c) for c in q["choices"]]
-    elif t == "numeric":
-        a = q["answer"]
-        ans = ["#%g..%g" % (a["min"], a["max"]) if q["id"] == "range" else "#%g:%g" % (a["value"], a["tolerance"])]
-    elif t == "matching":
-        ans = ["=" + e(c["text"]["en"]) + " -> " + e(c["match"]["en"]) for c in q["choices"]]
-    sep = "" if t in ("true-false", "numeric") else "\n"
-    print("::%s::[markdown]%s {%s%s\n####%s}\n" % (q["id"], e(q["prompt"]["en"]), sep, sep.join(ans), e(q["explanation"]["en"])))
-EOF
+python3 "$HERE/write_gift.py" g.json >g.gift
 run "$QBC" import --bank g -o gback.qb g.gift
 check "gift round trip: imported" rc 0
 dump gback.qb
-check "gift round trip: qbc dump --json equals the original's" python3 "$HERE/same_model.py" g.json gback.qb.json
+check "gift round trip: qbc dump --json equals the original's" python3 "$HERE/same_model.py" g.json gback.qb.json gift
 
 # ------------------------------------------------------------ CSV / TSV
 # quoted cells with commas, quotes and newlines; a BOM; CRLF
@@ -755,38 +729,7 @@ title:
      sw: Mzunguko.
 EOF
 "$QBC" dump --json c.qb >c.json 2>/dev/null
-python3 - c.json >c.csv <<'EOF'
-import csv, json, sys
-d = json.load(open(sys.argv[1]))
-L = d["languages"]
-head = ["id", "type", "tags", "right", "unit"]
-for l in L:
-    head += ["prompt:" + l, "options:" + l, "feedback:" + l, "feedback-wrong:" + l, "explanation:" + l]
-w = csv.writer(sys.stdout, lineterminator="\n")
-w.writerow(head)
-def t(x, l):
-    return (x or {}).get(l, "")
-for q in d["questions"]:
-    ty, ch = q["type"], q["choices"]
-    right = ""
-    if ty in ("single", "multiple", "short-answer"):
-        right = " ".join(str(i + 1) for i, c in enumerate(ch) if c["correct"])
-    elif ty == "true-false":
-        right = "true" if q["answer"] else "false"
-    elif ty == "numeric":
-        right = "%g ± %g" % (q["answer"]["value"], q["answer"]["tolerance"])
-    row = [q["id"], ty, " ".join(q["tags"]), right, q.get("unit") or ""]
-    for l in L:
-        if ty == "matching":
-            opts = "\n".join(((t(c["text"], l) + " ") if c["text"] else "") + "=> " + t(c["match"], l) for c in ch)
-        elif ty in ("single", "multiple", "short-answer"):
-            opts = "\n".join(t(c["text"], l) for c in ch)
-        else:
-            opts = ""
-        fb = "\n".join(t(c["feedback"], l) for c in ch) if ty != "cloze" else ""
-        row += [t(q["prompt"], l), opts, fb, t(q.get("feedback_wrong"), l), t(q["explanation"], l)]
-    w.writerow(row)
-EOF
+python3 "$HERE/write_csv.py" c.json >c.csv
 run "$QBC" import --bank c -o cback.qb c.csv
 check "csv round trip: imported" rc 0
 dump cback.qb
@@ -827,6 +770,7 @@ title:
 2. pick-two
    type: multiple
    scoring: partial
+   shuffle: yes
    en: Which are liquids?
    sw: Vipi ni vimiminika?
    * en: Water
@@ -837,6 +781,8 @@ title:
      sw: Jiwe
      > en: No.
        sw: Hapana.
+   -! en: None of these
+      sw: Hakuna kati ya hivi
    explanation:
      en: Two of them:\
          \
@@ -880,15 +826,38 @@ title:
      sw: Maji => kimiminika
    - en: => gas
      sw: => gesi
+   feedback-wrong:
+     en: Think of **temperature**.
+     sw: Fikiria **halijoto**.
    explanation:
      en: States.
      sw: Hali.
 
-6. gaps
+6. word
+   type: short-answer
+   en: Ice turning into water is called?
+   sw: Barafu kugeuka maji huitwa?
+   * en: melting
+     sw: kuyeyuka
+   - en: freezing
+     sw: kuganda
+     > en: The other way round.
+       sw: Kinyume chake.
+   feedback-wrong:
+     en: Think of an ice cube in the sun.
+     sw: Fikiria kipande cha barafu juani.
+   explanation:
+     en: Melting.
+     sw: Kuyeyuka.
+
+7. gaps
    type: cloze
    scoring: partial
    en: Water {{=condenses ~melts}} into clouds.
    sw: Maji {{=hugandamana ~huyeyuka}} kuwa mawingu.
+   feedback-wrong:
+     en: Think of a cold glass.
+     sw: Fikiria glasi baridi.
    explanation:
      en: Condensation.
      sw: Kugandamana.
@@ -901,10 +870,10 @@ run "$QBC" check back/rt.qb
 check "round trip: the imported bank passes qbc check" rc 0
 dump rt.qb
 dump back/rt.qb
-# Fields Moodle XML has no place for (README, "Round trip through qbc's own Moodle XML"): the
-# source position, the title's second language, and the picture's file
-# name (media/<name>-<hash>); everything else must be equal.
-check "round trip: qbc dump --json equals the original's" python3 "$HERE/same_model.py" rt.qb.json back/rt.qb.json title media
+# Every field but those Moodle XML has no place for (README, "Round trip
+# through qbc's own Moodle XML"; same_model.py), the picture by its bytes;
+# a bilingual short answer's feedback-wrong ('*') comes back as itself.
+check "round trip: qbc dump --json equals the original's" python3 "$HERE/same_model.py" rt.qb.json back/rt.qb.json moodlexml . back
 check "round trip: the title comes back from the category" grep -q "^  en: Round trip$" back/rt.qb
 cmp -s media/dot.png "$(ls back/media/*.png)"
 check "round trip: the picture's bytes come back" test $? = 0
