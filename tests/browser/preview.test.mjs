@@ -24,6 +24,21 @@ const SHOT = path.join(TESTS, 'screenshots', 'preview.png');
 
 let tmp, proc, url, browser, bankFile, original, apkg;
 
+/** Starts `qbc preview --port 0 BANK`; resolves to {proc, url}. */
+function startPreview(bank, tmpdir) {
+  const p = spawn(QBC, ['preview', '--port', '0', bank],
+    { env: { ...process.env, NO_COLOR: '1', TMPDIR: tmpdir }, stdio: ['ignore', 'pipe', 'pipe'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    p.stdout.on('data', (d) => {
+      out += d;
+      const m = /at (http:\/\/127\.0\.0\.1:\d+\/) \(Ctrl-C stops\)/.exec(out);
+      if (m) resolve({ proc: p, url: m[1] });
+    });
+    p.on('exit', (code) => reject(new Error(`qbc preview exited with ${code}`)));
+  });
+}
+
 before(async () => {
   tmp = tempDir('qbc-preview-');
   const src = path.join(tmp.dir, 'bank');
@@ -39,17 +54,7 @@ before(async () => {
   unzip(path.join(out, 'preview-test.apkg'), path.join(tmp.dir, 'apkg'));
   apkg = ['qbc quiz', 'qbc cloze'].map((t) => readApkg(path.join(tmp.dir, 'apkg'), path.join(tmp.dir, 'media'), t));
   mkdirSync(path.join(tmp.dir, 'tmp'));
-  proc = spawn(QBC, ['preview', '--port', '0', bankFile],
-    { env: { ...process.env, NO_COLOR: '1', TMPDIR: path.join(tmp.dir, 'tmp') }, stdio: ['ignore', 'pipe', 'pipe'] });
-  url = await new Promise((resolve, reject) => {
-    let out = '';
-    proc.stdout.on('data', (d) => {
-      out += d;
-      const m = /at (http:\/\/127\.0\.0\.1:\d+\/) \(Ctrl-C stops\)/.exec(out);
-      if (m) resolve(m[1]);
-    });
-    proc.on('exit', (code) => reject(new Error(`qbc preview exited with ${code}`)));
-  });
+  ({ proc, url } = await startPreview(bankFile, path.join(tmp.dir, 'tmp')));
   browser = await launch();
 });
 
@@ -232,4 +237,50 @@ test('axe-core: no WCAG 2.1 A/AA violation in the page, light and dark', async (
     await ctx.close();
   }
   assert.deepEqual(found, []);
+});
+
+test('right to left: an Arabic bank reads right to left in the card and the player, formulas left to right', async () => {
+  const dir = path.join(tmp.dir, 'rtl');
+  mkdirSync(path.join(dir, 'tmp'), { recursive: true });
+  const bank = path.join(dir, 'rtl.qb');
+  writeFileSync(bank, `bank: rtl-preview
+languages: ar fr
+title:
+  ar: اختبار
+  fr: Essai
+
+1. snell
+   ar: ما العلاقة $n_1 \\sin i_1 = n_2 \\sin i_2$ ؟
+   fr: Que dit la relation $n_1 \\sin i_1 = n_2 \\sin i_2$ ?
+   * ar: قانون سنيل للانكسار
+     fr: La loi de Snell-Descartes
+   - ar: قانون أوم الكهربائي
+     fr: La loi d'Ohm
+   explanation:
+     ar: إنها العلاقة بين زاويتي الورود والانكسار.
+     fr: C'est la relation entre les angles d'incidence et de réfraction.
+`);
+  const rtl = await startPreview(bank, path.join(dir, 'tmp'));
+  const ctx = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  try {
+    const page = await ctx.newPage();
+    await page.goto(rtl.url);
+    const front = page.frameLocator('#front'), player = page.frameLocator('#player');
+    await front.locator('.qb-front .qb-option').first().waitFor();
+    await player.locator('.options').first().waitFor();
+    const dirOf = (loc) => loc.evaluate((el) => getComputedStyle(el).direction);
+    assert.equal(await dirOf(front.locator('.qb-question')), 'rtl', 'the Arabic card reads right to left');
+    assert.equal(await dirOf(player.locator('main')), 'rtl', 'the Arabic player reads right to left');
+    assert.equal(await player.locator('html').getAttribute('lang'), 'ar');
+    for (const math of [front.locator('.math').first(), player.locator('.math').first()])
+      assert.equal(await dirOf(math), 'ltr', 'a formula reads left to right inside Arabic');
+    await page.selectOption('#lang', 'fr');
+    await front.locator('text=Que dit la relation').waitFor();
+    assert.equal(await dirOf(front.locator('.qb-question')), 'ltr', 'the French card reads left to right');
+  } finally {
+    await ctx.close();
+    const done = new Promise((r) => rtl.proc.on('exit', r));
+    rtl.proc.kill('SIGTERM');
+    await done;
+  }
 });
