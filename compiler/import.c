@@ -678,7 +678,7 @@ static void finish_bank(qb_imp *im, const char *title)
 	b->nquestions = im->nqs;
 	im->qs = NULL;
 	im->nqs = 0;
-	declare_langs(im, im->lang);
+	declare_langs(im, im->langs_in_order ? NULL : im->lang);
 	qb_imp_ml ml = {0};
 	for (size_t i = 0; i < b->nlangs; i++)
 		qb_imp_ml_set(&ml, b->langs[i].code, title, strlen(title));

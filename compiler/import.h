@@ -75,6 +75,8 @@ typedef struct qb_imp {
 	char **cats;            /* each question's category (heap, or NULL) */
 	size_t ncats;
 	bool split;             /* --split: a bank per category, no tag      */
+	bool langs_in_order;    /* the bank's languages in the order the texts
+	                           have them (else --lang's first)          */
 	char *title;            /* the bank's title when the source names it
 	                           (heap), else the bank id is the title      */
 	size_t nids;
