@@ -647,7 +647,7 @@ int qb_import_gift(qb_imp *im, const char *data, size_t len)
 	}
 	/* Moodle's multi-language blocks: the bank's languages in the order
 	 * the questions have them, not --lang first */
-	im->langs_in_order = qb_imp_langs_of(copy, g.qlangs, 1) > 0;
+	im->langs_in_order = strstr(copy, "{mlang") || strstr(copy, "multilang");
 	/* questions are blocks of lines between blank lines (as Moodle reads
 	 * them) */
 	size_t a = 0;
