@@ -563,6 +563,7 @@ check "gift by hand: the question missing English keeps its Kiswahili" \
 check "gift by hand: text outside the blocks is each language's" \
 	sh -c "grep -q '^   \* sw: 100\$' hand.qb && grep -q '^     en: 100\$' hand.qb"
 check "gift by hand: Kiswahili first" grep -q "^languages: sw en$" hand.qb
+check "gift by hand: an id from the text of the first language, no {mlang} in it" grep -q "^1\. maji-huchemka-kwa$" hand.qb
 
 printf '::T1::Q? {=a ~b\n\n::T2 Q? {=a}\n\n::T3::Pick {#abc}\n\n::T4::Empty? {####only feedback}\n' >bad.gift
 run "$QBC" import -o badg.qb bad.gift
