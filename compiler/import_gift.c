@@ -12,7 +12,10 @@
  * '#lo..hi' (numeric), '####general feedback' (the explanation), and
  * nothing (essay: skipped).  A malformed question (an unclosed '{' or
  * title, a bad number, a block without answers) is a located error.  '\~ \= \# \{ \} \: \\' and '\n' escape.
- * Every text is located at its place in the file. */
+ * Every text is located at its place in the file.  A bilingual course's
+ * texts (Moodle's {mlang xx}...{mlang} blocks and multilang spans, with
+ * GIFT's escapes as Moodle exports them, or '{mlang}' unescaped) become
+ * one text per language (qb_imp_ml_split() in import.c). */
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
