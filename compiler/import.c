@@ -175,6 +175,130 @@ void qb_imp_text_md(qb_buf *out, const char *s, qb_imp_format f, const qb_html_m
 	qb_buf_dispose(&h);
 }
 
+/* ---- languages (Moodle's multi-language filter) ---- */
+
+/* The languages of html's multilang spans and {mlang xx} blocks, in order. */
+size_t qb_imp_langs_of(const char *html, char langs[][QB_IMP_LANG_LEN], size_t max)
+{
+	size_t n = 0;
+	for (const char *p = html; (p = strstr(p, "lang=")) != NULL && n < max; p += 5) {
+		const char *v = p + 5;
+		char q = *v == '"' || *v == '\'' ? *v++ : 0;
+		size_t len = strcspn(v, q ? (q == '"' ? "\"" : "'") : " >");
+		if (!len || len >= QB_IMP_LANG_LEN)
+			continue;
+		/* only a span marked multilang */
+		const char *open = p;
+		while (open > html && *open != '<')
+			open--;
+		const char *close = strchr(p, '>');
+		if (!close || strncmp(open, "<span", 5) != 0)
+			continue;
+		char *tag = qb_xstrndup(open, (size_t)(close - open));
+		bool ml = strstr(tag, "multilang") != NULL;
+		free(tag);
+		if (!ml)
+			continue;
+		size_t k;
+		for (k = 0; k < n && !(strlen(langs[k]) == len && strncmp(langs[k], v, len) == 0); k++)
+			;
+		if (k == n) {
+			memcpy(langs[n], v, len);
+			langs[n++][len] = '\0';
+		}
+	}
+	for (const char *p = html; (p = strstr(p, "{mlang ")) != NULL && n < max; p += 7) {
+		size_t len = strcspn(p + 7, "}");
+		if (!len || len >= QB_IMP_LANG_LEN || !p[7 + len])
+			continue;
+		size_t k;
+		for (k = 0; k < n && !(strlen(langs[k]) == len && strncmp(langs[k], p + 7, len) == 0);
+		     k++)
+			;
+		if (k == n && strncmp(p + 7, "other", 5) != 0) {
+			memcpy(langs[n], p + 7, len);
+			langs[n++][len] = '\0';
+		}
+	}
+	return n;
+}
+
+/* html as language lang sees it: other languages' multilang spans and
+ * {mlang} blocks removed, lang's own unwrapped. */
+void qb_imp_project(qb_buf *out, const char *html, const char *lang)
+{
+	const char *p = html;
+	while (*p) {
+		if (strncmp(p, "<span", 5) == 0) {
+			const char *close = strchr(p, '>');
+			char *tag = close ? qb_xstrndup(p, (size_t)(close - p)) : NULL;
+			const char *lv = tag ? strstr(tag, "lang=") : NULL;
+			if (tag && lv && strstr(tag, "multilang")) {
+				lv += 5;
+				char q = *lv == '"' || *lv == '\'' ? *lv++ : 0;
+				size_t len = strcspn(lv, q == '\'' ? "'" : q ? "\"" : " >");
+				bool mine = strlen(lang) == len && strncmp(lv, lang, len) == 0;
+				const char *end = strstr(close, "</span>");
+				if (!end)
+					end = close + strlen(close);
+				if (mine)
+					qb_buf_append(out, close + 1, (size_t)(end - close - 1));
+				free(tag);
+				p = *end ? end + 7 : end;
+				continue;
+			}
+			free(tag);
+		}
+		if (strncmp(p, "{mlang ", 7) == 0) {
+			const char *close = strchr(p, '}');
+			const char *end = close ? strstr(close, "{mlang}") : NULL;
+			if (close && end) {
+				size_t len = (size_t)(close - p - 7);
+				bool mine = (strlen(lang) == len && strncmp(p + 7, lang, len) == 0);
+				if (mine)
+					qb_buf_append(out, close + 1, (size_t)(end - close - 1));
+				p = end + 7;
+				continue;
+			}
+		}
+		qb_buf_putc(out, *p++);
+	}
+}
+
+void qb_imp_ml_split(qb_imp_ml *ml, const char *s, char (*qlangs)[QB_IMP_LANG_LEN],
+                     size_t nqlangs, qb_imp_conv *conv, void *payload)
+{
+	char langs[QB_IMP_MAX_LANGS][QB_IMP_LANG_LEN];
+	size_t nl = qb_imp_langs_of(s, langs, QB_IMP_MAX_LANGS);
+	/* the question's languages too: text outside the blocks is theirs */
+	for (size_t k = 0; nl && k < nqlangs && nl < QB_IMP_MAX_LANGS; k++) {
+		size_t i;
+		for (i = 0; i < nl && strcmp(langs[i], qlangs[k]) != 0; i++)
+			;
+		if (i == nl)
+			memcpy(langs[nl++], qlangs[k], sizeof langs[0]);
+	}
+	qb_buf md = QB_BUF_INIT, proj = QB_BUF_INIT;
+	if (!nl) {
+		/* Text outside any language's block shows in every language
+		 * (Moodle's filter): in a question whose prompt has languages,
+		 * it is the text of each of them. */
+		conv(payload, &md, s);
+		for (size_t i = 0; md.len && i < (nqlangs ? nqlangs : 1); i++)
+			qb_imp_ml_set(ml, nqlangs ? qlangs[i] : "", md.ptr, md.len);
+	}
+	for (size_t i = 0; i < nl; i++) {
+		qb_buf_clear(&md);
+		qb_buf_clear(&proj);
+		qb_imp_project(&proj, s, langs[i]);
+		conv(payload, &md, qb_buf_cstr(&proj));
+		if (md.len)
+			qb_imp_ml_set(ml, langs[i], md.ptr, md.len);
+	}
+	qb_buf_dispose(&md);
+	qb_buf_dispose(&proj);
+}
+
 /* ---- questions ---- */
 
 qb_question *qb_imp_question(qb_imp *im, qb_qtype type, qb_loc loc)
@@ -554,7 +678,7 @@ static void finish_bank(qb_imp *im, const char *title)
 	b->nquestions = im->nqs;
 	im->qs = NULL;
 	im->nqs = 0;
-	declare_langs(im, im->lang);
+	declare_langs(im, im->langs_in_order ? NULL : im->lang);
 	qb_imp_ml ml = {0};
 	for (size_t i = 0; i < b->nlangs; i++)
 		qb_imp_ml_set(&ml, b->langs[i].code, title, strlen(title));

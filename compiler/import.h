@@ -30,6 +30,22 @@ typedef struct qb_imp_ml {
 void qb_imp_ml_set(qb_imp_ml *ml, const char *lang, const char *text, size_t len);
 void qb_imp_ml_dispose(qb_imp_ml *ml);
 
+/* The languages of a text's Moodle multilang spans
+ * (<span lang="xx" class="multilang">) and {mlang xx}...{mlang} blocks,
+ * in order, at most max. */
+size_t qb_imp_langs_of(const char *s, char langs[][QB_IMP_LANG_LEN], size_t max);
+/* Appends s as language lang sees it: other languages' spans and blocks
+ * removed, lang's own unwrapped. */
+void qb_imp_project(qb_buf *out, const char *s, const char *lang);
+/* Appends the text s made ready for the model (Markdown) to out. */
+typedef void qb_imp_conv(void *payload, qb_buf *out, const char *s);
+/* Sets ml from s, one conv()erted text per language of its spans and
+ * blocks; text outside them is every language's.  A text without any is
+ * the text of each of qlangs (the languages of its question's prompt),
+ * or untagged (--lang) when there are none.  Empty texts are left out. */
+void qb_imp_ml_split(qb_imp_ml *ml, const char *s, char (*qlangs)[QB_IMP_LANG_LEN],
+                     size_t nqlangs, qb_imp_conv *conv, void *payload);
+
 /* What one import run counts, for the report. */
 typedef struct qb_imp_counts {
 	size_t by_type[QB_QTYPE_COUNT];
@@ -59,6 +75,8 @@ typedef struct qb_imp {
 	char **cats;            /* each question's category (heap, or NULL) */
 	size_t ncats;
 	bool split;             /* --split: a bank per category, no tag      */
+	bool langs_in_order;    /* the bank's languages in the order the texts
+	                           have them (else --lang's first)          */
 	char *title;            /* the bank's title when the source names it
 	                           (heap), else the bank id is the title      */
 	size_t nids;

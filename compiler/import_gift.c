@@ -12,7 +12,10 @@
  * '#lo..hi' (numeric), '####general feedback' (the explanation), and
  * nothing (essay: skipped).  A malformed question (an unclosed '{' or
  * title, a bad number, a block without answers) is a located error.  '\~ \= \# \{ \} \: \\' and '\n' escape.
- * Every text is located at its place in the file. */
+ * Every text is located at its place in the file.  A bilingual course's
+ * texts (Moodle's {mlang xx}...{mlang} blocks and multilang spans, with
+ * GIFT's escapes as Moodle exports them, or '{mlang}' unescaped) become
+ * one text per language (qb_imp_ml_split() in import.c). */
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -29,6 +32,8 @@ typedef struct gift {
 	size_t len;
 	qb_imp_format fmt; /* the question's text format                  */
 	char *category;   /* the current $CATEGORY as a tag (heap)        */
+	char qlangs[QB_IMP_MAX_LANGS][QB_IMP_LANG_LEN]; /* the question's languages */
+	size_t nqlangs;
 } gift;
 
 static qb_loc at(const gift *g, size_t off)
@@ -52,6 +57,34 @@ static size_t find(const gift *g, size_t a, size_t b, char c)
 	for (size_t i = a; i < b; i++)
 		if (g->data[i] == c && !escaped(g->data, i, a))
 			return i;
+	return b;
+}
+
+/* The length of an unescaped '{mlang xx}' or '{mlang}' at i, or 0: a
+ * mark of Moodle's multi-language blocks, text, not an answer block. */
+static size_t mlang_at(const gift *g, size_t i, size_t b)
+{
+	const char *s = g->data + i;
+	if (b - i < 7 || strncmp(s, "{mlang", 6) != 0 || (s[6] != ' ' && s[6] != '}'))
+		return 0;
+	size_t k = i + 6;
+	while (k < b && g->data[k] != '}' && g->data[k] != '\n' && k - i < 7 + QB_IMP_LANG_LEN)
+		k++;
+	return k < b && g->data[k] == '}' ? k + 1 - i : 0;
+}
+
+/* The first unescaped brace c in [a, b) outside {mlang} marks, or b. */
+static size_t find_brace(const gift *g, size_t a, size_t b, char c)
+{
+	for (size_t i = a; i < b; i++) {
+		if (escaped(g->data, i, a))
+			continue;
+		size_t m = g->data[i] == '{' ? mlang_at(g, i, b) : 0;
+		if (m)
+			i += m - 1;
+		else if (g->data[i] == c)
+			return i;
+	}
 	return b;
 }
 
@@ -93,24 +126,78 @@ static void html_lost(void *payload, const char *what)
 	qb_imp_lost(((void **)payload)[0], *loc, "not carried: %s", what);
 }
 
-/* The Markdown of [a, b) in the question's format. */
-static void md_of(gift *g, qb_buf *out, size_t a, size_t b, bool plain)
+/* How a text becomes Markdown: in the question's format, as it is (a
+ * short answer), or with Markdown's marks escaped (a matching right side). */
+typedef enum { AS_FORMAT, AS_IS, AS_ESCAPED } as;
+
+struct conv {
+	gift *g;
+	qb_loc loc;
+	as how;
+};
+
+static void conv_md(void *payload, qb_buf *out, const char *s)
+{
+	struct conv *c = payload;
+	void *lost[2] = {c->g->im, &c->loc};
+	qb_html_md_cb cb = {html_lost, NULL, lost};
+	if (c->how == AS_IS)
+		qb_buf_puts(out, s);
+	else if (c->how == AS_ESCAPED)
+		qb_imp_md_escape(out, s, strlen(s));
+	else
+		qb_imp_text_md(out, s, c->g->fmt, &cb);
+}
+
+/* ml from [a, b): one Markdown text per language of Moodle's {mlang xx}
+ * blocks and multilang spans (after GIFT's escapes are undone, as Moodle
+ * writes them '\{mlang en\}'), text outside them every language's. */
+static void ml_of(gift *g, qb_imp_ml *ml, size_t a, size_t b, as how)
 {
 	char *s = unescape(g, a, b);
-	qb_loc loc = at(g, a);
-	void *payload[2] = {g->im, &loc};
-	qb_html_md_cb cb = {html_lost, NULL, payload};
-	qb_imp_text_md(out, s, plain ? QB_IMP_PLAIN : g->fmt, &cb);
+	struct conv c = {g, at(g, a), how};
+	qb_imp_ml_split(ml, s, g->qlangs, g->nqlangs, conv_md, &c);
 	free(s);
 }
 
-static void set_md(gift *g, qb_text *t, size_t a, size_t b, bool plain)
+static void set_md(gift *g, qb_text *t, size_t a, size_t b)
 {
-	qb_buf md = QB_BUF_INIT;
-	md_of(g, &md, a, b, plain);
-	if (md.len)
-		qb_imp_text1(g->im, t, at(g, a), md.ptr);
-	qb_buf_dispose(&md);
+	qb_imp_ml ml = {0};
+	ml_of(g, &ml, a, b, AS_FORMAT);
+	if (ml.n)
+		qb_imp_text(g->im, t, at(g, a), &ml);
+	qb_imp_ml_dispose(&ml);
+}
+
+/* The text of lang in ml (else its untagged one), or "". */
+static const char *pick(const qb_imp_ml *ml, const char *lang)
+{
+	const char *any = "";
+	for (size_t i = 0; i < ml->n; i++)
+		if (strcmp(ml->lang[i], lang) == 0)
+			return ml->text[i];
+		else if (!*ml->lang[i])
+			any = ml->text[i];
+	return any;
+}
+
+/* The languages of the texts in mls[0..n) (untagged: ""), into ml's
+ * languages with empty texts. */
+static void langs_in(qb_imp_ml *out, const qb_imp_ml *mls, size_t n)
+{
+	for (size_t k = 0; k < n; k++)
+		for (size_t i = 0; i < mls[k].n; i++)
+			qb_imp_ml_set(out, mls[k].lang[i], "", 0);
+	if (out->n > 1)
+		for (size_t i = 0; i < out->n; i++)
+			if (!*out->lang[i]) { /* untagged text shows in every language */
+				free(out->lang[i]);
+				free(out->text[i]);
+				memmove(out->lang + i, out->lang + i + 1, (out->n - i - 1) * sizeof *out->lang);
+				memmove(out->text + i, out->text + i + 1, (out->n - i - 1) * sizeof *out->text);
+				out->n--;
+				break;
+			}
 }
 
 /* ---- the answer block ---- */
@@ -191,7 +278,7 @@ static void feedback(gift *g, qb_text *t, const item *it)
 	size_t a = it->fb, b = it->fend;
 	trim(g, &a, &b);
 	if (a < b)
-		set_md(g, t, a, b, false);
+		set_md(g, t, a, b);
 }
 
 /* A number of GIFT's numeric answers: 'value:tol' or 'lo..hi'. */
@@ -244,6 +331,17 @@ static void question(gift *g, size_t start, const char *name, size_t qa, size_t 
 	}
 	bool missing_word = ta < te;
 	qb_question *q = NULL;
+	/* the languages of the question's text: a text of the question
+	 * without {mlang} blocks or spans is each of theirs */
+	{
+		qb_buf s = QB_BUF_INIT;
+		char *p = unescape(g, qa, qe), *t = unescape(g, ta, te);
+		qb_buf_appendf(&s, "%s %s", p, t);
+		g->nqlangs = qb_imp_langs_of(qb_buf_cstr(&s), g->qlangs, QB_IMP_MAX_LANGS);
+		free(p);
+		free(t);
+		qb_buf_dispose(&s);
+	}
 	if (g->data[a] == '#' && !(b - a >= 4 && strncmp(g->data + a, "####", 4) == 0)) {
 		/* numeric: '#value:tol', '#lo..hi', or '#=value:tol#fb ...' */
 		size_t gfb = b;
@@ -264,6 +362,11 @@ static void question(gift *g, size_t start, const char *name, size_t qa, size_t 
 				            "are not carried: qbc accepts one value and its tolerance");
 		} else
 			vend = find(g, v, gfb, '#');
+		size_t fa = n ? it[0].fb : vend + 1, fe = n ? it[0].fend : gfb;
+		trim(g, &fa, &fe);
+		if (fa < fe)
+			qb_imp_lost(im, at(g, fa), "the feedback of a numeric answer is not carried: "
+			            "qbc shows the explanation");
 		if (!numeric(g, v, vend, num)) {
 			qb_diag_error(at(g, v), "a GIFT number is 'value', 'value:tolerance' or "
 			              "'low..high', as in {#3.14:0.01}");
@@ -273,7 +376,7 @@ static void question(gift *g, size_t start, const char *name, size_t qa, size_t 
 		q = qb_imp_question(im, QB_QTYPE_NUMERIC, loc);
 		q->num = num;
 		q->answer_loc = num->loc;
-		set_md(g, &q->prompt, qa, qe, false);
+		set_md(g, &q->prompt, qa, qe);
 		gf = gfb;
 	} else {
 		size_t tfend = find(g, a, b, '#');
@@ -293,21 +396,12 @@ static void question(gift *g, size_t start, const char *name, size_t qa, size_t 
 			size_t f1e = find(g, f1, gf, '#');
 			size_t f2 = f1e < gf ? f1e + 1 : gf;
 			qb_imp_ml wrong = {0}, right = {0};
-			qb_buf md = QB_BUF_INIT;
-			if (f1 < f1e) {
-				md_of(g, &md, f1, f1e, false);
-				if (md.len)
-					qb_imp_ml_set(&wrong, "", md.ptr, md.len);
-			}
-			qb_buf_clear(&md);
-			if (f2 < gf) {
-				md_of(g, &md, f2, gf, false);
-				if (md.len)
-					qb_imp_ml_set(&right, "", md.ptr, md.len);
-			}
-			qb_buf_dispose(&md);
+			if (f1 < f1e)
+				ml_of(g, &wrong, f1, f1e, AS_FORMAT);
+			if (f2 < gf)
+				ml_of(g, &right, f2, gf, AS_FORMAT);
 			q = qb_imp_question(im, QB_QTYPE_TRUE_FALSE, loc);
-			set_md(g, &q->prompt, qa, qe, false);
+			set_md(g, &q->prompt, qa, qe);
 			/* feedback-true is shown to whoever answers true */
 			qb_imp_truefalse(im, t, t ? &right : &wrong, t ? &wrong : &right, at(g, wa));
 			qb_imp_ml_dispose(&wrong);
@@ -339,43 +433,66 @@ static void question(gift *g, size_t start, const char *name, size_t qa, size_t 
 			else
 				type = QB_QTYPE_MULTIPLE;
 			if (missing_word && (type == QB_QTYPE_SINGLE || type == QB_QTYPE_SHORT)) {
-				/* the text around the block, the block a gap */
-				qb_buf md = QB_BUF_INIT, gap = QB_BUF_INIT;
-				md_of(g, &md, qa, qe, false);
-				qb_buf_puts(&gap, " {{");
+				/* the text around the block, the block a gap: per
+				 * language, from each part's text in it */
+				qb_imp_ml *parts = qb_xcalloc(2 + n, sizeof *parts), ml = {0};
+				ml_of(g, &parts[0], qa, qe, AS_FORMAT);
+				ml_of(g, &parts[1], ta, te, AS_FORMAT);
 				for (size_t i = 0; i < n; i++) {
-					char *s = unescape(g, it[i].text, it[i].tend);
-					if (type == QB_QTYPE_SHORT)
-						qb_buf_appendf(&gap, "%s%s", i ? "|" : "", s);
-					else
-						qb_buf_appendf(&gap, "%s%c%s", i ? " " : "", it[i].right ? '=' : '~', s);
-					free(s);
+					ml_of(g, &parts[2 + i], it[i].text, it[i].tend, AS_IS);
 					if (it[i].fb < it[i].fend)
 						qb_imp_lost(im, at(g, it[i].fb), "the feedback of a gap's answer is "
 						            "not carried: qbc's gaps have none");
 				}
-				qb_buf_puts(&gap, "}} ");
-				qb_buf_puts(&md, gap.ptr);
-				md_of(g, &md, ta, te, false);
+				langs_in(&ml, parts, 2 + n);
+				if (!ml.n)
+					qb_imp_ml_set(&ml, "", "", 0);
+				for (size_t l = 0; l < ml.n; l++) {
+					qb_buf md = QB_BUF_INIT;
+					qb_buf_appendf(&md, "%s {{", pick(&parts[0], ml.lang[l]));
+					for (size_t i = 0; i < n; i++) {
+						const char *s = pick(&parts[2 + i], ml.lang[l]);
+						if (type == QB_QTYPE_SHORT)
+							qb_buf_appendf(&md, "%s%s", i ? "|" : "", s);
+						else
+							qb_buf_appendf(&md, "%s%c%s", i ? " " : "",
+							               it[i].right ? '=' : '~', s);
+					}
+					qb_buf_appendf(&md, "}} %s", pick(&parts[1], ml.lang[l]));
+					qb_imp_ml_set(&ml, ml.lang[l], md.ptr, md.len);
+					qb_buf_dispose(&md);
+				}
 				q = qb_imp_question(im, QB_QTYPE_CLOZE, loc);
 				q->scoring = QB_SCORING_PARTIAL;
-				qb_imp_text1(im, &q->prompt, at(g, qa), md.ptr);
-				qb_buf_dispose(&md);
-				qb_buf_dispose(&gap);
+				qb_imp_text(im, &q->prompt, at(g, qa), &ml);
+				qb_imp_ml_dispose(&ml);
+				for (size_t i = 0; i < 2 + n; i++)
+					qb_imp_ml_dispose(&parts[i]);
+				free(parts);
 			} else {
 				if (missing_word)
 					qb_imp_lost(im, at(g, ta), "the text after the answers is put after the "
 					            "question: only a choice or a typed answer can be a gap");
 				q = qb_imp_question(im, type, loc);
-				qb_buf md = QB_BUF_INIT;
-				md_of(g, &md, qa, qe, false);
-				if (missing_word) {
-					qb_buf_puts(&md, " _____ ");
-					md_of(g, &md, ta, te, false);
+				qb_imp_ml parts[2], ml = {0};
+				memset(parts, 0, sizeof parts);
+				ml_of(g, &parts[0], qa, qe, AS_FORMAT);
+				if (missing_word)
+					ml_of(g, &parts[1], ta, te, AS_FORMAT);
+				langs_in(&ml, parts, 2);
+				for (size_t l = 0; l < ml.n; l++) {
+					qb_buf md = QB_BUF_INIT;
+					qb_buf_puts(&md, pick(&parts[0], ml.lang[l]));
+					if (missing_word)
+						qb_buf_appendf(&md, " _____ %s", pick(&parts[1], ml.lang[l]));
+					qb_imp_ml_set(&ml, ml.lang[l], md.ptr, md.len);
+					qb_buf_dispose(&md);
 				}
-				if (md.len)
-					qb_imp_text1(im, &q->prompt, at(g, qa), md.ptr);
-				qb_buf_dispose(&md);
+				if (ml.n)
+					qb_imp_text(im, &q->prompt, at(g, qa), &ml);
+				qb_imp_ml_dispose(&ml);
+				qb_imp_ml_dispose(&parts[0]);
+				qb_imp_ml_dispose(&parts[1]);
 				bool minus100 = false;
 				for (size_t i = 0; i < n; i++) {
 					qb_choice *c = qb_imp_choice(im, at(g, it[i].start));
@@ -384,11 +501,14 @@ static void question(gift *g, size_t start, const char *name, size_t qa, size_t 
 						size_t la = it[i].text, lb = arrow;
 						trim(g, &la, &lb);
 						if (la < lb)
-							set_md(g, &c->text, la, lb, false);
+							set_md(g, &c->text, la, lb);
 						qb_text *m = qb_imp_match(im);
-						char *r = unescape(g, arrow + 2, it[i].tend);
-						qb_imp_plain(im, m, at(g, arrow + 2), r);
-						free(r);
+						qb_imp_ml r = {0};
+						ml_of(g, &r, arrow + 2, it[i].tend, AS_ESCAPED);
+						if (!r.n)
+							qb_imp_ml_set(&r, "", "", 0);
+						qb_imp_text(im, m, at(g, arrow + 2), &r);
+						qb_imp_ml_dispose(&r);
 						continue;
 					}
 					c->correct = type == QB_QTYPE_SINGLE ? it[i].right
@@ -397,11 +517,14 @@ static void question(gift *g, size_t start, const char *name, size_t qa, size_t 
 						c->correct = false;
 					minus100 = minus100 || it[i].weight <= -100;
 					if (type == QB_QTYPE_SHORT) {
-						char *s = unescape(g, it[i].text, it[i].tend);
-						qb_imp_text1(im, &c->text, at(g, it[i].text), s);
-						free(s);
+						qb_imp_ml r = {0};
+						ml_of(g, &r, it[i].text, it[i].tend, AS_IS);
+						if (!r.n)
+							qb_imp_ml_set(&r, "", "", 0);
+						qb_imp_text(im, &c->text, at(g, it[i].text), &r);
+						qb_imp_ml_dispose(&r);
 					} else
-						set_md(g, &c->text, it[i].text, it[i].tend, false);
+						set_md(g, &c->text, it[i].text, it[i].tend);
 					feedback(g, &c->feedback, &it[i]);
 				}
 				q = &im->qs[im->nqs - 1];
@@ -420,11 +543,24 @@ static void question(gift *g, size_t start, const char *name, size_t qa, size_t 
 		size_t fa = gf + 4, fb = b;
 		trim(g, &fa, &fb);
 		if (fa < fb)
-			set_md(g, &q->explanation, fa, fb, false);
+			set_md(g, &q->explanation, fa, fb);
 	}
 	if (g->category)
 		qb_imp_in_category(im, loc, g->category);
 	qb_imp_id(im, NULL, name);
+}
+
+/* s (heap) as the first of its languages sees it, when it has {mlang}
+ * blocks or multilang spans (a question's name, for its id). */
+static char *first_lang(char *s)
+{
+	char lang[1][QB_IMP_LANG_LEN];
+	if (!qb_imp_langs_of(s, lang, 1))
+		return s;
+	qb_buf b = QB_BUF_INIT;
+	qb_imp_project(&b, s, lang[0]);
+	free(s);
+	return b.ptr ? qb_buf_detach(&b) : qb_xstrdup("");
 }
 
 /* One block of lines [a, b) (comments blanked). */
@@ -458,7 +594,7 @@ static void block(gift *g, size_t a, size_t b)
 			qb_diag_error(at(g, a), "this '::' title is not closed with '::'");
 			return;
 		}
-		name = unescape(g, a + 2, close);
+		name = first_lang(unescape(g, a + 2, close));
 		a = close + 2;
 	}
 	g->fmt = QB_IMP_AUTO;
@@ -471,16 +607,16 @@ static void block(gift *g, size_t a, size_t b)
 			g->fmt = fmts[i].f;
 			a += strlen(fmts[i].tag);
 		}
-	size_t open = find(g, a, b, '{');
+	size_t open = find_brace(g, a, b, '{');
 	if (open == b) {
-		char *text = name ? NULL : unescape(g, a, b);
+		char *text = name ? NULL : first_lang(unescape(g, a, b));
 		qb_imp_skip(g->im, at(g, start), name ? name : text, "a text without an answer block "
 		            "'{...}' is a description, not a question");
 		free(text);
 		free(name);
 		return;
 	}
-	size_t close = find(g, open + 1, b, '}');
+	size_t close = find_brace(g, open + 1, b, '}');
 	if (close == b) {
 		qb_diag_error(at(g, open), "this '{' has no closing '}'; write '\\{' for a brace in "
 		              "the text");
@@ -488,7 +624,7 @@ static void block(gift *g, size_t a, size_t b)
 		return;
 	}
 	if (!name) {
-		char *t = unescape(g, a, open);
+		char *t = first_lang(unescape(g, a, open));
 		name = t;
 	}
 	question(g, start, name, a, open, open + 1, close, close + 1, b);
@@ -500,7 +636,7 @@ int qb_import_gift(qb_imp *im, const char *data, size_t len)
 	qb_diag_mark m = qb_diag_mark_now();
 	/* a copy with '//' comment lines blanked, positions unchanged */
 	char *copy = qb_xstrndup(data, len);
-	gift g = {im, copy, len, QB_IMP_AUTO, NULL};
+	gift g = {.im = im, .data = copy, .len = len, .fmt = QB_IMP_AUTO};
 	for (size_t i = 0; i < len;) {
 		size_t e = i;
 		while (e < len && copy[e] != '\n')
@@ -512,6 +648,9 @@ int qb_import_gift(qb_imp *im, const char *data, size_t len)
 			memset(copy + s, ' ', e - s);
 		i = e + 1;
 	}
+	/* Moodle's multi-language blocks: the bank's languages in the order
+	 * the questions have them, not --lang first */
+	im->langs_in_order = strstr(copy, "{mlang") || strstr(copy, "multilang");
 	/* questions are blocks of lines between blank lines (as Moodle reads
 	 * them) */
 	size_t a = 0;

@@ -89,96 +89,6 @@ static const char *prop(const xmlNode *n, const char *name, char *buf, size_t si
 	return buf;
 }
 
-/* ---- languages ---- */
-
-/* The languages of html's multilang spans and {mlang xx} blocks, in order. */
-static size_t langs_of(const char *html, char langs[][QB_IMP_LANG_LEN], size_t max)
-{
-	size_t n = 0;
-	for (const char *p = html; (p = strstr(p, "lang=")) != NULL && n < max; p += 5) {
-		const char *v = p + 5;
-		char q = *v == '"' || *v == '\'' ? *v++ : 0;
-		size_t len = strcspn(v, q ? (q == '"' ? "\"" : "'") : " >");
-		if (!len || len >= QB_IMP_LANG_LEN)
-			continue;
-		/* only a span marked multilang */
-		const char *open = p;
-		while (open > html && *open != '<')
-			open--;
-		const char *close = strchr(p, '>');
-		if (!close || strncmp(open, "<span", 5) != 0)
-			continue;
-		char *tag = qb_xstrndup(open, (size_t)(close - open));
-		bool ml = strstr(tag, "multilang") != NULL;
-		free(tag);
-		if (!ml)
-			continue;
-		size_t k;
-		for (k = 0; k < n && !(strlen(langs[k]) == len && strncmp(langs[k], v, len) == 0); k++)
-			;
-		if (k == n) {
-			memcpy(langs[n], v, len);
-			langs[n++][len] = '\0';
-		}
-	}
-	for (const char *p = html; (p = strstr(p, "{mlang ")) != NULL && n < max; p += 7) {
-		size_t len = strcspn(p + 7, "}");
-		if (!len || len >= QB_IMP_LANG_LEN || !p[7 + len])
-			continue;
-		size_t k;
-		for (k = 0; k < n && !(strlen(langs[k]) == len && strncmp(langs[k], p + 7, len) == 0);
-		     k++)
-			;
-		if (k == n && strncmp(p + 7, "other", 5) != 0) {
-			memcpy(langs[n], p + 7, len);
-			langs[n++][len] = '\0';
-		}
-	}
-	return n;
-}
-
-/* html as language lang sees it: other languages' multilang spans and
- * {mlang} blocks removed, lang's own unwrapped. */
-static void project(qb_buf *out, const char *html, const char *lang)
-{
-	const char *p = html;
-	while (*p) {
-		if (strncmp(p, "<span", 5) == 0) {
-			const char *close = strchr(p, '>');
-			char *tag = close ? qb_xstrndup(p, (size_t)(close - p)) : NULL;
-			const char *lv = tag ? strstr(tag, "lang=") : NULL;
-			if (tag && lv && strstr(tag, "multilang")) {
-				lv += 5;
-				char q = *lv == '"' || *lv == '\'' ? *lv++ : 0;
-				size_t len = strcspn(lv, q == '\'' ? "'" : q ? "\"" : " >");
-				bool mine = strlen(lang) == len && strncmp(lv, lang, len) == 0;
-				const char *end = strstr(close, "</span>");
-				if (!end)
-					end = close + strlen(close);
-				if (mine)
-					qb_buf_append(out, close + 1, (size_t)(end - close - 1));
-				free(tag);
-				p = *end ? end + 7 : end;
-				continue;
-			}
-			free(tag);
-		}
-		if (strncmp(p, "{mlang ", 7) == 0) {
-			const char *close = strchr(p, '}');
-			const char *end = close ? strstr(close, "{mlang}") : NULL;
-			if (close && end) {
-				size_t len = (size_t)(close - p - 7);
-				bool mine = (strlen(lang) == len && strncmp(p + 7, lang, len) == 0);
-				if (mine)
-					qb_buf_append(out, close + 1, (size_t)(end - close - 1));
-				p = end + 7;
-				continue;
-			}
-		}
-		qb_buf_putc(out, *p++);
-	}
-}
-
 /* ---- files ---- */
 
 static void html_lost(void *payload, const char *what)
@@ -235,6 +145,17 @@ static void to_md(mx *x, qb_buf *out, const char *html, qb_imp_format f)
 	qb_imp_text_md(out, html, f, &cb);
 }
 
+struct conv {
+	mx *x;
+	qb_imp_format fmt;
+};
+
+static void conv_md(void *payload, qb_buf *out, const char *s)
+{
+	struct conv *c = payload;
+	to_md(c->x, out, s, c->fmt);
+}
+
 /* ml from the text of element n (its <text> and <file>s), one entry per
  * language.  Returns false when the text is empty. */
 static bool ml_of(mx *x, const xmlNode *n, qb_imp_ml *ml, bool force_plain)
@@ -253,35 +174,8 @@ static bool ml_of(mx *x, const xmlNode *n, qb_imp_ml *ml, bool force_plain)
 	char *html = text_of(n);
 	x->files = (xmlNode *)n;
 	x->loc = loc_of(x, n);
-	char langs[QB_IMP_MAX_LANGS][QB_IMP_LANG_LEN];
-	size_t nl = langs_of(html, langs, QB_IMP_MAX_LANGS);
-	/* the question's languages too: text outside the spans is theirs */
-	for (size_t k = 0; nl && k < x->nqlangs && nl < QB_IMP_MAX_LANGS; k++) {
-		size_t i;
-		for (i = 0; i < nl && strcmp(langs[i], x->qlangs[k]) != 0; i++)
-			;
-		if (i == nl)
-			memcpy(langs[nl++], x->qlangs[k], sizeof langs[0]);
-	}
-	qb_buf md = QB_BUF_INIT, proj = QB_BUF_INIT;
-	if (!nl) {
-		/* Text outside any language's span shows in every language
-		 * (Moodle's filter): in a question whose prompt has languages,
-		 * it is the text of each of them. */
-		to_md(x, &md, html, fmt);
-		for (size_t i = 0; md.len && i < (x->nqlangs ? x->nqlangs : 1); i++)
-			qb_imp_ml_set(ml, x->nqlangs ? x->qlangs[i] : "", md.ptr, md.len);
-	}
-	for (size_t i = 0; i < nl; i++) {
-		qb_buf_clear(&md);
-		qb_buf_clear(&proj);
-		project(&proj, html, langs[i]);
-		to_md(x, &md, qb_buf_cstr(&proj), fmt);
-		if (md.len)
-			qb_imp_ml_set(ml, langs[i], md.ptr, md.len);
-	}
-	qb_buf_dispose(&md);
-	qb_buf_dispose(&proj);
+	struct conv c = {x, fmt};
+	qb_imp_ml_split(ml, html, x->qlangs, x->nqlangs, conv_md, &c);
 	free(html);
 	return ml->n > 0;
 }
@@ -292,7 +186,7 @@ static void prompt_of(mx *x, qb_text *t, const xmlNode *qn)
 {
 	x->nqlangs = 0;
 	char *html = text_of(child(qn, "questiontext"));
-	x->nqlangs = langs_of(html, x->qlangs, QB_IMP_MAX_LANGS);
+	x->nqlangs = qb_imp_langs_of(html, x->qlangs, QB_IMP_MAX_LANGS);
 	free(html);
 	qb_imp_ml ml = {0};
 	const xmlNode *n = child(qn, "questiontext");
@@ -318,11 +212,11 @@ static void plain_ml(mx *x, const xmlNode *n, qb_imp_ml *ml)
 {
 	char *s = text_of(n);
 	char langs[QB_IMP_MAX_LANGS][QB_IMP_LANG_LEN];
-	size_t nl = langs_of(s, langs, QB_IMP_MAX_LANGS);
+	size_t nl = qb_imp_langs_of(s, langs, QB_IMP_MAX_LANGS);
 	for (size_t i = 0; i < (nl ? nl : 1); i++) {
 		qb_buf proj = QB_BUF_INIT, t = QB_BUF_INIT;
 		if (nl)
-			project(&proj, s, langs[i]);
+			qb_imp_project(&proj, s, langs[i]);
 		else
 			qb_buf_puts(&proj, s);
 		for (const char *p = qb_buf_cstr(&proj); *p; p++) {
@@ -645,7 +539,7 @@ static void gap_item(qb_buf *out, const char *s, size_t n, const char *lang)
 	qb_buf raw = QB_BUF_INIT, proj = QB_BUF_INIT;
 	gap_text(&raw, s, n);
 	if (*lang)
-		project(&proj, qb_buf_cstr(&raw), lang);
+		qb_imp_project(&proj, qb_buf_cstr(&raw), lang);
 	else
 		qb_buf_puts(&proj, qb_buf_cstr(&raw));
 	/* the items' text is HTML-escaped in Moodle's syntax */
@@ -767,7 +661,7 @@ static void multianswer(mx *x, xmlNode *qn, qb_loc loc, const char *name)
 	xmlNode *qt = child(qn, "questiontext");
 	/* The embedded answers are text: read them after the HTML. */
 	char *html = text_of(qt);
-	x->nqlangs = langs_of(html, x->qlangs, QB_IMP_MAX_LANGS);
+	x->nqlangs = qb_imp_langs_of(html, x->qlangs, QB_IMP_MAX_LANGS);
 	free(html);
 	ml_of(x, qt, &ml, false);
 	bool ok = true, cs = false, differ = false;

@@ -472,6 +472,103 @@ check "gift: escapes" js $J "d['questions'][9]['prompt']['en'] == 'Is 1=1 {reall
 check "gift: [markdown] kept as it is" js $J "d['questions'][10]['prompt']['en'] == 'Which is **bold**?'"
 check "gift: [plain] escaped, its line break kept" js $J "d['questions'][11]['prompt']['en'] == 'Is \\\\*this\\\\* plain?\\\\\nTwo lines.'"
 
+check "gift: a file without {mlang} blocks is in --lang alone" js $J "d['languages'] == ['en']"
+
+# A bilingual course's GIFT export (Moodle's multi-language filter): every
+# text in {mlang xx}...{mlang} blocks, escaped as Moodle writes them, in
+# every construct that has text.
+cat >ml.gift <<'EOF'
+// {mlang fr} in a comment is not a language
+$CATEGORY: $course$/top/Maji
+
+::Boiling::\{mlang en\}Water boils at?\{mlang\}\{mlang sw\}Maji huchemka kwa?\{mlang\} {
+=\{mlang en\}100 degrees\{mlang\}\{mlang sw\}nyuzi 100\{mlang\}#\{mlang en\}Right.\{mlang\}\{mlang sw\}Sawa.\{mlang\}
+~\{mlang en\}90 degrees\{mlang\}\{mlang sw\}nyuzi 90\{mlang\}#\{mlang en\}Too low.\{mlang\}\{mlang sw\}Chini mno.\{mlang\}
+####\{mlang en\}At sea level.\{mlang\}\{mlang sw\}Usawa wa bahari.\{mlang\}}
+
+::Liquids::[html]\{mlang en\}Which are <b>liquids</b>?\{mlang\}\{mlang sw\}Vipi ni <b>viowevu</b>?\{mlang\} {
+~%50%\{mlang en\}Water\{mlang\}\{mlang sw\}Maji\{mlang\}
+~%50%\{mlang en\}Milk\{mlang\}\{mlang sw\}Maziwa\{mlang\}
+~%-100%\{mlang en\}Stone\{mlang\}\{mlang sw\}Jiwe\{mlang\}#\{mlang en\}It is <i>solid</i>.\{mlang\}\{mlang sw\}Ni <i>imara</i>.\{mlang\}
+####\{mlang en\}Two.\{mlang\}\{mlang sw\}Mbili.\{mlang\}}
+
+::Floats::[markdown]\{mlang en\}Ice *floats*.\{mlang\}\{mlang sw\}Barafu *huelea*.\{mlang\}{TRUE#\{mlang en\}No.\{mlang\}\{mlang sw\}Hapana.\{mlang\}#\{mlang en\}Yes.\{mlang\}\{mlang sw\}Ndiyo.\{mlang\}####\{mlang en\}Less dense.\{mlang\}\{mlang sw\}Nyepesi.\{mlang\}}
+
+::Evap::[plain]\{mlang en\}Water turning to *vapour*?\{mlang\}\{mlang sw\}Maji kuwa *mvuke*?\{mlang\} {=\{mlang en\}evaporation\{mlang\}\{mlang sw\}uvukizaji\{mlang\} =%0%\{mlang en\}boiling\{mlang\}\{mlang sw\}kuchemka\{mlang\}#\{mlang en\}Only at 100.\{mlang\}\{mlang sw\}Kwa 100 tu.\{mlang\}####\{mlang en\}Evaporation.\{mlang\}\{mlang sw\}Uvukizaji.\{mlang\}}
+
+::Pi::[moodle]\{mlang en\}Pi to two decimals?\{mlang\}\{mlang sw\}Pi kwa desimali mbili?\{mlang\} {#=3.14:0.01#\{mlang en\}Right.\{mlang\}\{mlang sw\}Sawa.\{mlang\}####\{mlang en\}Pi is 3.14159.\{mlang\}\{mlang sw\}Pi ni 3.14159.\{mlang\}}
+
+::Pairs::\{mlang en\}Match the states.\{mlang\}\{mlang sw\}Linganisha hali.\{mlang\} {
+=\{mlang en\}Ice\{mlang\}\{mlang sw\}Barafu\{mlang\} -> \{mlang en\}solid\{mlang\}\{mlang sw\}imara\{mlang\}
+=\{mlang en\}Steam\{mlang\}\{mlang sw\}Mvuke\{mlang\} -> \{mlang en\}gas\{mlang\}\{mlang sw\}gesi\{mlang\}
+####\{mlang en\}States.\{mlang\}\{mlang sw\}Hali.\{mlang\}}
+
+::Missing::\{mlang en\}Water\{mlang\}\{mlang sw\}Maji\{mlang\} {~\{mlang en\}melts\{mlang\}\{mlang sw\}huyeyuka\{mlang\} =\{mlang en\}boils\{mlang\}\{mlang sw\}huchemka\{mlang\}####\{mlang en\}Boiling.\{mlang\}\{mlang sw\}Kuchemka.\{mlang\}} \{mlang en\}at 100.\{mlang\}\{mlang sw\}kwa 100.\{mlang\}
+
+::Gap::\{mlang en\}Water\{mlang\}\{mlang sw\}Maji\{mlang\} {=\{mlang en\}boils\{mlang\}\{mlang sw\}huchemka\{mlang\} =bubbles####\{mlang en\}Gap.\{mlang\}\{mlang sw\}Pengo.\{mlang\}} 100.
+EOF
+# The same file with Moodle's other syntax, <span lang="xx" class="multilang">.
+sed 's/\\{mlang \([a-z]*\)\\}/<span lang\\="\1" class\\="multilang">/g; s/\\{mlang\\}/<\/span>/g' ml.gift >span.gift
+run "$QBC" import ml.gift
+check "gift {mlang}: exit 0, the languages found" \
+	sh -c "test \"\$(cat '$T/rc')\" = 0 && grep -qF 'ml.gift (gift) -> ml.qb: 8 questions (1 single, 1 multiple, 1 true-false, 1 short-answer, 1 numeric, 1 matching, 2 cloze), languages en sw' '$T/out'"
+check "gift {mlang}: the bank passes qbc check" "$QBC" check ml.qb
+check "gift {mlang}: a numeric answer's feedback is reported, not dropped" \
+	err_has "ml.gift:19:112: warning: the feedback of a numeric answer is not carried"
+dump ml.qb
+J=ml.qb.json
+# t(X): X's texts per language
+T2="t = lambda x: (x['en'], x['sw'])"
+check "gift {mlang}: ids from the titles, no {mlang} in them" \
+	js $J "[q['id'] for q in d['questions']] == ['boiling', 'liquids', 'floats', 'evap', 'pi', 'pairs', 'missing', 'gap'] and d['languages'] == ['en', 'sw']"
+check "gift {mlang}: question, options, feedback, general feedback" \
+	js $J "[(c['text']['en'], c['text']['sw'], c['feedback']['en'], c['feedback']['sw']) for c in d['questions'][0]['choices']] == [('100 degrees', 'nyuzi 100', 'Right.', 'Sawa.'), ('90 degrees', 'nyuzi 90', 'Too low.', 'Chini mno.')] and d['questions'][0]['prompt'] == {'en': 'Water boils at?', 'sw': 'Maji huchemka kwa?'} and d['questions'][0]['explanation'] == {'en': 'At sea level.', 'sw': 'Usawa wa bahari.'}"
+check "gift {mlang}: [html] per language" \
+	js $J "d['questions'][1]['prompt'] == {'en': 'Which are **liquids**?', 'sw': 'Vipi ni **viowevu**?'} and [c['text']['sw'] for c in d['questions'][1]['choices']] == ['Maji', 'Maziwa', 'Jiwe'] and d['questions'][1]['choices'][2]['feedback'] == {'en': 'It is *solid*.', 'sw': 'Ni *imara*.'}"
+check "gift {mlang}: [markdown] and true-false's two feedbacks" \
+	js $J "d['questions'][2]['prompt'] == {'en': 'Ice *floats*.', 'sw': 'Barafu *huelea*.'} and d['questions'][2]['choices'][0]['feedback'] == {'en': 'Yes.', 'sw': 'Ndiyo.'} and d['questions'][2]['choices'][1]['feedback'] == {'en': 'No.', 'sw': 'Hapana.'} and d['questions'][2]['explanation']['sw'] == 'Nyepesi.'"
+check "gift {mlang}: [plain] escaped per language, short answers and their feedback" \
+	js $J "d['questions'][3]['prompt'] == {'en': 'Water turning to \\\\*vapour\\\\*?', 'sw': 'Maji kuwa \\\\*mvuke\\\\*?'} and [(c['text']['en'], c['text']['sw'], c['correct']) for c in d['questions'][3]['choices']] == [('evaporation', 'uvukizaji', True), ('boiling', 'kuchemka', False)] and d['questions'][3]['choices'][1]['feedback']['sw'] == 'Kwa 100 tu.'"
+check "gift {mlang}: [moodle] numeric, its general feedback" \
+	js $J "d['questions'][4]['prompt'] == {'en': 'Pi to two decimals?', 'sw': 'Pi kwa desimali mbili?'} and d['questions'][4]['explanation'] == {'en': 'Pi is 3.14159.', 'sw': 'Pi ni 3.14159.'} and d['questions'][4]['answer']['value'] == 3.14"
+check "gift {mlang}: matching, both sides" \
+	js $J "[(c['text']['en'], c['text']['sw'], c['match']['en'], c['match']['sw']) for c in d['questions'][5]['choices']] == [('Ice', 'Barafu', 'solid', 'imara'), ('Steam', 'Mvuke', 'gas', 'gesi')]"
+check "gift {mlang}: the missing-word form, text after the braces too" \
+	js $J "d['questions'][6]['prompt'] == {'en': 'Water {{~melts =boils}} at 100.', 'sw': 'Maji {{~huyeyuka =huchemka}} kwa 100.'} and d['questions'][6]['explanation']['sw'] == 'Kuchemka.'"
+check "gift {mlang}: a typed gap; an answer without blocks is every language's" \
+	js $J "d['questions'][7]['prompt'] == {'en': 'Water {{boils|bubbles}} 100.', 'sw': 'Maji {{huchemka|bubbles}} 100.'}"
+run "$QBC" import span.gift
+check "gift spans: exit 0" rc 0
+dump span.qb
+check "gift <span lang class=multilang>: the same texts as with {mlang}" \
+	js span.qb.json "[{k: v for k, v in q.items() if k != 'source'} for q in d['questions']] == [{k: v for k, v in q.items() if k != 'source'} for q in json.load(open('ml.qb.json'))['questions']]"
+
+# Written by hand: {mlang} without escapes, Kiswahili first, a question
+# missing its English (kept in Kiswahili; qbc check names what is
+# missing), one without any block (in --lang).
+cat >hand.gift <<'EOF'
+{mlang sw}Maji huchemka kwa?{mlang}{mlang en}Water boils at?{mlang} {
+=100 ~90
+####{mlang sw}Bahari.{mlang}{mlang en}Sea.{mlang}}
+
+::Barafu::{mlang sw}Barafu ni baridi?{mlang} {T####{mlang sw}Ndiyo.{mlang}}
+
+Pi? {#3.14####Pi.}
+EOF
+run "$QBC" import --lang sw hand.gift
+check "gift by hand: unescaped {mlang} is text, not the answer block; the first language is the default" \
+	out_has "hand.gift (gift) -> hand.qb: 3 questions (1 single, 1 true-false, 1 numeric), languages sw en"
+check "gift by hand: qbc check names the missing translation, located in the GIFT file" \
+	err_has "hand.gift:5:11: error: the prompt of question 'barafu' has no English ('en') text"
+check "gift by hand: a question without blocks is in --lang" \
+	err_has "hand.gift:7:1: error: the prompt of question 'pi' has no English ('en') text"
+check "gift by hand: the question missing English keeps its Kiswahili" \
+	grep -q "^   sw: Barafu ni baridi?" hand.qb
+check "gift by hand: text outside the blocks is each language's" \
+	sh -c "grep -q '^   \* sw: 100\$' hand.qb && grep -q '^     en: 100\$' hand.qb"
+check "gift by hand: Kiswahili first" grep -q "^languages: sw en$" hand.qb
+check "gift by hand: an id from the text of the first language, no {mlang} in it" grep -q "^1\. maji-huchemka-kwa$" hand.qb
+
 printf '::T1::Q? {=a ~b\n\n::T2 Q? {=a}\n\n::T3::Pick {#abc}\n\n::T4::Empty? {####only feedback}\n' >bad.gift
 run "$QBC" import -o badg.qb bad.gift
 check "gift malformed: exit 1, nothing written" sh -c "test \"\$(cat '$T/rc')\" = 1 && test ! -e badg.qb"
