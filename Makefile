@@ -8,6 +8,7 @@
 #                   C-level suites again under ASan and UBSan
 #   make bench      benchmarks (speed is measured here, never in tests)
 #   make fuzz       the reader's libFuzzer target for FUZZ_SECONDS (clang)
+#   make pot        extract qbc's messages into compiler/po/qbc.pot (xgettext)
 #   make install PREFIX=/usr/local,  make clean,  make deps,  make lint
 #
 # Libraries come from pkg-config; `make deps` installs the Debian packages
@@ -18,7 +19,11 @@ PREFIX  ?= /usr/local
 BUILD   := build
 PKGS    := libzip zlib libdeflate sqlite3 libxml-2.0 jansson md4c md4c-html nettle libutf8proc libmicrohttpd
 DEBS    := build-essential pkg-config libzip-dev zlib1g-dev libdeflate-dev libsqlite3-dev libxml2-dev libjansson-dev \
-           libmd4c-dev libmd4c-html0-dev nettle-dev libutf8proc-dev libjs-katex libmicrohttpd-dev libcsv-dev
+           libmd4c-dev libmd4c-html0-dev nettle-dev libutf8proc-dev libjs-katex libmicrohttpd-dev libcsv-dev \
+           gettext
+# Tools that ship no pkg-config file either: a program that shows each is
+# installed (gettext: msgfmt and xgettext, for qbc's own messages).
+NOPC_BINS := msgfmt xgettext
 # Libraries that ship no pkg-config file: a header that shows each is
 # installed, and its link flag.
 NOPC_HDRS := /usr/include/csv.h
@@ -52,15 +57,16 @@ SAN_UNITS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/asan/unit/%)
 BANKS     := $(wildcard input/*.qb)
 TEMPLATES := $(shell find templates -type f 2>/dev/null)
 
-.PHONY: all banks deps print-debs check test bench install clean lint units clang-build fuzz
+.PHONY: all banks deps print-debs check test bench install clean lint units clang-build fuzz pot locale
 .DEFAULT_GOAL := all
 
-all: $(BUILD)/qbc banks
+all: $(BUILD)/qbc locale banks
 
 # --- dependencies -----------------------------------------------------------
 $(BUILD)/.deps-ok:
 	@mkdir -p $(BUILD)
-	@if ! pkg-config --exists $(PKGS) 2>/dev/null || ! ls $(NOPC_HDRS) >/dev/null 2>&1; then \
+	@if ! pkg-config --exists $(PKGS) 2>/dev/null || ! ls $(NOPC_HDRS) >/dev/null 2>&1 || \
+	  ! (for b in $(NOPC_BINS); do command -v $$b >/dev/null || exit 1; done); then \
 	  if [ "$$(id -u)" = 0 ]; then \
 	    echo "make: installing build dependencies with apt-get"; \
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(DEBS) >/dev/null || exit 3; \
@@ -117,6 +123,38 @@ $(BUILD)/asan/unit/%: tests/unit/%.c $(SAN_LIB_OBJS)
 
 -include $(OBJS:.o=.d) $(SAN_OBJS:.o=.d)
 
+# --- qbc's own messages in the user's language --------------------------
+# compiler/po/<ll>.po (every one there) -> build/locale/<ll>/LC_MESSAGES/qbc.mo,
+# where qbc looks for it (see compiler/i18n.h); `make pot` extracts every
+# marked message into the template a translator starts from.
+PO_FILES := $(wildcard compiler/po/*.po)
+MO_FILES := $(PO_FILES:compiler/po/%.po=$(BUILD)/locale/%/LC_MESSAGES/qbc.mo)
+POT      ?= compiler/po/qbc.pot
+XGETTEXT_FLAGS := --from-code=UTF-8 --language=C --sort-by-file --add-comments=TRANSLATORS: \
+  --package-name=qbc --msgid-bugs-address="qbc issue tracker" --no-wrap --add-location=file \
+  --keyword=_ --keyword=N_ --keyword=qb_diag_error:2 --keyword=qb_diag_warning:2 \
+  --keyword=qb_diag_note:2 --keyword=qb_diag_fatal:1 --keyword=qb_render_error:3 \
+  --keyword=qb_imp_skip:4 --keyword=qb_imp_lost:3 --keyword=qb_drv_usage:2 \
+  --keyword=usage_error:2 \
+  --flag=qb_diag_error:2:c-format --flag=qb_diag_warning:2:c-format \
+  --flag=qb_diag_note:2:c-format --flag=qb_diag_fatal:1:c-format \
+  --flag=qb_render_error:3:c-format --flag=qb_imp_skip:4:c-format \
+  --flag=qb_imp_lost:3:c-format --flag=qb_drv_usage:2:c-format --flag=usage_error:2:c-format
+
+locale: $(MO_FILES)
+
+$(BUILD)/locale/%/LC_MESSAGES/qbc.mo: compiler/po/%.po
+	@mkdir -p $(@D)
+	@echo "  MSGFMT  $<"
+	@msgfmt --check -o $@ $<
+
+# The template changes only when a message does: a new creation date
+# alone leaves the file as it is.
+pot:
+	@xgettext $(XGETTEXT_FLAGS) -o $(POT).new $(sort $(SRCS) $(wildcard compiler/*.h))
+	@if [ -f $(POT) ] && diff -q -I '^"POT-Creation-Date:' $(POT) $(POT).new >/dev/null; then \
+	  rm -f $(POT).new; else mv $(POT).new $(POT); echo "  XGETTEXT $(POT)"; fi
+
 # --- the banks --------------------------------------------------------------
 # One stamp per bank: a bank is rebuilt only when its source, its revision
 # record, the media under input/ it may show, the templates or the
@@ -139,7 +177,7 @@ $(BUILD)/stamps/%.stamp: input/%.qb $(BUILD)/qbc $(TEMPLATES) $(MEDIA) $$(wildca
 # The suite names after tests/run.sh are filters (see tests/README.md).
 CHECK_SUITES := unit diag golden cli
 
-check: lint $(BUILD)/qbc $(UNITS)
+check: lint $(BUILD)/qbc locale $(UNITS)
 	@QBC=$(CURDIR)/$(BUILD)/qbc UNIT_DIR=$(CURDIR)/$(BUILD)/unit \
 	  sh tests/run.sh $(CHECK_SUITES)
 
@@ -187,7 +225,7 @@ clang-build:
 	@$(if $(CLANG_DIR),$(MAKE) --no-print-directory CC=$(CLANG) BUILD=$(CLANG_DIR) \
 	  $(CLANG_DIR)/qbc units)
 
-test: deps lint $(BUILD)/qbc $(BUILD)/asan/qbc $(UNITS) $(SAN_UNITS) clang-build $(FUZZ_BIN)
+test: deps lint $(BUILD)/qbc locale $(BUILD)/asan/qbc $(UNITS) $(SAN_UNITS) clang-build $(FUZZ_BIN)
 	@QBC=$(CURDIR)/$(BUILD)/qbc QBC_ASAN=$(CURDIR)/$(BUILD)/asan/qbc \
 	  UNIT_DIR=$(CURDIR)/$(BUILD)/unit ASAN_UNIT_DIR=$(CURDIR)/$(BUILD)/asan/unit \
 	  $(CLANG_VARS) $(if $(FUZZ_BIN),FUZZ_BIN=$(CURDIR)/$(FUZZ_BIN)) sh tests/run.sh
@@ -215,10 +253,11 @@ lint:
 	  $(filter-out compiler/alloc.c compiler/arena.c,$(SRCS)) || \
 	  { echo "lint: use the qb_x* wrappers"; exit 1; }
 
-install: $(BUILD)/qbc
+install: $(BUILD)/qbc locale
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/qbc
 	install -m 755 $(BUILD)/qbc $(DESTDIR)$(PREFIX)/bin/qbc
 	cp -R templates/. $(DESTDIR)$(PREFIX)/share/qbc/
+	$(if $(MO_FILES),install -d $(DESTDIR)$(PREFIX)/share/locale && cp -R $(BUILD)/locale/. $(DESTDIR)$(PREFIX)/share/locale/)
 
 clean:
 	rm -rf $(BUILD)

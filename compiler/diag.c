@@ -11,6 +11,7 @@
 
 #include "alloc.h"
 #include "buf.h"
+#include "i18n.h"
 #include "utf8.h"
 
 /* A source is quoted from its text, or, once the text is dropped (or for
@@ -436,7 +437,9 @@ static void vdiag(qb_diag_level level, qb_loc loc, const char *fmt, va_list ap)
 	QB_PRINTF(3, 0);
 static void vdiag(qb_diag_level level, qb_loc loc, const char *fmt, va_list ap)
 {
-	static const char *const names[] = {"error", "warning", "note"};
+	/* TRANSLATORS: the kind of a diagnostic, as in
+	 * "bank.qb:3:1: error: ..."; keep them short. */
+	static const char *const names[] = {N_("error"), N_("warning"), N_("note")};
 	static const char *const colors[] = {"\033[1;31m", "\033[1;35m", "\033[1;36m"};
 	if (level == QB_DIAG_WARNING && werror)
 		level = QB_DIAG_ERROR;
@@ -463,7 +466,8 @@ static void vdiag(qb_diag_level level, qb_loc loc, const char *fmt, va_list ap)
 		fprintf(f, "%s: ", loc.file);
 	else
 		fputs("qbc: ", f);
-	fprintf(f, "%s%s:%s ", c ? colors[level] : "", names[level], c ? "\033[0m" : "");
+	fprintf(f, "%s%s:%s ", c ? colors[level] : "", gettext(names[level]), c ? "\033[0m" : "");
+	fmt = gettext(fmt);
 	qb_buf msg = QB_BUF_INIT;
 	va_list aq;
 	va_copy(aq, ap);
@@ -509,17 +513,26 @@ void qb_diag_summary(void)
 	summed_warnings = nwarnings;
 	if (!ne && !nw)
 		return;
-	qb_buf b = QB_BUF_INIT;
-	if (ne)
-		qb_buf_appendf(&b, "%lu error%s", ne, ne == 1 ? "" : "s");
-	if (nw)
-		qb_buf_appendf(&b, "%s%lu warning%s", ne ? " and " : "", nw, nw == 1 ? "" : "s");
-	fprintf(stream ? stream : stderr, "%s generated.\n", qb_buf_cstr(&b));
-	qb_buf_dispose(&b);
+	FILE *f = stream ? stream : stderr;
+	if (ne && nw) {
+		qb_buf e = QB_BUF_INIT, w = QB_BUF_INIT;
+		qb_buf_appendf(&e, ngettext("%lu error", "%lu errors", ne), ne);
+		qb_buf_appendf(&w, ngettext("%lu warning", "%lu warnings", nw), nw);
+		/* TRANSLATORS: the two counts, as "3 errors" and "1 warning". */
+		fprintf(f, _("%s and %s generated.\n"), qb_buf_cstr(&e), qb_buf_cstr(&w));
+		qb_buf_dispose(&e);
+		qb_buf_dispose(&w);
+	} else if (ne) {
+		fprintf(f, ngettext("%lu error generated.\n", "%lu errors generated.\n", ne), ne);
+	} else {
+		fprintf(f, ngettext("%lu warning generated.\n", "%lu warnings generated.\n", nw), nw);
+	}
 	if (hidden_errors)
-		fprintf(stderr, "qbc: %lu more error%s not shown after the first %lu; "
-		                "'--max-errors 0' shows them all\n",
-		        hidden_errors, hidden_errors == 1 ? " was" : "s were", max_errors);
+		fprintf(stderr, ngettext("qbc: %lu more error was not shown after the first %lu; "
+		                         "'--max-errors 0' shows them all\n",
+		                         "qbc: %lu more errors were not shown after the first %lu; "
+		                         "'--max-errors 0' shows them all\n", hidden_errors),
+		        hidden_errors, max_errors);
 	shown_errors = hidden_errors = 0;
 	hiding = false;
 }

@@ -51,6 +51,11 @@ void qb_diag_add_source_file(const char *file);
 void qb_diag_source_feed(const char *file, const char *data, size_t len);
 void qb_diag_source_done(const char *file);
 
+/* The format is translated here (gettext), so callers pass the English
+ * text and `make pot` extracts it.  A message already formatted from a
+ * translated format is passed with QB_DIAG_AS_IS, which no catalogue
+ * holds. */
+#define QB_DIAG_AS_IS "%s"
 void qb_diag_error(qb_loc loc, const char *fmt, ...) QB_PRINTF(2, 3);
 void qb_diag_warning(qb_loc loc, const char *fmt, ...) QB_PRINTF(2, 3);
 void qb_diag_note(qb_loc loc, const char *fmt, ...) QB_PRINTF(2, 3);

@@ -19,6 +19,7 @@
 #include "buf.h"
 #include "diag.h"
 #include "fsutil.h"
+#include "i18n.h"
 #include "preview.h"
 #include "read.h"
 #include "render.h"
@@ -40,12 +41,12 @@ void qb_drv_usage(const char *cmd, const char *fmt, ...)
 void qb_drv_vusage(const char *cmd, const char *fmt, va_list ap)
 {
 	fputs("qbc: ", stderr);
-	vfprintf(stderr, fmt, ap);
+	vfprintf(stderr, gettext(fmt), ap);
 	fputc('\n', stderr);
 	if (cmd)
-		fprintf(stderr, "qbc: try 'qbc %s --help'\n", cmd);
+		fprintf(stderr, _("qbc: try 'qbc %s --help'\n"), cmd);
 	else
-		fputs("qbc: try 'qbc --help'\n", stderr);
+		fputs(_("qbc: try 'qbc --help'\n"), stderr);
 }
 
 static qb_drv_status worst(qb_drv_status a, qb_drv_status b)
@@ -272,14 +273,16 @@ static qb_drv_status format_rules(const selection *sel, const qb_bank *bank,
  * so that a quiet success still shows what was read. */
 static void check_line(const qb_bank *bank, unsigned long warnings)
 {
-	printf("%s: %zu question%s in ", bank->id, bank->nquestions,
-	       bank->nquestions == 1 ? "" : "s");
+	/* TRANSLATORS: followed by the bank's language codes, as
+	 * "optique: 10 questions in fr, ar: no problems". */
+	printf(ngettext("%s: %zu question in ", "%s: %zu questions in ", bank->nquestions), bank->id,
+	       bank->nquestions);
 	for (size_t i = 0; i < bank->nlangs; i++)
 		printf("%s%s", i ? ", " : "", bank->langs[i].code);
 	if (warnings)
-		printf(": %lu warning%s\n", warnings, warnings == 1 ? "" : "s");
+		printf(ngettext(": %lu warning\n", ": %lu warnings\n", warnings), warnings);
 	else
-		printf(": no problems\n");
+		printf(_(": no problems\n"));
 }
 
 /* Every rule a build applies, without building: the record's warnings,
@@ -471,7 +474,7 @@ static qb_drv_status write_all(const selection *sel, const qb_bank *bank, qb_bui
 				qb_diag_fatal("cannot write '%s': %s", out, strerror(errno));
 				rc = QB_DRV_IO;
 			} else {
-				printf("  wrote %s\n", out);
+				printf(_("  wrote %s\n"), out);
 			}
 		}
 		unlink(tmp);
@@ -626,8 +629,9 @@ static qb_drv_status review_bank(const qb_drv_opts *o, const qb_bank *bank, qb_r
 	}
 	qb_buf what = QB_BUF_INIT;
 	size_t n = qb_rev_review(rev, bank, o->questions, o->nquestions, o->langs, &what);
-	printf("%s: %zu translation%s marked as reviewed%s\n", bank->id, n, n == 1 ? "" : "s",
-	       n ? ":" : "");
+	printf(ngettext("%s: %zu translation marked as reviewed%s\n",
+	                "%s: %zu translations marked as reviewed%s\n", n),
+	       bank->id, n, n ? ":" : "");
 	for (const char *p = qb_buf_cstr(&what); *p;) { /* one line each, indented */
 		size_t len = strcspn(p, "\n");
 		printf("  %.*s\n", (int)len, p);
@@ -667,8 +671,8 @@ qb_drv_status qb_drv_watch(const qb_drv_opts *o)
 		build_bank(o, i, &sel, tdir, NULL, w);
 	qb_diag_summary();
 	if (!rc)
-		printf("watching %zu bank%s; press Ctrl-C to stop\n", o->nbanks,
-		       o->nbanks == 1 ? "" : "s");
+		printf(ngettext("watching %zu bank; press Ctrl-C to stop\n",
+		                "watching %zu banks; press Ctrl-C to stop\n", o->nbanks), o->nbanks);
 	bool *dirty = qb_xcalloc(o->nbanks, sizeof *dirty);
 	while (!rc) {
 		if (qb_watch_wait(w, dirty, o->nbanks, -1) != 1) {
@@ -809,11 +813,13 @@ qb_drv_status qb_drv_preview(const qb_drv_opts *o)
 	for (size_t i = 0; i < o->nbanks; i++)
 		preview_bank(o, i, tdir, dir, w, p, &ids[i]);
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	printf("preview of ");
+	qb_buf names = QB_BUF_INIT;
 	for (size_t i = 0; i < o->nbanks; i++)
-		printf("%s'%s'", i ? ", " : "", ids[i] ? ids[i] : o->banks[i]);
-	printf(" at %s (Ctrl-C stops)%s\n", qb_preview_url(p),
-	       qb_preview_public(p) ? "; not only this computer can open it" : "");
+		qb_buf_appendf(&names, "%s'%s'", i ? ", " : "", ids[i] ? ids[i] : o->banks[i]);
+	/* TRANSLATORS: the banks' ids, then the page's address. */
+	printf(_("preview of %s at %s (Ctrl-C stops)%s\n"), qb_buf_cstr(&names), qb_preview_url(p),
+	       qb_preview_public(p) ? _("; not only this computer can open it") : "");
+	qb_buf_dispose(&names);
 	int r;
 	while ((r = qb_watch_wait(w, dirty, o->nbanks, sfd)) == 1)
 		for (size_t i = 0; i < o->nbanks; i++)

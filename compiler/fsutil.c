@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -199,4 +200,27 @@ int qb_fs_write_atomic(const char *path, const void *data, size_t len)
 		return -1;
 	}
 	return qb_fs_atomic_commit(&a);
+}
+
+char *qb_fs_beside_exe(const char *argv0, const char *const *rel, size_t n)
+{
+	char exe[PATH_MAX];
+	ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	if (len <= 0) {
+		if (!argv0 || !realpath(argv0, exe))
+			return NULL;
+	} else
+		exe[len] = '\0';
+	char *slash = strrchr(exe, '/');
+	if (!slash)
+		return NULL;
+	*slash = '\0';
+	for (size_t i = 0; i < n; i++) {
+		char *dir = qb_xasprintf("%s%s", exe, rel[i]);
+		struct stat st;
+		if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode))
+			return dir;
+		free(dir);
+	}
+	return NULL;
 }

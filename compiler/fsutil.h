@@ -19,6 +19,11 @@ int qb_fs_mkdirs(const char *dir);
 /* dir + "/" + name in a fresh heap string. */
 char *qb_fs_join(const char *dir, const char *name);
 
+/* The first of the folders <dir of the executable><rel[i]> that exists
+ * (the executable from /proc/self/exe, else argv0), in a heap string;
+ * NULL when none does.  How qbc finds its templates and catalogues. */
+char *qb_fs_beside_exe(const char *argv0, const char *const *rel, size_t n);
+
 /* A temporary path next to path, for libraries that write files
  * themselves (sqlite3, libzip); the file is created empty. */
 char *qb_fs_tmpname(const char *path);

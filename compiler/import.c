@@ -18,6 +18,7 @@
 #include "driver.h"
 #include "fsutil.h"
 #include "hash.h"
+#include "i18n.h"
 #include "lang.h"
 #include "utf8.h"
 #include "validate.h"
@@ -546,14 +547,15 @@ void qb_imp_skip(qb_imp *im, qb_loc loc, const char *name, const char *fmt, ...)
 	{
 		va_list aq;
 		va_copy(aq, ap);
+		fmt = gettext(fmt);
 		int n = vsnprintf(NULL, 0, fmt, aq);
 		va_end(aq);
 		why = qb_xmalloc((size_t)(n > 0 ? n : 0) + 1);
 		vsnprintf(why, (size_t)(n > 0 ? n : 0) + 1, fmt, ap);
 	}
 	va_end(ap);
-	qb_buf_appendf(&b, "question '%s' is not imported: %s", name && *name ? name : "?", why);
-	qb_diag_warning(loc, "%s", qb_buf_cstr(&b));
+	qb_buf_appendf(&b, _("question '%s' is not imported: %s"), name && *name ? name : "?", why);
+	qb_diag_warning(loc, QB_DIAG_AS_IS, qb_buf_cstr(&b));
 	im->counts.skipped++;
 	free(why);
 	qb_buf_dispose(&b);
@@ -562,6 +564,7 @@ void qb_imp_skip(qb_imp *im, qb_loc loc, const char *name, const char *fmt, ...)
 void qb_imp_lost(qb_imp *im, qb_loc loc, const char *fmt, ...)
 {
 	va_list ap;
+	fmt = gettext(fmt);
 	va_start(ap, fmt);
 	int n = vsnprintf(NULL, 0, fmt, ap);
 	va_end(ap);
@@ -569,7 +572,7 @@ void qb_imp_lost(qb_imp *im, qb_loc loc, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, (size_t)(n > 0 ? n : 0) + 1, fmt, ap);
 	va_end(ap);
-	qb_diag_warning(loc, "%s", msg);
+	qb_diag_warning(loc, QB_DIAG_AS_IS, msg);
 	im->counts.notes++;
 	free(msg);
 }
@@ -796,7 +799,7 @@ static qb_drv_status write_bank(const qb_bank *bank, const char *out)
 	}
 	check_readback(bank, out);
 	if (problems) {
-		printf("qbc import: %s has the errors shown above: fix them, then 'qbc check %s'\n",
+		printf(_("qbc import: %s has the errors shown above: fix them, then 'qbc check %s'\n"),
 		       out, out);
 		return QB_DRV_BANK_ERRORS;
 	}
@@ -851,8 +854,9 @@ static qb_drv_status write_split(qb_imp *im, const char *out, const char *outdir
 		qb_imp_ml_dispose(&ml);
 		qb_drv_status r = write_bank(&view, path);
 		if (r != QB_DRV_IO)
-			printf("qbc import: %s: %zu question%s of category '%s'\n", path, n,
-			       n == 1 ? "" : "s", *cat ? cat : "(none)");
+			printf(ngettext("qbc import: %s: %zu question of category '%s'\n",
+			                "qbc import: %s: %zu questions of category '%s'\n", n),
+			       path, n, *cat ? cat : _("(none)"));
 		rc = r > rc ? r : rc;
 		free(path);
 		qb_buf_dispose(&slugb);
@@ -867,8 +871,9 @@ static qb_drv_status write_split(qb_imp *im, const char *out, const char *outdir
 static void report(const qb_imp *im, const char *src, const char *fmt, const char *out)
 {
 	const qb_bank *b = im->bank;
-	printf("qbc import: %s (%s) -> %s: %zu question%s", src, fmt, out, b->nquestions,
-	       b->nquestions == 1 ? "" : "s");
+	printf(ngettext("qbc import: %s (%s) -> %s: %zu question", "qbc import: %s (%s) -> %s: %zu questions",
+	                b->nquestions),
+	       src, fmt, out, b->nquestions);
 	const char *sep = " (";
 	for (int t = 0; t < QB_QTYPE_COUNT; t++)
 		if (im->counts.by_type[t]) {
@@ -876,15 +881,21 @@ static void report(const qb_imp *im, const char *src, const char *fmt, const cha
 			sep = ", ";
 		}
 	printf("%s", *sep == ',' ? ")" : "");
-	printf(", languages");
+	printf(_(", languages"));
 	for (size_t i = 0; i < b->nlangs; i++)
 		printf(" %s", b->langs[i].code);
-	printf(", %zu media file%s\n", im->nmedia, im->nmedia == 1 ? "" : "s");
-	if (im->counts.skipped || im->counts.notes)
-		printf("qbc import: not carried: %zu question%s skipped, %zu part%s (see the warnings "
-		       "above)\n",
-		       im->counts.skipped, im->counts.skipped == 1 ? "" : "s", im->counts.notes,
-		       im->counts.notes == 1 ? "" : "s");
+	printf(ngettext(", %zu media file\n", ", %zu media files\n", im->nmedia), im->nmedia);
+	if (im->counts.skipped || im->counts.notes) {
+		qb_buf q = QB_BUF_INIT, p = QB_BUF_INIT;
+		qb_buf_appendf(&q, ngettext("%zu question skipped", "%zu questions skipped",
+		                            im->counts.skipped), im->counts.skipped);
+		qb_buf_appendf(&p, ngettext("%zu part", "%zu parts", im->counts.notes), im->counts.notes);
+		/* TRANSLATORS: "2 questions skipped" and "3 parts". */
+		printf(_("qbc import: not carried: %s, %s (see the warnings above)\n"), qb_buf_cstr(&q),
+		       qb_buf_cstr(&p));
+		qb_buf_dispose(&q);
+		qb_buf_dispose(&p);
+	}
 }
 
 /* Imports one file. */

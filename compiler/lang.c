@@ -6,21 +6,23 @@
 #include <ctype.h>
 #include <string.h>
 
+#include "i18n.h"
+
 static const struct {
 	const char *code, *english, *native;
 } names[] = {
-	{"am", "Amharic", "አማርኛ"},       {"ar", "Arabic", "العربية"},
-	{"de", "German", "Deutsch"},       {"en", "English", "English"},
-	{"es", "Spanish", "Español"},      {"fr", "French", "Français"},
-	{"ha", "Hausa", "Hausa"},          {"hi", "Hindi", "हिन्दी"},
-	{"ig", "Igbo", "Igbo"},            {"it", "Italian", "Italiano"},
-	{"ki", "Kikuyu", "Gĩkũyũ"},        {"lg", "Luganda", "Luganda"},
-	{"luo", "Dholuo", "Dholuo"},       {"nl", "Dutch", "Nederlands"},
-	{"om", "Oromo", "Afaan Oromoo"},   {"pt", "Portuguese", "Português"},
-	{"rw", "Kinyarwanda", "Ikinyarwanda"}, {"so", "Somali", "Soomaali"},
-	{"sw", "Kiswahili", "Kiswahili"},  {"ti", "Tigrinya", "ትግርኛ"},
-	{"yo", "Yoruba", "Yorùbá"},        {"zh", "Chinese", "中文"},
-	{"zu", "Zulu", "isiZulu"},
+	{"am", N_("Amharic"), "አማርኛ"},       {"ar", N_("Arabic"), "العربية"},
+	{"de", N_("German"), "Deutsch"},       {"en", N_("English"), "English"},
+	{"es", N_("Spanish"), "Español"},      {"fr", N_("French"), "Français"},
+	{"ha", N_("Hausa"), "Hausa"},          {"hi", N_("Hindi"), "हिन्दी"},
+	{"ig", N_("Igbo"), "Igbo"},            {"it", N_("Italian"), "Italiano"},
+	{"ki", N_("Kikuyu"), "Gĩkũyũ"},        {"lg", N_("Luganda"), "Luganda"},
+	{"luo", N_("Dholuo"), "Dholuo"},       {"nl", N_("Dutch"), "Nederlands"},
+	{"om", N_("Oromo"), "Afaan Oromoo"},   {"pt", N_("Portuguese"), "Português"},
+	{"rw", N_("Kinyarwanda"), "Ikinyarwanda"}, {"so", N_("Somali"), "Soomaali"},
+	{"sw", N_("Kiswahili"), "Kiswahili"},  {"ti", N_("Tigrinya"), "ትግርኛ"},
+	{"yo", N_("Yoruba"), "Yorùbá"},        {"zh", N_("Chinese"), "中文"},
+	{"zu", N_("Zulu"), "isiZulu"},
 };
 
 bool qb_lang_valid(const char *s, size_t n)
@@ -91,6 +93,8 @@ const char *qb_lang_native_name(const char *tag)
 void qb_lang_describe(qb_buf *out, const char *tag)
 {
 	const char *name = qb_lang_english_name(tag);
+	if (name)
+		name = gettext(name); /* in the language of qbc's messages */
 	if (name)
 		qb_buf_appendf(out, "%s ('%s')", name, tag);
 	else

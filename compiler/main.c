@@ -11,6 +11,7 @@
 #include "buf.h"
 #include "diag.h"
 #include "driver.h"
+#include "i18n.h"
 #include "write.h"
 
 typedef struct option_spec {
@@ -25,67 +26,67 @@ enum {
 	OPT_QUIET, OPT_MAX_ERRORS, OPT_PORT, OPT_HOST, OPT_FROM, OPT_BANK, OPT_SPLIT
 };
 
-#define MAX_ERRORS_HELP "show at most N errors (default 50; 0: all)"
+#define MAX_ERRORS_HELP N_("show at most N errors (default 50; 0: all)")
 
 static const option_spec check_opts[] = {
-	{OPT_FORMAT, "format", "LIST", "apply the rules of these formats (as for build)"},
-	{OPT_WERROR, "werror", NULL, "treat warnings as errors"},
+	{OPT_FORMAT, "format", "LIST", N_("apply the rules of these formats (as for build)")},
+	{OPT_WERROR, "werror", NULL, N_("treat warnings as errors")},
 	{OPT_MAX_ERRORS, "max-errors", "N", MAX_ERRORS_HELP},
-	{'q', "quiet", NULL, "print no line per bank checked"},
-	{OPT_HELP, "help", NULL, "show this help"},
+	{'q', "quiet", NULL, N_("print no line per bank checked")},
+	{OPT_HELP, "help", NULL, N_("show this help")},
 	{0, NULL, NULL, NULL},
 };
 
 static const option_spec dump_opts[] = {
-	{OPT_JSON, "json", NULL, "print the model as JSON (the only format, and the default)"},
-	{OPT_LANG, "lang", "LANGS", "only these languages, e.g. en,sw"},
-	{OPT_HELP, "help", NULL, "show this help"},
+	{OPT_JSON, "json", NULL, N_("print the model as JSON (the only format, and the default)")},
+	{OPT_LANG, "lang", "LANGS", N_("only these languages, e.g. en,sw")},
+	{OPT_HELP, "help", NULL, N_("show this help")},
 	{0, NULL, NULL, NULL},
 };
 
 static const option_spec build_opts[] = {
-	{'o', "output", "DIR", "write the packages into DIR (default: output)"},
-	{OPT_FORMAT, "format", "LIST", "formats to write, e.g. anki,scorm12 (see below)"},
-	{OPT_LANG, "lang", "LANGS", "only these languages, e.g. en,sw (default: all)"},
-	{OPT_WERROR, "werror", NULL, "treat warnings as errors"},
+	{'o', "output", "DIR", N_("write the packages into DIR (default: output)")},
+	{OPT_FORMAT, "format", "LIST", N_("formats to write, e.g. anki,scorm12 (see below)")},
+	{OPT_LANG, "lang", "LANGS", N_("only these languages, e.g. en,sw (default: all)")},
+	{OPT_WERROR, "werror", NULL, N_("treat warnings as errors")},
 	{OPT_MAX_ERRORS, "max-errors", "N", MAX_ERRORS_HELP},
-	{OPT_DRY_RUN, "dry-run", NULL, "print the change report; write nothing"},
-	{OPT_HELP, "help", NULL, "show this help"},
+	{OPT_DRY_RUN, "dry-run", NULL, N_("print the change report; write nothing")},
+	{OPT_HELP, "help", NULL, N_("show this help")},
 	{0, NULL, NULL, NULL},
 };
 
 static const option_spec review_opts[] = {
-	{OPT_QUESTION, "question", "ID", "only this question (may be repeated)"},
-	{OPT_LANG, "lang", "LANG", "only the texts in this language"},
-	{OPT_HELP, "help", NULL, "show this help"},
+	{OPT_QUESTION, "question", "ID", N_("only this question (may be repeated)")},
+	{OPT_LANG, "lang", "LANG", N_("only the texts in this language")},
+	{OPT_HELP, "help", NULL, N_("show this help")},
 	{0, NULL, NULL, NULL},
 };
 
 static const option_spec watch_opts[] = {
-	{'o', "output", "DIR", "write the packages into DIR (default: output)"},
-	{OPT_FORMAT, "format", "LIST", "formats to write (as for build)"},
-	{OPT_LANG, "lang", "LANGS", "only these languages"},
-	{OPT_WERROR, "werror", NULL, "treat warnings as errors"},
+	{'o', "output", "DIR", N_("write the packages into DIR (default: output)")},
+	{OPT_FORMAT, "format", "LIST", N_("formats to write (as for build)")},
+	{OPT_LANG, "lang", "LANGS", N_("only these languages")},
+	{OPT_WERROR, "werror", NULL, N_("treat warnings as errors")},
 	{OPT_MAX_ERRORS, "max-errors", "N", MAX_ERRORS_HELP},
-	{OPT_HELP, "help", NULL, "show this help"},
+	{OPT_HELP, "help", NULL, N_("show this help")},
 	{0, NULL, NULL, NULL},
 };
 
 static const option_spec preview_opts[] = {
-	{OPT_PORT, "port", "N", "serve on port N (default: 8000 or the next free one; 0: any)"},
-	{OPT_HOST, "host", "H", "serve on address H (default: 127.0.0.1, this computer only)"},
-	{OPT_LANG, "lang", "LANGS", "only these languages"},
-	{OPT_HELP, "help", NULL, "show this help"},
+	{OPT_PORT, "port", "N", N_("serve on port N (default: 8000 or the next free one; 0: any)")},
+	{OPT_HOST, "host", "H", N_("serve on address H (default: 127.0.0.1, this computer only)")},
+	{OPT_LANG, "lang", "LANGS", N_("only these languages")},
+	{OPT_HELP, "help", NULL, N_("show this help")},
 	{0, NULL, NULL, NULL},
 };
 
 static const option_spec import_opts[] = {
-	{'o', "output", "OUT.qb", "write the new bank here (default: each FILE's name with .qb)"},
-	{OPT_FROM, "from", "FORMAT", "moodlexml, gift, aiken or csv (default: from the content)"},
-	{OPT_LANG, "lang", "LANG", "the language of text with no language of its own (default en)"},
-	{OPT_BANK, "bank", "ID", "the new bank's id (default: from OUT.qb's name)"},
-	{OPT_SPLIT, "split", NULL, "a bank per category (OUT-<category>.qb), not a tag"},
-	{OPT_HELP, "help", NULL, "show this help"},
+	{'o', "output", "OUT.qb", N_("write the new bank here (default: each FILE's name with .qb)")},
+	{OPT_FROM, "from", "FORMAT", N_("moodlexml, gift, aiken or csv (default: from the content)")},
+	{OPT_LANG, "lang", "LANG", N_("the language of text with no language of its own (default en)")},
+	{OPT_BANK, "bank", "ID", N_("the new bank's id (default: from OUT.qb's name)")},
+	{OPT_SPLIT, "split", NULL, N_("a bank per category (OUT-<category>.qb), not a tag")},
+	{OPT_HELP, "help", NULL, N_("show this help")},
 	{0, NULL, NULL, NULL},
 };
 
@@ -120,25 +121,25 @@ typedef struct command {
 
 static const command commands[] = {
 	{"check", "qbc check [--werror] [--format LIST] [--quiet] BANK...",
-	 "read and check banks, with the rules of the formats they are built in; write nothing",
+	 N_("read and check banks, with the rules of the formats they are built in; write nothing"),
 	 check_opts, qb_drv_check, 1, 0},
-	{"dump", "qbc dump --json [--lang LANGS] BANK", "print a bank's model as JSON", dump_opts,
+	{"dump", "qbc dump --json [--lang LANGS] BANK", N_("print a bank's model as JSON"), dump_opts,
 	 qb_drv_dump, 1, 1},
 	{"build", "qbc build [-o DIR] [--format LIST] [--lang LANGS] [--dry-run] BANK...",
-	 "check banks, write their packages and update their revision records", build_opts,
+	 N_("check banks, write their packages and update their revision records"), build_opts,
 	 qb_drv_build, 1, 0},
 	{"review", "qbc review [--question ID]... [--lang LANG] BANK...",
-	 "mark translations as reviewed, which clears 'may be stale' warnings", review_opts,
+	 N_("mark translations as reviewed, which clears 'may be stale' warnings"), review_opts,
 	 qb_drv_review, 1, 0},
 	{"watch", "qbc watch [-o DIR] [--format LIST] [--lang LANGS] BANK...",
-	 "build, then rebuild each bank whenever it or a picture it shows is saved", watch_opts,
+	 N_("build, then rebuild each bank whenever it or a picture it shows is saved"), watch_opts,
 	 qb_drv_watch, 1, 0},
 	{"preview", "qbc preview [--port N] [--host H] [--lang LANGS] BANK...",
-	 "serve a live page of every card and player screen, updated whenever a bank is saved",
+	 N_("serve a live page of every card and player screen, updated whenever a bank is saved"),
 	 preview_opts, qb_drv_preview, 1, 0},
 	{"import", "qbc import [-o OUT.qb] [--from FORMAT] [--lang LANG] [--bank ID] [--split] FILE...",
-	 "bring a Moodle XML, GIFT, Aiken or CSV file in as a new bank (and its media/); report what was "
-	 "not carried", import_opts, qb_drv_import, 1, 0},
+	 N_("bring a Moodle XML, GIFT, Aiken or CSV file in as a new bank (and its media/); report what "
+	    "was not carried"), import_opts, qb_drv_import, 1, 0},
 	{NULL, NULL, NULL, NULL, NULL, 0, 0},
 };
 
@@ -153,39 +154,39 @@ static void print_options(const option_spec *o)
 		else
 			qb_buf_puts(&b, "    ");
 		qb_buf_appendf(&b, "--%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
-		printf("  %-24s %s\n", qb_buf_cstr(&b), o->help);
+		printf("  %-24s %s\n", qb_buf_cstr(&b), gettext(o->help));
 		qb_buf_dispose(&b);
 	}
 }
 
 static void main_help(void)
 {
-	printf("qbc %s - the question bank compiler\n\n", QB_VERSION);
-	printf("Compiles bilingual question banks (input/*.qb) into Anki deck packages and\n"
-	       "SCORM packages for Moodle.\n\nUsage:\n");
+	printf(_("qbc %s - the question bank compiler\n\n"), QB_VERSION);
+	printf(_("Compiles bilingual question banks (input/*.qb) into Anki deck packages and\n"
+	         "SCORM packages for Moodle.\n\nUsage:\n"));
 	for (const command *c = commands; c->name; c++)
-		printf("  %s\n      %s\n", c->usage, c->desc);
-	printf("  qbc COMMAND --help\n      help on one command\n");
-	printf("  qbc --version\n      print the version\n");
-	printf("\nExit status: 0 ok, 1 the bank has errors, 2 usage, 3 I/O or library failure.\n"
-	       "The bank format is documented in input/README.md.\n");
+		printf("  %s\n      %s\n", c->usage, gettext(c->desc));
+	printf("  qbc COMMAND --help\n      %s\n", _("help on one command"));
+	printf("  qbc --version\n      %s\n", _("print the version"));
+	printf(_("\nExit status: 0 ok, 1 the bank has errors, 2 usage, 3 I/O or library failure.\n"
+	         "The bank format is documented in input/README.md.\n"));
 }
 
 static void command_help(const command *c)
 {
-	printf("Usage: %s\n\n%s.\n\nOptions:\n", c->usage, c->desc);
+	printf(_("Usage: %s\n\n%s.\n\nOptions:\n"), c->usage, gettext(c->desc));
 	print_options(c->opts);
 	if (c->run == qb_drv_build || c->run == qb_drv_watch || c->run == qb_drv_check) {
 		if (c->run == qb_drv_check)
-			printf("\nFormats whose rules are checked, as 'qbc build --format' writes them\n"
-			       "(default: the ones marked *; 'make' builds the ones marked m):\n");
+			printf(_("\nFormats whose rules are checked, as 'qbc build --format' writes them\n"
+			         "(default: the ones marked *; 'make' builds the ones marked m):\n"));
 		else
-			printf("\nFormats (default: the ones marked *; 'make' builds the ones marked m):\n");
+			printf(_("\nFormats (default: the ones marked *; 'make' builds the ones marked m):\n"));
 		for (const qb_writer *w = qb_writers; w->name; w++)
-			printf("  %c%c %-11s %s, written as DIR/<bank-id>%s\n", w->by_default ? '*' : ' ',
-			       w->make ? 'm' : ' ', w->name, w->desc, w->ext);
-		printf("     %-11s every format above\n"
-		       "     %-11s the formats marked m (what 'make' builds for input/)\n",
+			printf(_("  %c%c %-11s %s, written as DIR/<bank-id>%s\n"), w->by_default ? '*' : ' ',
+			       w->make ? 'm' : ' ', w->name, gettext(w->desc), w->ext);
+		printf(_("     %-11s every format above\n"
+		         "     %-11s the formats marked m (what 'make' builds for input/)\n"),
 		       "all", "make");
 	}
 }
@@ -300,6 +301,7 @@ int main(int argc, char **argv)
 	 * freed after reading would stay in the heap for the whole build. */
 	mallopt(M_MMAP_THRESHOLD, 128 * 1024);
 #endif
+	qb_i18n_init(argv[0]);
 	if (argc < 2)
 		return usage_error(NULL, "no command given");
 	const char *name = argv[1];
@@ -335,7 +337,7 @@ int main(int argc, char **argv)
 	qb_diag_summary();
 	qb_diag_dispose();
 	if (fclose(stdout) != 0) {
-		fprintf(stderr, "qbc: error: cannot write to standard output: %s\n", strerror(errno));
+		qb_diag_fatal("cannot write to standard output: %s", strerror(errno));
 		rc = QB_EXIT_IO;
 	}
 	return rc;

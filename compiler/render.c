@@ -12,6 +12,7 @@
 #include "alloc.h"
 #include "diag.h"
 #include "fsutil.h"
+#include "i18n.h"
 #include "lang.h"
 #include "markup.h"
 #include "revision.h"
@@ -78,13 +79,14 @@ void qb_render_error(const qb_render_ctx *ctx, qb_loc loc, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
+	fmt = gettext(fmt);
 	int n = vsnprintf(NULL, 0, fmt, ap);
 	va_end(ap);
 	char *msg = qb_xmalloc(n > 0 ? (size_t)n + 1 : 1);
 	va_start(ap, fmt);
 	vsnprintf(msg, n > 0 ? (size_t)n + 1 : 1, fmt, ap);
 	va_end(ap);
-	qb_diag_error(loc, "%s", msg);
+	qb_diag_error(loc, QB_DIAG_AS_IS, msg);
 	free(msg);
 	fail(ctx, QB_WRITE_EBANK);
 }

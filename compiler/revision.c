@@ -32,6 +32,7 @@
 #include "diag.h"
 #include "fsutil.h"
 #include "hash.h"
+#include "i18n.h"
 #include "markup.h"
 #include "write.h"
 
@@ -877,37 +878,37 @@ typedef void (*elem_fn)(void *payload, const char *qid, const char *elem, const 
 
 static void each_element(const qb_bank *bank, elem_fn fn, void *payload)
 {
-	fn(payload, "-", "title", &bank->title, "the bank's title");
+	fn(payload, "-", "title", &bank->title, _("the bank's title"));
 	if (bank->description.present)
-		fn(payload, "-", "description", &bank->description, "the bank's description");
-	char elem[32], what[128];
+		fn(payload, "-", "description", &bank->description, _("the bank's description"));
+	char elem[32], what[256];
 	for (size_t i = 0; i < bank->nquestions; i++) {
 		const qb_question *q = &bank->questions[i];
 		if (!q->id)
 			continue;
-		snprintf(what, sizeof what, "question '%s' prompt", q->id);
+		snprintf(what, sizeof what, _("question '%s' prompt"), q->id);
 		fn(payload, q->id, "prompt", &q->prompt, what);
 		for (size_t c = 0; c < q->nchoices; c++) {
 			snprintf(elem, sizeof elem, "option-%zu", c + 1);
-			snprintf(what, sizeof what, "question '%s' option %zu", q->id, c + 1);
+			snprintf(what, sizeof what, _("question '%s' option %zu"), q->id, c + 1);
 			fn(payload, q->id, elem, &q->choices[c].text, what);
 			if (q->choices[c].feedback.present) {
 				snprintf(elem, sizeof elem, "feedback-%zu", c + 1);
-				snprintf(what, sizeof what, "question '%s' feedback %zu", q->id, c + 1);
+				snprintf(what, sizeof what, _("question '%s' feedback %zu"), q->id, c + 1);
 				fn(payload, q->id, elem, &q->choices[c].feedback, what);
 			}
 			if (qb_choice_match(&q->choices[c])->present) {
 				snprintf(elem, sizeof elem, "match-%zu", c + 1);
-				snprintf(what, sizeof what, "question '%s' pair %zu, right side", q->id,
+				snprintf(what, sizeof what, _("question '%s' pair %zu, right side"), q->id,
 				         c + 1);
 				fn(payload, q->id, elem, qb_choice_match(&q->choices[c]), what);
 			}
 		}
 		if (q->feedback_wrong.present) {
-			snprintf(what, sizeof what, "question '%s' feedback-wrong", q->id);
+			snprintf(what, sizeof what, _("question '%s' feedback-wrong"), q->id);
 			fn(payload, q->id, "feedback-wrong", &q->feedback_wrong, what);
 		}
-		snprintf(what, sizeof what, "question '%s' explanation", q->id);
+		snprintf(what, sizeof what, _("question '%s' explanation"), q->id);
 		fn(payload, q->id, "explanation", &q->explanation, what);
 	}
 }
@@ -1372,7 +1373,7 @@ static void stale_elem(void *payload, const char *qid, const char *elem, const q
 			 * the languages this text is translated from. */
 			for (size_t k = 0; k < t->ntr; k++)
 				if (strcmp(qb_tr_lang(t, &t->tr[k]), qb_tr_lang(t, tr)) != 0)
-					qb_buf_appendf(&who, "%s'%s'", who.len ? " or " : "", qb_tr_lang(t, &t->tr[k]));
+					qb_buf_appendf(&who, "%s'%s'", who.len ? _(" or ") : "", qb_tr_lang(t, &t->tr[k]));
 		}
 		qb_diag_warning(qb_tr_loc(t, tr), "'%s' text of %s may be stale: %s changed", qb_tr_lang(t, tr), what,
 		                qb_buf_cstr(&who));
@@ -1905,23 +1906,26 @@ static void print_ids(char *const *ids, size_t n)
 
 void qb_rev_report_print(const qb_rev_report *r, const char *bank_id, bool dry_run)
 {
-	printf("%s: %zu added", bank_id, r->nadded);
+	/* TRANSLATORS: the change report, as "optique: 2 added (a, b),
+	 * 1 changed (c), 0 removed"; the counts are of questions. */
+	printf(_("%s: %zu added"), bank_id, r->nadded);
 	if (!r->created)
 		print_ids(r->added, r->nadded);
-	printf(", %zu changed", r->nchanged);
+	printf(_(", %zu changed"), r->nchanged);
 	print_ids(r->changed, r->nchanged);
-	printf(", %zu removed", r->nremoved);
+	printf(_(", %zu removed"), r->nremoved);
 	print_ids(r->removed, r->nremoved);
 	if (r->templates_changed)
-		fputs("; templates changed", stdout);
+		fputs(_("; templates changed"), stdout);
 	if (r->created)
-		fputs(" (new revision record)", stdout);
+		fputs(_(" (new revision record)"), stdout);
 	if (dry_run)
-		fputs(" [dry run: nothing written]", stdout);
+		fputs(_(" [dry run: nothing written]"), stdout);
 	fputc('\n', stdout);
 	if (r->nremoved)
-		printf("  removed questions stay in learners' Anki collections (a package cannot "
-		       "delete notes), and Moodle keeps the attempts already made on them\n");
+		fputs(_("  removed questions stay in learners' Anki collections (a package cannot "
+		        "delete notes), and Moodle keeps the attempts already made on them\n"),
+		      stdout);
 }
 
 void qb_rev_report_dispose(qb_rev_report *r)

@@ -2,11 +2,8 @@
 #include "template.h"
 
 #include <errno.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "alloc.h"
 #include "diag.h"
@@ -67,34 +64,11 @@ int qb_template_expand(qb_buf *out, const char *what, const char *tmpl,
 	return 0;
 }
 
-static bool is_dir(const char *path)
-{
-	struct stat st;
-	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
 char *qb_template_dir(const char *argv0)
 {
 	const char *env = getenv("QBC_TEMPLATES");
 	if (env && *env)
 		return qb_xstrdup(env);
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-	if (n <= 0) {
-		if (!argv0 || !realpath(argv0, exe))
-			return NULL;
-	} else
-		exe[n] = '\0';
-	char *slash = strrchr(exe, '/');
-	if (!slash)
-		return NULL;
-	*slash = '\0';
 	static const char *const rel[] = {"/../templates", "/../../templates", "/../share/qbc"};
-	for (size_t i = 0; i < QB_NELEM(rel); i++) {
-		char *dir = qb_xasprintf("%s%s", exe, rel[i]);
-		if (is_dir(dir))
-			return dir;
-		free(dir);
-	}
-	return NULL;
+	return qb_fs_beside_exe(argv0, rel, QB_NELEM(rel));
 }

@@ -10,6 +10,7 @@
 #include "alloc.h"
 #include "buf.h"
 #include "diag.h"
+#include "i18n.h"
 #include "lang.h"
 #include "markup.h"
 #include "utf8.h"
@@ -81,9 +82,9 @@ static qb_loc shift(const qb_bank *b, const qb_text *t, const qb_tr *tr, size_t 
 static void qname(qb_buf *b, const qb_question *q)
 {
 	if (q->id)
-		qb_buf_appendf(b, "question '%s'", q->id);
+		qb_buf_appendf(b, _("question '%s'"), q->id);
 	else
-		qb_buf_appendf(b, "question %d", q->number);
+		qb_buf_appendf(b, _("question %d"), q->number);
 }
 
 static char *describe_lang(const char *lang)
@@ -655,9 +656,9 @@ static void check_header(ctx *c)
 	if (!b->title.present)
 		qb_diag_error(top, "the bank has no title; add 'title:' with one line per language");
 	else
-		check_text(c, &b->title, "the bank's title", true, false);
+		check_text(c, &b->title, _("the bank's title"), true, false);
 	if (b->description.present)
-		check_text(c, &b->description, "the bank's description", true, false);
+		check_text(c, &b->description, _("the bank's description"), true, false);
 }
 
 /* ---- questions ---- */
@@ -716,7 +717,9 @@ static void check_ids(ctx *c)
 /* A type's word for its options in messages. */
 static const char *option_word(qb_qtype t)
 {
-	return t == QB_QTYPE_SHORT ? "answer" : t == QB_QTYPE_MATCHING ? "pair" : "option";
+	/* TRANSLATORS: what a question of a type calls its options, in
+	 * "option 2 of question 'x'"; also "the %ss of a question". */
+	return t == QB_QTYPE_SHORT ? _("answer") : t == QB_QTYPE_MATCHING ? _("pair") : _("option");
 }
 
 /* A matching pair: both sides in the same languages. */
@@ -749,7 +752,8 @@ static void check_choices(ctx *c, const qb_question *q, const char *name, bool u
 	for (size_t i = 0; i < q->nchoices; i++) {
 		const qb_choice *ch = &q->choices[i];
 		qb_buf_clear(&what);
-		qb_buf_appendf(&what, "%s %zu of %s", word, i + 1, name);
+		/* TRANSLATORS: "option 2 of question 'x'". */
+		qb_buf_appendf(&what, _("%s %zu of %s"), word, i + 1, name);
 		if (q->type == QB_QTYPE_MATCHING) {
 			pairs += ch->text.present;
 			if (ch->text.present)
@@ -763,7 +767,7 @@ static void check_choices(ctx *c, const qb_question *q, const char *name, bool u
 			              qb_qtype_name(q->type));
 		if (ch->feedback.present) {
 			qb_buf_clear(&what);
-			qb_buf_appendf(&what, "the feedback of %s %zu of %s", word, i + 1, name);
+			qb_buf_appendf(&what, _("the feedback of %s %zu of %s"), word, i + 1, name);
 			check_text(c, &ch->feedback, qb_buf_cstr(&what), false, untagged);
 			/* Feedback is optional, but if written, in every language. */
 			if (!untagged && ch->feedback.ntr && !has_untagged(&ch->feedback))
@@ -815,7 +819,8 @@ static void check_block(ctx *c, const qb_text *t, const char *kw, const char *na
 	if (!t->present)
 		return;
 	qb_buf what = QB_BUF_INIT;
-	qb_buf_appendf(&what, "the '%s:' of %s", kw, name);
+	/* TRANSLATORS: "the 'hint:' of question 'x'"; the keyword stays. */
+	qb_buf_appendf(&what, _("the '%s:' of %s"), kw, name);
 	check_text(c, t, qb_buf_cstr(&what), !untagged, untagged);
 	qb_buf_dispose(&what);
 }
@@ -1130,21 +1135,22 @@ static void check_question(ctx *c, const qb_question *q)
 	const char *lacks[4];
 	size_t nl = 0;
 	if (!q->id)
-		lacks[nl++] = "an id";
+		lacks[nl++] = _("an id");
 	if (!ncorrect && q->nchoices && qb_qtype_has_options(q->type) &&
 	    q->type != QB_QTYPE_TRUE_FALSE)
-		lacks[nl++] = "a correct-option mark ('*')";
+		lacks[nl++] = _("a correct-option mark ('*')");
 	if (!q->explanation.present)
-		lacks[nl++] = "an explanation";
+		lacks[nl++] = _("an explanation");
 	if (untagged)
 		lacks[nl++] = question_has(q, true)
-		                  ? "language tags on some lines ('en:', 'sw:', ...)"
-		                  : "a second language (no line has a language tag such as 'en:')";
+		                  ? _("language tags on some lines ('en:', 'sw:', ...)")
+		                  : _("a second language (no line has a language tag such as 'en:')");
 	bool folded = nl >= 2;
 	if (folded) {
 		qb_buf m = QB_BUF_INIT;
 		for (size_t i = 0; i < nl; i++)
-			qb_buf_appendf(&m, "%s%s", i == 0 ? "" : i + 1 == nl ? " and " : ", ", lacks[i]);
+			/* TRANSLATORS: joins the last two parts a question lacks. */
+			qb_buf_appendf(&m, "%s%s", i == 0 ? "" : i + 1 == nl ? _(" and ") : ", ", lacks[i]);
 		qb_diag_error(q->loc, "%s lacks %s", name, qb_buf_cstr(&m));
 		qb_buf_dispose(&m);
 	} else {
@@ -1162,7 +1168,7 @@ static void check_question(ctx *c, const qb_question *q)
 		                      "line", name);
 	else {
 		qb_buf what = QB_BUF_INIT;
-		qb_buf_appendf(&what, "the prompt of %s", name);
+		qb_buf_appendf(&what, _("the prompt of %s"), name);
 		check_text(c, &q->prompt, qb_buf_cstr(&what), !untagged, folded);
 		qb_buf_dispose(&what);
 	}
@@ -1196,7 +1202,7 @@ static void check_question(ctx *c, const qb_question *q)
 	/* The explanation. */
 	if (q->explanation.present) {
 		qb_buf what = QB_BUF_INIT;
-		qb_buf_appendf(&what, "the explanation of %s", name);
+		qb_buf_appendf(&what, _("the explanation of %s"), name);
 		check_text(c, &q->explanation, qb_buf_cstr(&what), !untagged, folded);
 		qb_buf_dispose(&what);
 	}

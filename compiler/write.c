@@ -6,21 +6,22 @@
 
 #include "alloc.h"
 #include "fsutil.h"
+#include "i18n.h"
 
 const qb_writer qb_writers[] = {
-	/* name, ext, desc, by_default, make, templates, write, check (the
+	/* name, ext, desc (for --help, translated there), by_default, make, templates, write, check (the
 	 * format's rules), types (beyond single and multiple) */
-	{"anki", ".apkg", "Anki deck package", true, true, "anki", qb_write_anki, NULL,
+	{"anki", ".apkg", N_("Anki deck package"), true, true, "anki", qb_write_anki, NULL,
 	 QB_TYPE_BIT(QB_QTYPE_TRUE_FALSE) | QB_TYPE_BIT(QB_QTYPE_SHORT) |
 	     QB_TYPE_BIT(QB_QTYPE_NUMERIC) | QB_TYPE_BIT(QB_QTYPE_MATCHING) |
 	     QB_TYPE_BIT(QB_QTYPE_CLOZE)},
-	{"scorm12", ".scorm12.zip", "SCORM 1.2 package for Moodle", true, true, "scorm",
+	{"scorm12", ".scorm12.zip", N_("SCORM 1.2 package for Moodle"), true, true, "scorm",
 	 qb_write_scorm12, qb_check_scorm12, QB_TYPES_ALL},
-	{"scorm2004", ".scorm2004.zip", "SCORM 2004 4th edition package", false, true, "scorm",
+	{"scorm2004", ".scorm2004.zip", N_("SCORM 2004 4th edition package"), false, true, "scorm",
 	 qb_write_scorm2004, qb_check_scorm2004, QB_TYPES_ALL},
-	{"moodlexml", ".moodle.xml", "Moodle XML for a course's question bank", false, true, NULL,
+	{"moodlexml", ".moodle.xml", N_("Moodle XML for a course's question bank"), false, true, NULL,
 	 qb_write_moodlexml, qb_check_moodlexml, QB_TYPES_ALL},
-	{"json", ".json", "the model as JSON, as 'qbc dump --json' prints it", false, false, NULL,
+	{"json", ".json", N_("the model as JSON, as 'qbc dump --json' prints it"), false, false, NULL,
 	 qb_write_json, NULL, QB_TYPES_ALL},
 	{NULL, NULL, NULL, false, false, NULL, NULL, NULL, 0},
 };

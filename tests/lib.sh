@@ -6,6 +6,10 @@ set -u
 SUITE=$(basename "$(cd "$(dirname "$0")" && pwd)")
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 export NO_COLOR=1 SOURCE_DATE_EPOCH="${SOURCE_DATE_EPOCH:-1764680000}"
+# qbc speaks English in the tests, whatever the translator running them
+# speaks (tests/i18n sets the language itself).
+unset LANGUAGE LC_ALL
+export LC_MESSAGES=C
 npass=0
 nfail=0
 pass() { npass=$((npass + 1)); [ -n "${VERBOSE:-}" ] && echo "ok   $*"; return 0; }

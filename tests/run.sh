@@ -12,6 +12,9 @@
 #   sh tests/run.sh diag        sh tests/run.sh unit diag golden cli
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
+# English messages, whatever the environment (tests/i18n sets its own).
+unset LANGUAGE LC_ALL
+export LC_MESSAGES=C
 filters="$*"
 total_pass=0
 total_fail=0

@@ -1,0 +1,67 @@
+/* i18n.c - see i18n.h. */
+#include "i18n.h"
+
+#include <locale.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "fsutil.h"
+
+static bool is_c(const char *name)
+{
+	return strcmp(name, "C") == 0 || strcmp(name, "POSIX") == 0;
+}
+
+/* The value of the first of the variables that is set and not empty. */
+static const char *first_env(const char *const *names, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const char *v = getenv(names[i]);
+		if (v && *v)
+			return v;
+	}
+	return NULL;
+}
+
+/* The folder of the compiled catalogues: $QBC_LOCALEDIR, else found from
+ * the executable as its templates are: build/locale for build/qbc and
+ * build/asan/qbc, <prefix>/share/locale when installed. */
+static char *locale_dir(const char *argv0)
+{
+	const char *env = getenv("QBC_LOCALEDIR");
+	if (env && *env)
+		return qb_xstrdup(env);
+	static const char *const rel[] = {"/locale", "/../locale", "/../share/locale"};
+	return qb_fs_beside_exe(argv0, rel, QB_NELEM(rel));
+}
+
+void qb_i18n_init(const char *argv0)
+{
+	static const char *const vars[] = {"LC_ALL", "LC_MESSAGES", "LANG"};
+	const char *want = first_env(vars, QB_NELEM(vars));
+	const char *language = getenv("LANGUAGE");
+	const char *got = setlocale(LC_MESSAGES, "");
+	/* glibc reads LANGUAGE only when the messages' locale is not C, and
+	 * setlocale() fails for a locale that is not installed.  Then the
+	 * language is given by name through LANGUAGE, under C.UTF-8, which
+	 * glibc always has, so that `LANG=fr_FR.UTF-8` and `LANGUAGE=fr`
+	 * work on a machine that has no French locale.  An explicit
+	 * LC_ALL=C or LC_MESSAGES=C keeps English (POSIX's C messages). */
+	const char *forced = first_env(vars, 2);
+	if (!(forced && is_c(forced))) {
+		bool named = language && *language;
+		if (!got && want && !is_c(want) && !named) {
+			setenv("LANGUAGE", want, 1);
+			named = true;
+		}
+		if (named && (!got || is_c(got)))
+			setlocale(LC_MESSAGES, "C.UTF-8");
+	}
+	char *dir = locale_dir(argv0);
+	if (dir)
+		bindtextdomain("qbc", dir);
+	free(dir);
+	bind_textdomain_codeset("qbc", "UTF-8");
+	textdomain("qbc");
+}
