@@ -24,6 +24,7 @@
 #include "buf.h"
 #include "diag.h"
 #include "fsutil.h"
+#include "i18n.h"
 #include "lang.h"
 #include "utf8.h"
 
@@ -340,14 +341,15 @@ static const char *text_dup(reader *r, const char *s, size_t n)
 static const char *target_name(int t)
 {
 	switch (t) {
-	case T_TITLE: return "title";
-	case T_DESCRIPTION: return "description";
-	case T_PROMPT: return "prompt";
-	case T_CHOICE: return "option";
-	case T_FEEDBACK: return "feedback";
-	case T_EXPLANATION: return "explanation";
-	case T_QFEEDBACK: return "feedback";
-	default: return "text";
+	/* TRANSLATORS: in "second 'sw' text for this prompt". */
+	case T_TITLE: return _("title");
+	case T_DESCRIPTION: return _("description");
+	case T_PROMPT: return _("prompt");
+	case T_CHOICE: return _("option");
+	case T_FEEDBACK: return _("feedback");
+	case T_EXPLANATION: return _("explanation");
+	case T_QFEEDBACK: return _("feedback");
+	default: return _("text");
 	}
 }
 

@@ -153,8 +153,8 @@ int qb_render_media(const qb_render_ctx *ctx, qb_media_name_fn name, qb_media_se
 		size_t len = 0;
 		if (qb_fs_read(path, &data, &len) != 0) {
 			qb_diag_error(w.locs[i], "cannot read %s '%s': %s",
-			              qb_markup_media_kind(set->srcs[i]) == QB_MEDIA_AUDIO ? "sound"
-			                                                                   : "image",
+			              qb_markup_media_kind(set->srcs[i]) == QB_MEDIA_AUDIO ? _("sound")
+			                                                                   : _("image"),
 			              path, strerror(errno));
 			fail(ctx, QB_WRITE_EIO);
 			free(path);

@@ -1115,7 +1115,8 @@ void qb_rev_check_renames(const qb_revisions *rev, const qb_bank *bank)
 		                               "last build: if an id was renamed, learners' progress on "
 		                               "the old id does not carry over to the new one; keep the "
 		                               "old id to keep it",
-		                added->id, qb_buf_cstr(&removed), nremoved == 1 ? "was" : "were");
+		                /* TRANSLATORS: "question id 'x' is new while 'y' was removed". */
+		                added->id, qb_buf_cstr(&removed), nremoved == 1 ? _("was") : _("were"));
 	qb_buf_dispose(&removed);
 	free(ids.slot);
 }

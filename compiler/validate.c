@@ -148,7 +148,7 @@ static void check_image(void *payload, const char *src, size_t off)
 	char real[PATH_MAX];
 	if (!realpath(path, real)) {
 		qb_diag_error(l, "%s '%s' not found (looked for '%s')",
-		              kind == QB_MEDIA_AUDIO ? "sound" : "image", src, path);
+		              kind == QB_MEDIA_AUDIO ? _("sound") : _("image"), src, path);
 	} else if (v->c->realdir && (strncmp(real, v->c->realdir, strlen(v->c->realdir)) != 0 ||
 	                             real[strlen(v->c->realdir)] != '/')) {
 		qb_diag_error(l, "image '%s' leads outside the bank's folder (through a link)", src);
@@ -965,9 +965,9 @@ static void check_type(ctx *c, const qb_question *q, const char *name, bool unta
 	}
 	if ((q->type == QB_QTYPE_NUMERIC || q->type == QB_QTYPE_CLOZE) && q->nchoices)
 		qb_diag_error(q->choices[0].loc, "a question of type '%s' has no options; %s", tn,
-		              q->type == QB_QTYPE_NUMERIC ? "write its answer as 'answer: 42'"
-		                                          : "write its gaps in the prompt as "
-		                                            "'{{answer}}'");
+		              q->type == QB_QTYPE_NUMERIC ? _("write its answer as 'answer: 42'")
+		                                          : _("write its gaps in the prompt as "
+		                                              "'{{answer}}'"));
 	switch (q->type) {
 	case QB_QTYPE_TRUE_FALSE:
 		if (!q->answer_loc.line)

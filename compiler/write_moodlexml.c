@@ -50,6 +50,7 @@
 #include "escape.h"
 #include "fsutil.h"
 #include "hash.h"
+#include "i18n.h"
 #include "markup.h"
 #include "render.h"
 
@@ -1080,7 +1081,7 @@ static void check_cloze(const qb_render_ctx *r, const char **langs, size_t nlang
 			                "question", q->id, gi + 1);
 	}
 	if (ngaps > 1 && qb_question_scoring(r->bank, q) == QB_SCORING_ALL)
-		all_or_nothing_warning(q, "each right gap");
+		all_or_nothing_warning(q, _("each right gap"));
 done:
 	qb_arena_dispose(&a);
 }
@@ -1113,13 +1114,13 @@ void qb_check_moodlexml(const qb_render_ctx *r, const qb_bank *bank)
 				                "grades cannot split 100%% equally over %zu (use 1 to 10, or "
 				                "20)", q->id, ncorrect, ncorrect);
 			else if (all && ncorrect > 1)
-				all_or_nothing_warning(q, "picking only some of its correct options");
+				all_or_nothing_warning(q, _("picking only some of its correct options"));
 			break;
 		case QB_QTYPE_MATCHING:
 			if (all)
-				all_or_nothing_warning(q, "each right pair");
+				all_or_nothing_warning(q, _("each right pair"));
 			for (size_t k = 0; k < q->nchoices; k++)
-				no_media(r, q, qb_choice_match(&q->choices[k]), "matching answers");
+				no_media(r, q, qb_choice_match(&q->choices[k]), _("matching answers"));
 			break;
 		case QB_QTYPE_CLOZE:
 			check_cloze(r, langs, nlangs, q);

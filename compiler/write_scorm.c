@@ -58,6 +58,7 @@
 #include "escape.h"
 #include "fsutil.h"
 #include "hash.h"
+#include "i18n.h"
 #include "render.h"
 #include "scorm_manifest.h"
 #include "template.h"
@@ -1069,8 +1070,8 @@ static void check_scorm(const qb_render_ctx *r, const qb_bank *bank, qb_scorm_ve
 		                "reach %zu characters, more than the %zu allowed%s",
 		                bank->id, version == QB_SCORM_12 ? "SCORM 1.2" : "SCORM 2004",
 		                state, limit,
-		                version == QB_SCORM_12 ? " (Moodle's standards mode, the Moodle "
-		                                         "app); split the bank" : "");
+		                version == QB_SCORM_12 ? _(" (Moodle's standards mode, the Moodle "
+		                                           "app); split the bank") : "");
 }
 
 void qb_check_scorm12(const qb_render_ctx *r, const qb_bank *bank)
