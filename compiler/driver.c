@@ -260,7 +260,7 @@ static qb_drv_status format_rules(const selection *sel, const qb_bank *bank,
 		if (qb_render_check(sel->w[k], bank, opts) != QB_WRITE_OK && !failed)
 			failed = sel->w[k];
 	if (failed && building)
-		qb_diag_note((qb_loc){bank->path, 0, 0},
+		qb_diag_note(QB_LOC(bank->path, 0, 0),
 		             "nothing was written for bank '%s' because its %s output failed: fix "
 		             "what it reports above, or leave %s out of --format",
 		             bank->id, failed->name, failed->name);
@@ -456,12 +456,12 @@ static qb_drv_status write_all(const selection *sel, const qb_bank *bank, qb_bui
 		rc = worst(rc, wrc);
 	}
 	if (failed && rc == QB_DRV_BANK_ERRORS)
-		qb_diag_note((qb_loc){bank->path, 0, 0},
+		qb_diag_note(QB_LOC(bank->path, 0, 0),
 		             "nothing was written for bank '%s' because its %s output failed: fix "
 		             "what it reports above, or leave %s out of --format",
 		             bank->id, failed->name, failed->name);
 	else if (failed)
-		qb_diag_note((qb_loc){bank->path, 0, 0},
+		qb_diag_note(QB_LOC(bank->path, 0, 0),
 		             "nothing was written for bank '%s' because its %s output failed",
 		             bank->id, failed->name);
 	for (size_t k = 0; k < sel->n; k++) {

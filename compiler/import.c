@@ -946,7 +946,7 @@ static qb_drv_status import_one(const qb_drv_opts *o, const char *src)
 			if (strcmp(importers[i].name, fmt) == 0)
 				fn = importers[i].fn;
 		if (!fn) {
-			qb_diag_error((qb_loc){src, 0, 0}, "cannot tell the format of '%s'; say it with "
+			qb_diag_error(QB_LOC(src, 0, 0), "cannot tell the format of '%s'; say it with "
 			              "--from moodlexml, gift, aiken or csv", src);
 			rc = QB_DRV_BANK_ERRORS;
 			goto done;

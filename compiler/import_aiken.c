@@ -136,6 +136,6 @@ int qb_import_aiken(qb_imp *im, const char *data, size_t len)
 		qb_diag_error(a.loc, "the file ends before this question's 'ANSWER:' line");
 	aq_reset(&a);
 	if (!im->nqs && !qb_diag_errors_since(m))
-		qb_diag_error((qb_loc){im->file, 0, 0}, "no Aiken question found");
+		qb_diag_error(QB_LOC(im->file, 0, 0), "no Aiken question found");
 	return qb_diag_errors_since(m) ? -1 : 0;
 }

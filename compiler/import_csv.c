@@ -497,6 +497,6 @@ int qb_import_csv(qb_imp *im, const char *data, size_t len)
 	free(r.row);
 	free(r.cols);
 	if (!im->nqs && !qb_diag_errors_since(m))
-		qb_diag_error((qb_loc){im->file, 0, 0}, "no question row found under the header");
+		qb_diag_error(QB_LOC(im->file, 0, 0), "no question row found under the header");
 	return qb_diag_errors_since(m) ? -1 : 0;
 }

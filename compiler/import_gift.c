@@ -670,6 +670,6 @@ int qb_import_gift(qb_imp *im, const char *data, size_t len)
 	free(g.category);
 	free(copy);
 	if (!im->nqs && !qb_diag_errors_since(m) && !im->counts.skipped)
-		qb_diag_error((qb_loc){im->file, 0, 0}, "no GIFT question found");
+		qb_diag_error(QB_LOC(im->file, 0, 0), "no GIFT question found");
 	return qb_diag_errors_since(m) ? -1 : 0;
 }

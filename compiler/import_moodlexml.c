@@ -747,7 +747,7 @@ int qb_import_moodlexml(qb_imp *im, const char *data, size_t len)
 		                        XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
 	}
 	if (!doc || fe.msg) {
-		qb_diag_error((qb_loc){im->file, fe.line, fe.col ? fe.col : 1},
+		qb_diag_error(QB_LOC(im->file, fe.line, fe.col ? fe.col : 1),
 		              "this is not well-formed XML: %s", fe.msg ? fe.msg : "not XML");
 		free(fe.msg);
 		xmlFreeDoc(doc);
@@ -806,7 +806,7 @@ int qb_import_moodlexml(qb_imp *im, const char *data, size_t len)
 		free(name);
 	}
 	if (x.penalties)
-		qb_diag_note((qb_loc){im->file, 0, 0}, "the penalties of %zu question%s for another "
+		qb_diag_note(QB_LOC(im->file, 0, 0), "the penalties of %zu question%s for another "
 		             "try are not carried: qbc does not deduct for retries", x.penalties,
 		             x.penalties == 1 ? "" : "s");
 	free(x.category);

@@ -35,5 +35,9 @@ typedef struct qb_loc {
 	int line;         /* 1-based line, 0 if unknown                      */
 	int col;          /* 1-based column in characters, 0 if unknown      */
 } qb_loc;
+/* A qb_loc in an argument list.  xgettext, which extracts the messages
+ * (make pot), takes the commas of a compound literal for separators of
+ * arguments, and would miss the message after it. */
+#define QB_LOC(file, line, col) ((qb_loc){(file), (line), (col)})
 
 #endif

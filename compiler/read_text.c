@@ -1240,8 +1240,8 @@ static char *joined(reader *r, size_t off, linesrc *ls, size_t idx, size_t *last
 					what = ends_text(r, LINE(i + 1), LEN(i + 1));
 			}
 			if (!ls_get(ls, i + 1, NULL, NULL) || what) {
-				qb_diag_error((qb_loc){r->file, fence_line, 1 + (int)qb_utf8_count(
-				                                                  LINE(fence_line - 1), base)},
+				qb_diag_error(QB_LOC(r->file, fence_line, 1 + (int)qb_utf8_count(
+				                                                  LINE(fence_line - 1), base)),
 				              "this code block has no closing fence; end it with a line "
 				              "holding only '%s'", fch == '~' ? "~~~" : "```");
 				break;
@@ -1574,7 +1574,7 @@ static void ls_add_block(linesrc *ls, char *data, size_t len, bool owned)
 static void ls_ended(linesrc *ls)
 {
 	if (ls->enc.reported > 20)
-		qb_diag_note((qb_loc){ls->file, 0, 0}, "%d more encoding errors not shown",
+		qb_diag_note(QB_LOC(ls->file, 0, 0), "%d more encoding errors not shown",
 		             ls->enc.reported - 20);
 }
 

@@ -686,7 +686,7 @@ qb_revisions *qb_rev_load(const char *path, bool *io)
 		ok = false;
 	} else if (ok && !header) {
 		quote_record(path, &quoted);
-		qb_diag_error((qb_loc){path, 1, 1}, "empty revision record; move it away to start a "
+		qb_diag_error(QB_LOC(path, 1, 1), "empty revision record; move it away to start a "
 		                                    "new one");
 		ok = false;
 	}
@@ -1399,9 +1399,12 @@ void qb_rev_check_stale_each(const qb_revisions *rev, const qb_bank *bank, qb_re
 	stale_ctx c = {rev, bank, 0, 0, hashes, 0, fn, payload};
 	each_element(bank, stale_elem, &c);
 	if (c.nstale)
-		qb_diag_note((qb_loc){bank->path, 0, 0},
-		             "after checking the translation%s, run 'qbc review %s' to mark %s reviewed",
-		             c.nstale == 1 ? "" : "s", bank->path, c.nstale == 1 ? "it" : "them");
+		qb_diag_note(QB_LOC(bank->path, 0, 0),
+		             ngettext("after checking the translation, run 'qbc review %s' to mark it "
+		                      "reviewed",
+		                      "after checking the translations, run 'qbc review %s' to mark them "
+		                      "reviewed", c.nstale),
+		             bank->path);
 }
 
 /* ---- updating ---- */

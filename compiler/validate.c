@@ -624,7 +624,7 @@ static void check_header(ctx *c)
 	if (!b->id && !b->nlangs && !b->langs_loc.line && !b->title.present) {
 		qb_diag_error(top, "the bank has no header: it needs 'bank:', 'languages:' and "
 		                   "'title:' before the first question");
-		qb_diag_note((qb_loc){b->path, 0, 0}, "a bank starts with 'bank: my-quiz', "
+		qb_diag_note(QB_LOC(b->path, 0, 0), "a bank starts with 'bank: my-quiz', "
 		             "'languages: en sw' and a 'title:' block; see input/README.md");
 		return;
 	}
@@ -1260,7 +1260,7 @@ void qb_validate(const qb_bank *bank)
 		c.realdir = qb_xstrdup(real);
 	check_header(&c);
 	if (!bank->nquestions && (bank->id || bank->title.present))
-		qb_diag_error((qb_loc){bank->path, 1, 1}, "the bank has no questions; a question "
+		qb_diag_error(QB_LOC(bank->path, 1, 1), "the bank has no questions; a question "
 		                                          "starts with a line such as '1. my-question'");
 	check_ids(&c);
 	for (size_t i = 0; i < bank->nquestions; i++)
