@@ -1,0 +1,150 @@
+#!/bin/sh
+# tests/i18n/run.sh - qbc's own messages in the user's language (gettext):
+# the diagnostics corpus in French (each message the catalogue's
+# translation, at the same place, with the same quote and caret, and the
+# same exit code), the template up to date with the code, every catalogue
+# accepted by msgfmt --check, the language chosen by LANGUAGE, LC_ALL,
+# LC_MESSAGES or LANG (also when the locale is not installed), numbers
+# still written with '.', and --help in French.
+. "$(dirname "$0")/../lib.sh"
+PO_DIR=$ROOT/compiler/po
+FR=$PO_DIR/fr.po
+CHECK="python3 $ROOT/tests/i18n/po_check.py"
+T=$(tmpdir)
+results=$T/results
+
+# count: turns po_check.py's "ok ..." / "FAIL ..." lines into passes and failures.
+count() {
+	while IFS= read -r line; do
+		case "$line" in
+		"ok "*) pass "${line#ok }" ;;
+		"FAIL "*) fail "${line#FAIL }" ;;
+		*) fail "po_check.py said: $line" ;;
+		esac
+	done <"$results"
+	: >"$results"
+}
+# The environment of a user who chose a language: nothing from the
+# tests' own English settings (lib.sh) and no LANG unless given.
+as_user() { env -u LANGUAGE -u LC_ALL -u LC_MESSAGES -u LANG "$@"; }
+
+# --- (a) the diagnostics corpus in French --------------------------------
+cd "$ROOT/tests/diag" || exit 2
+for f in *.qb missing-file; do
+	name=${f%.qb}
+	args=$(cat "$name.args" 2>/dev/null)
+	want_rc=$(cat "$name.exit" 2>/dev/null || echo 1)
+	file=$f
+	[ "$name" = missing-file ] && file=does-not-exist.qb
+	# shellcheck disable=SC2086
+	as_user LANGUAGE=fr "$QBC" check $args "$file" 2>"$T/$name.fr" >/dev/null
+	rc=$?
+	if [ "$rc" = "$want_rc" ]; then pass "fr $name: exit $rc"; else fail "fr $name: exit $rc, expected $want_rc"; fi
+	$CHECK diag "$FR" "fr $name" "$name.stderr" "$T/$name.fr" >>"$results" 2>&1
+done
+count
+# One case by hand, so that the comparison itself is seen to work.
+check "fr: a diagnostic reads in French" grep -qx \
+	"answer-empty.qb:8:4: erreur: 'answer:' demande une valeur, par exemple 'answer: true' ou 'answer: 42'" \
+	"$T/answer-empty.fr"
+printf 'answer-empty.qb:8:4: error: oops\n' >"$T/broken"
+$CHECK diag "$FR" "po_check refuses a broken transcript" answer-empty.stderr "$T/broken" >"$results" 2>&1
+check "po_check.py refuses a transcript that is not the translation" grep -q '^FAIL' "$results"
+: >"$results"
+
+# --- (b) the template holds every message of the code ---------------------
+cd "$ROOT" || exit 2
+if make -s --no-print-directory pot POT="$T/qbc.pot" >"$T/pot.log" 2>&1; then
+	if diff -u -I '^"POT-Creation-Date:' "$PO_DIR/qbc.pot" "$T/qbc.pot" >"$T/pot.diff"; then
+		pass "compiler/po/qbc.pot is what 'make pot' extracts"
+	else
+		fail "compiler/po/qbc.pot is out of date: run 'make pot' (and update the .po files)"
+		grep '^[-+]msgid' "$T/pot.diff" | head -n 10 | sed 's/^/    /'
+	fi
+else
+	fail "make pot failed"; sed 's/^/    /' "$T/pot.log"
+fi
+check "the template has the diagnostics, the plurals and --help" sh -c "
+	grep -q '^msgid \"duplicate question id' '$PO_DIR/qbc.pot' &&
+	grep -q '^msgid_plural \"%lu errors generated.' '$PO_DIR/qbc.pot' &&
+	grep -q '^msgid \"treat warnings as errors\"' '$PO_DIR/qbc.pot'"
+check "fr.po translates every message of the template" msgcmp "$FR" "$PO_DIR/qbc.pot"
+
+# --- (c) every catalogue passes msgfmt --check ----------------------------
+for po in "$PO_DIR"/*.po; do
+	if msgfmt --check -o /dev/null "$po" 2>"$T/msgfmt.log"; then
+		pass "msgfmt --check ${po#"$ROOT"/}"
+	else
+		fail "msgfmt --check ${po#"$ROOT"/}"; sed 's/^/    /' "$T/msgfmt.log"
+	fi
+done
+
+# --- (d) the variables that choose the language ---------------------------
+cd "$ROOT/tests/diag" || exit 2
+for env in "LANGUAGE=fr" "LANG=C.UTF-8 LANGUAGE=fr" "LANG=C LANGUAGE=fr" "LANG=fr_FR.UTF-8" \
+	"LC_ALL=fr_FR.UTF-8" "LC_MESSAGES=fr_FR.UTF-8" "LANG=en_US.UTF-8 LC_MESSAGES=fr_FR.UTF-8" \
+	"LANGUAGE=fr:en LANG=de_DE.UTF-8"; do
+	# shellcheck disable=SC2086
+	as_user $env "$QBC" check dup-id.qb 2>"$T/env.out" >/dev/null
+	$CHECK diag "$FR" "$env: French" dup-id.stderr "$T/env.out" >>"$results" 2>&1
+done
+count
+for env in "LC_ALL=C LANGUAGE=fr" "LC_MESSAGES=C LANGUAGE=fr" "LANG=de_DE.UTF-8" ""; do
+	# shellcheck disable=SC2086
+	as_user $env "$QBC" check dup-id.qb 2>"$T/env.out" >/dev/null
+	check "${env:-no variable}: English" cmp -s dup-id.stderr "$T/env.out"
+done
+# The tests speak English in a translator's environment.
+quiet() { "$@" >/dev/null 2>&1; }
+check "a suite run under LANGUAGE=fr LANG=fr_FR.UTF-8 still compares English" \
+	quiet env LANGUAGE=fr LANG=fr_FR.UTF-8 LC_ALL=fr_FR.UTF-8 CASE=answer-empty sh "$ROOT/tests/diag/run.sh"
+
+# Numbers keep their '.' in French: in messages, and read from the bank.
+cat >"$T/num.qb" <<'QB'
+bank: num
+languages: en
+title:
+  en: Numbers
+
+1. speed
+type: numeric
+en: How fast is sound in air, in m/s?
+answer: 345..343.5
+explanation:
+  en: About 343 m/s at 20 degrees.
+QB
+num_checks() { # LABEL ENV...: the range message in French, with 343.5
+	label=$1; shift
+	as_user "$@" "$QBC" check "$T/num.qb" 2>"$T/num.err" >/dev/null
+	check "$label: numbers keep their '.'" grep -q "(345 > 343.5) ; écrivez d'abord" "$T/num.err"
+	sed -i 's/^answer: 345..343.5$/answer: 343.5/' "$T/num.qb"
+	as_user "$@" "$QBC" dump --json "$T/num.qb" >"$T/num.json" 2>"$T/num.err"
+	check "$label: '343.5' read and written as a number" grep -q '343.5' "$T/num.json"
+	sed -i 's/^answer: 343.5$/answer: 345..343.5/' "$T/num.qb"
+}
+num_checks "LANG=fr_FR.UTF-8 (not installed)" LANG=fr_FR.UTF-8
+# With a French locale installed (built here; glibc reads LOCPATH), where
+# LC_NUMERIC would write 343,5 if qbc let it follow the environment.
+mkdir -p "$T/loc"
+if command -v localedef >/dev/null 2>&1 && [ -f /usr/share/i18n/locales/fr_FR ] &&
+	localedef -i fr_FR -f UTF-8 "$T/loc/fr_FR.UTF-8" >/dev/null 2>&1 &&
+	[ "$(env LOCPATH="$T/loc" LC_ALL=fr_FR.UTF-8 /usr/bin/printf '%.1f' 3.5)" = "3,5" ]; then
+	num_checks "LC_ALL=fr_FR.UTF-8 (installed)" LOCPATH="$T/loc" LC_ALL=fr_FR.UTF-8
+	num_checks "LANG=fr_FR.UTF-8 (installed)" LOCPATH="$T/loc" LANG=fr_FR.UTF-8
+else
+	echo "i18n: no French locale could be built (localedef, locales): the installed-locale case is not run"
+fi
+
+# --- (e) --help in French -------------------------------------------------
+for cmd in "" check dump build review watch preview import; do
+	"$QBC" $cmd --help >"$T/help.en" 2>&1
+	as_user LANGUAGE=fr "$QBC" $cmd --help >"$T/help.fr" 2>&1
+	$CHECK help "$FR" "qbc ${cmd:+$cmd }--help in French" "$T/help.en" "$T/help.fr" >>"$results" 2>&1
+done
+count
+check "--help: the usage line stays as typed" sh -c "as_user() { env -u LC_MESSAGES \"\$@\"; };
+	as_user LANGUAGE=fr '$QBC' build --help | grep -qx 'Utilisation : qbc build \[-o DIR\] \[--format LIST\] \[--lang LANGS\] \[--dry-run\] BANK...'"
+as_user LANGUAGE=fr "$QBC" frobnicate 2>"$T/usage.fr"
+check "a usage error in French" grep -qx "qbc : essayez 'qbc --help'" "$T/usage.fr"
+
+finish
