@@ -1911,13 +1911,14 @@ static void print_ids(char *const *ids, size_t n)
 void qb_rev_report_print(const qb_rev_report *r, const char *bank_id, bool dry_run)
 {
 	/* TRANSLATORS: the change report, as "optique: 2 added (a, b),
-	 * 1 changed (c), 0 removed"; the counts are of questions. */
-	printf(_("%s: %zu added"), bank_id, r->nadded);
+	 * 1 changed (c), 0 removed"; the counts are of questions (ngettext
+	 * with one English form, for languages whose words agree with them). */
+	printf(ngettext("%s: %zu added", "%s: %zu added", r->nadded), bank_id, r->nadded);
 	if (!r->created)
 		print_ids(r->added, r->nadded);
-	printf(_(", %zu changed"), r->nchanged);
+	printf(ngettext(", %zu changed", ", %zu changed", r->nchanged), r->nchanged);
 	print_ids(r->changed, r->nchanged);
-	printf(_(", %zu removed"), r->nremoved);
+	printf(ngettext(", %zu removed", ", %zu removed", r->nremoved), r->nremoved);
 	print_ids(r->removed, r->nremoved);
 	if (r->templates_changed)
 		fputs(_("; templates changed"), stdout);
