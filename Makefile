@@ -28,8 +28,10 @@ NOPC_BINS := msgfmt xgettext
 # installed, and its link flag.
 NOPC_HDRS := /usr/include/csv.h
 NOPC_LIBS := -lcsv
-# What the tests use as real clients.
-TEST_DEBS := sqlite3 libxml2-utils unzip zip python3 chromium fonts-dejavu-core inotify-tools util-linux
+# What the tests use as real clients (locales: tests/i18n builds a French
+# locale with localedef, to see that numbers keep their '.' under it).
+TEST_DEBS := sqlite3 libxml2-utils unzip zip python3 chromium fonts-dejavu-core inotify-tools util-linux \
+             locales
 # Node.js and npm only where no node is installed (a NodeSource node
 # ships its own npm, which Debian's npm package would conflict with).
 NODE_DEBS := nodejs npm
