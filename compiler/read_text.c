@@ -422,9 +422,9 @@ static bool bad_tag(const reader *r, const qb_loc *loc, const char *s, size_t n,
 	else if (loc && bad == 2)
 		qb_diag_error(*loc, "'%.*s:' is followed by %s (U+%04X), not an ordinary space; type "
 		                    "a space after the ':'", (int)i, s,
-		              cp == 0xA0 ? "a no-break space" : cp == 0x202F
-		                                                    ? "a narrow no-break space"
-		                                                    : "a special space",
+		              cp == 0xA0 ? _("a no-break space") : cp == 0x202F
+		                                                       ? _("a narrow no-break space")
+		                                                       : _("a special space"),
 		              (unsigned)cp);
 	else if (loc)
 		qb_diag_error(*loc, "no space after '%.*s:'; a language line is written '%.*s: text'",
@@ -1158,18 +1158,20 @@ static const char *ends_text(const reader *r, const char *s, size_t n)
 		                                                   sub.wordlen));
 	}
 	switch (ln.kind) {
-	case QB_LINE_BLANK: return "a blank line";
-	case QB_LINE_COMMENT: return "a comment";
-	case QB_LINE_QUESTION: return memchr(s + ln.rest, ' ', n - ln.rest) ? NULL : "a question";
-	case QB_LINE_OPTION: return tagged_rest || ln.badmark ? "an option" : NULL;
-	case QB_LINE_FEEDBACK: return tagged_rest ? "feedback" : NULL;
-	case QB_LINE_KEY: return "a keyword line";
-	case QB_LINE_TR: return declared(r, s + ln.word, ln.wordlen) ? "a language line" : NULL;
+	/* TRANSLATORS: in "this '\' has nothing to continue: a blank line
+	 * follows". */
+	case QB_LINE_BLANK: return _("a blank line");
+	case QB_LINE_COMMENT: return _("a comment");
+	case QB_LINE_QUESTION: return memchr(s + ln.rest, ' ', n - ln.rest) ? NULL : _("a question");
+	case QB_LINE_OPTION: return tagged_rest || ln.badmark ? _("an option") : NULL;
+	case QB_LINE_FEEDBACK: return tagged_rest ? _("feedback") : NULL;
+	case QB_LINE_KEY: return _("a keyword line");
+	case QB_LINE_TR: return declared(r, s + ln.word, ln.wordlen) ? _("a language line") : NULL;
 	default:
 		break;
 	}
 	/* 'sw:text' is a language line too (reported when it is read). */
-	return bad_tag(r, NULL, s + ln.indent, n - ln.indent, &tag, &toff) ? "a language line"
+	return bad_tag(r, NULL, s + ln.indent, n - ln.indent, &tag, &toff) ? _("a language line")
 	                                                                    : NULL;
 }
 
@@ -1270,7 +1272,7 @@ static char *joined(reader *r, size_t off, linesrc *ls, size_t idx, size_t *last
 			l--;
 		if (l == cur || b.ptr[l - 1] != '\\')
 			break;
-		const char *what = !ls_get(ls, i + 1, NULL, NULL) ? "the end of the file"
+		const char *what = !ls_get(ls, i + 1, NULL, NULL) ? _("the end of the file")
 		                                   : ends_text(r, LINE(i + 1), LEN(i + 1));
 		if (what) {
 			size_t e = LEN(i);

@@ -91,8 +91,20 @@ class Catalogue:
             return "not translated: %r" % english
         for _, trp, _, _ in cands:
             if any(p.fullmatch(translated) for p in trp):
-                return None
+                return english_left(translated)
         return "%r is no translation of %r (expected e.g. %r)" % (translated, english, cands[0][3][0])
+
+
+# Words of English prose that no translation keeps: one of them outside
+# the 'quoted' parts (ids, keywords, the author's text) is a piece of the
+# message that was put together from English words.
+ENGLISH = re.compile(r"\b(the|of|has|is|with|which|this|an|and|not|no|for|to|are)\b")
+
+
+def english_left(translated):
+    prose = re.sub(r"(^|[ (])'[^']*'(?=$|[^A-Za-z0-9])", " ", translated)
+    m = ENGLISH.search(prose)
+    return None if not m else "English word %r left in %r" % (m.group(1), translated)
 
 
 HEAD = re.compile(r"^(.*?): (error|warning|note): (.*)$")

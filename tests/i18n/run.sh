@@ -51,6 +51,12 @@ printf 'answer-empty.qb:8:4: error: oops\n' >"$T/broken"
 $CHECK diag "$FR" "po_check refuses a broken transcript" answer-empty.stderr "$T/broken" >"$results" 2>&1
 check "po_check.py refuses a transcript that is not the translation" grep -q '^FAIL' "$results"
 : >"$results"
+# A message put together from an English piece (here the kind of space)
+# is refused too.
+sed 's/une espace insécable/a no-break space/' "$T/lang-nbsp.fr" >"$T/broken"
+$CHECK diag "$FR" "po_check refuses an English piece" lang-nbsp.stderr "$T/broken" >"$results" 2>&1
+check "po_check.py refuses a French message with an English piece in it" grep -q "^FAIL.*English word" "$results"
+: >"$results"
 
 # --- (b) the template holds every message of the code ---------------------
 cd "$ROOT" || exit 2
