@@ -75,6 +75,15 @@ check "the template has the diagnostics, the plurals and --help" sh -c "
 	grep -q '^msgid_plural \"%lu errors generated.' '$PO_DIR/qbc.pot' &&
 	grep -q '^msgid \"treat warnings as errors\"' '$PO_DIR/qbc.pot'"
 check "fr.po translates every message of the template" msgcmp "$FR" "$PO_DIR/qbc.pot"
+# xgettext takes the commas of a compound literal for separators of
+# arguments and would skip the message that follows: QB_LOC() instead.
+if grep -nE 'qb_(diag_(error|warning|note)|render_error|imp_skip|imp_lost)\( *\(qb_loc\) *\{[^}]*,' \
+	"$ROOT"/compiler/*.c >"$T/loc.txt"; then
+	fail "a diagnostic's location is a compound literal (xgettext misses its message): use QB_LOC()"
+	sed 's/^/    /' "$T/loc.txt"
+else
+	pass "no diagnostic hides its message from xgettext behind a compound literal"
+fi
 
 # --- (c) every catalogue passes msgfmt --check ----------------------------
 for po in "$PO_DIR"/*.po; do
