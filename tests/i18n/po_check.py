@@ -6,6 +6,7 @@ per check; run.sh counts them.
 
   po_check.py diag PO NAME ENGLISH TRANSLATED   a diagnostics transcript
   po_check.py help PO NAME ENGLISH TRANSLATED   a --help text
+  po_check.py ids NAME COMMITTED EXTRACTED      the same messages in two templates
 
 A format from the catalogue becomes a pattern (each directive matches any
 text), so a line matches a message whatever was put into it; a message
@@ -27,6 +28,37 @@ def unquote(s):
             out.append(c)
             i += 1
     return "".join(out)
+
+
+def read_ids(path):
+    """The messages of a template or catalogue: (msgid, msgid_plural) pairs."""
+    ids = set()
+    with open(path, encoding="utf-8") as f:
+        for block in f.read().split("\n\n"):
+            cur, key = {}, None
+            for line in block.split("\n"):
+                m = re.match(r'^(msgid_plural|msgid) "(.*)"$', line)
+                if m:
+                    key = m.group(1)
+                    cur[key] = unquote(m.group(2))
+                elif line.startswith('"') and key:
+                    cur[key] += unquote(line[1:-1])
+                elif not line.startswith('"'):
+                    key = None
+            if cur.get("msgid"):
+                ids.add((cur["msgid"], cur.get("msgid_plural")))
+    return ids
+
+
+def same_ids(name, committed, extracted):
+    a, b = read_ids(committed), read_ids(extracted)
+    if a == b and a:
+        print("ok %s (%d messages)" % (name, len(a)))
+        return
+    missing = sorted(m for m, _ in b - a)
+    extra = sorted(m for m, _ in a - b)
+    print("FAIL %s: %d messages of the code missing from the template (run 'make pot'), e.g. %r; "
+          "%d no longer in the code, e.g. %r" % (name, len(missing), missing[:2], len(extra), extra[:2]))
 
 
 def read_po(path):
@@ -188,6 +220,9 @@ def help_text(cat, name, english, translated):
 
 
 if __name__ == "__main__":
+    if sys.argv[1] == "ids":
+        same_ids(*sys.argv[2:5])
+        sys.exit(0)
     mode, po, name, english, translated = sys.argv[1:6]
     cat = Catalogue(po)
     {"diag": diag, "help": help_text}[mode](cat, name, english, translated)
