@@ -218,8 +218,20 @@ int qb_edit_set(qb_edit *ed, const qb_text *t, const char *lang, const char *tex
 		size_t off = col_offset(l, tr->text_col);
 		int end = tr_end(ed, tr, off);
 		qb_buf b = QB_BUF_INIT;
-		qb_buf_append(&b, l->s, off);
-		qb_qb_put_text(&b, text, tr->text_col - 1);
+		/* The line up to the text as written, unless the text is the
+		 * right side of a pair, which starts after ' => ': then up to
+		 * the tag, and the tag. */
+		size_t tag = col_offset(l, tr->col), taglen = strlen(lang);
+		bool at_tag = off >= tag + taglen + 1 && memcmp(l->s + tag, lang, taglen) == 0 &&
+		              l->s[tag + taglen] == ':' &&
+		              strspn(l->s + tag + taglen + 1, " \t") == off - tag - taglen - 1;
+		if (at_tag) {
+			qb_buf_append(&b, l->s, off);
+		} else {
+			qb_buf_append(&b, l->s, tag);
+			qb_buf_appendf(&b, "%s: ", lang);
+		}
+		qb_qb_put_text(&b, text, at_tag ? tr->text_col - 1 : tr->col - 1 + (int)taglen + 2);
 		l->repl = qb_buf_detach(&b);
 		for (int k = tr->line + 1; k <= end; k++)
 			ed->v[k - 1].gone = true;

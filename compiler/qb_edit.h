@@ -22,7 +22,10 @@ void qb_edit_free(qb_edit *ed);
 /* Sets the text of t in lang to text: the lines of its translation
  * replaced (the tag and the indentation before it kept), or, for a
  * language t lacks, new lines after its last translation, indented as
- * that one.  Returns 0, or -1 when the text's lines cannot be found. */
+ * that one.  A matching pair's two sides share their line: set the left
+ * side's text (or, for a pair without one, the right side's) to the
+ * whole "left => right".  Returns 0, or -1 when the text's lines cannot
+ * be found. */
 int qb_edit_set(qb_edit *ed, const qb_text *t, const char *lang, const char *text);
 /* Adds lang at the end of the 'languages:' line.  -1 when there is none. */
 int qb_edit_add_lang(qb_edit *ed, const char *lang);

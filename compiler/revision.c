@@ -1796,9 +1796,12 @@ bool qb_rev_set_text(qb_revisions *rev, const qb_bank *bank, const char *qid, co
 	const char *s = qb_text_get(t, lang);
 	if (!self || !s)
 		return false;
-	text_hash8(self->hash, s);
+	uint8_t h[8];
+	text_hash8(h, s);
+	bool changed = memcmp(h, self->hash, 8) != 0;
+	memcpy(self->hash, h, 8);
 	if (!current)
-		return true; /* the old basis stays: stale until reviewed */
+		return changed; /* the old basis stays: stale until reviewed */
 	basis_set bs;
 	basis_set_init(&bs, bank, t, NULL);
 	for (size_t k = 0; k < bank->nlangs; k++) {
@@ -1806,11 +1809,14 @@ bool qb_rev_set_text(qb_revisions *rev, const qb_bank *bank, const char *qid, co
 		if (!e || !text_in(bank, t, k))
 			continue;
 		char *basis = basis_of(&bs, bank->langs[k].code);
-		put_basis(rev, e, basis);
+		if (!basis_is(e, basis)) {
+			put_basis(rev, e, basis);
+			changed = true;
+		}
 		free(basis);
 	}
 	basis_set_dispose(&bs);
-	return true;
+	return changed;
 }
 
 /* ---- writing ---- */

@@ -98,8 +98,9 @@ size_t qb_rev_review(qb_revisions *rev, const qb_bank *bank, const char *const *
  * question qid in lang (its current text) as written.  current false
  * keeps the entry's basis, so a translation that was stale stays stale;
  * true makes every language's text of the element current against the
- * others, as review does.  False when the record has no entry for it (a
- * new translation: the next build records it as current). */
+ * others, as review does.  True when the record changed; false too when
+ * it has no entry for the text (a new translation: the next build
+ * records it as current). */
 bool qb_rev_set_text(qb_revisions *rev, const qb_bank *bank, const char *qid, const char *elem,
                      const qb_text *t, const char *lang, bool current);
 

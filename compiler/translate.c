@@ -347,7 +347,12 @@ static size_t piece_at(const char *s, size_t i, const char **kind)
 	}
 	if (p[0] == ']' && p[1] == '(') {
 		const char *e = strchr(p + 2, ')');
-		*kind = "link";
+		/* A picture or sound ('![..](..)') may be one of the
+		 * language's own; a link's target is kept. */
+		size_t j = i;
+		while (j > 0 && s[j - 1] != '[')
+			j--;
+		*kind = j > 1 && s[j - 2] == '!' ? "media" : "link";
 		return e ? (size_t)(e + 1 - s) : 0;
 	}
 	if (p[0] == '{' && p[1] == '{') {
@@ -386,8 +391,9 @@ typedef struct piece_list {
 	size_t n, cap;
 } piece_list;
 
-/* A cloze gap's answers may be translated: it counts by its kind only
- * (typed or choice); every other piece by its exact text. */
+/* A cloze gap's answers may be translated, and a picture or sound may be
+ * the language's own: they count by their kind only (typed or choice
+ * gap; picture or sound); every other piece by its exact text. */
 static void add_piece(void *payload, const char *kind, const char *s, size_t len)
 {
 	piece_list *l = payload;
@@ -395,7 +401,9 @@ static void add_piece(void *payload, const char *kind, const char *s, size_t len
 		return;
 	if (l->n == l->cap)
 		l->v = qb_xrealloc(l->v, (l->cap = l->cap * 2 + 8) * sizeof *l->v);
-	if (strcmp(kind, "gap") == 0) {
+	if (strcmp(kind, "media") == 0) {
+		l->v[l->n++] = qb_xstrdup("![…](…) (a picture or sound)");
+	} else if (strcmp(kind, "gap") == 0) {
 		const char *in = s + 2 + strspn(s + 2, " ");
 		l->v[l->n++] = qb_xstrdup(*in == '=' || *in == '~' ? "{{=…}} (a choice gap)"
 		                                                   : "{{…}} (a typed gap)");

@@ -138,6 +138,62 @@ typedef struct import_counts {
 	size_t current, stale;
 } import_counts;
 
+/* The new sides of the matching pairs the file translates: both sides
+ * of a pair are on one line, so they are written together. */
+typedef struct pair_edit {
+	const qb_choice *ch;
+	const char *left, *right; /* NULL: as the bank has it */
+} pair_edit;
+
+typedef struct pairs {
+	pair_edit *v;
+	size_t n;
+} pairs;
+
+/* Writes u's new text, or keeps it for its pair. */
+static int edit_unit(qb_edit *ed, const qb_bank *bank, const qb_tu *u, const char *lang,
+                     const char *text, pairs *p)
+{
+	for (size_t i = 0; i < bank->nquestions; i++) {
+		const qb_question *q = &bank->questions[i];
+		for (size_t c = 0; q->type == QB_QTYPE_MATCHING && c < q->nchoices; c++) {
+			const qb_choice *ch = &q->choices[c];
+			if (u->text != &ch->text && u->text != ch->match)
+				continue;
+			size_t k = 0;
+			while (k < p->n && p->v[k].ch != ch)
+				k++;
+			if (k == p->n) {
+				p->v = qb_xrealloc(p->v, (p->n + 1) * sizeof *p->v);
+				p->v[p->n++] = (pair_edit){ch, NULL, NULL};
+			}
+			*(u->text == &ch->text ? &p->v[k].left : &p->v[k].right) = text;
+			return 0;
+		}
+	}
+	return qb_edit_set(ed, u->text, lang, text);
+}
+
+static int pairs_flush(qb_edit *ed, const pairs *p, const char *lang)
+{
+	int rc = 0;
+	for (size_t i = 0; i < p->n; i++) {
+		const qb_choice *ch = p->v[i].ch;
+		const char *left = p->v[i].left ? p->v[i].left : qb_text_get(&ch->text, lang);
+		const char *right = p->v[i].right ? p->v[i].right : qb_text_get(qb_choice_match(ch), lang);
+		qb_buf b = QB_BUF_INIT;
+		if (ch->text.present)
+			qb_buf_appendf(&b, "%s => %s", left ? left : "", right ? right : "");
+		else
+			qb_buf_appendf(&b, "=> %s", right ? right : "");
+		const qb_text *t = ch->text.present ? &ch->text : qb_choice_match(ch);
+		if (qb_edit_set(ed, t, lang, qb_buf_cstr(&b)) != 0)
+			rc = -1;
+		qb_buf_dispose(&b);
+	}
+	return rc;
+}
+
 static qb_drv_status import_file(const qb_drv_opts *o, const char *fpath, const char *bpath)
 {
 	qb_drv_status rc = QB_DRV_OK;
@@ -152,6 +208,7 @@ static qb_drv_status import_file(const qb_drv_opts *o, const char *fpath, const 
 	const char **done = NULL; /* the text written for each unit of f      */
 	bool *cur = NULL;         /* its record entry made current (else stale) */
 	import_counts n = {0};
+	pairs pend = {NULL, 0};
 	const char *fmt = file_format(o, fpath);
 	qb_diag_mark m = qb_diag_mark_now();
 	if (strcmp(fmt, "po") != 0 && strcmp(fmt, "xliff") != 0) {
@@ -221,15 +278,16 @@ static qb_drv_status import_file(const qb_drv_opts *o, const char *fpath, const 
 			n.untranslated++;
 			continue;
 		}
+		cur[i] = o->reviewed || !in->fuzzy;
 		qb_buf why = QB_BUF_INIT;
-		if (qb_tu_markup_check(in->source, in->target, &why) != 0) {
+		bool same = u->target && strcmp(u->target, in->target) == 0;
+		if (!same && qb_tu_markup_check(in->source, in->target, &why) != 0) {
 			qb_diag_error(at, "translation of '%s': %s", in->key, qb_buf_cstr(&why));
 			qb_buf_dispose(&why);
 			continue;
 		}
 		qb_buf_dispose(&why);
-		cur[i] = o->reviewed || !in->fuzzy;
-		if (u->target && strcmp(u->target, in->target) == 0) {
+		if (same) {
 			if (cur[i]) {
 				n.confirmed++;
 				done[i] = in->target; /* the record may mark it current */
@@ -238,7 +296,7 @@ static qb_drv_status import_file(const qb_drv_opts *o, const char *fpath, const 
 			}
 			continue;
 		}
-		if (qb_edit_set(ed, u->text, L, in->target) != 0) {
+		if (edit_unit(ed, bank, u, L, in->target, &pend) != 0) {
 			qb_diag_error(at, "translation of '%s': its place in %s cannot be found", in->key,
 			              bpath);
 			continue;
@@ -249,12 +307,33 @@ static qb_drv_status import_file(const qb_drv_opts *o, const char *fpath, const 
 		else
 			n.added++;
 	}
+	if (pairs_flush(ed, &pend, L) != 0)
+		qb_diag_error((qb_loc){fpath, 0, 0}, "a pair's place in %s cannot be found", bpath);
 	if (qb_diag_errors_since(m)) {
 		qb_diag_note((qb_loc){bpath, 0, 0}, "nothing was written");
 		rc = QB_DRV_BANK_ERRORS;
 		goto done;
 	}
 	bool newlang = !qb_bank_has_lang(bank, L);
+	if (newlang && n.added) {
+		/* Every text exists in every language: a new language comes
+		 * in whole, or the bank would no longer check. */
+		size_t missing = 0;
+		for (size_t i = 0; i < units.n; i++) {
+			bool have = false;
+			for (size_t k = 0; k < f.n && !have; k++)
+				have = done[k] && strcmp(f.v[k].key, units.v[i].key) == 0;
+			missing += !have;
+		}
+		if (missing) {
+			qb_diag_error((qb_loc){fpath, 0, 0}, "%zu of the bank's %zu texts have no '%s' "
+			              "translation here; a new language is added to the bank when every "
+			              "text has one", missing, units.n, L);
+			qb_diag_note((qb_loc){bpath, 0, 0}, "nothing was written");
+			rc = QB_DRV_BANK_ERRORS;
+			goto done;
+		}
+	}
 	if (newlang && n.added && qb_edit_add_lang(ed, L) != 0) {
 		qb_diag_error((qb_loc){bpath, 1, 1}, "the bank has no 'languages:' line to add '%s' to", L);
 		rc = QB_DRV_BANK_ERRORS;
@@ -319,6 +398,7 @@ static qb_drv_status import_file(const qb_drv_opts *o, const char *fpath, const 
 		printf(_("  revision record: %zu marked current%s, %zu left stale (fuzzy)\n"), n.current,
 		       o->reviewed ? _(" (reviewed)") : "", n.stale);
 done:
+	free(pend.v);
 	free(done);
 	free(cur);
 	qb_edit_free(ed);
