@@ -27,7 +27,9 @@ typedef struct collect_ctx {
 /* The first line of a text, at most 80 characters, for the notes. */
 static void put_short(qb_buf *b, const char *s)
 {
-	size_t n = strcspn(s, "\n");
+	size_t n = strcspn(s, "\n"), full = n;
+	while (n && (s[n - 1] == '\\' || s[n - 1] == ' '))
+		n--; /* a hard line break */
 	size_t len = n, chars = 0, i = 0;
 	while (i < n && chars < 80) {
 		i++;
@@ -37,7 +39,7 @@ static void put_short(qb_buf *b, const char *s)
 	}
 	len = i;
 	qb_buf_append(b, s, len);
-	if (len < strlen(s))
+	if (len < full || s[full])
 		qb_buf_puts(b, "…");
 }
 

@@ -49,12 +49,37 @@ static void data_collect(void *payload, const char *kind, const char *s, size_t 
 		data_id(payload, s, len);
 }
 
+/* The unit's placeholders: a target's placeholder takes the id of the
+ * source's one with the same data (each once), as XLIFF pairs them. */
+typedef struct ph_set {
+	size_t *ref;   /* the data of placeholder i + 1                      */
+	bool *paired;  /* taken by a target placeholder                      */
+	size_t n, nsource;
+} ph_set;
+
 typedef struct seg_ctx {
 	xmlTextWriterPtr w;
 	data_set *d;
-	size_t *ph; /* the unit's placeholders so far */
+	ph_set *ph;
+	bool target;
 	int rc;
 } seg_ctx;
+
+static size_t ph_id(ph_set *p, size_t ref, bool target)
+{
+	for (size_t i = 0; target && i < p->nsource; i++)
+		if (p->ref[i] == ref && !p->paired[i]) {
+			p->paired[i] = true;
+			return i + 1;
+		}
+	p->ref = qb_xrealloc(p->ref, (p->n + 1) * sizeof *p->ref);
+	p->paired = qb_xrealloc(p->paired, (p->n + 1) * sizeof *p->paired);
+	p->ref[p->n] = ref;
+	p->paired[p->n] = false;
+	if (!target)
+		p->nsource = p->n + 1;
+	return ++p->n;
+}
 
 static void seg_piece(void *payload, const char *kind, const char *s, size_t len)
 {
@@ -67,8 +92,9 @@ static void seg_piece(void *payload, const char *kind, const char *s, size_t len
 		return;
 	}
 	char id[32], ref[32];
-	snprintf(id, sizeof id, "p%zu", ++*c->ph);
-	snprintf(ref, sizeof ref, "d%zu", data_id(c->d, s, len));
+	size_t r = data_id(c->d, s, len);
+	snprintf(id, sizeof id, "p%zu", ph_id(c->ph, r, c->target));
+	snprintf(ref, sizeof ref, "d%zu", r);
 	if (xmlTextWriterStartElement(c->w, BAD_CAST "ph") < 0 ||
 	    xmlTextWriterWriteAttribute(c->w, BAD_CAST "id", BAD_CAST id) < 0 ||
 	    xmlTextWriterWriteAttribute(c->w, BAD_CAST "dataRef", BAD_CAST ref) < 0 ||
@@ -79,9 +105,9 @@ static void seg_piece(void *payload, const char *kind, const char *s, size_t len
 }
 
 static int write_seg(xmlTextWriterPtr w, const char *name, const char *text, data_set *d,
-                     size_t *ph)
+                     ph_set *ph)
 {
-	seg_ctx c = {w, d, ph, 0};
+	seg_ctx c = {w, d, ph, strcmp(name, "target") == 0, 0};
 	if (xmlTextWriterStartElement(w, BAD_CAST name) < 0)
 		return -1;
 	qb_tu_pieces(text, seg_piece, &c);
@@ -129,14 +155,26 @@ static int write_unit(xmlTextWriterPtr w, const qb_bank *bank, const qb_tu *u, s
 	X(xmlTextWriterStartElement(w, BAD_CAST "segment"));
 	X(xmlTextWriterWriteAttribute(w, BAD_CAST "state",
 	                              BAD_CAST(u->state == QB_TU_TRANSLATED ? "translated" : "initial")));
-	size_t ph = 0;
+	ph_set ph = {NULL, NULL, 0, 0};
+	/* No indentation inside <source> and <target>: it would be text. */
+	X(xmlTextWriterSetIndent(w, 0));
+	X(xmlTextWriterWriteString(w, BAD_CAST "\n    "));
 	if (write_seg(w, "source", u->source, &d, &ph) != 0)
 		rc = -1;
-	if (u->target && write_seg(w, "target", u->target, &d, &ph) != 0)
-		rc = -1;
+	if (u->target) {
+		X(xmlTextWriterWriteString(w, BAD_CAST "\n    "));
+		if (write_seg(w, "target", u->target, &d, &ph) != 0)
+			rc = -1;
+	}
+	X(xmlTextWriterWriteString(w, BAD_CAST "\n   "));
 	X(xmlTextWriterEndElement(w));
+	X(xmlTextWriterWriteString(w, BAD_CAST "\n  "));
 	X(xmlTextWriterEndElement(w));
+	X(xmlTextWriterWriteString(w, BAD_CAST "\n  "));
+	X(xmlTextWriterSetIndent(w, 1));
 #undef X
+	free(ph.ref);
+	free(ph.paired);
 	for (size_t k = 0; k < d.n; k++)
 		free(d.v[k]);
 	free(d.v);
@@ -161,6 +199,7 @@ int qb_xliff_write(const qb_tu_list *l, const qb_bank *bank, const char *lang, c
 		X(xmlTextWriterStartElement(w, BAD_CAST "file"));
 		X(xmlTextWriterWriteAttribute(w, BAD_CAST "id", BAD_CAST "f1"));
 		X(xmlTextWriterWriteAttribute(w, BAD_CAST "original", BAD_CAST bank->path));
+		X(xmlTextWriterWriteAttribute(w, BAD_CAST "xml:space", BAD_CAST "preserve"));
 		for (size_t i = 0; i < l->n && !rc; i++)
 			if (write_unit(w, bank, &l->v[i], i) != 0)
 				rc = -1;
