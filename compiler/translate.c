@@ -431,8 +431,10 @@ int qb_tu_markup_check(const char *source, const char *target, qb_buf *why)
 	piece_list a = {NULL, 0, 0}, b = {NULL, 0, 0};
 	qb_tu_pieces(source, add_piece, &a);
 	qb_tu_pieces(target, add_piece, &b);
-	qsort(a.v, a.n, sizeof *a.v, cmp_str);
-	qsort(b.v, b.n, sizeof *b.v, cmp_str);
+	if (a.n)
+		qsort(a.v, a.n, sizeof *a.v, cmp_str);
+	if (b.n)
+		qsort(b.v, b.n, sizeof *b.v, cmp_str);
 	size_t i = 0, j = 0;
 	int rc = 0;
 	while ((i < a.n || j < b.n) && !rc) {

@@ -60,6 +60,17 @@ static void po_xerror2(int severity, po_message_t message1, const char *filename
 
 static const struct po_xerror_handler handler = {po_xerror, po_xerror2};
 
+/* po_file_free() leaves the messages' contexts behind (libgettextpo
+ * 0.21): setting each to NULL frees it first. */
+static void po_free(po_file_t file)
+{
+	po_message_iterator_t it = po_message_iterator(file, NULL);
+	for (po_message_t m; (m = po_next_message(it)) != NULL;)
+		po_message_set_msgctxt(m, NULL);
+	po_message_iterator_free(it);
+	po_file_free(file);
+}
+
 int qb_po_write(const qb_tu_list *l, const qb_bank *bank, const char *lang, const char *path)
 {
 	po_file_t file = po_file_create();
@@ -113,7 +124,7 @@ int qb_po_write(const qb_tu_list *l, const qb_bank *bank, const char *lang, cons
 		}
 		free(tmp);
 	}
-	po_file_free(file);
+	po_free(file);
 	return rc;
 }
 
@@ -186,15 +197,17 @@ int qb_po_read(const char *path, qb_tu_file *out)
 	po_file_t file = po_file_read(path, &handler);
 	if (!file || qb_diag_errors_since(mk)) {
 		if (file)
-			po_file_free(file);
+			po_free(file);
 		free(text);
 		return -1;
 	}
 	size_t nctx = 0, next = 0;
 	ctx_line *lines = ctx_lines(text, &nctx);
-	const char *header = po_file_domain_header(file, NULL);
+	/* A copy (libgettextpo's xstrdup), the caller's to free. */
+	char *header = (char *)po_file_domain_header(file, NULL);
 	if (header)
 		out->lang = po_header_field(header, "Language");
+	free(header);
 	if (out->lang && !*out->lang) {
 		free(out->lang);
 		out->lang = NULL;
@@ -224,7 +237,7 @@ int qb_po_read(const char *path, qb_tu_file *out)
 		}
 	}
 	po_message_iterator_free(it);
-	po_file_free(file);
+	po_free(file);
 	for (size_t k = 0; k < nctx; k++)
 		free(lines[k].key);
 	free(lines);
