@@ -151,7 +151,7 @@ static const command commands[] = {
 	 "bring a Moodle XML, GIFT, Aiken or CSV file in as a new bank (and its media/); report what was "
 	 "not carried", import_opts, qb_drv_import, 1, 0},
 	{"translate", "qbc translate export --lang LANG [--format po|xliff] [-o FILE] BANK\n"
-	 "      qbc translate import [--reviewed] FILE BANK",
+	 "  qbc translate import [--reviewed] FILE BANK",
 	 "hand a bank's texts to translators as a PO or XLIFF file, and write their translations "
 	 "back into the bank in place", translate_opts, qb_drv_translate, 2, 3},
 	{NULL, NULL, NULL, NULL, NULL, 0, 0},

@@ -38,19 +38,20 @@ static char *read_glossary(const qb_bank *bank)
 	return text;
 }
 
-/* The bank's record, or NULL when it has none yet (or it cannot be read:
- * then after a diagnostic, and *failed). */
-static qb_revisions *load_record(const qb_bank *bank, char **rpath, bool *failed)
+/* The bank's record in *rev, NULL when it has none yet; QB_DRV_IO after
+ * a diagnostic when it cannot be read. */
+static qb_drv_status load_record(const qb_bank *bank, char **rpath, qb_revisions **rev)
 {
 	bool io = false;
 	*rpath = qb_rev_path(bank->path);
-	qb_revisions *rev = qb_rev_load(*rpath, &io);
-	*failed = rev == NULL;
-	if (rev && qb_rev_number(rev) == 0) {
-		qb_rev_free(rev);
-		rev = NULL;
+	*rev = qb_rev_load(*rpath, &io);
+	if (!*rev)
+		return QB_DRV_IO;
+	if (qb_rev_number(*rev) == 0) {
+		qb_rev_free(*rev);
+		*rev = NULL;
 	}
-	return rev;
+	return QB_DRV_OK;
 }
 
 static qb_drv_status export_bank(const qb_drv_opts *o, const char *path)
@@ -90,12 +91,8 @@ static qb_drv_status export_bank(const qb_drv_opts *o, const char *path)
 		rc = QB_DRV_USAGE;
 		goto done;
 	}
-	bool failed;
-	rev = load_record(bank, &rpath, &failed);
-	if (failed) {
-		rc = QB_DRV_IO;
+	if ((rc = load_record(bank, &rpath, &rev)) != QB_DRV_OK)
 		goto done;
-	}
 	gloss = read_glossary(bank);
 	qb_tu_collect(&units, bank, qb_buf_cstr(&lang), rev, gloss);
 	if (o->outdir) {
@@ -369,12 +366,8 @@ static qb_drv_status import_file(const qb_drv_opts *o, const char *fpath, const 
 		}
 	}
 	/* The record: fuzzy translations stay stale, the others are current. */
-	bool failed;
-	rev = load_record(bank, &rpath, &failed);
-	if (failed) {
-		rc = QB_DRV_IO;
+	if ((rc = load_record(bank, &rpath, &rev)) != QB_DRV_OK)
 		goto done;
-	}
 	const qb_bank *cb = nb ? nb : bank;
 	if (!nb)
 		qb_tu_collect(&after, bank, L, NULL, NULL);

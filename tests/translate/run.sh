@@ -264,6 +264,19 @@ printf '34c34\n<      sw: Nishati ni mwanga\n---\n>      sw: Nishati ni nuru\n' 
 check "source changed since the export: only the other unit is written" cmp -s late.diff late.expected
 cp orig.qb bank.qb
 
+# A PO file gettext cannot read: its own located message, nothing written.
+printf 'msgid "x"\nmsgstr "y\n' >bad.po
+run "$QBC" translate import bad.po bank.qb
+check "malformed PO: exit 1" rc 1
+check "malformed PO: gettext's message, located" err_has "bad.po:3:1: error: end-of-line within string"
+check "malformed PO: nothing written" cmp -s bank.qb orig.qb
+# A unit the bank does not have: skipped, named.
+sed 's/^msgctxt "title"$/msgctxt "no-such-question\/prompt"/' bank.sw.po >unknown.po
+run "$QBC" translate import unknown.po bank.qb
+check "unknown unit: skipped with a warning" err_has "warning: skipped 'no-such-question/prompt': the bank has no such text"
+check "unknown unit: counted" out_has "1 skipped (0 changed in the bank since the export, 1 unknown)"
+check "unknown unit: the bank unchanged" cmp -s bank.qb orig.qb
+
 # ---------------------------------------------------------------- stale
 # A built bank whose English option changes: its Kiswahili is stale, so
 # fuzzy in the PO file; a fuzzy import keeps it stale, a plain one (or
