@@ -198,6 +198,44 @@ static int tr_end(const qb_edit *ed, const qb_tr *tr, size_t off)
 	}
 }
 
+/* Appends text as qb_qb_put_text() writes it, but as an author writes it
+ * where the reader would read the same text either way: an empty line of
+ * fenced code without indentation, and no lone '\\' line before a table
+ * (the reader puts the empty line above a table by itself).  The import
+ * reads the edited bank back, so a form the reader takes otherwise is
+ * caught there. */
+static void put_text(qb_buf *out, const char *text, int indent)
+{
+	qb_buf b = QB_BUF_INIT;
+	qb_qb_put_text(&b, text, indent);
+	const char *p = qb_buf_cstr(&b);
+	size_t fence = 0;
+	bool prev_cont = false; /* the line before ends in '\\' */
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+		size_t sp = strspn(p, " ");
+		sp = sp < n ? sp : n;
+		const char *next = nl ? nl + 1 : p + n;
+		size_t f = fence_len(p + sp, n - sp);
+		if (fence && sp == n) {
+			n = 0; /* an empty line of code */
+		} else if (!fence && prev_cont && n == sp + 1 && p[sp] == '\\' &&
+		           next[strspn(next, " ")] == '|') {
+			p = next; /* the reader's own empty line above a table */
+			continue;
+		}
+		if (f)
+			fence = fence ? 0 : f;
+		prev_cont = n && p[n - 1] == '\\';
+		qb_buf_append(out, p, n);
+		if (nl)
+			qb_buf_putc(out, '\n');
+		p = next;
+	}
+	qb_buf_dispose(&b);
+}
+
 static const qb_tr *find_tr(const qb_text *t, const char *lang)
 {
 	for (uint32_t i = 0; i < t->ntr; i++)
@@ -231,7 +269,7 @@ int qb_edit_set(qb_edit *ed, const qb_text *t, const char *lang, const char *tex
 			qb_buf_append(&b, l->s, tag);
 			qb_buf_appendf(&b, "%s: ", lang);
 		}
-		qb_qb_put_text(&b, text, at_tag ? tr->text_col - 1 : tr->col - 1 + (int)taglen + 2);
+		put_text(&b, text, at_tag ? tr->text_col - 1 : tr->col - 1 + (int)taglen + 2);
 		l->repl = qb_buf_detach(&b);
 		for (int k = tr->line + 1; k <= end; k++)
 			ed->v[k - 1].gone = true;
@@ -258,7 +296,7 @@ int qb_edit_set(qb_edit *ed, const qb_text *t, const char *lang, const char *tex
 	else
 		qb_buf_appendf(&b, "%*s", (int)(last->col - 1), "");
 	qb_buf_appendf(&b, "%s: ", lang);
-	qb_qb_put_text(&b, text, last->col - 1 + (int)strlen(lang) + 2);
+	put_text(&b, text, last->col - 1 + (int)strlen(lang) + 2);
 	free(at->after);
 	at->after = qb_buf_detach(&b);
 	return 0;

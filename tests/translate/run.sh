@@ -70,17 +70,27 @@ title:
    - en: Energy is light
      sw: Nishati ni mwanga
    explanation:
-     en: Mass and energy are one.
-     sw: Uzito na nishati ni kitu kimoja.
+     en: Mass and energy are one.\
+         | m | E |\
+         |---|---|\
+         | 1 kg | 9e16 J |
+     sw: Uzito na nishati ni kitu kimoja.\
+         | m | E |\
+         |---|---|\
+         | kg 1 | J 9e16 |
 
 3. code-print
    en: What does this print?\
        ```python
        print(1 + 1)
+
+       print(2)
        ```
    sw: Hii inachapisha nini?\
        ```python
        print(1 + 1)
+
+       print(2)
        ```
    * en: 2
      sw: 2
@@ -192,21 +202,27 @@ sed -e '/^msgctxt "cell-parts\/option 1"$/,/^msgstr/ s/^msgstr .*/msgstr "Kiteng
     -e '/^msgctxt "pairs\/pair 1\/right"$/,/^msgstr/ s/^msgstr .*/msgstr "huhifadhi DNA"/' \
     bank.sw.po >sed.po
 $PY "$HERE/setpo.py" sed.po edited.po "code-print/prompt" \
-	'Programu hii inachapisha nini?\n```python\nprint(1 + 1)\n```'
+	'Programu hii inachapisha nini?\n```python\nprint(1 + 1)\n\nprint(2)\n```' \
+	"energy-formula/explanation" \
+	'Uzito na nishati ni kimoja.\n\n| m | E |\n|---|---|\n| kg 1 | J 9e16 |'
 run "$QBC" translate import edited.po bank.qb
 check "sed edit: exit 0" rc 0
-check "sed edit: the report" out_has "0 added, 3 changed, 23 unchanged, 0 skipped"
+check "sed edit: the report" out_has "0 added, 4 changed, 22 unchanged, 0 skipped"
 diff orig.qb bank.qb >edit.diff
 cat >edit.expected <<'EOF'
 17c17
 <      sw: Mitokondria
 ---
 >      sw: Kitengenezi cha nishati
-44c44
+40c40
+<      sw: Uzito na nishati ni kitu kimoja.\
+---
+>      sw: Uzito na nishati ni kimoja.\
+52c52
 <    sw: Hii inachapisha nini?\
 ---
 >    sw: Programu hii inachapisha nini?\
-61c61
+71c71
 <      sw: Kiini => kina DNA
 ---
 >      sw: Kiini => huhifadhi DNA
@@ -370,8 +386,8 @@ fr = {
  "What does $E = mc^2$ say?": "Que dit $E = mc^2$ ?",
  "Mass is energy": "La masse est de l’énergie",
  "Energy is light": "L’énergie est de la lumière",
- "Mass and energy are one.": "Masse et énergie ne font qu’un.",
- "What does this print?\n```python\nprint(1 + 1)\n```": "Qu’affiche ce programme ?\n```python\nprint(1 + 1)\n```",
+ "Mass and energy are one.\n\n| m | E |\n|---|---|\n| 1 kg | 9e16 J |": "Masse et énergie ne font qu’un.\n\n| m | E |\n|---|---|\n| 1 kg | 9e16 J |",
+ "What does this print?\n```python\nprint(1 + 1)\n\nprint(2)\n```": "Qu’affiche ce programme ?\n```python\nprint(1 + 1)\n\nprint(2)\n```",
  "2": "2",
  "11": "11",
  "Python adds the numbers.": "Python additionne les nombres.",
@@ -403,7 +419,9 @@ check "french: the report says so" out_has "'fr' added to the bank's languages"
 check "french: a new line after the last language of an option" \
 	sh -c "grep -A1 -x '     sw: Mitokondria' bank.qb | grep -qx '     fr: La mitochondrie'"
 check "french: fenced code carried as written" \
-	sh -c "grep -A3 -x '   fr: Qu’affiche ce programme ?\\\\' bank.qb | tail -1 | grep -qx '       \`\`\`'"
+	sh -c "grep -A5 -x '   fr: Qu’affiche ce programme ?\\\\' bank.qb | tail -1 | grep -qx '       \`\`\`'"
+check "french: an empty line of code stays empty" \
+	sh -c "grep -A3 -x '   fr: Qu’affiche ce programme ?\\\\' bank.qb | tail -1 | grep -qx ''"
 check "french: only lines are added (no line of the bank changes but languages:)" \
 	test "$(diff orig.qb bank.qb | grep -c '^<')" = 1
 run "$QBC" build -o built --format all bank.qb
