@@ -2,9 +2,12 @@
  * (translate.h): the bank's texts out to a translator's PO or XLIFF file,
  * and the translations back into the bank in place (qb_edit.h). */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 #include "alloc.h"
 #include "diag.h"
@@ -206,6 +209,7 @@ static qb_drv_status import_file(const qb_drv_opts *o, const char *fpath, const 
 	bool *cur = NULL;         /* its record entry made current (else stale) */
 	import_counts n = {0};
 	pairs pend = {NULL, 0};
+	int lockfd = -1;
 	const char *fmt = file_format(o, fpath);
 	qb_diag_mark m = qb_diag_mark_now();
 	if (strcmp(fmt, "po") != 0 && strcmp(fmt, "xliff") != 0) {
@@ -228,6 +232,14 @@ static qb_drv_status import_file(const qb_drv_opts *o, const char *fpath, const 
 		goto done;
 	}
 	qb_lang_canonical(&lang, want, strlen(want));
+	/* As builds do: the bank and its record are read and written under
+	 * an exclusive lock on the bank file. */
+	lockfd = open(bpath, O_RDONLY | O_CLOEXEC);
+	if (lockfd < 0 || flock(lockfd, LOCK_EX) != 0) {
+		qb_diag_fatal("cannot lock '%s': %s", bpath, strerror(errno));
+		rc = QB_DRV_IO;
+		goto done;
+	}
 	if (qb_fs_read(bpath, &src, &len) != 0) {
 		qb_diag_fatal("cannot read '%s': %s", bpath, strerror(errno));
 		rc = QB_DRV_IO;
@@ -391,6 +403,8 @@ static qb_drv_status import_file(const qb_drv_opts *o, const char *fpath, const 
 		printf(_("  revision record: %zu marked current%s, %zu left stale (fuzzy)\n"), n.current,
 		       o->reviewed ? _(" (reviewed)") : "", n.stale);
 done:
+	if (lockfd >= 0)
+		close(lockfd);
 	free(pend.v);
 	free(done);
 	free(cur);

@@ -344,6 +344,19 @@ from translate.storage import xliff
 xliff.xlifffile.parsefile(sys.argv[1])
 " bank.sw.xlf 2>xlf.err
 check "xliff: the Translate Toolkit's XLIFF reader opens it" test $? = 0
+# The Translate Toolkit (3.8) reads XLIFF 1.2 only: it opens qbc's 2.0
+# file without error (above), and its own po2xliff turns qbc's PO file
+# into an XLIFF 1.2 file whose units are every text, targets intact.
+po2xliff --progress=none bank.sw.po tt.xlf 2>/dev/null
+$PY - tt.xlf <<'EOF' >tt.out
+import sys
+from translate.storage import xliff
+units = [u for u in xliff.xlifffile.parsefile(sys.argv[1]).units if not u.isheader()]
+print(len(units))
+print(units[1].target)
+EOF
+check "po2xliff: every unit of qbc's PO file" test "$(head -1 tt.out)" = 26
+check "po2xliff: a continued text's target intact" grep -qxF '![Seli](media/cell.gif)' tt.out
 run "$QBC" translate export --lang fr -o fr.xlf bank.qb
 check "xliff (by -o's name): the untranslated file validates" xsd_valid fr.xlf
 check "xliff: untranslated units are initial" test "$(grep -c '<segment state="initial">' fr.xlf)" = 26
