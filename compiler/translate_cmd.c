@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <unistd.h>
+#include <utf8proc.h>
 
 #include "alloc.h"
 #include "diag.h"
@@ -194,6 +195,70 @@ static int pairs_flush(qb_edit *ed, const pairs *p, const char *lang)
 	return rc;
 }
 
+/* A translator's text as the reader keeps texts: line ends '\n', no white
+ * space around it, NFC.  NULL when it is not UTF-8. */
+static char *clean_text(const char *s)
+{
+	qb_buf b = QB_BUF_INIT;
+	for (const char *p = s; *p; p++)
+		if (!(*p == '\r' && p[1] == '\n'))
+			qb_buf_putc(&b, *p);
+	const char *t = qb_buf_cstr(&b);
+	size_t n = b.len;
+	while (n && strchr(" \t\n", *t)) {
+		t++;
+		n--;
+	}
+	while (n && strchr(" \t\n", t[n - 1]))
+		n--;
+	utf8proc_uint8_t *nfc = NULL;
+	utf8proc_ssize_t m = utf8proc_map((const utf8proc_uint8_t *)t, (utf8proc_ssize_t)n, &nfc,
+	                                  UTF8PROC_STABLE | UTF8PROC_COMPOSE);
+	char *out = m >= 0 ? qb_xstrndup((const char *)nfc, (size_t)m) : NULL;
+	free(nfc);
+	qb_buf_dispose(&b);
+	return out;
+}
+
+static int cmp_key(const void *a, const void *b)
+{
+	const qb_tu_in *x = *(const qb_tu_in *const *)a, *y = *(const qb_tu_in *const *)b;
+	int d = strcmp(x->key, y->key);
+	return d ? d : (x->line > y->line) - (x->line < y->line);
+}
+
+/* Reports each unit of f whose key an earlier one has, and each text
+ * that is not UTF-8; cleans the others (clean_text()). */
+static void check_file(qb_tu_file *f, const char *fpath)
+{
+	const qb_tu_in **v = qb_xcalloc(f->n + 1, sizeof *v);
+	for (size_t i = 0; i < f->n; i++)
+		v[i] = &f->v[i];
+	if (f->n)
+		qsort(v, f->n, sizeof *v, cmp_key);
+	for (size_t i = 1; i < f->n; i++)
+		if (strcmp(v[i]->key, v[i - 1]->key) == 0)
+			qb_diag_error((qb_loc){fpath, v[i]->line, v[i]->line ? 1 : 0},
+			              "a second unit '%s'; the first is on line %d", v[i]->key,
+			              v[i - 1]->line);
+	free(v);
+	for (size_t i = 0; i < f->n; i++) {
+		char *src = clean_text(f->v[i].source), *trg = clean_text(f->v[i].target);
+		if (!src || !trg) {
+			qb_diag_error((qb_loc){fpath, f->v[i].line, f->v[i].line ? 1 : 0},
+			              "the unit '%s' is not UTF-8 text (give the file in UTF-8)",
+			              f->v[i].key);
+			free(src);
+			free(trg);
+			continue;
+		}
+		free(f->v[i].source);
+		free(f->v[i].target);
+		f->v[i].source = src;
+		f->v[i].target = trg;
+	}
+}
+
 static qb_drv_status import_file(const qb_drv_opts *o, const char *fpath, const char *bpath)
 {
 	qb_drv_status rc = QB_DRV_OK;
@@ -218,6 +283,11 @@ static qb_drv_status import_file(const qb_drv_opts *o, const char *fpath, const 
 	}
 	if ((strcmp(fmt, "po") == 0 ? qb_po_read(fpath, &f) : qb_xliff_read(fpath, &f)) != 0) {
 		rc = qb_diag_errors_since(m) ? QB_DRV_BANK_ERRORS : QB_DRV_IO;
+		goto done;
+	}
+	check_file(&f, fpath);
+	if (qb_diag_errors_since(m)) {
+		rc = QB_DRV_BANK_ERRORS;
 		goto done;
 	}
 	if (!f.lang && !o->langs) {
@@ -364,7 +434,8 @@ static qb_drv_status import_file(const qb_drv_opts *o, const char *fpath, const 
 			const qb_tu *u = done[i] ? qb_tu_find(&after, f.v[i].key) : NULL;
 			if (done[i] && (!u || !u->target || strcmp(u->target, done[i]) != 0))
 				qb_diag_error((qb_loc){fpath, f.v[i].line, 1}, "translation of '%s' does not "
-				              "read back from the bank as written", f.v[i].key);
+				              "read back from the bank as written: write its line breaks as "
+				              "its source does (a '\\' ends a line of text)", f.v[i].key);
 		}
 		if (qb_diag_errors_since(m2)) {
 			qb_diag_note((qb_loc){bpath, 0, 0}, "nothing was written");

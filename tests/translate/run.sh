@@ -293,6 +293,21 @@ check "unknown unit: skipped with a warning" err_has "warning: skipped 'no-such-
 check "unknown unit: counted" out_has "1 skipped (0 changed in the bank since the export, 1 unknown)"
 check "unknown unit: the bank unchanged" cmp -s bank.qb orig.qb
 
+# A translation in decomposed Unicode (as some editors save it) with a
+# space at its end: written as the reader keeps texts, NFC and trimmed.
+nfd=$(printf 'Mitokondria ye\314\201 ')
+sed "/^msgctxt \"cell-parts\/option 1\"\$/,/^msgstr/ s/^msgstr .*/msgstr \"$nfd\"/" bank.sw.po >nfd.po
+run "$QBC" translate import nfd.po bank.qb
+check "NFD translation: imported" rc 0
+check "NFD translation: written in NFC, trimmed" grep -qx "$(printf '     sw: Mitokondria y\303\251')" bank.qb
+cp orig.qb bank.qb
+# A PO file in another encoding than UTF-8: refused, nothing written.
+sed -e 's/charset=UTF-8/charset=ISO-8859-1/' -e 's/^msgstr "Mitokondria"$/msgstr "Mitokondria \xe9"/' bank.sw.po >latin1.po
+run "$QBC" translate import latin1.po bank.qb
+check "not UTF-8: exit 1" rc 1
+check "not UTF-8: said so" err_has "is not UTF-8 text (give the file in UTF-8)"
+check "not UTF-8: nothing written" cmp -s bank.qb orig.qb
+
 # ---------------------------------------------------------------- stale
 # A built bank whose English option changes: its Kiswahili is stale, so
 # fuzzy in the PO file; a fuzzy import keeps it stale, a plain one (or
@@ -372,6 +387,17 @@ diff orig.qb bank.qb >xlf.diff
 printf '23c23\n<        sw: Hapana: kiini kina DNA.\n---\n>        sw: Hapana: kiini hubeba DNA.\n' >xlf.expected
 check "xliff edit: exactly the translated line changes" cmp -s xlf.diff xlf.expected
 cp orig.qb bank.qb
+# A unit given twice: located, nothing written.
+$PY - bank.sw.xlf >twice.xlf <<'EOF'
+import sys
+s = open(sys.argv[1], encoding="utf-8").read()
+a = s.index('  <unit id="u2"')
+b = s.index('  <unit id="u3"')
+sys.stdout.write(s[:b] + s[a:b].replace('id="u2"', 'id="u2b"') + s[b:])
+EOF
+run "$QBC" translate import twice.xlf bank.qb
+check "xliff: a unit twice is an error" err_has "error: a second unit 'cell-parts/prompt'; the first is on line"
+check "xliff: a unit twice writes nothing" cmp -s bank.qb orig.qb
 # A target that drops its formula placeholder: located, nothing written.
 $PY - bank.sw.xlf >noph.xlf <<'EOF'
 import re, sys
