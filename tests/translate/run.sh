@@ -472,7 +472,7 @@ check "french: builds into every output" rc 0
 check "french: the Moodle XML has the French text" grep -qF 'La mitochondrie' built/tr-test.moodle.xml
 check "french: the SCORM 1.2 package has the French text" sh -c "unzip -p built/tr-test.scorm12.zip data.js | grep -qF 'La mitochondrie'"
 check "french: the SCORM 2004 package has the French text" sh -c "unzip -p built/tr-test.scorm2004.zip data.js | grep -qF 'La mitochondrie'"
-check "french: the Anki package has a French deck" sh -c "unzip -p built/tr-test.apkg collection.anki2 >c.db && sqlite3 c.db 'select flds from notes' | grep -qF 'La mitochondrie'"
+check "french: the Anki package has the French text" sh -c "unzip -p built/tr-test.apkg collection.anki2 >c.db && sqlite3 c.db 'select flds from notes' | grep -qF 'La mitochondrie'"
 check "french: the JSON has the French text" grep -qF '"fr": "La mitochondrie"' built/tr-test.json
 # A partial new language is refused: it would leave the bank failing.
 cp orig.qb bank.qb
