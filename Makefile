@@ -20,18 +20,19 @@ BUILD   := build
 PKGS    := libzip zlib libdeflate sqlite3 libxml-2.0 jansson md4c md4c-html nettle libutf8proc libmicrohttpd
 DEBS    := build-essential pkg-config libzip-dev zlib1g-dev libdeflate-dev libsqlite3-dev libxml2-dev libjansson-dev \
            libmd4c-dev libmd4c-html0-dev nettle-dev libutf8proc-dev libjs-katex libmicrohttpd-dev libcsv-dev \
-           gettext
+           gettext libgettextpo-dev
 # Tools that ship no pkg-config file either: a program that shows each is
 # installed (gettext: msgfmt and xgettext, for qbc's own messages).
 NOPC_BINS := msgfmt xgettext
 # Libraries that ship no pkg-config file: a header that shows each is
 # installed, and its link flag.
-NOPC_HDRS := /usr/include/csv.h
-NOPC_LIBS := -lcsv
+NOPC_HDRS := /usr/include/csv.h /usr/include/gettext-po.h
+NOPC_LIBS := -lcsv -lgettextpo
 # What the tests use as real clients (locales: tests/i18n builds a French
-# locale with localedef, to see that numbers keep their '.' under it).
+# locale with localedef, to see that numbers keep their '.' under it;
+# translate-toolkit: tests/translate's pofilter and po2xliff).
 TEST_DEBS := sqlite3 libxml2-utils unzip zip python3 chromium fonts-dejavu-core inotify-tools util-linux \
-             locales
+             locales translate-toolkit
 # Node.js and npm only where no node is installed (a NodeSource node
 # ships its own npm, which Debian's npm package would conflict with).
 NODE_DEBS := nodejs npm

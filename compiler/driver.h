@@ -35,6 +35,7 @@ typedef struct qb_drv_opts {
 	const char *from;               /* import --from                     */
 	const char *bank_id;            /* import --bank                     */
 	bool split;                     /* import --split                    */
+	bool reviewed;                  /* translate import --reviewed       */
 } qb_drv_opts;
 
 qb_drv_status qb_drv_check(const qb_drv_opts *o);
@@ -44,6 +45,9 @@ qb_drv_status qb_drv_review(const qb_drv_opts *o);
 /* qbc import (import.c): each of banks, in another format, into a new
  * .qb (outdir: the .qb's path, for one file). */
 qb_drv_status qb_drv_import(const qb_drv_opts *o);
+/* qbc translate (translate_cmd.c): banks[0] is "export" (then a bank)
+ * or "import" (then a PO or XLIFF file and a bank). */
+qb_drv_status qb_drv_translate(const qb_drv_opts *o);
 /* Builds, then rebuilds each bank whenever it or a picture it shows is
  * saved; returns only on failure. */
 qb_drv_status qb_drv_watch(const qb_drv_opts *o);

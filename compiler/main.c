@@ -23,7 +23,8 @@ typedef struct option_spec {
 
 enum {
 	OPT_WERROR = 256, OPT_JSON, OPT_FORMAT, OPT_LANG, OPT_HELP, OPT_DRY_RUN, OPT_QUESTION,
-	OPT_QUIET, OPT_MAX_ERRORS, OPT_PORT, OPT_HOST, OPT_FROM, OPT_BANK, OPT_SPLIT
+	OPT_QUIET, OPT_MAX_ERRORS, OPT_PORT, OPT_HOST, OPT_FROM, OPT_BANK, OPT_SPLIT,
+	OPT_REVIEWED
 };
 
 #define MAX_ERRORS_HELP N_("show at most N errors (default 50; 0: all)")
@@ -90,6 +91,15 @@ static const option_spec import_opts[] = {
 	{0, NULL, NULL, NULL},
 };
 
+static const option_spec translate_opts[] = {
+	{OPT_LANG, "lang", "LANG", N_("export: the language to translate into (import: from the file)")},
+	{OPT_FORMAT, "format", "FORMAT", N_("po or xliff (default: po, or from FILE's .xlf name)")},
+	{'o', "output", "FILE", N_("export: write here (default: BANK's name with .LANG.po or .xlf)")},
+	{OPT_REVIEWED, "reviewed", NULL, N_("import: mark the translations reviewed, as 'qbc review'")},
+	{OPT_HELP, "help", NULL, N_("show this help")},
+	{0, NULL, NULL, NULL},
+};
+
 typedef struct args {
 	const char *outdir;
 	const char *formats;
@@ -102,6 +112,7 @@ typedef struct args {
 	bool quiet;
 	long max_errors; /* -1: the default */
 	bool split;
+	bool reviewed;
 	const char *questions[64]; /* --question, for review */
 	size_t nquestions;
 	char **banks;
@@ -140,6 +151,10 @@ static const command commands[] = {
 	{"import", "qbc import [-o OUT.qb] [--from FORMAT] [--lang LANG] [--bank ID] [--split] FILE...",
 	 N_("bring a Moodle XML, GIFT, Aiken or CSV file in as a new bank (and its media/); report what "
 	    "was not carried"), import_opts, qb_drv_import, 1, 0},
+	{"translate", "qbc translate export --lang LANG [--format po|xliff] [-o FILE] BANK\n"
+	 "  qbc translate import [--reviewed] FILE BANK",
+	 N_("hand a bank's texts to translators as a PO or XLIFF file, and write their translations "
+	    "back into the bank in place"), translate_opts, qb_drv_translate, 2, 3},
 	{NULL, NULL, NULL, NULL, NULL, 0, 0},
 };
 
@@ -242,6 +257,7 @@ static int parse(const command *c, int argc, char **argv, args *a)
 		case OPT_FROM: a->from = optarg; break;
 		case OPT_BANK: a->bank_id = optarg; break;
 		case OPT_SPLIT: a->split = true; break;
+		case OPT_REVIEWED: a->reviewed = true; break;
 		case OPT_WERROR: a->werror = true; break;
 		case OPT_DRY_RUN: a->dry_run = true; break;
 		case 'q': a->quiet = true; break;
@@ -332,7 +348,7 @@ int main(int argc, char **argv)
 		qb_diag_set_max_errors((unsigned long)a.max_errors);
 	qb_drv_opts o = {a.outdir, a.formats, a.langs, a.dry_run, a.questions, a.nquestions,
 	                 (const char *const *)a.banks, (size_t)a.nbanks, argv[0], c->name,
-	                 a.host, a.port, a.quiet, a.from, a.bank_id, a.split};
+	                 a.host, a.port, a.quiet, a.from, a.bank_id, a.split, a.reviewed};
 	rc = exit_code(c->run(&o));
 	qb_diag_summary();
 	qb_diag_dispose();

@@ -1299,6 +1299,7 @@ typedef struct stale_ctx {
 	qb_rev_hashes *hashes;
 	size_t elem;   /* the element's row in hashes */
 	qb_rev_stale_fn fn;
+	qb_rev_stale_text_fn tfn; /* qb_rev_stale_texts(): quiet, per element */
 	void *payload;
 } stale_ctx;
 
@@ -1376,8 +1377,11 @@ static void stale_elem(void *payload, const char *qid, const char *elem, const q
 				if (strcmp(qb_tr_lang(t, &t->tr[k]), qb_tr_lang(t, tr)) != 0)
 					qb_buf_appendf(&who, "%s'%s'", who.len ? _(" or ") : "", qb_tr_lang(t, &t->tr[k]));
 		}
-		qb_diag_warning(qb_tr_loc(t, tr), "'%s' text of %s may be stale: %s changed", qb_tr_lang(t, tr), what,
-		                qb_buf_cstr(&who));
+		if (c->tfn)
+			c->tfn(c->payload, qid, elem, qb_tr_lang(t, tr));
+		else
+			qb_diag_warning(qb_tr_loc(t, tr), "'%s' text of %s may be stale: %s changed",
+			                qb_tr_lang(t, tr), what, qb_buf_cstr(&who));
 		qb_buf_dispose(&who);
 		c->nstale++;
 		if (c->fn)
@@ -1396,7 +1400,7 @@ void qb_rev_check_stale(const qb_revisions *rev, const qb_bank *bank, qb_rev_has
 void qb_rev_check_stale_each(const qb_revisions *rev, const qb_bank *bank, qb_rev_hashes *hashes,
                              qb_rev_stale_fn fn, void *payload)
 {
-	stale_ctx c = {rev, bank, 0, 0, hashes, 0, fn, payload};
+	stale_ctx c = {rev, bank, 0, 0, hashes, 0, fn, NULL, payload};
 	each_element(bank, stale_elem, &c);
 	if (c.nstale)
 		qb_diag_note(QB_LOC(bank->path, 0, 0),
@@ -1405,6 +1409,13 @@ void qb_rev_check_stale_each(const qb_revisions *rev, const qb_bank *bank, qb_re
 		                      "after checking the translations, run 'qbc review %s' to mark them "
 		                      "reviewed", c.nstale),
 		             bank->path);
+}
+
+void qb_rev_stale_texts(const qb_revisions *rev, const qb_bank *bank, qb_rev_stale_text_fn fn,
+                        void *payload)
+{
+	stale_ctx c = {rev, bank, 0, 0, NULL, 0, NULL, fn, payload};
+	each_element(bank, stale_elem, &c);
 }
 
 /* ---- updating ---- */
@@ -1781,6 +1792,36 @@ size_t qb_rev_review(qb_revisions *rev, const qb_bank *bank, const char *const *
 	review_ctx c = {rev, bank, ids, nids, lang, 0, what};
 	each_element(bank, review_elem, &c);
 	return c.n;
+}
+
+bool qb_rev_set_text(qb_revisions *rev, const qb_bank *bank, const char *qid, const char *elem,
+                     const qb_text *t, const char *lang, bool current)
+{
+	tent *self = find_t(rev, qid, elem, lang);
+	const char *s = qb_text_get(t, lang);
+	if (!self || !s)
+		return false;
+	uint8_t h[8];
+	text_hash8(h, s);
+	bool changed = memcmp(h, self->hash, 8) != 0;
+	memcpy(self->hash, h, 8);
+	if (!current)
+		return changed; /* the old basis stays: stale until reviewed */
+	basis_set bs;
+	basis_set_init(&bs, bank, t, NULL);
+	for (size_t k = 0; k < bank->nlangs; k++) {
+		tent *e = find_t(rev, qid, elem, bank->langs[k].code);
+		if (!e || !text_in(bank, t, k))
+			continue;
+		char *basis = basis_of(&bs, bank->langs[k].code);
+		if (!basis_is(e, basis)) {
+			put_basis(rev, e, basis);
+			changed = true;
+		}
+		free(basis);
+	}
+	basis_set_dispose(&bs);
+	return changed;
 }
 
 /* ---- writing ---- */

@@ -62,6 +62,15 @@ typedef void (*qb_rev_stale_fn)(void *payload, const char *qid, const char *lang
 void qb_rev_check_stale_each(const qb_revisions *rev, const qb_bank *bank, qb_rev_hashes *hashes,
                              qb_rev_stale_fn fn, void *payload);
 
+/* Calls fn, quietly, for each text the stale check would warn about,
+ * with its element's name in the record (prompt, option-N, feedback-N,
+ * match-N, feedback-wrong, explanation; title and description with qid
+ * "-"): the states `qbc translate export` gives its units. */
+typedef void (*qb_rev_stale_text_fn)(void *payload, const char *qid, const char *elem,
+                                     const char *lang);
+void qb_rev_stale_texts(const qb_revisions *rev, const qb_bank *bank, qb_rev_stale_text_fn fn,
+                        void *payload);
+
 /* Warns, at the first new id, when the bank has question ids the record
  * does not know while the record has ids the bank lost: most likely a
  * rename, which loses learners' progress.  check and build both call it
@@ -84,6 +93,16 @@ bool qb_rev_update(qb_revisions *rev, const qb_bank *bank, qb_rev_hashes *hashes
  * each ("question 'x' prompt (fr)\n"). */
 size_t qb_rev_review(qb_revisions *rev, const qb_bank *bank, const char *const *ids,
                      size_t nids, const char *lang, qb_buf *what);
+
+/* For `qbc translate import`: records the text t of element elem of
+ * question qid in lang (its current text) as written.  current false
+ * keeps the entry's basis, so a translation that was stale stays stale;
+ * true makes every language's text of the element current against the
+ * others, as review does.  True when the record changed; false too when
+ * it has no entry for the text (a new translation: the next build
+ * records it as current). */
+bool qb_rev_set_text(qb_revisions *rev, const qb_bank *bank, const char *qid, const char *elem,
+                     const qb_text *t, const char *lang, bool current);
 
 /* Moves the table of texts out of memory, into an unlinked scratch file,
  * for the rest of the build: after qb_rev_update(), only

@@ -57,9 +57,7 @@ static bool needs_escape(const char *s, size_t n, size_t *at)
 	return false;
 }
 
-/* Writes text (one translation) from its first line on, the following
- * lines indented by indent spaces. */
-static void put_text(qb_buf *out, const char *text, int indent)
+void qb_qb_put_text(qb_buf *out, const char *text, int indent)
 {
 	const char *p = text;
 	size_t fence = 0; /* the open fence's length, 0 outside code */
@@ -115,7 +113,7 @@ static void put_trs(qb_buf *out, const qb_bank *bank, const qb_text *t, int inde
 			qb_buf_appendf(out, "%*s", indent, "");
 		const char *code = bank->langs[k].code;
 		qb_buf_appendf(out, "%s: ", code);
-		put_text(out, tr->text, indent + (int)strlen(code) + 2);
+		qb_qb_put_text(out, tr->text, indent + (int)strlen(code) + 2);
 		first = false;
 	}
 	if (first && inline_)

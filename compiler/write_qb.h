@@ -9,6 +9,10 @@
 
 /* Appends the .qb source of bank to out. */
 void qb_qb_source(qb_buf *out, const qb_bank *bank);
+/* Appends text (one translation) as .qb source from its first line on,
+ * each line ending in '\n', the following lines indented by indent
+ * spaces (qb_edit.c writes translations with it too). */
+void qb_qb_put_text(qb_buf *out, const char *text, int indent);
 /* Writes it to path atomically; 0, or -1 with errno set. */
 int qb_write_qb(const qb_bank *bank, const char *path);
 

@@ -1,0 +1,459 @@
+/* translate.c - a bank's texts as translation units (see translate.h),
+ * and the markup a translation must keep. */
+#include "translate.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "utf8.h"
+
+/* ---- the units ---- */
+
+typedef struct collect_ctx {
+	qb_tu_list *out;
+	size_t cap;
+	const qb_bank *bank;
+	const char *lang, *deflang;
+	const qb_question *q; /* NULL: the bank's own texts */
+	char qid[64];
+	char **gloss;         /* "term\tother" lines of the glossary */
+	size_t ngloss;
+	char gname[64];       /* the heading of the glossary's second column */
+} collect_ctx;
+
+/* The first line of a text, at most 80 characters, for the notes. */
+static void put_short(qb_buf *b, const char *s)
+{
+	size_t n = strcspn(s, "\n"), full = n;
+	while (n && (s[n - 1] == '\\' || s[n - 1] == ' '))
+		n--; /* a hard line break */
+	size_t len = n, chars = 0, i = 0;
+	while (i < n && chars < 80) {
+		i++;
+		while (i < n && ((unsigned char)s[i] & 0xC0) == 0x80)
+			i++;
+		chars++;
+	}
+	len = i;
+	qb_buf_append(b, s, len);
+	if (len < full || s[full])
+		qb_buf_puts(b, "…");
+}
+
+/* Whether term occurs in s as a word, ignoring ASCII case. */
+static bool has_term(const char *s, const char *term)
+{
+	size_t n = strlen(term);
+	if (n < 3)
+		return false;
+	for (const char *p = s; *p; p++) {
+		if (strncasecmp(p, term, n) != 0)
+			continue;
+		bool before = p == s || !isalnum((unsigned char)p[-1]);
+		bool after = !isalnum((unsigned char)p[n]);
+		if (before && after)
+			return true;
+	}
+	return false;
+}
+
+static void add_unit(collect_ctx *c, const char *where, const char *elem, const qb_text *t,
+                     const char *what)
+{
+	if (!t->present)
+		return;
+	const char *src = qb_text_get(t, c->deflang);
+	if (!src || !*src)
+		return;
+	qb_tu_list *l = c->out;
+	if (l->n == c->cap)
+		l->v = qb_xrealloc(l->v, (c->cap = c->cap * 2 + 32) * sizeof *l->v);
+	qb_tu *u = &l->v[l->n++];
+	memset(u, 0, sizeof *u);
+	qb_buf key = QB_BUF_INIT;
+	if (c->q)
+		qb_buf_appendf(&key, "%s/", c->qid);
+	qb_buf_puts(&key, where);
+	u->key = qb_buf_detach(&key);
+	u->qid = c->q ? (c->q->id ? c->q->id : NULL) : "-";
+	snprintf(u->elem, sizeof u->elem, "%s", u->qid ? elem : "");
+	u->text = t;
+	u->source = src;
+	u->target = qb_text_get(t, c->lang);
+	u->state = u->target ? QB_TU_TRANSLATED : QB_TU_UNTRANSLATED;
+	qb_buf note = QB_BUF_INIT;
+	if (c->q) {
+		const char *prompt = qb_text_get(&c->q->prompt, c->deflang);
+		qb_buf_appendf(&note, "Question %d (%s)", c->q->number, qb_qtype_name(c->q->type));
+		if (t != &c->q->prompt && prompt) {
+			qb_buf_puts(&note, ": ");
+			put_short(&note, prompt);
+		}
+		qb_buf_putc(&note, '\n');
+	}
+	qb_buf_appendf(&note, "%s\n", what);
+	for (size_t i = 0; i < c->ngloss; i++) {
+		char *tab = strchr(c->gloss[i], '\t');
+		*tab = '\0';
+		if (has_term(src, c->gloss[i]))
+			qb_buf_appendf(&note, "Glossary: %s (%s: %s)\n", c->gloss[i], c->gname,
+			               tab + 1);
+		*tab = '\t';
+	}
+	note.ptr[--note.len] = '\0'; /* the last '\n' */
+	u->note = qb_buf_detach(&note);
+}
+
+/* Reads the glossary's table rows ("| term | other | notes |") into
+ * "term\tother" lines: each term of the first cell (split at '/' and
+ * ',', without parentheses) with the second cell. */
+static void read_glossary(collect_ctx *c, const char *text)
+{
+	size_t cap = 0;
+	bool header = true;
+	for (const char *p = text; p && *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+		if (n && p[0] == '|') {
+			char *row = qb_xstrndup(p + 1, n - 1);
+			char *bar = strchr(row, '|');
+			char *bar2 = bar ? strchr(bar + 1, '|') : NULL;
+			bool rule = strspn(row, "|-: ") == strlen(row);
+			if (bar && bar2 && !rule && !header) {
+				*bar = *bar2 = '\0';
+				char *other = bar + 1;
+				other += strspn(other, " ");
+				for (char *e = other + strlen(other); e > other && e[-1] == ' ';)
+					*--e = '\0';
+				for (char *tok = row; *tok;) {
+					size_t len = strcspn(tok, "/,");
+					char term[128];
+					size_t k = 0;
+					int depth = 0;
+					for (size_t i = 0; i < len && k + 1 < sizeof term; i++) {
+						depth += tok[i] == '(';
+						if (!depth && tok[i] != '*' && tok[i] != '`')
+							term[k++] = tok[i];
+						depth -= tok[i] == ')' && depth;
+					}
+					term[k] = '\0';
+					char *s = term + strspn(term, " ");
+					for (char *e = s + strlen(s); e > s && e[-1] == ' ';)
+						*--e = '\0';
+					if (strlen(s) >= 3) {
+						if (c->ngloss == cap)
+							c->gloss = qb_xrealloc(c->gloss,
+							                       (cap = cap * 2 + 16) * sizeof *c->gloss);
+						qb_buf g = QB_BUF_INIT;
+						qb_buf_appendf(&g, "%s\t%s", s, other);
+						c->gloss[c->ngloss++] = qb_buf_detach(&g);
+					}
+					tok += len;
+					tok += *tok != '\0';
+				}
+			}
+			if (header && !rule && bar && bar2) {
+				*bar2 = '\0';
+				const char *h = bar + 1 + strspn(bar + 1, " ");
+				size_t hl = strlen(h);
+				while (hl && h[hl - 1] == ' ')
+					hl--;
+				snprintf(c->gname, sizeof c->gname, "%.*s", (int)hl, h);
+			}
+			header = rule ? false : header;
+			free(row);
+		} else {
+			header = true; /* the next table's first row is its header */
+		}
+		p = nl ? nl + 1 : NULL;
+	}
+}
+
+typedef struct stale_mark {
+	qb_tu_list *l;
+	const char *lang;
+} stale_mark;
+
+static void mark_stale(void *payload, const char *qid, const char *elem, const char *lang)
+{
+	stale_mark *m = payload;
+	if (strcmp(lang, m->lang) != 0)
+		return;
+	for (size_t i = 0; i < m->l->n; i++) {
+		qb_tu *u = &m->l->v[i];
+		if (u->qid && strcmp(u->qid, qid) == 0 && strcmp(u->elem, elem) == 0 && u->target)
+			u->state = QB_TU_STALE;
+	}
+}
+
+static void collect_question(collect_ctx *c, const qb_question *q)
+{
+	char where[64], elem[32], what[160];
+	c->q = q;
+	if (q->id)
+		snprintf(c->qid, sizeof c->qid, "%s", q->id);
+	else
+		snprintf(c->qid, sizeof c->qid, "#%d", q->number);
+	add_unit(c, "prompt", "prompt", &q->prompt,
+	         q->type == QB_QTYPE_CLOZE ? "The prompt: keep each {{...}} gap; its answers may be "
+	                                     "translated"
+	                                   : "The prompt");
+	const char *noun = q->type == QB_QTYPE_SHORT      ? "answer"
+	                   : q->type == QB_QTYPE_MATCHING ? "pair"
+	                                                  : "option";
+	for (size_t i = 0; i < q->nchoices && q->type != QB_QTYPE_TRUE_FALSE; i++) {
+		const qb_choice *ch = &q->choices[i];
+		snprintf(where, sizeof where, "%s %zu", noun, i + 1);
+		snprintf(elem, sizeof elem, "option-%zu", i + 1);
+		if (q->type == QB_QTYPE_SHORT)
+			snprintf(what, sizeof what, "%s %zu, %s typed by the learner (plain text)",
+			         ch->correct ? "Accepted answer" : "Wrong answer", i + 1,
+			         ch->correct ? "accepted when" : "recognised when");
+		else if (q->type == QB_QTYPE_MATCHING)
+			snprintf(what, sizeof what, "Pair %zu of %zu, left side", i + 1, q->nchoices);
+		else
+			snprintf(what, sizeof what, "Option %zu of %zu (%s)", i + 1, q->nchoices,
+			         ch->correct ? "correct" : "wrong");
+		add_unit(c, where, elem, &ch->text, what);
+		if (q->type == QB_QTYPE_MATCHING) {
+			char w2[80];
+			snprintf(w2, sizeof w2, "%s/right", where);
+			snprintf(elem, sizeof elem, "match-%zu", i + 1);
+			snprintf(what, sizeof what, "Pair %zu of %zu, right side", i + 1, q->nchoices);
+			add_unit(c, w2, elem, qb_choice_match(ch), what);
+		}
+		char w3[80];
+		snprintf(w3, sizeof w3, "%s/feedback", where);
+		snprintf(elem, sizeof elem, "feedback-%zu", i + 1);
+		snprintf(what, sizeof what, "Feedback shown when the learner chooses %s %zu", noun,
+		         i + 1);
+		add_unit(c, w3, elem, &ch->feedback, what);
+	}
+	if (q->type == QB_QTYPE_TRUE_FALSE) {
+		add_unit(c, "feedback-true", "feedback-1", qb_question_feedback(q, true),
+		         "Feedback shown when the learner answers 'true'");
+		add_unit(c, "feedback-false", "feedback-2", qb_question_feedback(q, false),
+		         "Feedback shown when the learner answers 'false'");
+	}
+	add_unit(c, "feedback-wrong", "feedback-wrong", &q->feedback_wrong,
+	         "Feedback shown for any wrong answer");
+	add_unit(c, "explanation", "explanation", &q->explanation,
+	         "The explanation, shown after the answer");
+}
+
+void qb_tu_collect(qb_tu_list *out, const qb_bank *bank, const char *lang,
+                   const qb_revisions *rev, const char *glossary)
+{
+	collect_ctx c = {out, 0, bank, lang, qb_bank_default_lang(bank), NULL, "", NULL, 0, ""};
+	out->v = NULL;
+	out->n = 0;
+	if (!c.deflang)
+		return;
+	if (glossary)
+		read_glossary(&c, glossary);
+	add_unit(&c, "title", "title", &bank->title, "The bank's title");
+	add_unit(&c, "description", "description", &bank->description,
+	         "The bank's description, shown before the questions");
+	for (size_t i = 0; i < bank->nquestions; i++)
+		collect_question(&c, &bank->questions[i]);
+	if (rev) {
+		stale_mark m = {out, lang};
+		qb_rev_stale_texts(rev, bank, mark_stale, &m);
+	}
+	for (size_t i = 0; i < c.ngloss; i++)
+		free(c.gloss[i]);
+	free(c.gloss);
+}
+
+void qb_tu_dispose(qb_tu_list *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		free(l->v[i].key);
+		free(l->v[i].note);
+	}
+	free(l->v);
+	l->v = NULL;
+	l->n = 0;
+}
+
+const qb_tu *qb_tu_find(const qb_tu_list *l, const char *key)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (strcmp(l->v[i].key, key) == 0)
+			return &l->v[i];
+	return NULL;
+}
+
+/* ---- markup ---- */
+
+/* The end of the protected piece that starts at s[i], or 0 when none
+ * does; *kind says what it is.  Unclosed markup is no piece (Markdown
+ * shows it as it is), so a translation that breaks one lacks it. */
+static size_t piece_at(const char *s, size_t i, const char **kind)
+{
+	const char *p = s + i;
+	bool line_start = i == 0 || s[i - 1] == '\n';
+	if (line_start && (strncmp(p, "```", 3) == 0 || strncmp(p, "~~~", 3) == 0)) {
+		size_t k = 0;
+		while (p[k] == p[0])
+			k++;
+		for (const char *q = strchr(p, '\n'); q; q = strchr(q + 1, '\n')) {
+			size_t m = 0;
+			const char *r = q + 1 + strspn(q + 1, " ");
+			while (r[m] == p[0])
+				m++;
+			if (m >= k) {
+				*kind = "code";
+				return (size_t)(r + m - s);
+			}
+		}
+		return 0;
+	}
+	if (p[0] == '\\' && p[1] == '(') {
+		const char *e = strstr(p + 2, "\\)");
+		*kind = "math";
+		return e ? (size_t)(e + 2 - s) : 0;
+	}
+	if (p[0] == '`') {
+		size_t k = 0;
+		while (p[k] == '`')
+			k++;
+		for (const char *q = p + k; (q = strchr(q, '`')) != NULL;) {
+			size_t m = 0;
+			while (q[m] == '`')
+				m++;
+			if (m == k) {
+				*kind = "code";
+				return (size_t)(q + m - s);
+			}
+			q += m;
+		}
+		return 0;
+	}
+	if (p[0] == '$') {
+		size_t k = p[1] == '$' ? 2 : 1;
+		for (const char *q = p + k; *q; q++) {
+			if (*q == '\\' && q[1]) {
+				q++;
+				continue;
+			}
+			if (*q == '$' && (k == 1 || q[1] == '$')) {
+				*kind = "math";
+				return (size_t)(q + k - s);
+			}
+		}
+		return 0;
+	}
+	if (p[0] == ']' && p[1] == '(') {
+		const char *e = strchr(p + 2, ')');
+		/* A picture or sound ('![..](..)') may be one of the
+		 * language's own; a link's target is kept. */
+		size_t j = i;
+		while (j > 0 && s[j - 1] != '[')
+			j--;
+		*kind = j > 1 && s[j - 2] == '!' ? "media" : "link";
+		return e ? (size_t)(e + 1 - s) : 0;
+	}
+	if (p[0] == '{' && p[1] == '{') {
+		const char *e = strstr(p + 2, "}}");
+		*kind = "gap";
+		return e ? (size_t)(e + 2 - s) : 0;
+	}
+	return 0;
+}
+
+void qb_tu_pieces(const char *text, qb_tu_piece_fn fn, void *payload)
+{
+	size_t lit = 0, i = 0;
+	while (text[i]) {
+		const char *kind = NULL;
+		if (text[i] == '\\' && text[i + 1] && text[i + 1] != '(') {
+			i += 2; /* an escaped character is literal */
+			continue;
+		}
+		size_t end = piece_at(text, i, &kind);
+		if (!end) {
+			i++;
+			continue;
+		}
+		if (i > lit)
+			fn(payload, NULL, text + lit, i - lit);
+		fn(payload, kind, text + i, end - i);
+		lit = i = end;
+	}
+	if (i > lit)
+		fn(payload, NULL, text + lit, i - lit);
+}
+
+typedef struct piece_list {
+	char **v;
+	size_t n, cap;
+} piece_list;
+
+/* A cloze gap's answers may be translated, and a picture or sound may be
+ * the language's own: they count by their kind only (typed or choice
+ * gap; picture or sound); every other piece by its exact text. */
+static void add_piece(void *payload, const char *kind, const char *s, size_t len)
+{
+	piece_list *l = payload;
+	if (!kind)
+		return;
+	if (l->n == l->cap)
+		l->v = qb_xrealloc(l->v, (l->cap = l->cap * 2 + 8) * sizeof *l->v);
+	if (strcmp(kind, "media") == 0) {
+		l->v[l->n++] = qb_xstrdup("![…](…) (a picture or sound)");
+	} else if (strcmp(kind, "gap") == 0) {
+		const char *in = s + 2 + strspn(s + 2, " ");
+		l->v[l->n++] = qb_xstrdup(*in == '=' || *in == '~' ? "{{=…}} (a choice gap)"
+		                                                   : "{{…}} (a typed gap)");
+	} else {
+		l->v[l->n++] = qb_xstrndup(s, len);
+	}
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void pieces_dispose(piece_list *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->v[i]);
+	free(l->v);
+}
+
+int qb_tu_markup_check(const char *source, const char *target, qb_buf *why)
+{
+	piece_list a = {NULL, 0, 0}, b = {NULL, 0, 0};
+	qb_tu_pieces(source, add_piece, &a);
+	qb_tu_pieces(target, add_piece, &b);
+	if (a.n)
+		qsort(a.v, a.n, sizeof *a.v, cmp_str);
+	if (b.n)
+		qsort(b.v, b.n, sizeof *b.v, cmp_str);
+	size_t i = 0, j = 0;
+	int rc = 0;
+	while ((i < a.n || j < b.n) && !rc) {
+		int d = i == a.n ? 1 : j == b.n ? -1 : strcmp(a.v[i], b.v[j]);
+		if (d == 0) {
+			i++, j++;
+			continue;
+		}
+		rc = -1;
+		if (d < 0)
+			qb_buf_appendf(why, "the translation lacks '%s' of the source (formulas, code, "
+			               "link and picture targets and cloze gaps are kept as they are)",
+			               a.v[i]);
+		else
+			qb_buf_appendf(why, "the translation has '%s', which the source lacks (formulas, "
+			               "code, link and picture targets and cloze gaps are kept as they "
+			               "are)", b.v[j]);
+	}
+	pieces_dispose(&a);
+	pieces_dispose(&b);
+	return rc;
+}

@@ -1,0 +1,89 @@
+/* translate.h - `qbc translate`: a bank's texts as translation units for
+ * translators' tools (gettext PO, XLIFF 2.0), and their translations
+ * taken back into the bank in place (qb_edit.h).
+ *
+ * One unit per text of the bank, in bank order: the title, the
+ * description, and per question its prompt, options (answers, left sides
+ * of pairs), the right sides of pairs, feedback, 'feedback-true:' /
+ * 'feedback-false:', 'feedback-wrong:' and the explanation.  A unit's key
+ * says where the text lives ("cycle-stages/option 2/feedback") and does
+ * not change with edits elsewhere. */
+#ifndef QB_TRANSLATE_H
+#define QB_TRANSLATE_H
+
+#include "buf.h"
+#include "model.h"
+#include "revision.h"
+
+typedef enum qb_tu_state {
+	QB_TU_UNTRANSLATED, /* no text in the language                      */
+	QB_TU_STALE,        /* the source changed since it was translated   */
+	QB_TU_TRANSLATED    /* current (the record keeps no separate state
+	                       for a reviewed text: review makes it current) */
+} qb_tu_state;
+
+typedef struct qb_tu {
+	char *key;          /* "cycle-stages/option 2/feedback"              */
+	const char *qid;    /* the record's question id ("-": the bank's)    */
+	char elem[32];      /* the record's element name ("" when it has none) */
+	const qb_text *text;
+	const char *source; /* the default language's text                  */
+	const char *target; /* the language's text, or NULL                 */
+	qb_tu_state state;
+	char *note;         /* context for the translator, lines of text     */
+} qb_tu;
+
+typedef struct qb_tu_list {
+	qb_tu *v;
+	size_t n;
+} qb_tu_list;
+
+/* The units of bank in lang (rev may be NULL: no states but untranslated
+ * and translated; glossary may be NULL).  Texts without a default-language
+ * text are left out. */
+void qb_tu_collect(qb_tu_list *out, const qb_bank *bank, const char *lang,
+                   const qb_revisions *rev, const char *glossary);
+void qb_tu_dispose(qb_tu_list *l);
+/* The unit with key, or NULL. */
+const qb_tu *qb_tu_find(const qb_tu_list *l, const char *key);
+
+/* The markup a translation must keep: formulas (\(..\), $..$, $$..$$),
+ * code spans and fenced code, link targets (the same), pictures and
+ * sounds and cloze gaps (as many of each kind: a language may have its
+ * own picture or recording, and a gap's answers are translated).
+ * Returns 0 when target has the same markup as source, else -1 with a
+ * sentence in why ("lacks the formula '$x^2$' of the source"). */
+int qb_tu_markup_check(const char *source, const char *target, qb_buf *why);
+
+/* One piece of a text: literal text, or a protected piece of markup
+ * (kind: "math", "code", "link", "media", "gap"), for XLIFF's
+ * placeholders. */
+typedef void (*qb_tu_piece_fn)(void *payload, const char *kind, const char *s, size_t len);
+void qb_tu_pieces(const char *text, qb_tu_piece_fn fn, void *payload);
+
+/* A unit as a translator's file holds it. */
+typedef struct qb_tu_in {
+	char *key, *source, *target; /* target "" when untranslated          */
+	bool fuzzy;                  /* PO fuzzy, XLIFF state "initial"      */
+	int line;                    /* where the unit is in the file        */
+} qb_tu_in;
+
+typedef struct qb_tu_file {
+	char *lang;                  /* the file's target language, or NULL  */
+	qb_tu_in *v;
+	size_t n;
+} qb_tu_file;
+void qb_tu_file_dispose(qb_tu_file *f);
+
+/* translate_po.c: the units as a gettext PO file through libgettextpo
+ * (msgctxt the key, msgid the source, msgstr the target, extracted
+ * comments the notes, fuzzy the stale ones), written atomically to path
+ * ("-": stdout); and read back.  0, or -1 after a diagnostic. */
+int qb_po_write(const qb_tu_list *l, const qb_bank *bank, const char *lang, const char *path);
+int qb_po_read(const char *path, qb_tu_file *out);
+
+/* translate_xliff.c: the same as XLIFF 2.0 through libxml2. */
+int qb_xliff_write(const qb_tu_list *l, const qb_bank *bank, const char *lang, const char *path);
+int qb_xliff_read(const char *path, qb_tu_file *out);
+
+#endif

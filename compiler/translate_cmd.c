@@ -1,0 +1,515 @@
+/* translate_cmd.c - `qbc translate export` and `qbc translate import`
+ * (translate.h): the bank's texts out to a translator's PO or XLIFF file,
+ * and the translations back into the bank in place (qb_edit.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
+#include <utf8proc.h>
+
+#include "alloc.h"
+#include "diag.h"
+#include "driver.h"
+#include "fsutil.h"
+#include "i18n.h"
+#include "lang.h"
+#include "qb_edit.h"
+#include "read.h"
+#include "revision.h"
+#include "translate.h"
+#include "validate.h"
+
+/* "po" or "xliff": --format, else from the file's name. */
+static const char *file_format(const qb_drv_opts *o, const char *path)
+{
+	if (o->formats)
+		return o->formats;
+	const char *dot = path ? strrchr(path, '.') : NULL;
+	return dot && (strcmp(dot, ".xlf") == 0 || strcmp(dot, ".xliff") == 0) ? "xliff" : "po";
+}
+
+/* The glossary beside the bank (glossary.md), or NULL. */
+static char *read_glossary(const qb_bank *bank)
+{
+	char *path = qb_fs_join(bank->dir, "glossary.md"), *text = NULL;
+	size_t len;
+	if (qb_fs_read(path, &text, &len) != 0)
+		text = NULL;
+	free(path);
+	return text;
+}
+
+/* The bank's record in *rev, NULL when it has none yet; QB_DRV_IO after
+ * a diagnostic when it cannot be read. */
+static qb_drv_status load_record(const qb_bank *bank, char **rpath, qb_revisions **rev)
+{
+	bool io = false;
+	*rpath = qb_rev_path(bank->path);
+	*rev = qb_rev_load(*rpath, &io);
+	if (!*rev)
+		return QB_DRV_IO;
+	if (qb_rev_number(*rev) == 0) {
+		qb_rev_free(*rev);
+		*rev = NULL;
+	}
+	return QB_DRV_OK;
+}
+
+static qb_drv_status export_bank(const qb_drv_opts *o, const char *path)
+{
+	if (!o->langs) {
+		qb_drv_usage(o->command, "translate export: --lang LANG is needed");
+		return QB_DRV_USAGE;
+	}
+	if (!qb_lang_valid(o->langs, strlen(o->langs))) {
+		qb_drv_usage(o->command, "--lang: '%s' is not a BCP 47 language code", o->langs);
+		return QB_DRV_USAGE;
+	}
+	const char *fmt = file_format(o, o->outdir);
+	if (strcmp(fmt, "po") != 0 && strcmp(fmt, "xliff") != 0) {
+		qb_drv_usage(o->command, "--format: '%s' is not po or xliff", fmt);
+		return QB_DRV_USAGE;
+	}
+	qb_diag_mark m = qb_diag_mark_now();
+	qb_bank *bank = qb_read(path);
+	if (!bank)
+		return QB_DRV_IO;
+	qb_validate(bank);
+	qb_drv_status rc = QB_DRV_OK;
+	char *rpath = NULL, *gloss = NULL, *out = NULL;
+	qb_revisions *rev = NULL;
+	qb_tu_list units = {NULL, 0};
+	qb_buf lang = QB_BUF_INIT;
+	qb_lang_canonical(&lang, o->langs, strlen(o->langs));
+	if (qb_diag_errors_since(m)) {
+		rc = QB_DRV_BANK_ERRORS;
+		goto done;
+	}
+	const char *deflang = qb_bank_default_lang(bank);
+	if (deflang && strcmp(deflang, qb_buf_cstr(&lang)) == 0) {
+		qb_drv_usage(o->command, "--lang: '%s' is the bank's default language, the source",
+		             qb_buf_cstr(&lang));
+		rc = QB_DRV_USAGE;
+		goto done;
+	}
+	if ((rc = load_record(bank, &rpath, &rev)) != QB_DRV_OK)
+		goto done;
+	gloss = read_glossary(bank);
+	qb_tu_collect(&units, bank, qb_buf_cstr(&lang), rev, gloss);
+	if (o->outdir) {
+		out = qb_xstrdup(o->outdir);
+	} else {
+		size_t n = strlen(path);
+		if (n > 3 && strcmp(path + n - 3, ".qb") == 0)
+			n -= 3;
+		out = qb_xasprintf("%.*s.%s.%s", (int)n, path, qb_buf_cstr(&lang),
+		                   strcmp(fmt, "po") == 0 ? "po" : "xlf");
+	}
+	int w = strcmp(fmt, "po") == 0 ? qb_po_write(&units, bank, qb_buf_cstr(&lang), out)
+	                               : qb_xliff_write(&units, bank, qb_buf_cstr(&lang), out);
+	if (w != 0) {
+		rc = QB_DRV_IO;
+		goto done;
+	}
+	size_t nstate[3] = {0, 0, 0};
+	for (size_t i = 0; i < units.n; i++)
+		nstate[units.v[i].state]++;
+	if (strcmp(out, "-") != 0)
+		printf(_("%s: %zu texts to translate into %s (%zu translated, %zu stale, %zu "
+		         "untranslated) written to %s\n"),
+		       bank->path, units.n, qb_buf_cstr(&lang), nstate[QB_TU_TRANSLATED],
+		       nstate[QB_TU_STALE], nstate[QB_TU_UNTRANSLATED], out);
+done:
+	qb_tu_dispose(&units);
+	qb_buf_dispose(&lang);
+	qb_rev_free(rev);
+	free(rpath);
+	free(gloss);
+	free(out);
+	qb_bank_free(bank);
+	return rc;
+}
+
+/* What an import did, for its report. */
+typedef struct import_counts {
+	size_t added, changed, same, confirmed, untranslated, changed_source, unknown;
+	size_t current, stale;
+} import_counts;
+
+/* The new sides of the matching pairs the file translates: both sides
+ * of a pair are on one line, so they are written together. */
+typedef struct pair_edit {
+	const qb_choice *ch;
+	const char *left, *right; /* NULL: as the bank has it */
+} pair_edit;
+
+typedef struct pairs {
+	pair_edit *v;
+	size_t n;
+} pairs;
+
+/* Writes u's new text, or keeps it for its pair. */
+static int edit_unit(qb_edit *ed, const qb_bank *bank, const qb_tu *u, const char *lang,
+                     const char *text, pairs *p)
+{
+	for (size_t i = 0; i < bank->nquestions; i++) {
+		const qb_question *q = &bank->questions[i];
+		for (size_t c = 0; q->type == QB_QTYPE_MATCHING && c < q->nchoices; c++) {
+			const qb_choice *ch = &q->choices[c];
+			if (u->text != &ch->text && u->text != ch->match)
+				continue;
+			size_t k = 0;
+			while (k < p->n && p->v[k].ch != ch)
+				k++;
+			if (k == p->n) {
+				p->v = qb_xrealloc(p->v, (p->n + 1) * sizeof *p->v);
+				p->v[p->n++] = (pair_edit){ch, NULL, NULL};
+			}
+			*(u->text == &ch->text ? &p->v[k].left : &p->v[k].right) = text;
+			return 0;
+		}
+	}
+	return qb_edit_set(ed, u->text, lang, text);
+}
+
+static int pairs_flush(qb_edit *ed, const pairs *p, const char *lang)
+{
+	int rc = 0;
+	for (size_t i = 0; i < p->n; i++) {
+		const qb_choice *ch = p->v[i].ch;
+		const char *left = p->v[i].left ? p->v[i].left : qb_text_get(&ch->text, lang);
+		const char *right = p->v[i].right ? p->v[i].right : qb_text_get(qb_choice_match(ch), lang);
+		qb_buf b = QB_BUF_INIT;
+		if (ch->text.present)
+			qb_buf_appendf(&b, "%s => %s", left ? left : "", right ? right : "");
+		else
+			qb_buf_appendf(&b, "=> %s", right ? right : "");
+		const qb_text *t = ch->text.present ? &ch->text : qb_choice_match(ch);
+		if (qb_edit_set(ed, t, lang, qb_buf_cstr(&b)) != 0)
+			rc = -1;
+		qb_buf_dispose(&b);
+	}
+	return rc;
+}
+
+/* A translator's text as the reader keeps texts: line ends '\n', no white
+ * space around it, NFC.  NULL when it is not UTF-8. */
+static char *clean_text(const char *s)
+{
+	qb_buf b = QB_BUF_INIT;
+	for (const char *p = s; *p; p++)
+		if (!(*p == '\r' && p[1] == '\n'))
+			qb_buf_putc(&b, *p);
+	const char *t = qb_buf_cstr(&b);
+	size_t n = b.len;
+	while (n && strchr(" \t\n", *t)) {
+		t++;
+		n--;
+	}
+	while (n && strchr(" \t\n", t[n - 1]))
+		n--;
+	utf8proc_uint8_t *nfc = NULL;
+	utf8proc_ssize_t m = utf8proc_map((const utf8proc_uint8_t *)t, (utf8proc_ssize_t)n, &nfc,
+	                                  UTF8PROC_STABLE | UTF8PROC_COMPOSE);
+	char *out = m >= 0 ? qb_xstrndup((const char *)nfc, (size_t)m) : NULL;
+	free(nfc);
+	qb_buf_dispose(&b);
+	return out;
+}
+
+static int cmp_key(const void *a, const void *b)
+{
+	const qb_tu_in *x = *(const qb_tu_in *const *)a, *y = *(const qb_tu_in *const *)b;
+	int d = strcmp(x->key, y->key);
+	return d ? d : (x->line > y->line) - (x->line < y->line);
+}
+
+/* Reports each unit of f whose key an earlier one has, and each text
+ * that is not UTF-8; cleans the others (clean_text()). */
+static void check_file(qb_tu_file *f, const char *fpath)
+{
+	const qb_tu_in **v = qb_xcalloc(f->n + 1, sizeof *v);
+	for (size_t i = 0; i < f->n; i++)
+		v[i] = &f->v[i];
+	if (f->n)
+		qsort(v, f->n, sizeof *v, cmp_key);
+	for (size_t i = 1; i < f->n; i++)
+		if (strcmp(v[i]->key, v[i - 1]->key) == 0)
+			qb_diag_error((qb_loc){fpath, v[i]->line, v[i]->line ? 1 : 0},
+			              "a second unit '%s'; the first is on line %d", v[i]->key,
+			              v[i - 1]->line);
+	free(v);
+	for (size_t i = 0; i < f->n; i++) {
+		char *src = clean_text(f->v[i].source), *trg = clean_text(f->v[i].target);
+		if (!src || !trg) {
+			qb_diag_error((qb_loc){fpath, f->v[i].line, f->v[i].line ? 1 : 0},
+			              "the unit '%s' is not UTF-8 text (give the file in UTF-8)",
+			              f->v[i].key);
+			free(src);
+			free(trg);
+			continue;
+		}
+		free(f->v[i].source);
+		free(f->v[i].target);
+		f->v[i].source = src;
+		f->v[i].target = trg;
+	}
+}
+
+static qb_drv_status import_file(const qb_drv_opts *o, const char *fpath, const char *bpath)
+{
+	qb_drv_status rc = QB_DRV_OK;
+	qb_tu_file f = {NULL, NULL, 0};
+	char *src = NULL, *rpath = NULL;
+	size_t len = 0;
+	qb_bank *bank = NULL, *nb = NULL;
+	qb_revisions *rev = NULL;
+	qb_edit *ed = NULL;
+	qb_tu_list units = {NULL, 0}, after = {NULL, 0};
+	qb_buf result = QB_BUF_INIT, lang = QB_BUF_INIT;
+	const char **done = NULL; /* the text written for each unit of f      */
+	bool *cur = NULL;         /* its record entry made current (else stale) */
+	import_counts n = {0};
+	pairs pend = {NULL, 0};
+	int lockfd = -1;
+	const char *fmt = file_format(o, fpath);
+	qb_diag_mark m = qb_diag_mark_now();
+	if (strcmp(fmt, "po") != 0 && strcmp(fmt, "xliff") != 0) {
+		qb_drv_usage(o->command, "--format: '%s' is not po or xliff", fmt);
+		return QB_DRV_USAGE;
+	}
+	if ((strcmp(fmt, "po") == 0 ? qb_po_read(fpath, &f) : qb_xliff_read(fpath, &f)) != 0) {
+		rc = qb_diag_errors_since(m) ? QB_DRV_BANK_ERRORS : QB_DRV_IO;
+		goto done;
+	}
+	check_file(&f, fpath);
+	if (qb_diag_errors_since(m)) {
+		rc = QB_DRV_BANK_ERRORS;
+		goto done;
+	}
+	if (!f.lang && !o->langs) {
+		qb_diag_error((qb_loc){fpath, 0, 0}, "the file names no target language; give --lang");
+		rc = QB_DRV_BANK_ERRORS;
+		goto done;
+	}
+	const char *want = o->langs ? o->langs : f.lang;
+	if (!qb_lang_valid(want, strlen(want))) {
+		qb_diag_error((qb_loc){fpath, 0, 0}, "'%s' is not a BCP 47 language code", want);
+		rc = QB_DRV_BANK_ERRORS;
+		goto done;
+	}
+	qb_lang_canonical(&lang, want, strlen(want));
+	/* As builds do: the bank and its record are read and written under
+	 * an exclusive lock on the bank file. */
+	lockfd = open(bpath, O_RDONLY | O_CLOEXEC);
+	if (lockfd < 0 || flock(lockfd, LOCK_EX) != 0) {
+		qb_diag_fatal("cannot lock '%s': %s", bpath, strerror(errno));
+		rc = QB_DRV_IO;
+		goto done;
+	}
+	if (qb_fs_read(bpath, &src, &len) != 0) {
+		qb_diag_fatal("cannot read '%s': %s", bpath, strerror(errno));
+		rc = QB_DRV_IO;
+		goto done;
+	}
+	bank = qb_read_text(bpath, src, len);
+	if (!bank) {
+		rc = QB_DRV_IO;
+		goto done;
+	}
+	qb_validate(bank);
+	if (qb_diag_errors_since(m)) {
+		rc = QB_DRV_BANK_ERRORS;
+		goto done;
+	}
+	const char *L = qb_buf_cstr(&lang);
+	const char *deflang = qb_bank_default_lang(bank);
+	if (deflang && strcmp(deflang, L) == 0) {
+		qb_diag_error((qb_loc){fpath, 0, 0}, "'%s' is the bank's default language, the source "
+		              "of the translations", L);
+		rc = QB_DRV_BANK_ERRORS;
+		goto done;
+	}
+	qb_tu_collect(&units, bank, L, NULL, NULL);
+	ed = qb_edit_new(bank, src, len);
+	done = qb_xcalloc(f.n + 1, sizeof *done);
+	cur = qb_xcalloc(f.n + 1, sizeof *cur);
+	/* First every check, so that one mistake writes nothing. */
+	for (size_t i = 0; i < f.n; i++) {
+		const qb_tu_in *in = &f.v[i];
+		qb_loc at = {fpath, in->line, in->line ? 1 : 0};
+		const qb_tu *u = qb_tu_find(&units, in->key);
+		if (!u) {
+			qb_diag_warning(at, "skipped '%s': the bank has no such text", in->key);
+			n.unknown++;
+			continue;
+		}
+		if (strcmp(u->source, in->source) != 0) {
+			qb_diag_warning(at, "skipped '%s': its '%s' text changed in the bank since the file "
+			                "was made; export again", in->key, deflang);
+			n.changed_source++;
+			continue;
+		}
+		if (!*in->target) {
+			n.untranslated++;
+			continue;
+		}
+		cur[i] = o->reviewed || !in->fuzzy;
+		qb_buf why = QB_BUF_INIT;
+		bool same = u->target && strcmp(u->target, in->target) == 0;
+		if (!same && qb_tu_markup_check(in->source, in->target, &why) != 0) {
+			qb_diag_error(at, "translation of '%s': %s", in->key, qb_buf_cstr(&why));
+			qb_buf_dispose(&why);
+			continue;
+		}
+		qb_buf_dispose(&why);
+		if (same) {
+			if (cur[i]) {
+				n.confirmed++;
+				done[i] = in->target; /* the record may mark it current */
+			} else {
+				n.same++;
+			}
+			continue;
+		}
+		if (edit_unit(ed, bank, u, L, in->target, &pend) != 0) {
+			qb_diag_error(at, "translation of '%s': its place in %s cannot be found", in->key,
+			              bpath);
+			continue;
+		}
+		done[i] = in->target;
+		if (u->target)
+			n.changed++;
+		else
+			n.added++;
+	}
+	if (pairs_flush(ed, &pend, L) != 0)
+		qb_diag_error((qb_loc){fpath, 0, 0}, "a pair's place in %s cannot be found", bpath);
+	if (qb_diag_errors_since(m)) {
+		qb_diag_note((qb_loc){bpath, 0, 0}, "nothing was written");
+		rc = QB_DRV_BANK_ERRORS;
+		goto done;
+	}
+	bool newlang = !qb_bank_has_lang(bank, L);
+	if (newlang && n.added) {
+		/* Every text exists in every language: a new language comes
+		 * in whole, or the bank would no longer check. */
+		size_t missing = 0;
+		for (size_t i = 0; i < units.n; i++) {
+			bool have = false;
+			for (size_t k = 0; k < f.n && !have; k++)
+				have = done[k] && strcmp(f.v[k].key, units.v[i].key) == 0;
+			missing += !have;
+		}
+		if (missing) {
+			qb_diag_error((qb_loc){fpath, 0, 0}, "%zu of the bank's %zu texts have no '%s' "
+			              "translation here; a new language is added to the bank when every "
+			              "text has one", missing, units.n, L);
+			qb_diag_note((qb_loc){bpath, 0, 0}, "nothing was written");
+			rc = QB_DRV_BANK_ERRORS;
+			goto done;
+		}
+	}
+	if (newlang && n.added && qb_edit_add_lang(ed, L) != 0) {
+		qb_diag_error((qb_loc){bpath, 1, 1}, "the bank has no 'languages:' line to add '%s' to", L);
+		rc = QB_DRV_BANK_ERRORS;
+		goto done;
+	}
+	qb_edit_result(ed, &result);
+	if (n.added || n.changed) {
+		/* The edited bank must read as the file says before it replaces
+		 * the old one. */
+		qb_diag_mark m2 = qb_diag_mark_now();
+		nb = qb_read_text(bpath, qb_buf_cstr(&result), result.len);
+		if (!nb) {
+			rc = QB_DRV_IO;
+			goto done;
+		}
+		qb_validate(nb);
+		qb_tu_collect(&after, nb, L, NULL, NULL);
+		for (size_t i = 0; i < f.n; i++) {
+			const qb_tu *u = done[i] ? qb_tu_find(&after, f.v[i].key) : NULL;
+			if (done[i] && (!u || !u->target || strcmp(u->target, done[i]) != 0))
+				qb_diag_error((qb_loc){fpath, f.v[i].line, 1}, "translation of '%s' does not "
+				              "read back from the bank as written: write its line breaks as "
+				              "its source does (a '\\' ends a line of text)", f.v[i].key);
+		}
+		if (qb_diag_errors_since(m2)) {
+			qb_diag_note((qb_loc){bpath, 0, 0}, "nothing was written");
+			rc = QB_DRV_BANK_ERRORS;
+			goto done;
+		}
+		if (qb_fs_write_atomic(bpath, result.ptr, result.len) != 0) {
+			qb_diag_fatal("cannot write '%s': %s", bpath, strerror(errno));
+			rc = QB_DRV_IO;
+			goto done;
+		}
+	}
+	/* The record: fuzzy translations stay stale, the others are current. */
+	if ((rc = load_record(bank, &rpath, &rev)) != QB_DRV_OK)
+		goto done;
+	const qb_bank *cb = nb ? nb : bank;
+	if (!nb)
+		qb_tu_collect(&after, bank, L, NULL, NULL);
+	for (size_t i = 0; rev && i < f.n; i++) {
+		const qb_tu *u = done[i] ? qb_tu_find(&after, f.v[i].key) : NULL;
+		if (u && u->qid && *u->elem &&
+		    qb_rev_set_text(rev, cb, u->qid, u->elem, u->text, L, cur[i]))
+			cur[i] ? n.current++ : n.stale++;
+	}
+	if (rev && n.current + n.stale && qb_rev_save(rev, rpath, bpath) != 0) {
+		rc = QB_DRV_IO;
+		goto done;
+	}
+	printf(_("%s: %s from %s: %zu added, %zu changed, %zu unchanged, %zu skipped (%zu changed "
+	         "in the bank since the export, %zu unknown), %zu untranslated\n"),
+	       bpath, L, fpath, n.added, n.changed, n.same + n.confirmed,
+	       n.changed_source + n.unknown, n.changed_source, n.unknown, n.untranslated);
+	if (newlang && n.added)
+		printf(_("  '%s' added to the bank's languages\n"), L);
+	if (rev)
+		printf(_("  revision record: %zu marked current%s, %zu left stale (fuzzy)\n"), n.current,
+		       o->reviewed ? _(" (reviewed)") : "", n.stale);
+done:
+	if (lockfd >= 0)
+		close(lockfd);
+	free(pend.v);
+	free(done);
+	free(cur);
+	qb_edit_free(ed);
+	qb_tu_dispose(&units);
+	qb_tu_dispose(&after);
+	qb_buf_dispose(&result);
+	qb_buf_dispose(&lang);
+	qb_tu_file_dispose(&f);
+	qb_rev_free(rev);
+	free(rpath);
+	qb_bank_free(nb);
+	qb_bank_free(bank);
+	free(src);
+	return rc;
+}
+
+qb_drv_status qb_drv_translate(const qb_drv_opts *o)
+{
+	const char *verb = o->banks[0];
+	if (strcmp(verb, "export") == 0) {
+		if (o->nbanks != 2) {
+			qb_drv_usage(o->command, "translate export takes one bank");
+			return QB_DRV_USAGE;
+		}
+		return export_bank(o, o->banks[1]);
+	}
+	if (strcmp(verb, "import") == 0) {
+		if (o->nbanks != 3) {
+			qb_drv_usage(o->command, "translate import takes a file and a bank");
+			return QB_DRV_USAGE;
+		}
+		return import_file(o, o->banks[1], o->banks[2]);
+	}
+	qb_drv_usage(o->command, "'%s' is neither export nor import", verb);
+	return QB_DRV_USAGE;
+}
