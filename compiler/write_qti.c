@@ -42,8 +42,8 @@
  * multiple partial = (right picks - wrong picks) / right options, never
  * below 0 (a mapping with lowerBound 0); matching partial = right pairs /
  * pairs; cloze partial = right gaps / gaps; all-or-nothing = the whole
- * correct response.  Feedback (FEEDBACK, identifiers) shows each picked
- * option's feedback, the question's feedback-wrong below full score and
+ * correct response.  Feedback (an outcome FB_<id> per feedback) shows
+ * each picked option's feedback, the question's feedback-wrong below full score and
  * the explanation after every answer, as modal feedback. */
 #include "write.h"
 
@@ -247,14 +247,15 @@ static void response_if(ctx *c)
 	el(c, "responseIf");
 }
 
-/* Adds the identifier fb to the FEEDBACK outcome (a rule). */
+/* Shows feedback fb: sets its own outcome, FB_<fb>, to fb (a rule).  One
+ * outcome per feedback rather than one of cardinality multiple: adding to
+ * a multiple that starts NULL is where players differ. */
 static void add_feedback(ctx *c, const char *fb)
 {
-	set_outcome(c, "FEEDBACK");
-	el(c, "multiple");
-	variable(c, "FEEDBACK");
+	char id[48];
+	snprintf(id, sizeof id, "FB_%s", fb);
+	set_outcome(c, id);
 	base_value(c, "identifier", fb);
-	end(c);
 	end(c);
 }
 
@@ -369,7 +370,24 @@ static void map_entry(ctx *c, const char *key, double value, int case_sensitive)
 	end(c);
 }
 
-static void outcome_decls(ctx *c)
+/* The feedback of q, in the order they are declared and shown: each
+ * option's (F<n>), feedback-wrong (WRONG), the explanation (EXPLANATION).
+ * Returns how many; ids holds them. */
+static size_t feedback_ids(const qb_question *q, char (*ids)[32], size_t max)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < q->nchoices && n < max; i++)
+		if (q->choices[i].feedback.present)
+			snprintf(ids[n++], sizeof ids[0], "F%zu", i + 1);
+	if (q->feedback_wrong.present && n < max)
+		snprintf(ids[n++], sizeof ids[0], "WRONG");
+	if (q->explanation.present && n < max)
+		snprintf(ids[n++], sizeof ids[0], "EXPLANATION");
+	return n;
+}
+
+/* SCORE (0), MAXSCORE (1) and FB_<id> for each feedback of q. */
+static void outcome_decls(ctx *c, const qb_question *q)
 {
 	static const char *const names[] = {"SCORE", "MAXSCORE"};
 	for (size_t i = 0; i < QB_NELEM(names); i++) {
@@ -384,11 +402,18 @@ static void outcome_decls(ctx *c)
 		end(c);
 		end(c);
 	}
-	el(c, "outcomeDeclaration");
-	at(c, "identifier", "FEEDBACK");
-	at(c, "cardinality", "multiple");
-	at(c, "baseType", "identifier");
-	end(c);
+	char (*ids)[32] = qb_xcalloc(q->nchoices + 2, sizeof *ids);
+	size_t n = feedback_ids(q, ids, q->nchoices + 2);
+	for (size_t i = 0; i < n; i++) {
+		char id[48];
+		snprintf(id, sizeof id, "FB_%s", ids[i]);
+		el(c, "outcomeDeclaration");
+		at(c, "identifier", id);
+		at(c, "cardinality", "single");
+		at(c, "baseType", "identifier");
+		end(c);
+	}
+	free(ids);
 }
 
 /* ---- HTML ---- */
@@ -630,7 +655,7 @@ static void write_choice(ctx *c, const qb_question *q, const char *lang)
 		end(c);
 	}
 	end(c);
-	outcome_decls(c);
+	outcome_decls(c, q);
 	el(c, "itemBody");
 	prompt(c, q, lang);
 	el(c, "choiceInteraction");
@@ -716,7 +741,7 @@ static void write_short(ctx *c, const qb_question *q, const char *lang)
 		map_entry(c, ok[i], 1, q->case_sensitive);
 	end(c);
 	end(c);
-	outcome_decls(c);
+	outcome_decls(c, q);
 	el(c, "itemBody");
 	prompt(c, q, lang);
 	el_plain(c, "p");
@@ -760,23 +785,22 @@ static void write_short(ctx *c, const qb_question *q, const char *lang)
 	free(bad_from);
 }
 
-/* numeric: textEntryInteraction of base type float; right when equal to
- * the value within the tolerance (a range: its middle, half its width). */
+/* numeric: textEntryInteraction of base type float; right in the closed
+ * interval the model accepts (value +- tolerance, or the range), written
+ * as its two bounds: equal with a tolerance computes them in floating
+ * point, and 36.65 + 0.55 is not 37.2. */
 static void write_numeric(ctx *c, const qb_question *q, const char *lang)
 {
 	const qb_numeric *num = qb_question_num(q);
 	double half = (num->hi - num->lo) / 2;
 	double value = num->range ? num->lo + half : num->value;
-	double tol = num->range ? half : num->tol;
-	char v[40], t[40], tt[90];
+	char v[40];
 	put_number(v, sizeof v, value);
-	put_number(t, sizeof t, tol);
-	snprintf(tt, sizeof tt, "%s %s", t, t);
 	response_decl(c, "RESPONSE", "single", "float");
 	const char *vals[] = {v};
 	correct_response(c, vals, 1);
 	end(c);
-	outcome_decls(c);
+	outcome_decls(c, q);
 	el(c, "itemBody");
 	prompt(c, q, lang);
 	el_plain(c, "p");
@@ -791,12 +815,15 @@ static void write_numeric(ctx *c, const qb_question *q, const char *lang)
 	end(c);
 	el(c, "responseProcessing");
 	response_if(c);
-	el(c, "equal");
-	at(c, "toleranceMode", tol > 0 ? "absolute" : "exact");
-	if (tol > 0)
-		at(c, "tolerance", tt);
+	el(c, "and");
+	el(c, "gte");
 	variable(c, "RESPONSE");
-	correct(c, "RESPONSE");
+	base_float(c, num->lo);
+	end(c);
+	el(c, "lte");
+	variable(c, "RESPONSE");
+	base_float(c, num->hi);
+	end(c);
 	end(c);
 	set_outcome(c, "SCORE");
 	base_float(c, 1);
@@ -831,7 +858,7 @@ static void write_matching(ctx *c, const qb_question *q, const char *lang)
 		end(c);
 	}
 	end(c);
-	outcome_decls(c);
+	outcome_decls(c, q);
 	el(c, "itemBody");
 	prompt(c, q, lang);
 	el(c, "matchInteraction");
@@ -963,7 +990,7 @@ static void write_cloze(ctx *c, const qb_question *q, const char *lang)
 		end(c);
 		end(c);
 	}
-	outcome_decls(c);
+	outcome_decls(c, q);
 	/* the prompt with a mark for each gap, rendered whole, so that
 	 * Markdown spans across gaps; html_text() writes the gaps */
 	qb_buf marked = QB_BUF_INIT;
@@ -1027,8 +1054,10 @@ static void write_cloze(ctx *c, const qb_question *q, const char *lang)
 static void modal_feedback(ctx *c, const char *id, const qb_text *t, const char *lang,
                            const char *title)
 {
+	char out[48];
+	snprintf(out, sizeof out, "FB_%s", id);
 	el(c, "modalFeedback");
-	at(c, "outcomeIdentifier", "FEEDBACK");
+	at(c, "outcomeIdentifier", out);
 	at(c, "showHide", "show");
 	at(c, "identifier", id);
 	if (title)
@@ -1144,18 +1173,16 @@ static void write_item(ctx *c, qb_zipw *z, item_rec *it)
 		write_choice(c, q, lang);
 		break;
 	}
-	for (size_t i = 0; i < q->nchoices; i++) {
-		if (!q->choices[i].feedback.present)
-			continue;
-		char id[32];
-		snprintf(id, sizeof id, "F%zu", i + 1);
-		modal_feedback(c, id, &q->choices[i].feedback, lang, NULL);
+	char (*ids)[32] = qb_xcalloc(q->nchoices + 2, sizeof *ids);
+	size_t nfb = feedback_ids(q, ids, q->nchoices + 2);
+	for (size_t i = 0; i < nfb; i++) {
+		const qb_text *t = strcmp(ids[i], "WRONG") == 0         ? &q->feedback_wrong
+		                   : strcmp(ids[i], "EXPLANATION") == 0 ? &q->explanation
+		                       : &q->choices[strtoul(ids[i] + 1, NULL, 10) - 1].feedback;
+		modal_feedback(c, ids[i], t, lang,
+		               t == &q->explanation ? qb_render_label(c->r, lang, "explanation") : NULL);
 	}
-	if (q->feedback_wrong.present)
-		modal_feedback(c, "WRONG", &q->feedback_wrong, lang, NULL);
-	if (q->explanation.present)
-		modal_feedback(c, "EXPLANATION", &q->explanation, lang,
-		               qb_render_label(c->r, lang, "explanation"));
+	free(ids);
 	end(c);
 	doc_close(c, buf, z, it->file);
 	c->cur = NULL;
