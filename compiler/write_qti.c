@@ -64,7 +64,7 @@
 #define NS_QTI30 "http://www.imsglobal.org/xsd/imsqtiasi_v3p0"
 #define NS_XSI "http://www.w3.org/2001/XMLSchema-instance"
 #define NS_LOM "http://ltsc.ieee.org/xsd/LOM"
-#define XSD_QTI21 "http://www.imsglobal.org/xsd/qti/qtiv2p1/imsqti_v2p1p1.xsd"
+#define XSD_QTI21 "http://www.imsglobal.org/xsd/qti/qtiv2p1/imsqti_v2p1.xsd"
 #define XSD_QTI30 "https://purl.imsglobal.org/spec/qti/v3p0/schema/xsd/imsqti_asiv3p0_v1p0.xsd"
 
 /* What differs between the versions besides the names (el(), at()). */
@@ -82,7 +82,7 @@ static const qti_version V21 = {
 	"http://www.imsglobal.org/xsd/imscp_v1p1",
 	"http://www.imsglobal.org/xsd/imscp_v1p1.xsd",
 	"http://www.imsglobal.org/xsd/imsqti_metadata_v2p1",
-	"http://www.imsglobal.org/xsd/qti/qtiv2p1/imsqti_metadata_v2p1p1.xsd",
+	"http://www.imsglobal.org/xsd/qti/qtiv2p1/imsqti_metadata_v2p1.xsd",
 	"http://www.imsglobal.org/xsd/imsmd_loose_v1p3p2.xsd",
 	"imsqti_item_xmlv2p1", "imsqti_test_xmlv2p1",
 	"QTIv2.1 Package", "1.0.0",
@@ -183,14 +183,16 @@ static void text(ctx *c, const char *s)
 	xok(c, xmlTextWriterWriteString(c->w, BAD_CAST s));
 }
 
-/* A number as JavaScript and Java read it back exactly. */
+/* A number as JavaScript and Java read it back exactly: the shortest
+ * %g that round-trips, without an exponent when one is that short. */
 static void put_number(char *s, size_t n, double v)
 {
-	for (int prec = 1; prec <= 17; prec++) {
-		snprintf(s, n, "%.*g", prec, v);
-		if (strtod(s, NULL) == v)
-			break;
-	}
+	for (int exp_ok = 0; exp_ok < 2; exp_ok++)
+		for (int prec = 1; prec <= 17; prec++) {
+			snprintf(s, n, "%.*g", prec, v);
+			if (strtod(s, NULL) == v && (exp_ok || !strchr(s, 'e')))
+				return;
+		}
 }
 
 /* ---- expressions of response processing ---- */
