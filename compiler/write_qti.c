@@ -197,11 +197,20 @@ static void put_number(char *s, size_t n, double v)
 
 /* ---- expressions of response processing ---- */
 
+/* <name attr="value"/>: a QTI element (qti), else a plain one. */
+static void leaf(ctx *c, bool qti, const char *name, const char *attr, const char *value)
+{
+	if (qti)
+		el(c, name);
+	else
+		el_plain(c, name);
+	at(c, attr, value);
+	end(c);
+}
+
 static void variable(ctx *c, const char *id)
 {
-	el(c, "variable");
-	at(c, "identifier", id);
-	end(c);
+	leaf(c, true, "variable", "identifier", id);
 }
 
 static void base_value(ctx *c, const char *type, const char *value)
@@ -221,16 +230,12 @@ static void base_float(ctx *c, double v)
 
 static void correct(ctx *c, const char *id)
 {
-	el(c, "correct");
-	at(c, "identifier", id);
-	end(c);
+	leaf(c, true, "correct", "identifier", id);
 }
 
 static void map_response(ctx *c, const char *id)
 {
-	el(c, "mapResponse");
-	at(c, "identifier", id);
-	end(c);
+	leaf(c, true, "mapResponse", "identifier", id);
 }
 
 /* <setOutcomeValue identifier=id> ... (the caller writes the expression
@@ -261,6 +266,16 @@ static void add_feedback(ctx *c, const char *fb)
 	end(c);
 }
 
+/* Ends the condition response_if() opened with the rule SCORE = 1. */
+static void then_score_one(ctx *c)
+{
+	set_outcome(c, "SCORE");
+	base_float(c, 1);
+	end(c);
+	end(c);
+	end(c);
+}
+
 /* SCORE = 1 when the response id is the correct one (a rule). */
 static void score_if_correct(ctx *c, const char *id)
 {
@@ -269,11 +284,7 @@ static void score_if_correct(ctx *c, const char *id)
 	variable(c, id);
 	correct(c, id);
 	end(c);
-	set_outcome(c, "SCORE");
-	base_float(c, 1);
-	end(c);
-	end(c);
-	end(c);
+	then_score_one(c);
 }
 
 /* SCORE = mapResponse(id) (a rule). */
@@ -282,6 +293,16 @@ static void score_mapped(ctx *c, const char *id)
 	set_outcome(c, "SCORE");
 	map_response(c, id);
 	end(c);
+}
+
+/* SCORE from RESPONSE: its mapping with partial credit, else 1 for the
+ * correct response (rules). */
+static void score_response(ctx *c, bool partial)
+{
+	if (partial)
+		score_mapped(c, "RESPONSE");
+	else
+		score_if_correct(c, "RESPONSE");
 }
 
 /* Shows feedback fb when the response (cardinality multiple when multi)
@@ -626,6 +647,41 @@ static void prompt(ctx *c, const qb_question *q, const char *lang)
 	end(c);
 }
 
+/* Ends the response declaration, declares the outcomes, starts the
+ * item body with the prompt and the interaction (RESPONSE, shuffled as
+ * q is).  Returns whether it is shuffled. */
+static bool start_body(ctx *c, const qb_question *q, const char *lang, const char *interaction)
+{
+	end(c);
+	outcome_decls(c, q);
+	el(c, "itemBody");
+	prompt(c, q, lang);
+	el(c, interaction);
+	at(c, "responseIdentifier", "RESPONSE");
+	bool shuffle = qb_question_shuffles(c->bank, q);
+	at(c, "shuffle", shuffle ? "true" : "false");
+	return shuffle;
+}
+
+/* Ends the response declaration, declares the outcomes and writes the
+ * item body: the prompt, then a paragraph with the text entry (RESPONSE)
+ * and the unit when there is one. */
+static void text_entry_body(ctx *c, const qb_question *q, const char *lang, const char *unit)
+{
+	end(c);
+	outcome_decls(c, q);
+	el(c, "itemBody");
+	prompt(c, q, lang);
+	el_plain(c, "p");
+	leaf(c, true, "textEntryInteraction", "responseIdentifier", "RESPONSE");
+	if (unit) {
+		text(c, " ");
+		text(c, unit);
+	}
+	end(c);
+	end(c);
+}
+
 /* ---- one function per type ---- */
 
 static void choice_id(char *s, size_t n, size_t i)
@@ -656,14 +712,7 @@ static void write_choice(ctx *c, const qb_question *q, const char *lang)
 			map_entry(c, ids[i], (q->choices[i].correct ? 1.0 : -1.0) / (double)ncorrect, -1);
 		end(c);
 	}
-	end(c);
-	outcome_decls(c, q);
-	el(c, "itemBody");
-	prompt(c, q, lang);
-	el(c, "choiceInteraction");
-	at(c, "responseIdentifier", "RESPONSE");
-	bool shuffle = qb_question_shuffles(c->bank, q);
-	at(c, "shuffle", shuffle ? "true" : "false");
+	bool shuffle = start_body(c, q, lang, "choiceInteraction");
 	at(c, "maxChoices", multi ? "0" : "1");
 	for (size_t i = 0; i < q->nchoices; i++) {
 		el(c, "simpleChoice");
@@ -679,10 +728,7 @@ static void write_choice(ctx *c, const qb_question *q, const char *lang)
 	end(c);
 	end(c);
 	el(c, "responseProcessing");
-	if (partial)
-		score_mapped(c, "RESPONSE");
-	else
-		score_if_correct(c, "RESPONSE");
+	score_response(c, partial);
 	for (size_t i = 0; i < q->nchoices; i++) {
 		if (!q->choices[i].feedback.present)
 			continue;
@@ -695,36 +741,46 @@ static void write_choice(ctx *c, const qb_question *q, const char *lang)
 	free(ids);
 }
 
+/* Adds the form of s that qb_answer_normalise() compares to keys (heap
+ * strings), unless it is empty or there already.  Returns it, or NULL. */
+static const char *distinct_key(char ***keys, size_t *n, const char *s, bool case_sensitive)
+{
+	char *key = qb_answer_normalise(s, case_sensitive);
+	for (size_t k = 0; k < *n; k++)
+		if (strcmp((*keys)[k], key) == 0)
+			*key = '\0';
+	if (!*key) {
+		free(key);
+		return NULL;
+	}
+	*keys = qb_xrealloc(*keys, (*n + 1) * sizeof **keys);
+	(*keys)[(*n)++] = key;
+	return key;
+}
+
+static void free_keys(char **keys, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(keys[i]);
+	free(keys);
+}
+
 /* The accepted (right) or listed wrong answers of a short-answer
- * question in lang, distinct as qb_answer_normalise() compares them. */
+ * question in lang, distinct as qb_answer_normalise() compares them
+ * (*out, heap strings: as they are mapped, since the mapping ignores case
+ * when the question does), each with its option (*from). */
 static size_t short_answers(ctx *c, const qb_question *q, const char *lang, bool right,
-                            const char ***out, const qb_choice ***from)
+                            char ***out, const qb_choice ***from)
 {
 	size_t n = 0;
-	char **keys = NULL;
 	for (size_t i = 0; i < q->nchoices; i++) {
 		const qb_choice *ch = &q->choices[i];
-		if (ch->correct != right)
+		if (ch->correct != right ||
+		    !distinct_key(out, &n, qb_render_md(c->r, &ch->text, lang), q->case_sensitive))
 			continue;
-		const char *s = qb_render_md(c->r, &ch->text, lang);
-		char *key = qb_answer_normalise(s, q->case_sensitive);
-		size_t k;
-		for (k = 0; k < n && strcmp(keys[k], key) != 0; k++)
-			;
-		if (k < n || !*key) {
-			free(key);
-			continue;
-		}
-		keys = qb_xrealloc(keys, (n + 1) * sizeof *keys);
-		*out = qb_xrealloc(*out, (n + 1) * sizeof **out);
-		*from = qb_xrealloc(*from, (n + 1) * sizeof **from);
-		keys[n] = key;
-		(*from)[n] = ch;
-		(*out)[n++] = key;
+		*from = qb_xrealloc(*from, n * sizeof **from);
+		(*from)[n - 1] = ch;
 	}
-	/* the keys are the answers: qb_answer_normalise() keeps the case of
-	 * a case-sensitive answer, and the mapping ignores case otherwise */
-	free(keys);
 	return n;
 }
 
@@ -732,31 +788,22 @@ static size_t short_answers(ctx *c, const qb_question *q, const char *lang, bool
  * (caseSensitive as the question); feedback per listed answer. */
 static void write_short(ctx *c, const qb_question *q, const char *lang)
 {
-	const char **ok = NULL, **bad = NULL;
+	char **ok = NULL, **bad = NULL;
 	const qb_choice **ok_from = NULL, **bad_from = NULL;
 	size_t nok = short_answers(c, q, lang, true, &ok, &ok_from);
 	size_t nbad = short_answers(c, q, lang, false, &bad, &bad_from);
 	response_decl(c, "RESPONSE", "single", "string");
-	correct_response(c, ok, nok ? 1 : 0);
+	correct_response(c, (const char *const *)ok, nok ? 1 : 0);
 	mapping(c, 0, 1);
 	for (size_t i = 0; i < nok; i++)
 		map_entry(c, ok[i], 1, q->case_sensitive);
 	end(c);
-	end(c);
-	outcome_decls(c, q);
-	el(c, "itemBody");
-	prompt(c, q, lang);
-	el_plain(c, "p");
-	el(c, "textEntryInteraction");
-	at(c, "responseIdentifier", "RESPONSE");
-	end(c);
-	end(c);
-	end(c);
+	text_entry_body(c, q, lang, NULL);
 	el(c, "responseProcessing");
 	score_mapped(c, "RESPONSE");
 	for (int pass = 0; pass < 2; pass++) {
 		size_t n = pass ? nbad : nok;
-		const char **a = pass ? bad : ok;
+		char **a = pass ? bad : ok;
 		const qb_choice **from = pass ? bad_from : ok_from;
 		for (size_t i = 0; i < n; i++) {
 			size_t k = (size_t)(from[i] - q->choices);
@@ -777,12 +824,8 @@ static void write_short(ctx *c, const qb_question *q, const char *lang)
 	}
 	feedback_end(c, q);
 	end(c);
-	for (size_t i = 0; i < nok; i++)
-		free((char *)ok[i]);
-	for (size_t i = 0; i < nbad; i++)
-		free((char *)bad[i]);
-	free(ok);
-	free(bad);
+	free_keys(ok, nok);
+	free_keys(bad, nbad);
 	free(ok_from);
 	free(bad_from);
 }
@@ -801,20 +844,7 @@ static void write_numeric(ctx *c, const qb_question *q, const char *lang)
 	response_decl(c, "RESPONSE", "single", "float");
 	const char *vals[] = {v};
 	correct_response(c, vals, 1);
-	end(c);
-	outcome_decls(c, q);
-	el(c, "itemBody");
-	prompt(c, q, lang);
-	el_plain(c, "p");
-	el(c, "textEntryInteraction");
-	at(c, "responseIdentifier", "RESPONSE");
-	end(c);
-	if (q->unit) {
-		text(c, " ");
-		text(c, q->unit);
-	}
-	end(c);
-	end(c);
+	text_entry_body(c, q, lang, q->unit);
 	el(c, "responseProcessing");
 	response_if(c);
 	el(c, "and");
@@ -827,11 +857,7 @@ static void write_numeric(ctx *c, const qb_question *q, const char *lang)
 	base_float(c, num->hi);
 	end(c);
 	end(c);
-	set_outcome(c, "SCORE");
-	base_float(c, 1);
-	end(c);
-	end(c);
-	end(c);
+	then_score_one(c);
 	feedback_end(c, q);
 	end(c);
 }
@@ -859,14 +885,7 @@ static void write_matching(ctx *c, const qb_question *q, const char *lang)
 			map_entry(c, pairs[i], 1.0 / (double)npairs, -1);
 		end(c);
 	}
-	end(c);
-	outcome_decls(c, q);
-	el(c, "itemBody");
-	prompt(c, q, lang);
-	el(c, "matchInteraction");
-	at(c, "responseIdentifier", "RESPONSE");
-	bool shuffle = qb_question_shuffles(c->bank, q);
-	at(c, "shuffle", shuffle ? "true" : "false");
+	bool shuffle = start_body(c, q, lang, "matchInteraction");
 	char n[32];
 	snprintf(n, sizeof n, "%zu", npairs);
 	at(c, "maxAssociations", n);
@@ -892,10 +911,7 @@ static void write_matching(ctx *c, const qb_question *q, const char *lang)
 	end(c);
 	end(c);
 	el(c, "responseProcessing");
-	if (partial)
-		score_mapped(c, "RESPONSE");
-	else
-		score_if_correct(c, "RESPONSE");
+	score_response(c, partial);
 	feedback_end(c, q);
 	end(c);
 	free(pairs);
@@ -973,21 +989,11 @@ static void write_cloze(ctx *c, const qb_question *q, const char *lang)
 			char **seen = NULL;
 			size_t nseen = 0;
 			for (size_t k = 0; k < gap->nanswers; k++) {
-				char *key = qb_answer_normalise(gap->answers[k], q->case_sensitive);
-				size_t s;
-				for (s = 0; s < nseen && strcmp(seen[s], key) != 0; s++)
-					;
-				if (s < nseen || !*key) {
-					free(key);
-					continue;
-				}
-				seen = qb_xrealloc(seen, (nseen + 1) * sizeof *seen);
-				seen[nseen++] = key;
-				map_entry(c, key, 1, q->case_sensitive);
+				const char *key = distinct_key(&seen, &nseen, gap->answers[k], q->case_sensitive);
+				if (key)
+					map_entry(c, key, 1, q->case_sensitive);
 			}
-			for (size_t s = 0; s < nseen; s++)
-				free(seen[s]);
-			free(seen);
+			free_keys(seen, nseen);
 		}
 		end(c);
 		end(c);
@@ -1039,11 +1045,7 @@ static void write_cloze(ctx *c, const qb_question *q, const char *lang)
 			end(c);
 		}
 		end(c);
-		set_outcome(c, "SCORE");
-		base_float(c, 1);
-		end(c);
-		end(c);
-		end(c);
+		then_score_one(c);
 	}
 	feedback_end(c, q);
 	end(c);
@@ -1349,16 +1351,12 @@ static void qti_metadata(ctx *c, const char *interaction, bool feedback)
 
 static void file_ref(ctx *c, const char *href)
 {
-	el_plain(c, "file");
-	at_plain(c, "href", href);
-	end(c);
+	leaf(c, false, "file", "href", href);
 }
 
 static void dependency(ctx *c, const char *ref)
 {
-	el_plain(c, "dependency");
-	at_plain(c, "identifierref", ref);
-	end(c);
+	leaf(c, false, "dependency", "identifierref", ref);
 }
 
 static char *media_ident(size_t i)
