@@ -12,7 +12,7 @@
 //   cd tests && QBC=$PWD/../build/qbc node --test browser/qti.test.mjs
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { TESTS, qbc, sendFile, serveAndLaunch, tempDir, unzip } from './lib.mjs';
 
@@ -31,6 +31,11 @@ window.loadItem = async (name) => {
   await customElements.whenDefined('qti-assessment-item');
   const item = document.querySelector('qti-assessment-item');
   await item.updateComplete;
+  // the declarations register themselves with the item as they connect
+  const ids = [...item.querySelectorAll('qti-response-declaration, qti-outcome-declaration')]
+    .map((d) => d.getAttribute('identifier'));
+  for (let i = 0; i < 100 && !ids.every((id) => item.variables.some((v) => v.identifier === id)); i++)
+    await new Promise((ok) => setTimeout(ok, 10));
   return item.identifier;
 };
 // Runs the item's response processing; its outcomes.
@@ -45,7 +50,7 @@ window.feedbackShown = () => [...document.querySelectorAll('qti-modal-feedback')
   .filter((f) => f.showStatus === 'on').map((f) => f.getAttribute('identifier'));
 </script></body></html>`;
 
-let tmp, srv, page;
+let tmp, srv, page, PKG;
 const requests = [];
 const problems = [];
 
@@ -55,7 +60,7 @@ before(async () => {
   mkdirSync(out);
   const r = qbc(['build', '--format', 'qti3', '-o', out, path.join(TESTS, 'qti', 'types.qb')]);
   assert.equal(r.status, 0, r.stderr);
-  const pkg = path.join(tmp.dir, 'pkg');
+  const pkg = PKG = path.join(tmp.dir, 'pkg');
   unzip(path.join(out, 'qti-types.qti3.zip'), pkg);
   srv = await serveAndLaunch((req, res) => {
     const u = decodeURIComponent(new URL(req.url, 'http://x').pathname);
@@ -187,6 +192,12 @@ test('matching, partial credit: right pairs / pairs', async () => {
   assert.equal(await score('item-pairs-en.xml', match('L1 R2', 'L2 R1')), 0);
 });
 
+test('matching, all-or-nothing: only every pair right scores', async () => {
+  assert.equal(await score('item-aon-pairs-en.xml', match('L1 R1', 'L2 R2')), 1);
+  assert.equal(await score('item-aon-pairs-en.xml', match('L1 R1')), 0);
+  assert.equal(await score('item-aon-pairs-en.xml', match('L1 R2', 'L2 R1')), 0);
+});
+
 test('cloze, partial credit: a text entry and an inline choice, right gaps / gaps', async () => {
   assert.equal(await score('item-gaps-en.xml', gaps(['evaporate'], 'G2_1')), 1);
   assert.equal(await score('item-gaps-en.xml', gaps(['evaporates'], 'G2_2')), 0.5);
@@ -199,6 +210,38 @@ test('cloze, all-or-nothing and case-sensitive: every gap exactly', async () => 
   assert.equal(await score('item-aon-gaps-en.xml', type('X', 'Y')), 1);
   assert.equal(await score('item-aon-gaps-en.xml', type('X', 'y')), 0);
   assert.equal(await score('item-aon-gaps-en.xml', type('X', 'Z')), 0);
+});
+
+test('every item in both languages: its correct response, given through the player, scores 1', async () => {
+  const items = readdirSync(PKG).filter((f) => /^item-.*\.xml$/.test(f)).sort();
+  assert.equal(items.length, 22);
+  for (const name of items) {
+    await page.evaluate((n) => window.loadItem(n), name);
+    // each response: its interaction, and its correct values as the item's XML has them
+    const decls = await page.evaluate(async (n) => {
+      const xml = new DOMParser().parseFromString(await (await fetch('/pkg/' + n)).text(), 'application/xml');
+      return [...xml.getElementsByTagName('qti-response-declaration')].map((d) => {
+        const id = d.getAttribute('identifier');
+        return { id, values: [...d.getElementsByTagName('qti-value')].map((v) => v.textContent),
+          interaction: document.querySelector(`[response-identifier="${id}"]`).localName };
+      });
+    }, name);
+    for (const d of decls) {
+      const sel = `[response-identifier="${d.id}"]`;
+      if (d.interaction === 'qti-choice-interaction') await pick(...d.values)();
+      else if (d.interaction === 'qti-match-interaction') await match(...d.values)();
+      else if (d.interaction === 'qti-inline-choice-interaction') {
+        await page.locator(`${sel} button[part="trigger"]`).click();
+        await page.locator(`qti-inline-choice[identifier="${d.values[0]}"]`).click();
+      } else {
+        await page.locator(`${sel} input`).fill(d.values[0]);
+        await page.locator(`${sel} input`).press('Tab');
+      }
+    }
+    const out = await page.evaluate(() => window.submit());
+    assert.equal(Number(out.SCORE), 1, `${name} answered right: ${JSON.stringify(decls)}`);
+    assert.equal(Number(out.MAXSCORE), 1, name);
+  }
 });
 
 test('nothing failed in the page, and nothing was fetched from outside the package', () => {

@@ -55,11 +55,11 @@ unzip -q out/qti-types.qti.zip -d p21
 unzip -q out/qti-types.qti3.zip -d p30
 
 # --- every file validates against the official XSDs
-check "QTI 2.1: 20 items (10 questions x 2 languages)" test "$(ls p21/item-*.xml | wc -l)" = 20
+check "QTI 2.1: 22 items (11 questions x 2 languages)" test "$(ls p21/item-*.xml | wc -l)" = 22
 check "QTI 2.1: every item validates (imsqti_v2p1.xsd)" valid "$XSD21" p21/item-*.xml
 check "QTI 2.1: both tests validate" valid "$XSD21" p21/test-en.xml p21/test-sw.xml
 check "QTI 2.1: the manifest validates (IMS CP 1.1, QTI metadata, LOM)" valid "$CP21" p21/imsmanifest.xml
-check "QTI 3.0: 20 items" test "$(ls p30/item-*.xml | wc -l)" = 20
+check "QTI 3.0: 22 items" test "$(ls p30/item-*.xml | wc -l)" = 22
 check "QTI 3.0: every item validates (ASI 3.0)" valid "$XSD30" p30/item-*.xml
 check "QTI 3.0: both tests validate" valid "$XSD30" p30/test-en.xml p30/test-sw.xml
 check "QTI 3.0: the manifest validates (IMS CP 1.2 QTI 3.0 profile)" valid "$CP30" p30/imsmanifest.xml
@@ -160,11 +160,11 @@ check "draw per tag: validates" valid "$XSD21" pt/test-en.xml pt/item-*.xml
 # --- the manifest: resources, dependencies, media
 M=p21/imsmanifest.xml
 check "manifest: a resource per item, per test and per media file" \
-	is $M "concat(count(//$(e resource)[@type='imsqti_item_xmlv2p1']), ' ', count(//$(e resource)[@type='imsqti_test_xmlv2p1']), ' ', count(//$(e resource)[@type='webcontent']))" '20 2 2'
+	is $M "concat(count(//$(e resource)[@type='imsqti_item_xmlv2p1']), ' ', count(//$(e resource)[@type='imsqti_test_xmlv2p1']), ' ', count(//$(e resource)[@type='webcontent']))" '22 2 2'
 check "manifest: 3.0 resource types" \
-	is p30/imsmanifest.xml "concat(count(//$(e resource)[@type='imsqti_item_xmlv3p0']), ' ', count(//$(e resource)[@type='imsqti_test_xmlv3p0']))" '20 2'
+	is p30/imsmanifest.xml "concat(count(//$(e resource)[@type='imsqti_item_xmlv3p0']), ' ', count(//$(e resource)[@type='imsqti_test_xmlv3p0']))" '22 2'
 check "manifest: a test depends on its language's items" \
-	is $M "count(//$(e resource)[@identifier='test-sw']/$(e dependency))" 10
+	is $M "count(//$(e resource)[@identifier='test-sw']/$(e dependency))" 11
 check "manifest: the item showing the picture depends on it" \
 	is $M "string(//$(e resource)[@identifier=//$(e resource)[@identifier='q-one-en']/$(e dependency)/@identifierref]/@href)" \
 	"$(xp p21/item-one-en.xml "string(//$(e img)/@src)")"
@@ -183,7 +183,7 @@ check "media: the picture's bytes" cmp -s "p21/$(xp p21/item-one-en.xml "string(
 # --- --lang, determinism, atomicity
 run $QBC build --format qti --lang en -o out-en types.qb
 unzip -q out-en/qti-types.qti.zip -d pen
-check "--lang en: only English items and test" sh -c "test \$(ls pen/item-*-en.xml | wc -l) = 10 && ! ls pen | grep -q -- '-sw'"
+check "--lang en: only English items and test" sh -c "test \$(ls pen/item-*-en.xml | wc -l) = 11 && ! ls pen | grep -q -- '-sw'"
 run $QBC build --format qti,qti3 -o out2 types.qb
 check "rebuild: byte-identical packages" sh -c "cmp -s out/qti-types.qti.zip out2/qti-types.qti.zip && cmp -s out/qti-types.qti3.zip out2/qti-types.qti3.zip"
 cp out/qti-types.qti.zip "$T/good.zip"
