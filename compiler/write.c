@@ -20,7 +20,7 @@ const qb_writer qb_writers[] = {
 	 qb_write_scorm2004, qb_check_scorm2004, QB_TYPES_ALL},
 	{"moodlexml", ".moodle.xml", "Moodle XML for a course's question bank", false, true, NULL,
 	 qb_write_moodlexml, qb_check_moodlexml, QB_TYPES_ALL},
-	{"qti", ".qti.zip", "IMS QTI 2.1 package (Canvas, Blackboard, OpenOLAT, ILIAS...)", false,
+	{"qti", ".qti.zip", "IMS QTI 2.1 package for LMSs that import QTI (OpenOLAT...)", false,
 	 true, NULL, qb_write_qti21, NULL, QB_TYPES_ALL},
 	{"qti3", ".qti3.zip", "IMS QTI 3.0 package (QTI 3 players and item banks)", false, false,
 	 NULL, qb_write_qti30, NULL, QB_TYPES_ALL},
