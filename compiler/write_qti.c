@@ -1,7 +1,7 @@
-/* write_qti.c - IMS QTI content packages: QTI 2.1 (`qti`, what Canvas,
- * Blackboard, OpenOLAT, ILIAS and Inspera import) and QTI 3.0 (`qti3`,
- * 1EdTech's current version, what QTI 3 players such as
- * @citolab/qti-components run), from one writer.
+/* write_qti.c - IMS QTI content packages: QTI 2.1 (`qti`, what OpenOLAT
+ * and Inspera document that they import; README.md, "QTI for other
+ * systems") and QTI 3.0 (`qti3`, 1EdTech's current version, what QTI 3
+ * players such as @citolab/qti-components run), from one writer.
  *
  * The two versions have the same information model: QTI 3.0 renamed
  * every element and attribute (assessmentItem -> qti-assessment-item,
@@ -43,8 +43,10 @@
  * below 0 (a mapping with lowerBound 0); matching partial = right pairs /
  * pairs; cloze partial = right gaps / gaps; all-or-nothing = the whole
  * correct response.  Feedback (an outcome FB_<id> per feedback) shows
- * each picked option's feedback, the question's feedback-wrong below full score and
- * the explanation after every answer, as modal feedback. */
+ * each picked option's feedback, the question's feedback-wrong below
+ * full score and the explanation after every answer, as modal feedback.
+ * A short answer is compared as typed apart from case (QTI's mapping has
+ * no white-space rule): the nearest to qb_answer_normalise(). */
 #include "write.h"
 
 #include <libxml/HTMLparser.h>
@@ -121,7 +123,6 @@ typedef struct ctx {
 	item_rec *cur;       /* the item being written (its media)           */
 	const qb_cloze_part *gaps; /* cloze: the parts, while writing its prompt */
 	size_t ngaps_parts;
-	const qb_question *q;
 	bool failed;
 } ctx;
 
@@ -1085,7 +1086,7 @@ static const char *interaction_of(const qb_question *q)
 	case QB_QTYPE_MATCHING:
 		return "matchInteraction";
 	case QB_QTYPE_CLOZE:
-		return "textEntryInteraction";
+		return NULL; /* text entries and inline choices */
 	default:
 		return "choiceInteraction";
 	}
@@ -1478,7 +1479,7 @@ static int write_qti(const qb_render_ctx *r, const qb_bank *bank, const qti_vers
 			it->lang = r->langs[l];
 			it->file = qb_xasprintf("item-%s-%s.xml", q->id, it->lang);
 			it->ident = q_ident(q, it->lang);
-			it->interaction = q->type == QB_QTYPE_CLOZE ? NULL : interaction_of(q);
+			it->interaction = interaction_of(q);
 			write_item(&c, z, it);
 		}
 		char *file = qb_xasprintf("test-%s.xml", r->langs[l]);
