@@ -12,6 +12,7 @@
 #include "alloc.h"
 #include "diag.h"
 #include "fsutil.h"
+#include "hash.h"
 #include "i18n.h"
 #include "lang.h"
 #include "markup.h"
@@ -764,4 +765,27 @@ done:
 	free(path);
 	free(all);
 	return rc;
+}
+
+char *qb_render_media_hashed_name(const char *src, const unsigned char *data, size_t len)
+{
+	qb_buf name = QB_BUF_INIT;
+	char hex[2 * 8 + 1];
+	qb_hash_sha256_hex(hex, 8, data, len);
+	qb_buf_appendf(&name, "media/%s", hex);
+	const char *dot = strrchr(src, '.');
+	if (dot && !strchr(dot, '/')) {
+		size_t mark = name.len;
+		qb_buf_putc(&name, '.');
+		for (const char *p = dot + 1; *p && name.len - mark <= 8; p++) {
+			char ch = *p;
+			if (ch >= 'A' && ch <= 'Z')
+				ch = (char)(ch - 'A' + 'a');
+			if ((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9'))
+				qb_buf_putc(&name, ch);
+		}
+		if (name.len == mark + 1)
+			name.len = mark, name.ptr[mark] = '\0';
+	}
+	return qb_buf_detach(&name);
 }

@@ -106,6 +106,11 @@ typedef struct qb_media_set {
  * read is reported at the text that names it.  Returns 0, or -1 after
  * reporting (set is then empty). */
 int qb_render_media(const qb_render_ctx *ctx, qb_media_name_fn name, qb_media_set *set);
+/* A naming callback for writers that put media in a folder of their
+ * package (SCORM, QTI): "media/<16 hex of sha256>.<ext>", made of safe
+ * characters only; the extension lower case, letters and digits only
+ * (file names Moodle keeps unchanged: scorm-moodle.md section 1). */
+char *qb_render_media_hashed_name(const char *src, const unsigned char *data, size_t len);
 /* The output name of src, or NULL when set does not hold it. */
 const char *qb_media_find(const qb_media_set *set, const char *src);
 void qb_media_set_dispose(qb_media_set *set);

@@ -108,5 +108,8 @@ void qb_check_scorm2004(const qb_render_ctx *ctx, const qb_bank *bank);
 /* Moodle XML for a course's question bank (write_moodlexml.c). */
 int qb_write_moodlexml(const qb_render_ctx *ctx, const qb_bank *bank);
 void qb_check_moodlexml(const qb_render_ctx *ctx, const qb_bank *bank);
+/* IMS QTI 2.1 and 3.0 content packages (write_qti.c). */
+int qb_write_qti21(const qb_render_ctx *ctx, const qb_bank *bank);
+int qb_write_qti30(const qb_render_ctx *ctx, const qb_bank *bank);
 
 #endif

@@ -115,32 +115,6 @@ typedef struct ctx {
 
 /* ---- images ---- */
 
-/* render.h naming callback: "media/<16 hex of sha256>.<ext>", made of
- * safe characters only; the extension lower case, letters and digits only
- * (file names Moodle keeps unchanged: scorm-moodle.md §1). */
-static char *media_name(const char *src, const unsigned char *data, size_t len)
-{
-	qb_buf name = QB_BUF_INIT;
-	char hex[2 * 8 + 1];
-	qb_hash_sha256_hex(hex, 8, data, len);
-	qb_buf_appendf(&name, "media/%s", hex);
-	const char *dot = strrchr(src, '.');
-	if (dot && !strchr(dot, '/')) {
-		size_t mark = name.len;
-		qb_buf_putc(&name, '.');
-		for (const char *p = dot + 1; *p && name.len - mark <= 8; p++) {
-			char ch = *p;
-			if (ch >= 'A' && ch <= 'Z')
-				ch = (char)(ch - 'A' + 'a');
-			if ((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9'))
-				qb_buf_putc(&name, ch);
-		}
-		if (name.len == mark + 1)
-			name.len = mark, name.ptr[mark] = '\0';
-	}
-	return qb_buf_detach(&name);
-}
-
 /* ---- JSON helpers ---- */
 
 /* Sets o[key] to v (consumed); a NULL v (invalid UTF-8) becomes "". */
@@ -956,7 +930,7 @@ static int write_scorm(const qb_render_ctx *r, const qb_bank *bank, qb_scorm_ver
 	 * scratch file of its own when it is big) until it is added. */
 	z = qb_zipw_open(r->path, r->latest);
 	qb_zipw_stream *data = z ? qb_zipw_stream_new(z) : NULL;
-	if (!z || qb_render_media(r, media_name, &c.media) != 0 ||
+	if (!z || qb_render_media(r, qb_render_media_hashed_name, &c.media) != 0 ||
 	    data_js(z, data, &c, &math) != 0)
 		goto done;
 	const char *kdir = getenv("QBC_KATEX") ? getenv("QBC_KATEX") : KATEX_DIR;

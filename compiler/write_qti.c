@@ -1,0 +1,1522 @@
+/* write_qti.c - IMS QTI content packages: QTI 2.1 (`qti`, what OpenOLAT
+ * and Inspera document that they import; README.md, "QTI for other
+ * systems") and QTI 3.0 (`qti3`, 1EdTech's current version, what QTI 3
+ * players such as @citolab/qti-components run), from one writer.
+ *
+ * The two versions have the same information model: QTI 3.0 renamed
+ * every element and attribute (assessmentItem -> qti-assessment-item,
+ * baseType -> base-type), moved to other namespaces and resource types,
+ * wraps a modal feedback's content in qti-content-body and plays sounds
+ * with <audio> where 2.1 has <object>.  So this writer names everything
+ * in 2.1's camelCase and el()/at() turn a name into 3.0's form.
+ *
+ * The package (zipw.h: atomic, deterministic):
+ *   imsmanifest.xml             one resource per item, one per test and
+ *                               one per picture or sound, each item and
+ *                               test depending on what it shows; resource
+ *                               metadata: qtiMetadata and LOM
+ *   item-<id>-<lang>.xml        one assessmentItem per question and
+ *                               written language, xml:lang on the item
+ *   test-<lang>.xml             one assessmentTest per language: the
+ *                               bank's order, 'shuffle-questions' as
+ *                               ordering, 'draw:' as selection (one
+ *                               section per first tag with draw-per-tag)
+ *   media/<hash>.<ext>          the pictures and sounds
+ *
+ * One item per language, not both languages in one item: QTI has no way
+ * to show one language of several (an item has one xml:lang), LMSs file
+ * imported items by language in their banks, and a test per language
+ * lets a teacher import the language taught.
+ *
+ * Texts are the bank's Markdown rendered to HTML by the render layer
+ * (md4c, raw HTML off, so a <script> in a bank is text), parsed back
+ * with libxml2's HTML parser and written element by element through
+ * xmlTextWriter: only the HTML elements QTI's content model has, with
+ * their attributes; everything from the bank is escaped by the writer.
+ * Formulas stay as written, \(...\) in <span class="math">, for the
+ * player's or LMS's MathJax: there is no TeX-to-MathML converter in
+ * Debian's C libraries.
+ *
+ * Scores are 0..1 per item (SCORE, MAXSCORE 1), computed by explicit
+ * response processing (no templates to fetch), with qbc's rules:
+ * multiple partial = (right picks - wrong picks) / right options, never
+ * below 0 (a mapping with lowerBound 0); matching partial = right pairs /
+ * pairs; cloze partial = right gaps / gaps; all-or-nothing = the whole
+ * correct response.  Feedback (an outcome FB_<id> per feedback) shows
+ * each picked option's feedback, the question's feedback-wrong below
+ * full score and the explanation after every answer, as modal feedback.
+ * A short answer is compared as typed apart from case (QTI's mapping has
+ * no white-space rule): the nearest to qb_answer_normalise(). */
+#include "write.h"
+
+#include <libxml/HTMLparser.h>
+#include <libxml/xmlwriter.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "buf.h"
+#include "diag.h"
+#include "markup.h"
+#include "render.h"
+#include "zipw.h"
+
+#define NS_QTI21 "http://www.imsglobal.org/xsd/imsqti_v2p1"
+#define NS_QTI30 "http://www.imsglobal.org/xsd/imsqtiasi_v3p0"
+#define NS_XSI "http://www.w3.org/2001/XMLSchema-instance"
+#define NS_LOM "http://ltsc.ieee.org/xsd/LOM"
+#define XSD_QTI21 "http://www.imsglobal.org/xsd/qti/qtiv2p1/imsqti_v2p1.xsd"
+#define XSD_QTI30 "https://purl.imsglobal.org/spec/qti/v3p0/schema/xsd/imsqti_asiv3p0_v1p0.xsd"
+
+/* What differs between the versions besides the names (el(), at()). */
+typedef struct qti_version {
+	const char *ns, *xsd;           /* items and tests                  */
+	const char *cp_ns, *cp_xsd;     /* the manifest                     */
+	const char *md_ns, *md_xsd;     /* qtiMetadata                      */
+	const char *lom_xsd;
+	const char *item_type, *test_type;
+	const char *schema, *schemaversion; /* the manifest's metadata      */
+} qti_version;
+
+static const qti_version V21 = {
+	NS_QTI21, XSD_QTI21,
+	"http://www.imsglobal.org/xsd/imscp_v1p1",
+	"http://www.imsglobal.org/xsd/imscp_v1p1.xsd",
+	"http://www.imsglobal.org/xsd/imsqti_metadata_v2p1",
+	"http://www.imsglobal.org/xsd/qti/qtiv2p1/imsqti_metadata_v2p1.xsd",
+	"http://www.imsglobal.org/xsd/imsmd_loose_v1p3p2.xsd",
+	"imsqti_item_xmlv2p1", "imsqti_test_xmlv2p1",
+	"QTIv2.1 Package", "1.0.0",
+};
+
+static const qti_version V30 = {
+	NS_QTI30, XSD_QTI30,
+	"http://www.imsglobal.org/xsd/qti/qtiv3p0/imscp_v1p1",
+	"https://purl.imsglobal.org/spec/qti/v3p0/schema/xsd/imsqtiv3p0_imscpv1p2_v1p0.xsd",
+	"http://www.imsglobal.org/xsd/imsqti_metadata_v3p0",
+	"https://purl.imsglobal.org/spec/qti/v3p0/schema/xsd/imsqti_metadatav3p0_v1p0.xsd",
+	"https://purl.imsglobal.org/spec/md/v1p3/schema/xsd/imsmd_loose_v1p3p2.xsd",
+	"imsqti_item_xmlv3p0", "imsqti_test_xmlv3p0",
+	"QTI Package", "3.0.0",
+};
+
+/* An item written: its manifest resource. */
+typedef struct item_rec {
+	char *file;          /* item-<id>-<lang>.xml                         */
+	char *ident;         /* its resource identifier                      */
+	const qb_question *q;
+	const char *lang;
+	const char *interaction; /* for qtiMetadata's interactionType       */
+	size_t *media;       /* indexes into the media set                   */
+	size_t nmedia;
+} item_rec;
+
+typedef struct ctx {
+	const qb_render_ctx *r;
+	const qb_bank *bank;
+	const qti_version *v;
+	bool v3;
+	xmlTextWriterPtr w;
+	qb_buf name;         /* scratch for el() and at()                    */
+	qb_media_set media;
+	item_rec *cur;       /* the item being written (its media)           */
+	const qb_cloze_part *gaps; /* cloze: the parts, while writing its prompt */
+	size_t ngaps_parts;
+	bool failed;
+} ctx;
+
+static void xok(ctx *c, int rc)
+{
+	if (rc < 0)
+		c->failed = true;
+}
+
+/* ---- names: 2.1's camelCase, or 3.0's qti-kebab-case ---- */
+
+static const char *kebab(ctx *c, const char *camel, bool element)
+{
+	if (!c->v3)
+		return camel;
+	qb_buf_clear(&c->name);
+	if (element)
+		qb_buf_puts(&c->name, "qti-");
+	for (const char *p = camel; *p; p++) {
+		if (*p >= 'A' && *p <= 'Z') {
+			qb_buf_putc(&c->name, '-');
+			qb_buf_putc(&c->name, (char)(*p - 'A' + 'a'));
+		} else {
+			qb_buf_putc(&c->name, *p);
+		}
+	}
+	return qb_buf_cstr(&c->name);
+}
+
+/* Starts the QTI element named (in 2.1) name. */
+static void el(ctx *c, const char *name)
+{
+	xok(c, xmlTextWriterStartElement(c->w, BAD_CAST kebab(c, name, true)));
+}
+
+/* Starts an element whose name is the same in both versions. */
+static void el_plain(ctx *c, const char *name)
+{
+	xok(c, xmlTextWriterStartElement(c->w, BAD_CAST name));
+}
+
+static void end(ctx *c)
+{
+	xok(c, xmlTextWriterEndElement(c->w));
+}
+
+static void at(ctx *c, const char *name, const char *value)
+{
+	xok(c, xmlTextWriterWriteAttribute(c->w, BAD_CAST kebab(c, name, false), BAD_CAST value));
+}
+
+static void at_plain(ctx *c, const char *name, const char *value)
+{
+	xok(c, xmlTextWriterWriteAttribute(c->w, BAD_CAST name, BAD_CAST value));
+}
+
+static void text(ctx *c, const char *s)
+{
+	xok(c, xmlTextWriterWriteString(c->w, BAD_CAST s));
+}
+
+/* A number as JavaScript and Java read it back exactly: the shortest
+ * %g that round-trips, without an exponent when one is that short. */
+static void put_number(char *s, size_t n, double v)
+{
+	for (int exp_ok = 0; exp_ok < 2; exp_ok++)
+		for (int prec = 1; prec <= 17; prec++) {
+			snprintf(s, n, "%.*g", prec, v);
+			if (strtod(s, NULL) == v && (exp_ok || !strchr(s, 'e')))
+				return;
+		}
+}
+
+/* ---- expressions of response processing ---- */
+
+/* <name attr="value"/>: a QTI element (qti), else a plain one. */
+static void leaf(ctx *c, bool qti, const char *name, const char *attr, const char *value)
+{
+	if (qti)
+		el(c, name);
+	else
+		el_plain(c, name);
+	at(c, attr, value);
+	end(c);
+}
+
+static void variable(ctx *c, const char *id)
+{
+	leaf(c, true, "variable", "identifier", id);
+}
+
+static void base_value(ctx *c, const char *type, const char *value)
+{
+	el(c, "baseValue");
+	at(c, "baseType", type);
+	text(c, value);
+	end(c);
+}
+
+static void base_float(ctx *c, double v)
+{
+	char s[40];
+	put_number(s, sizeof s, v);
+	base_value(c, "float", s);
+}
+
+static void correct(ctx *c, const char *id)
+{
+	leaf(c, true, "correct", "identifier", id);
+}
+
+static void map_response(ctx *c, const char *id)
+{
+	leaf(c, true, "mapResponse", "identifier", id);
+}
+
+/* <setOutcomeValue identifier=id> ... (the caller writes the expression
+ * and ends it). */
+static void set_outcome(ctx *c, const char *id)
+{
+	el(c, "setOutcomeValue");
+	at(c, "identifier", id);
+}
+
+/* <responseCondition><responseIf> (the caller writes the condition, the
+ * rules and ends both). */
+static void response_if(ctx *c)
+{
+	el(c, "responseCondition");
+	el(c, "responseIf");
+}
+
+/* Shows feedback fb: sets its own outcome, FB_<fb>, to fb (a rule).  One
+ * outcome per feedback rather than one of cardinality multiple: adding to
+ * a multiple that starts NULL is where players differ. */
+static void add_feedback(ctx *c, const char *fb)
+{
+	char id[48];
+	snprintf(id, sizeof id, "FB_%s", fb);
+	set_outcome(c, id);
+	base_value(c, "identifier", fb);
+	end(c);
+}
+
+/* Ends the condition response_if() opened with the rule SCORE = 1. */
+static void then_score_one(ctx *c)
+{
+	set_outcome(c, "SCORE");
+	base_float(c, 1);
+	end(c);
+	end(c);
+	end(c);
+}
+
+/* SCORE = 1 when the response id is the correct one (a rule). */
+static void score_if_correct(ctx *c, const char *id)
+{
+	response_if(c);
+	el(c, "match");
+	variable(c, id);
+	correct(c, id);
+	end(c);
+	then_score_one(c);
+}
+
+/* SCORE = mapResponse(id) (a rule). */
+static void score_mapped(ctx *c, const char *id)
+{
+	set_outcome(c, "SCORE");
+	map_response(c, id);
+	end(c);
+}
+
+/* SCORE from RESPONSE: its mapping with partial credit, else 1 for the
+ * correct response (rules). */
+static void score_response(ctx *c, bool partial)
+{
+	if (partial)
+		score_mapped(c, "RESPONSE");
+	else
+		score_if_correct(c, "RESPONSE");
+}
+
+/* Shows feedback fb when the response (cardinality multiple when multi)
+ * holds the identifier choice (a rule). */
+static void feedback_if_chosen(ctx *c, bool multi, const char *choice, const char *fb)
+{
+	response_if(c);
+	el(c, multi ? "member" : "match");
+	if (multi) {
+		base_value(c, "identifier", choice);
+		variable(c, "RESPONSE");
+	} else {
+		variable(c, "RESPONSE");
+		base_value(c, "identifier", choice);
+	}
+	end(c);
+	add_feedback(c, fb);
+	end(c);
+	end(c);
+}
+
+/* The rules every item ends with: feedback-wrong below full score, the
+ * explanation after any answer. */
+static void feedback_end(ctx *c, const qb_question *q)
+{
+	if (q->feedback_wrong.present) {
+		response_if(c);
+		el(c, "lt");
+		variable(c, "SCORE");
+		variable(c, "MAXSCORE");
+		end(c);
+		add_feedback(c, "WRONG");
+		end(c);
+		end(c);
+	}
+	if (q->explanation.present)
+		add_feedback(c, "EXPLANATION");
+}
+
+/* ---- declarations ---- */
+
+/* <responseDeclaration>, open: the caller adds correctResponse, mapping
+ * and ends it. */
+static void response_decl(ctx *c, const char *id, const char *cardinality, const char *type)
+{
+	el(c, "responseDeclaration");
+	at(c, "identifier", id);
+	at(c, "cardinality", cardinality);
+	at(c, "baseType", type);
+}
+
+static void correct_response(ctx *c, const char *const *values, size_t n)
+{
+	el(c, "correctResponse");
+	for (size_t i = 0; i < n; i++) {
+		el(c, "value");
+		text(c, values[i]);
+		end(c);
+	}
+	end(c);
+}
+
+/* <mapping> open: the caller adds map_entry()s and ends it. */
+static void mapping(ctx *c, double lower, double upper)
+{
+	char s[40];
+	el(c, "mapping");
+	if (!isnan(lower)) {
+		put_number(s, sizeof s, lower);
+		at(c, "lowerBound", s);
+	}
+	if (!isnan(upper)) {
+		put_number(s, sizeof s, upper);
+		at(c, "upperBound", s);
+	}
+	at(c, "defaultValue", "0");
+}
+
+static void map_entry(ctx *c, const char *key, double value, int case_sensitive)
+{
+	char s[40];
+	put_number(s, sizeof s, value);
+	el(c, "mapEntry");
+	at(c, "mapKey", key);
+	at(c, "mappedValue", s);
+	if (case_sensitive >= 0)
+		at(c, "caseSensitive", case_sensitive ? "true" : "false");
+	end(c);
+}
+
+/* The feedback of q, in the order they are declared and shown: each
+ * option's (F<n>), feedback-wrong (WRONG), the explanation (EXPLANATION).
+ * Returns how many; ids holds them. */
+static size_t feedback_ids(const qb_question *q, char (*ids)[32], size_t max)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < q->nchoices && n < max; i++)
+		if (q->choices[i].feedback.present)
+			snprintf(ids[n++], sizeof ids[0], "F%zu", i + 1);
+	if (q->feedback_wrong.present && n < max)
+		snprintf(ids[n++], sizeof ids[0], "WRONG");
+	if (q->explanation.present && n < max)
+		snprintf(ids[n++], sizeof ids[0], "EXPLANATION");
+	return n;
+}
+
+/* SCORE (0), MAXSCORE (1) and FB_<id> for each feedback of q. */
+static void outcome_decls(ctx *c, const qb_question *q)
+{
+	static const char *const names[] = {"SCORE", "MAXSCORE"};
+	for (size_t i = 0; i < QB_NELEM(names); i++) {
+		el(c, "outcomeDeclaration");
+		at(c, "identifier", names[i]);
+		at(c, "cardinality", "single");
+		at(c, "baseType", "float");
+		el(c, "defaultValue");
+		el(c, "value");
+		text(c, i ? "1" : "0");
+		end(c);
+		end(c);
+		end(c);
+	}
+	char (*ids)[32] = qb_xcalloc(q->nchoices + 2, sizeof *ids);
+	size_t n = feedback_ids(q, ids, q->nchoices + 2);
+	for (size_t i = 0; i < n; i++) {
+		char id[48];
+		snprintf(id, sizeof id, "FB_%s", ids[i]);
+		el(c, "outcomeDeclaration");
+		at(c, "identifier", id);
+		at(c, "cardinality", "single");
+		at(c, "baseType", "identifier");
+		end(c);
+	}
+	free(ids);
+}
+
+/* ---- HTML ---- */
+
+/* The elements of QTI's content model that md4c writes, in both
+ * versions; others are written as their content. */
+static bool html_known(const char *n)
+{
+	static const char *const known[] = {
+		"p",  "div", "span", "em",    "strong", "b",     "i",     "code",  "pre",   "ul",
+		"ol", "li",  "a",    "img",   "br",     "hr",    "table", "thead", "tbody", "tfoot",
+		"tr", "th",  "td",   "sub",   "sup",    "h1",    "h2",    "h3",    "h4",    "h5",
+		"h6", "blockquote",  "caption", "dl",   "dt",    "dd",    "q",     "small", NULL};
+	for (size_t i = 0; known[i]; i++)
+		if (strcmp(known[i], n) == 0)
+			return true;
+	return false;
+}
+
+static bool attr_known(const char *el_name, const char *a, bool v3)
+{
+	if (strcmp(a, "class") == 0)
+		return true;
+	if (strcmp(a, "dir") == 0)
+		return v3;
+	if (strcmp(el_name, "a") == 0)
+		return strcmp(a, "href") == 0;
+	if (strcmp(el_name, "img") == 0)
+		return strcmp(a, "src") == 0 || strcmp(a, "alt") == 0 || strcmp(a, "width") == 0 ||
+		       strcmp(a, "height") == 0;
+	if (strcmp(el_name, "td") == 0 || strcmp(el_name, "th") == 0)
+		return strcmp(a, "colspan") == 0 || strcmp(a, "rowspan") == 0;
+	return false;
+}
+
+static const char *audio_type(const char *src)
+{
+	static const char *const types[][2] = {
+		{".mp3", "audio/mpeg"}, {".ogg", "audio/ogg"}, {".oga", "audio/ogg"},
+		{".opus", "audio/ogg"}, {".wav", "audio/wav"}, {".m4a", "audio/mp4"},
+		{".aac", "audio/aac"},  {".flac", "audio/flac"}, {".webm", "audio/webm"}};
+	const char *dot = strrchr(src, '.');
+	for (size_t i = 0; dot && i < QB_NELEM(types); i++)
+		if (strcmp(dot, types[i][0]) == 0)
+			return types[i][1];
+	return "application/octet-stream";
+}
+
+static void write_gap(ctx *c, size_t g);
+
+/* The private-use character that marks a cloze gap in the rendered
+ * prompt: U+E000, the gap's number, U+E000. */
+#define GAP_MARK "\xEE\x80\x80"
+
+/* Writes a text node: cloze gap marks become their interactions. */
+static void html_text(ctx *c, const char *s)
+{
+	const char *p;
+	while (c->gaps && (p = strstr(s, GAP_MARK)) != NULL) {
+		char *endp;
+		unsigned long g = strtoul(p + 3, &endp, 10);
+		if (strncmp(endp, GAP_MARK, 3) != 0)
+			break;
+		qb_buf before = QB_BUF_INIT;
+		qb_buf_append(&before, s, (size_t)(p - s));
+		text(c, qb_buf_cstr(&before));
+		qb_buf_dispose(&before);
+		write_gap(c, g);
+		s = endp + 3;
+	}
+	text(c, s);
+}
+
+static void html_nodes(ctx *c, xmlNodePtr n);
+
+static void html_element(ctx *c, xmlNodePtr n)
+{
+	const char *name = (const char *)n->name;
+	if (strcmp(name, "audio") == 0) {
+		xmlChar *src = xmlGetProp(n, BAD_CAST "src");
+		el_plain(c, c->v3 ? "audio" : "object");
+		if (c->v3) {
+			at_plain(c, "controls", "true"); /* xs:boolean in 3.0 */
+			at_plain(c, "src", src ? (const char *)src : "");
+		} else {
+			at_plain(c, "data", src ? (const char *)src : "");
+			at_plain(c, "type", audio_type(src ? (const char *)src : ""));
+		}
+		xmlFree(src);
+		html_nodes(c, n->children);
+		end(c);
+		return;
+	}
+	if (!html_known(name)) {
+		html_nodes(c, n->children);
+		return;
+	}
+	el_plain(c, name);
+	bool alt = false;
+	for (xmlAttrPtr a = n->properties; a; a = a->next) {
+		if (!attr_known(name, (const char *)a->name, c->v3))
+			continue;
+		xmlChar *v = xmlNodeGetContent((xmlNodePtr)a);
+		at_plain(c, (const char *)a->name, v ? (const char *)v : "");
+		xmlFree(v);
+		alt |= strcmp((const char *)a->name, "alt") == 0;
+	}
+	if (strcmp(name, "img") == 0 && !alt)
+		at_plain(c, "alt", "");
+	html_nodes(c, n->children);
+	end(c);
+}
+
+static void html_nodes(ctx *c, xmlNodePtr n)
+{
+	for (; n; n = n->next) {
+		if (n->type == XML_TEXT_NODE || n->type == XML_CDATA_SECTION_NODE)
+			html_text(c, (const char *)n->content);
+		else if (n->type == XML_ELEMENT_NODE)
+			html_element(c, n);
+	}
+}
+
+/* The first <div> of a parsed document: the wrapper put_html() added. */
+static xmlNodePtr first_div(xmlNodePtr n)
+{
+	for (; n; n = n->next) {
+		if (n->type != XML_ELEMENT_NODE)
+			continue;
+		if (strcmp((const char *)n->name, "div") == 0)
+			return n;
+		xmlNodePtr d = first_div(n->children);
+		if (d)
+			return d;
+	}
+	return NULL;
+}
+
+/* Writes html (from the render layer) as XML elements and text. */
+static void put_html(ctx *c, const char *html)
+{
+	qb_buf doc = QB_BUF_INIT;
+	qb_buf_puts(&doc, "<!DOCTYPE html><html><body><div>");
+	qb_buf_puts(&doc, html);
+	qb_buf_puts(&doc, "</div></body></html>");
+	htmlDocPtr d = htmlReadMemory(doc.ptr, (int)doc.len, NULL, "UTF-8",
+	                              HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING | HTML_PARSE_NONET);
+	xmlNodePtr div = d ? first_div(xmlDocGetRootElement(d)) : NULL;
+	if (div)
+		html_nodes(c, div->children);
+	else
+		c->failed = true;
+	if (d)
+		xmlFreeDoc(d);
+	qb_buf_dispose(&doc);
+}
+
+/* qb_markup_images callback: notes a picture or sound of the item. */
+static void note_media(void *payload, const char *src, size_t offset)
+{
+	QB_UNUSED(offset);
+	ctx *c = payload;
+	item_rec *it = c->cur;
+	for (size_t i = 0; it && i < c->media.nsrcs; i++) {
+		if (strcmp(c->media.srcs[i], src) != 0)
+			continue;
+		size_t f = c->media.file_of[i], k;
+		for (k = 0; k < it->nmedia && it->media[k] != f; k++)
+			;
+		if (k == it->nmedia) {
+			it->media = qb_xrealloc(it->media, (it->nmedia + 1) * sizeof *it->media);
+			it->media[it->nmedia++] = f;
+		}
+	}
+}
+
+/* Writes the Markdown md as HTML content, noting its media. */
+static void put_md(ctx *c, const char *md)
+{
+	qb_buf html = QB_BUF_INIT;
+	qb_markup_images(md, note_media, c);
+	if (qb_render_html(c->r, &html, md, &c->media) != 0)
+		c->failed = true;
+	put_html(c, qb_buf_cstr(&html));
+	qb_buf_dispose(&html);
+}
+
+/* Writes t in the item's language (else the bank's default). */
+static void put_text(ctx *c, const qb_text *t, const char *lang)
+{
+	put_md(c, qb_render_md(c->r, t, lang));
+}
+
+static void put_plain(ctx *c, const char *md)
+{
+	qb_buf plain = QB_BUF_INIT;
+	qb_render_plain(&plain, md);
+	text(c, qb_buf_cstr(&plain));
+	qb_buf_dispose(&plain);
+}
+
+/* <div class="qbc-prompt">: the prompt. */
+static void prompt(ctx *c, const qb_question *q, const char *lang)
+{
+	el_plain(c, "div");
+	at_plain(c, "class", "qbc-prompt");
+	put_text(c, &q->prompt, lang);
+	end(c);
+}
+
+/* Ends the response declaration, declares the outcomes, starts the
+ * item body with the prompt and the interaction (RESPONSE, shuffled as
+ * q is).  Returns whether it is shuffled. */
+static bool start_body(ctx *c, const qb_question *q, const char *lang, const char *interaction)
+{
+	end(c);
+	outcome_decls(c, q);
+	el(c, "itemBody");
+	prompt(c, q, lang);
+	el(c, interaction);
+	at(c, "responseIdentifier", "RESPONSE");
+	bool shuffle = qb_question_shuffles(c->bank, q);
+	at(c, "shuffle", shuffle ? "true" : "false");
+	return shuffle;
+}
+
+/* Ends the response declaration, declares the outcomes and writes the
+ * item body: the prompt, then a paragraph with the text entry (RESPONSE)
+ * and the unit when there is one. */
+static void text_entry_body(ctx *c, const qb_question *q, const char *lang, const char *unit)
+{
+	end(c);
+	outcome_decls(c, q);
+	el(c, "itemBody");
+	prompt(c, q, lang);
+	el_plain(c, "p");
+	leaf(c, true, "textEntryInteraction", "responseIdentifier", "RESPONSE");
+	if (unit) {
+		text(c, " ");
+		text(c, unit);
+	}
+	end(c);
+	end(c);
+}
+
+/* ---- one function per type ---- */
+
+static void choice_id(char *s, size_t n, size_t i)
+{
+	snprintf(s, n, "C%zu", i + 1);
+}
+
+/* single, multiple, true-false: choiceInteraction. */
+static void write_choice(ctx *c, const qb_question *q, const char *lang)
+{
+	bool tf = q->type == QB_QTYPE_TRUE_FALSE, multi = q->type == QB_QTYPE_MULTIPLE;
+	bool partial = multi && qb_question_scoring(c->bank, q) == QB_SCORING_PARTIAL;
+	size_t ncorrect = qb_question_ncorrect(q);
+	char id[32];
+	response_decl(c, "RESPONSE", multi ? "multiple" : "single", "identifier");
+	const char **right = qb_xcalloc(q->nchoices + 1, sizeof *right);
+	char (*ids)[32] = qb_xcalloc(q->nchoices + 1, sizeof *ids);
+	size_t nright = 0;
+	for (size_t i = 0; i < q->nchoices; i++) {
+		choice_id(ids[i], sizeof ids[i], i);
+		if (q->choices[i].correct)
+			right[nright++] = ids[i];
+	}
+	correct_response(c, right, nright);
+	if (partial) {
+		mapping(c, 0, 1);
+		for (size_t i = 0; i < q->nchoices; i++)
+			map_entry(c, ids[i], (q->choices[i].correct ? 1.0 : -1.0) / (double)ncorrect, -1);
+		end(c);
+	}
+	bool shuffle = start_body(c, q, lang, "choiceInteraction");
+	at(c, "maxChoices", multi ? "0" : "1");
+	for (size_t i = 0; i < q->nchoices; i++) {
+		el(c, "simpleChoice");
+		at(c, "identifier", ids[i]);
+		if (shuffle && q->choices[i].pinned)
+			at(c, "fixed", "true");
+		if (tf)
+			text(c, qb_render_label(c->r, lang, i == 0 ? "true" : "false"));
+		else
+			put_text(c, &q->choices[i].text, lang);
+		end(c);
+	}
+	end(c);
+	end(c);
+	el(c, "responseProcessing");
+	score_response(c, partial);
+	for (size_t i = 0; i < q->nchoices; i++) {
+		if (!q->choices[i].feedback.present)
+			continue;
+		snprintf(id, sizeof id, "F%zu", i + 1);
+		feedback_if_chosen(c, multi, ids[i], id);
+	}
+	feedback_end(c, q);
+	end(c);
+	free(right);
+	free(ids);
+}
+
+/* Adds the form of s that qb_answer_normalise() compares to keys (heap
+ * strings), unless it is empty or there already.  Returns it, or NULL. */
+static const char *distinct_key(char ***keys, size_t *n, const char *s, bool case_sensitive)
+{
+	char *key = qb_answer_normalise(s, case_sensitive);
+	for (size_t k = 0; k < *n; k++)
+		if (strcmp((*keys)[k], key) == 0)
+			*key = '\0';
+	if (!*key) {
+		free(key);
+		return NULL;
+	}
+	*keys = qb_xrealloc(*keys, (*n + 1) * sizeof **keys);
+	(*keys)[(*n)++] = key;
+	return key;
+}
+
+static void free_keys(char **keys, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(keys[i]);
+	free(keys);
+}
+
+/* The accepted (right) or listed wrong answers of a short-answer
+ * question in lang, distinct as qb_answer_normalise() compares them
+ * (*out, heap strings: as they are mapped, since the mapping ignores case
+ * when the question does), each with its option (*from). */
+static size_t short_answers(ctx *c, const qb_question *q, const char *lang, bool right,
+                            char ***out, const qb_choice ***from)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < q->nchoices; i++) {
+		const qb_choice *ch = &q->choices[i];
+		if (ch->correct != right ||
+		    !distinct_key(out, &n, qb_render_md(c->r, &ch->text, lang), q->case_sensitive))
+			continue;
+		*from = qb_xrealloc(*from, n * sizeof **from);
+		(*from)[n - 1] = ch;
+	}
+	return n;
+}
+
+/* short-answer: textEntryInteraction, a mapping of the accepted answers
+ * (caseSensitive as the question); feedback per listed answer. */
+static void write_short(ctx *c, const qb_question *q, const char *lang)
+{
+	char **ok = NULL, **bad = NULL;
+	const qb_choice **ok_from = NULL, **bad_from = NULL;
+	size_t nok = short_answers(c, q, lang, true, &ok, &ok_from);
+	size_t nbad = short_answers(c, q, lang, false, &bad, &bad_from);
+	response_decl(c, "RESPONSE", "single", "string");
+	correct_response(c, (const char *const *)ok, nok ? 1 : 0);
+	mapping(c, 0, 1);
+	for (size_t i = 0; i < nok; i++)
+		map_entry(c, ok[i], 1, q->case_sensitive);
+	end(c);
+	text_entry_body(c, q, lang, NULL);
+	el(c, "responseProcessing");
+	score_mapped(c, "RESPONSE");
+	for (int pass = 0; pass < 2; pass++) {
+		size_t n = pass ? nbad : nok;
+		char **a = pass ? bad : ok;
+		const qb_choice **from = pass ? bad_from : ok_from;
+		for (size_t i = 0; i < n; i++) {
+			size_t k = (size_t)(from[i] - q->choices);
+			if (!from[i]->feedback.present)
+				continue;
+			char fb[32];
+			snprintf(fb, sizeof fb, "F%zu", k + 1);
+			response_if(c);
+			el(c, "stringMatch");
+			at(c, "caseSensitive", q->case_sensitive ? "true" : "false");
+			variable(c, "RESPONSE");
+			base_value(c, "string", a[i]);
+			end(c);
+			add_feedback(c, fb);
+			end(c);
+			end(c);
+		}
+	}
+	feedback_end(c, q);
+	end(c);
+	free_keys(ok, nok);
+	free_keys(bad, nbad);
+	free(ok_from);
+	free(bad_from);
+}
+
+/* numeric: textEntryInteraction of base type float; right in the closed
+ * interval the model accepts (value +- tolerance, or the range), written
+ * as its two bounds: equal with a tolerance computes them in floating
+ * point, and 36.65 + 0.55 is not 37.2. */
+static void write_numeric(ctx *c, const qb_question *q, const char *lang)
+{
+	const qb_numeric *num = qb_question_num(q);
+	double half = (num->hi - num->lo) / 2;
+	double value = num->range ? num->lo + half : num->value;
+	char v[40];
+	put_number(v, sizeof v, value);
+	response_decl(c, "RESPONSE", "single", "float");
+	const char *vals[] = {v};
+	correct_response(c, vals, 1);
+	text_entry_body(c, q, lang, q->unit);
+	el(c, "responseProcessing");
+	response_if(c);
+	el(c, "and");
+	el(c, "gte");
+	variable(c, "RESPONSE");
+	base_float(c, num->lo);
+	end(c);
+	el(c, "lte");
+	variable(c, "RESPONSE");
+	base_float(c, num->hi);
+	end(c);
+	end(c);
+	then_score_one(c);
+	feedback_end(c, q);
+	end(c);
+}
+
+/* matching: matchInteraction, the left sides (L<n>) against every right
+ * side (R<n>, distractors too); partial: right pairs / pairs. */
+static void write_matching(ctx *c, const qb_question *q, const char *lang)
+{
+	bool partial = qb_question_scoring(c->bank, q) == QB_SCORING_PARTIAL;
+	size_t npairs = 0;
+	char (*pairs)[48] = qb_xcalloc(q->nchoices + 1, sizeof *pairs);
+	const char **vals = qb_xcalloc(q->nchoices + 1, sizeof *vals);
+	for (size_t i = 0; i < q->nchoices; i++) {
+		if (!q->choices[i].text.present)
+			continue;
+		snprintf(pairs[npairs], sizeof pairs[npairs], "L%zu R%zu", i + 1, i + 1);
+		vals[npairs] = pairs[npairs];
+		npairs++;
+	}
+	response_decl(c, "RESPONSE", "multiple", "directedPair");
+	correct_response(c, vals, npairs);
+	if (partial) {
+		mapping(c, 0, 1);
+		for (size_t i = 0; i < npairs; i++)
+			map_entry(c, pairs[i], 1.0 / (double)npairs, -1);
+		end(c);
+	}
+	bool shuffle = start_body(c, q, lang, "matchInteraction");
+	char n[32];
+	snprintf(n, sizeof n, "%zu", npairs);
+	at(c, "maxAssociations", n);
+	for (int side = 0; side < 2; side++) {
+		el(c, "simpleMatchSet");
+		for (size_t i = 0; i < q->nchoices; i++) {
+			const qb_choice *ch = &q->choices[i];
+			const qb_text *t = side ? qb_choice_match(ch) : &ch->text;
+			if (!t->present)
+				continue;
+			char id[32];
+			snprintf(id, sizeof id, "%c%zu", side ? 'R' : 'L', i + 1);
+			el(c, "simpleAssociableChoice");
+			at(c, "identifier", id);
+			at(c, "matchMax", "1");
+			if (shuffle && ch->pinned)
+				at(c, "fixed", "true");
+			put_text(c, t, lang);
+			end(c);
+		}
+		end(c);
+	}
+	end(c);
+	end(c);
+	el(c, "responseProcessing");
+	score_response(c, partial);
+	feedback_end(c, q);
+	end(c);
+	free(pairs);
+	free(vals);
+}
+
+/* The gaps of a split cloze text, in order. */
+static size_t cloze_gaps(const qb_cloze_part *parts, size_t nparts, const qb_cloze_gap ***out)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < nparts; i++) {
+		if (!parts[i].gap)
+			continue;
+		*out = qb_xrealloc(*out, (n + 1) * sizeof **out);
+		(*out)[n++] = parts[i].gap;
+	}
+	return n;
+}
+
+/* Writes gap number g (from 0) of the cloze being written: an inline
+ * choice or a text entry. */
+static void write_gap(ctx *c, size_t g)
+{
+	const qb_cloze_gap **gaps = NULL;
+	size_t ngaps = cloze_gaps(c->gaps, c->ngaps_parts, &gaps);
+	if (g >= ngaps) {
+		free(gaps);
+		return;
+	}
+	const qb_cloze_gap *gap = gaps[g];
+	char rid[32];
+	snprintf(rid, sizeof rid, "RESPONSE_%zu", g + 1);
+	el(c, gap->choice ? "inlineChoiceInteraction" : "textEntryInteraction");
+	at(c, "responseIdentifier", rid);
+	if (gap->choice) {
+		at(c, "shuffle", "false");
+		for (size_t k = 0; k < gap->nanswers; k++) {
+			char id[48];
+			snprintf(id, sizeof id, "G%zu_%zu", g + 1, k + 1);
+			el(c, "inlineChoice");
+			at(c, "identifier", id);
+			put_plain(c, gap->answers[k]);
+			end(c);
+		}
+	}
+	end(c);
+	free(gaps);
+}
+
+/* cloze: one text entry or inline choice per gap, in the prompt; a
+ * mapping per gap (1 for a right answer); partial: right gaps / gaps. */
+static void write_cloze(ctx *c, const qb_question *q, const char *lang)
+{
+	bool partial = qb_question_scoring(c->bank, q) == QB_SCORING_PARTIAL;
+	qb_cloze_part *parts = NULL;
+	size_t nparts = 0;
+	qb_arena arena = QB_ARENA_INIT;
+	const char *md = qb_render_md(c->r, &q->prompt, lang);
+	qb_cloze_split(&arena, md, &parts, &nparts);
+	const qb_cloze_gap **gaps = NULL;
+	size_t ngaps = cloze_gaps(parts, nparts, &gaps);
+	for (size_t g = 0; g < ngaps; g++) {
+		const qb_cloze_gap *gap = gaps[g];
+		char rid[32], right[48];
+		snprintf(rid, sizeof rid, "RESPONSE_%zu", g + 1);
+		response_decl(c, rid, "single", gap->choice ? "identifier" : "string");
+		if (gap->choice)
+			snprintf(right, sizeof right, "G%zu_%zu", g + 1, gap->right + 1);
+		const char *vals[] = {gap->choice ? right : gap->nanswers ? gap->answers[0] : ""};
+		correct_response(c, vals, 1);
+		mapping(c, 0, 1);
+		if (gap->choice) {
+			map_entry(c, right, 1, -1);
+		} else {
+			char **seen = NULL;
+			size_t nseen = 0;
+			for (size_t k = 0; k < gap->nanswers; k++) {
+				const char *key = distinct_key(&seen, &nseen, gap->answers[k], q->case_sensitive);
+				if (key)
+					map_entry(c, key, 1, q->case_sensitive);
+			}
+			free_keys(seen, nseen);
+		}
+		end(c);
+		end(c);
+	}
+	outcome_decls(c, q);
+	/* the prompt with a mark for each gap, rendered whole, so that
+	 * Markdown spans across gaps; html_text() writes the gaps */
+	qb_buf marked = QB_BUF_INIT;
+	for (size_t i = 0, g = 0; i < nparts; i++) {
+		if (parts[i].gap)
+			qb_buf_appendf(&marked, GAP_MARK "%zu" GAP_MARK, g++);
+		else
+			qb_buf_append(&marked, parts[i].text, parts[i].len);
+	}
+	el(c, "itemBody");
+	el_plain(c, "div");
+	at_plain(c, "class", "qbc-prompt");
+	c->gaps = parts;
+	c->ngaps_parts = nparts;
+	put_md(c, qb_buf_cstr(&marked));
+	c->gaps = NULL;
+	end(c);
+	end(c);
+	el(c, "responseProcessing");
+	set_outcome(c, "SCORE");
+	if (partial) {
+		el(c, "divide");
+		el(c, "sum");
+		for (size_t g = 0; g < ngaps; g++) {
+			char rid[32];
+			snprintf(rid, sizeof rid, "RESPONSE_%zu", g + 1);
+			map_response(c, rid);
+		}
+		end(c);
+		base_float(c, (double)(ngaps ? ngaps : 1));
+		end(c);
+		end(c);
+	} else {
+		base_float(c, 0);
+		end(c);
+		response_if(c);
+		el(c, "and");
+		for (size_t g = 0; g < ngaps; g++) {
+			char rid[32];
+			snprintf(rid, sizeof rid, "RESPONSE_%zu", g + 1);
+			el(c, "gte");
+			map_response(c, rid);
+			base_float(c, 1);
+			end(c);
+		}
+		end(c);
+		then_score_one(c);
+	}
+	feedback_end(c, q);
+	end(c);
+	qb_buf_dispose(&marked);
+	free(gaps);
+	qb_arena_dispose(&arena);
+}
+
+/* <modalFeedback> showing t when FEEDBACK holds id. */
+static void modal_feedback(ctx *c, const char *id, const qb_text *t, const char *lang,
+                           const char *title)
+{
+	char out[48];
+	snprintf(out, sizeof out, "FB_%s", id);
+	el(c, "modalFeedback");
+	at(c, "outcomeIdentifier", out);
+	at(c, "showHide", "show");
+	at(c, "identifier", id);
+	if (title)
+		at(c, "title", title);
+	if (c->v3)
+		el(c, "contentBody");
+	el_plain(c, "div");
+	put_text(c, t, lang);
+	end(c);
+	if (c->v3)
+		end(c);
+	end(c);
+}
+
+static const char *interaction_of(const qb_question *q)
+{
+	switch (q->type) {
+	case QB_QTYPE_SHORT:
+	case QB_QTYPE_NUMERIC:
+		return "textEntryInteraction";
+	case QB_QTYPE_MATCHING:
+		return "matchInteraction";
+	case QB_QTYPE_CLOZE:
+		return NULL; /* text entries and inline choices */
+	default:
+		return "choiceInteraction";
+	}
+}
+
+/* ---- documents in memory ---- */
+
+/* A new writer into buf, with the XML declaration written. */
+static xmlTextWriterPtr doc_open(ctx *c, xmlBufferPtr *buf)
+{
+	*buf = xmlBufferCreate();
+	xmlTextWriterPtr w = *buf ? xmlNewTextWriterMemory(*buf, 0) : NULL;
+	if (!w) {
+		c->failed = true;
+		return NULL;
+	}
+	c->w = w;
+	/* no indentation: it would add white space inside texts (mixed
+	 * content), between words and their markup */
+	xok(c, xmlTextWriterStartDocument(w, "1.0", "UTF-8", NULL));
+	return w;
+}
+
+/* Ends the document and adds it to z as name. */
+static void doc_close(ctx *c, xmlBufferPtr buf, qb_zipw *z, const char *name)
+{
+	if (c->w) {
+		xok(c, xmlTextWriterEndDocument(c->w));
+		xmlFreeTextWriter(c->w);
+		c->w = NULL;
+	}
+	if (buf && !c->failed &&
+	    qb_zipw_add(z, name, xmlBufferContent(buf), (size_t)xmlBufferLength(buf), true) != 0)
+		c->failed = true;
+	if (buf)
+		xmlBufferFree(buf);
+}
+
+/* The root element's namespaces and schema location. */
+static void root_ns(ctx *c, const char *ns, const char *xsd)
+{
+	at_plain(c, "xmlns", ns);
+	at_plain(c, "xmlns:xsi", NS_XSI);
+	qb_buf loc = QB_BUF_INIT;
+	qb_buf_appendf(&loc, "%s %s", ns, xsd);
+	at_plain(c, "xsi:schemaLocation", qb_buf_cstr(&loc));
+	qb_buf_dispose(&loc);
+}
+
+/* "q-<id>": an id may start with a digit, which an NCName may not. */
+static char *q_ident(const qb_question *q, const char *lang)
+{
+	return lang ? qb_xasprintf("q-%s-%s", q->id, lang) : qb_xasprintf("q-%s", q->id);
+}
+
+static void write_item(ctx *c, qb_zipw *z, item_rec *it)
+{
+	const qb_question *q = it->q;
+	const char *lang = it->lang;
+	xmlBufferPtr buf = NULL;
+	c->cur = it;
+	if (!doc_open(c, &buf)) {
+		doc_close(c, buf, z, it->file);
+		return;
+	}
+	el(c, "assessmentItem");
+	root_ns(c, c->v->ns, c->v->xsd);
+	char *ident = q_ident(q, lang);
+	at(c, "identifier", ident);
+	free(ident);
+	at(c, "title", q->id);
+	at(c, "adaptive", "false");
+	at(c, "timeDependent", "false");
+	at_plain(c, "xml:lang", lang);
+	switch (q->type) {
+	case QB_QTYPE_SHORT:
+		write_short(c, q, lang);
+		break;
+	case QB_QTYPE_NUMERIC:
+		write_numeric(c, q, lang);
+		break;
+	case QB_QTYPE_MATCHING:
+		write_matching(c, q, lang);
+		break;
+	case QB_QTYPE_CLOZE:
+		write_cloze(c, q, lang);
+		break;
+	default:
+		write_choice(c, q, lang);
+		break;
+	}
+	char (*ids)[32] = qb_xcalloc(q->nchoices + 2, sizeof *ids);
+	size_t nfb = feedback_ids(q, ids, q->nchoices + 2);
+	for (size_t i = 0; i < nfb; i++) {
+		const qb_text *t = strcmp(ids[i], "WRONG") == 0         ? &q->feedback_wrong
+		                   : strcmp(ids[i], "EXPLANATION") == 0 ? &q->explanation
+		                       : &q->choices[strtoul(ids[i] + 1, NULL, 10) - 1].feedback;
+		modal_feedback(c, ids[i], t, lang,
+		               t == &q->explanation ? qb_render_label(c->r, lang, "explanation") : NULL);
+	}
+	free(ids);
+	end(c);
+	doc_close(c, buf, z, it->file);
+	c->cur = NULL;
+}
+
+/* The test in lang: one section, or one per first tag when the bank
+ * draws per tag. */
+static void write_test(ctx *c, qb_zipw *z, const char *lang, const char *file)
+{
+	const qb_bank *b = c->bank;
+	xmlBufferPtr buf = NULL;
+	if (!doc_open(c, &buf)) {
+		doc_close(c, buf, z, file);
+		return;
+	}
+	el(c, "assessmentTest");
+	root_ns(c, c->v->ns, c->v->xsd);
+	char *ident = qb_xasprintf("test-%s-%s", b->id, lang);
+	at(c, "identifier", ident);
+	free(ident);
+	qb_buf title = QB_BUF_INIT;
+	qb_render_plain(&title, qb_render_md(c->r, &b->title, lang));
+	at(c, "title", title.len ? qb_buf_cstr(&title) : b->id);
+	qb_buf_dispose(&title);
+	static const char *const outs[] = {"SCORE", "MAXSCORE"};
+	for (size_t i = 0; i < QB_NELEM(outs); i++) {
+		el(c, "outcomeDeclaration");
+		at(c, "identifier", outs[i]);
+		at(c, "cardinality", "single");
+		at(c, "baseType", "float");
+		end(c);
+	}
+	if (b->pass_mark >= 0) {
+		el(c, "outcomeDeclaration");
+		at(c, "identifier", "PASS");
+		at(c, "cardinality", "single");
+		at(c, "baseType", "boolean");
+		end(c);
+	}
+	el(c, "testPart");
+	at(c, "identifier", "part");
+	at(c, "navigationMode", "nonlinear");
+	at(c, "submissionMode", "individual");
+	/* sections: the bank's, or one per first tag (in order of first use) */
+	const char **tags = NULL;
+	size_t ntags = 0;
+	for (size_t i = 0; i < b->nquestions; i++) {
+		const char *t = b->draw_per_tag && b->questions[i].ntags ? b->questions[i].tags[0].name : "";
+		size_t k;
+		for (k = 0; k < ntags && strcmp(tags[k], t) != 0; k++)
+			;
+		if (k == ntags) {
+			tags = qb_xrealloc(tags, (ntags + 1) * sizeof *tags);
+			tags[ntags++] = t;
+		}
+	}
+	for (size_t s = 0; s < ntags; s++) {
+		size_t n = 0;
+		for (size_t i = 0; i < b->nquestions; i++) {
+			const qb_question *q = &b->questions[i];
+			n += strcmp(b->draw_per_tag && q->ntags ? q->tags[0].name : "", tags[s]) == 0;
+		}
+		el(c, "assessmentSection");
+		char sid[32];
+		snprintf(sid, sizeof sid, "section-%zu", s + 1);
+		at(c, "identifier", sid);
+		at(c, "title", *tags[s] ? tags[s] : b->id);
+		at(c, "visible", "true");
+		if (b->draw > 0 && (size_t)b->draw < n) {
+			char d[32];
+			snprintf(d, sizeof d, "%d", b->draw);
+			el(c, "selection");
+			at(c, "select", d);
+			end(c);
+		}
+		if (b->shuffle_questions) {
+			el(c, "ordering");
+			at(c, "shuffle", "true");
+			end(c);
+		}
+		for (size_t i = 0; i < b->nquestions; i++) {
+			const qb_question *q = &b->questions[i];
+			if (strcmp(b->draw_per_tag && q->ntags ? q->tags[0].name : "", tags[s]) != 0)
+				continue;
+			el(c, "assessmentItemRef");
+			char *id = q_ident(q, NULL), *href = qb_xasprintf("item-%s-%s.xml", q->id, lang);
+			at(c, "identifier", id);
+			at(c, "href", href);
+			free(id);
+			free(href);
+			end(c);
+		}
+		end(c);
+	}
+	free(tags);
+	end(c);
+	el(c, "outcomeProcessing");
+	for (size_t i = 0; i < QB_NELEM(outs); i++) {
+		set_outcome(c, outs[i]);
+		el(c, "sum");
+		el(c, "testVariables");
+		at(c, "variableIdentifier", outs[i]);
+		end(c);
+		end(c);
+		end(c);
+	}
+	if (b->pass_mark >= 0) {
+		set_outcome(c, "PASS");
+		el(c, "gte");
+		el(c, "product");
+		variable(c, "SCORE");
+		base_float(c, 100);
+		end(c);
+		el(c, "product");
+		variable(c, "MAXSCORE");
+		base_float(c, b->pass_mark);
+		end(c);
+		end(c);
+		end(c);
+	}
+	end(c);
+	end(c);
+	doc_close(c, buf, z, file);
+}
+
+/* ---- the manifest ---- */
+
+static void lom(ctx *c, const char *entry, const char *title, const char *lang)
+{
+	el_plain(c, "lom");
+	at_plain(c, "xmlns", NS_LOM);
+	el_plain(c, "general");
+	el_plain(c, "identifier");
+	xok(c, xmlTextWriterWriteElement(c->w, BAD_CAST "catalog", BAD_CAST "qbc"));
+	xok(c, xmlTextWriterWriteElement(c->w, BAD_CAST "entry", BAD_CAST entry));
+	end(c);
+	el_plain(c, "title");
+	el_plain(c, "string");
+	at_plain(c, "language", lang);
+	text(c, title);
+	end(c);
+	end(c);
+	xok(c, xmlTextWriterWriteElement(c->w, BAD_CAST "language", BAD_CAST lang));
+	end(c);
+	end(c);
+}
+
+static void qti_metadata(ctx *c, const char *interaction, bool feedback)
+{
+	el_plain(c, "qtiMetadata");
+	at_plain(c, "xmlns", c->v->md_ns);
+	xok(c, xmlTextWriterWriteElement(c->w, BAD_CAST "timeDependent", BAD_CAST "false"));
+	if (interaction)
+		xok(c, xmlTextWriterWriteElement(c->w, BAD_CAST "interactionType", BAD_CAST interaction));
+	xok(c, xmlTextWriterWriteElement(c->w, BAD_CAST "feedbackType",
+	                                 BAD_CAST(feedback ? "nonadaptive" : "none")));
+	xok(c, xmlTextWriterWriteElement(c->w, BAD_CAST "solutionAvailable", BAD_CAST "true"));
+	xok(c, xmlTextWriterWriteElement(c->w, BAD_CAST "toolName", BAD_CAST "qbc"));
+	xok(c, xmlTextWriterWriteElement(c->w, BAD_CAST "toolVersion", BAD_CAST QB_VERSION));
+	end(c);
+}
+
+static void file_ref(ctx *c, const char *href)
+{
+	leaf(c, false, "file", "href", href);
+}
+
+static void dependency(ctx *c, const char *ref)
+{
+	leaf(c, false, "dependency", "identifierref", ref);
+}
+
+static char *media_ident(size_t i)
+{
+	return qb_xasprintf("media-%zu", i + 1);
+}
+
+static bool has_feedback(const qb_question *q)
+{
+	for (size_t i = 0; i < q->nchoices; i++)
+		if (q->choices[i].feedback.present)
+			return true;
+	return q->explanation.present || q->feedback_wrong.present;
+}
+
+static void write_manifest(ctx *c, qb_zipw *z, const item_rec *items, size_t nitems)
+{
+	const qb_render_ctx *r = c->r;
+	xmlBufferPtr buf = NULL;
+	if (!doc_open(c, &buf)) {
+		doc_close(c, buf, z, "imsmanifest.xml");
+		return;
+	}
+	el_plain(c, "manifest");
+	at_plain(c, "xmlns", c->v->cp_ns);
+	at_plain(c, "xmlns:xsi", NS_XSI);
+	qb_buf loc = QB_BUF_INIT;
+	qb_buf_appendf(&loc, "%s %s %s %s %s %s", c->v->cp_ns, c->v->cp_xsd, c->v->md_ns,
+	               c->v->md_xsd, NS_LOM, c->v->lom_xsd);
+	at_plain(c, "xsi:schemaLocation", qb_buf_cstr(&loc));
+	qb_buf_dispose(&loc);
+	char *mid = qb_xasprintf("qbc-%s-qti", c->bank->id);
+	at_plain(c, "identifier", mid);
+	free(mid);
+	el_plain(c, "metadata");
+	xok(c, xmlTextWriterWriteElement(c->w, BAD_CAST "schema", BAD_CAST c->v->schema));
+	xok(c, xmlTextWriterWriteElement(c->w, BAD_CAST "schemaversion", BAD_CAST c->v->schemaversion));
+	end(c);
+	el_plain(c, "organizations");
+	end(c);
+	el_plain(c, "resources");
+	for (size_t l = 0; l < r->nlangs; l++) {
+		char *file = qb_xasprintf("test-%s.xml", r->langs[l]);
+		char *id = qb_xasprintf("test-%s", r->langs[l]);
+		el_plain(c, "resource");
+		at_plain(c, "identifier", id);
+		at_plain(c, "type", c->v->test_type);
+		at_plain(c, "href", file);
+		el_plain(c, "metadata");
+		qti_metadata(c, NULL, false);
+		qb_buf title = QB_BUF_INIT;
+		qb_render_plain(&title, qb_render_md(r, &c->bank->title, r->langs[l]));
+		lom(c, id, title.len ? qb_buf_cstr(&title) : c->bank->id, r->langs[l]);
+		qb_buf_dispose(&title);
+		end(c);
+		file_ref(c, file);
+		for (size_t i = 0; i < nitems; i++)
+			if (strcmp(items[i].lang, r->langs[l]) == 0)
+				dependency(c, items[i].ident);
+		end(c);
+		free(file);
+		free(id);
+	}
+	for (size_t i = 0; i < nitems; i++) {
+		const item_rec *it = &items[i];
+		el_plain(c, "resource");
+		at_plain(c, "identifier", it->ident);
+		at_plain(c, "type", c->v->item_type);
+		at_plain(c, "href", it->file);
+		el_plain(c, "metadata");
+		qti_metadata(c, it->interaction, has_feedback(it->q));
+		qb_buf title = QB_BUF_INIT;
+		qb_buf_appendf(&title, "%s: ", it->q->id);
+		qb_render_plain(&title, qb_render_md(r, &it->q->prompt, it->lang));
+		lom(c, it->ident, qb_buf_cstr(&title), it->lang);
+		qb_buf_dispose(&title);
+		end(c);
+		file_ref(c, it->file);
+		for (size_t k = 0; k < it->nmedia; k++) {
+			char *ref = media_ident(it->media[k]);
+			dependency(c, ref);
+			free(ref);
+		}
+		end(c);
+	}
+	for (size_t i = 0; i < c->media.nfiles; i++) {
+		char *id = media_ident(i);
+		el_plain(c, "resource");
+		at_plain(c, "identifier", id);
+		at_plain(c, "type", "webcontent");
+		at_plain(c, "href", c->media.files[i].name);
+		file_ref(c, c->media.files[i].name);
+		end(c);
+		free(id);
+	}
+	end(c);
+	end(c);
+	doc_close(c, buf, z, "imsmanifest.xml");
+}
+
+/* ---- the package ---- */
+
+static int write_qti(const qb_render_ctx *r, const qb_bank *bank, const qti_version *v)
+{
+	ctx c = {.r = r, .bank = bank, .v = v, .v3 = v == &V30};
+	item_rec *items = NULL;
+	size_t nitems = 0;
+	qb_zipw *z = qb_zipw_open(r->path, r->latest);
+	if (!z || qb_render_media(r, qb_render_media_hashed_name, &c.media) != 0) {
+		qb_zipw_discard(z);
+		return -1;
+	}
+	items = qb_xcalloc(bank->nquestions * r->nlangs + 1, sizeof *items);
+	for (size_t l = 0; l < r->nlangs && !c.failed; l++) {
+		for (size_t i = 0; i < bank->nquestions && !c.failed; i++) {
+			const qb_question *q = &bank->questions[i];
+			item_rec *it = &items[nitems++];
+			it->q = q;
+			it->lang = r->langs[l];
+			it->file = qb_xasprintf("item-%s-%s.xml", q->id, it->lang);
+			it->ident = q_ident(q, it->lang);
+			it->interaction = interaction_of(q);
+			write_item(&c, z, it);
+		}
+		char *file = qb_xasprintf("test-%s.xml", r->langs[l]);
+		if (!c.failed)
+			write_test(&c, z, r->langs[l], file);
+		free(file);
+	}
+	for (size_t i = 0; i < c.media.nfiles && !c.failed; i++)
+		if (qb_zipw_add(z, c.media.files[i].name, c.media.files[i].data, c.media.files[i].len,
+		                false) != 0)
+			c.failed = true;
+	if (!c.failed)
+		write_manifest(&c, z, items, nitems);
+	int rc = -1;
+	if (c.failed) {
+		qb_diag_fatal("cannot write the QTI package for bank '%s'", bank->id);
+		qb_zipw_discard(z);
+	} else {
+		rc = qb_zipw_commit(z);
+	}
+	for (size_t i = 0; i < nitems; i++) {
+		free(items[i].file);
+		free(items[i].ident);
+		free(items[i].media);
+	}
+	free(items);
+	qb_buf_dispose(&c.name);
+	qb_media_set_dispose(&c.media);
+	return rc;
+}
+
+int qb_write_qti21(const qb_render_ctx *r, const qb_bank *bank)
+{
+	return write_qti(r, bank, &V21);
+}
+
+int qb_write_qti30(const qb_render_ctx *r, const qb_bank *bank)
+{
+	return write_qti(r, bank, &V30);
+}

@@ -1,0 +1,250 @@
+// tests/browser/qti.test.mjs - the QTI 3.0 package played by a real QTI
+// player: @citolab/qti-components (npm, pinned in tests/package-lock.json),
+// whose response processing computes each item's SCORE, in headless
+// Chromium.  Every item of tests/qti/types.qb (every question type) is
+// answered right, wrong and, where qbc gives partial credit, partly right,
+// through the player's own interactions (clicks, typing, the inline
+// choice menu, dragging for the match interaction), and the score the
+// player computes is checked against qbc's rules; so are the modal
+// feedback shown, the pictures served from the package, and a <script>
+// in a text, which must stay text.
+//
+//   cd tests && QBC=$PWD/../build/qbc node --test browser/qti.test.mjs
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { TESTS, qbc, sendFile, serveAndLaunch, tempDir, unzip } from './lib.mjs';
+
+const PLAYER = path.join(TESTS, 'node_modules', '@citolab', 'qti-components');
+// The player's files: its browser bundle and its theme (the match
+// interaction's drop zones need the theme's layout).
+const PLAYER_FILES = { 'index.global.js': 'cdn/index.global.js', 'item.css': 'dist/item.css' };
+const PAGE = `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>QTI player</title>
+<link rel="icon" href="data:,"><link rel="stylesheet" href="/player/item.css">
+<script src="/player/index.global.js"></script></head>
+<body><div id="host"></div><script>
+// Loads an item of the package the way the player's own loaders do.
+window.loadItem = async (name) => {
+  const t = await QtiComponents.qtiTransformItem().load('/pkg/' + name);
+  document.getElementById('host').replaceChildren(t.path('/pkg/').htmlDoc());
+  await customElements.whenDefined('qti-assessment-item');
+  const item = document.querySelector('qti-assessment-item');
+  await item.updateComplete;
+  // the declarations register themselves with the item as they connect
+  const ids = [...item.querySelectorAll('qti-response-declaration, qti-outcome-declaration')]
+    .map((d) => d.getAttribute('identifier'));
+  for (let i = 0; i < 100 && !ids.every((id) => item.variables.some((v) => v.identifier === id)); i++)
+    await new Promise((ok) => setTimeout(ok, 10));
+  return item.identifier;
+};
+// Runs the item's response processing; its outcomes.
+window.submit = () => {
+  const item = document.querySelector('qti-assessment-item');
+  item.processResponse();
+  const out = {};
+  for (const v of item.variables) out[v.identifier] = v.value;
+  return out;
+};
+window.feedbackShown = () => [...document.querySelectorAll('qti-modal-feedback')]
+  .filter((f) => f.showStatus === 'on').map((f) => f.getAttribute('identifier'));
+</script></body></html>`;
+
+let tmp, srv, page, PKG;
+const requests = [];
+const problems = [];
+
+before(async () => {
+  tmp = tempDir('qbc-qti-');
+  const out = path.join(tmp.dir, 'out');
+  mkdirSync(out);
+  const r = qbc(['build', '--format', 'qti3', '-o', out, path.join(TESTS, 'qti', 'types.qb')]);
+  assert.equal(r.status, 0, r.stderr);
+  const pkg = PKG = path.join(tmp.dir, 'pkg');
+  unzip(path.join(out, 'qti-types.qti3.zip'), pkg);
+  srv = await serveAndLaunch((req, res) => {
+    const u = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    requests.push(u);
+    if (u === '/') { res.writeHead(200, { 'content-type': 'text/html' }); res.end(PAGE); return; }
+    if (u.startsWith('/player/')) return sendFile(res, PLAYER_FILES[u.slice(8)] && path.join(PLAYER, PLAYER_FILES[u.slice(8)]));
+    if (u.startsWith('/pkg/') && !u.includes('..')) return sendFile(res, path.join(pkg, u.slice(5)));
+    res.writeHead(404); res.end();
+  });
+  page = await srv.browser.newPage();
+  page.on('pageerror', (e) => problems.push(e.message));
+  page.on('console', (m) => { if (m.type() === 'error') problems.push(m.text()); });
+  page.on('dialog', (d) => { problems.push('dialog: ' + d.message()); d.dismiss(); });
+  await page.goto(srv.base + '/');
+});
+
+after(async () => {
+  if (srv) await srv.close();
+  if (tmp) tmp.cleanup();
+});
+
+// One attempt: loads item (fresh), runs answer(), submits; the outcomes.
+async function attempt(item, answer) {
+  assert.ok(await page.evaluate((n) => window.loadItem(n), item));
+  await answer();
+  return page.evaluate(() => window.submit());
+}
+
+const pick = (...ids) => async () => {
+  for (const id of ids) await page.locator(`qti-simple-choice[identifier="${id}"]`).click();
+};
+const type = (...texts) => async () => {
+  const boxes = page.locator('qti-text-entry-interaction input');
+  assert.equal(await boxes.count(), texts.length);
+  for (let i = 0; i < texts.length; i++) {
+    await boxes.nth(i).fill(texts[i]);
+    await boxes.nth(i).press('Tab');
+  }
+};
+// Cloze: typed gaps and the inline choice menu's option id, in order.
+const gaps = (typed, choice) => async () => {
+  await type(...typed)();
+  if (choice) {
+    await page.locator('qti-inline-choice-interaction button[part="trigger"]').click();
+    await page.locator(`qti-inline-choice[identifier="${choice}"]`).click();
+  }
+};
+// Matching: drags each left side (the player's draggables) onto a right
+// side, with the mouse held a moment as a person would.
+const match = (...pairs) => async () => {
+  for (const p of pairs) {
+    const [l, r] = p.split(' ');
+    const from = await page.locator(`qti-simple-associable-choice[identifier="${l}"]`).boundingBox();
+    const to = await page.locator(`qti-simple-match-set:last-of-type > qti-simple-associable-choice[identifier="${r}"]`).boundingBox();
+    await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+    await page.mouse.down();
+    await page.waitForTimeout(50);
+    await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 10 });
+    await page.mouse.up();
+  }
+};
+
+const score = async (item, answer) => Number((await attempt(item, answer)).SCORE);
+
+test('single choice: right 1, wrong 0; the chosen option\'s feedback and the explanation show', async () => {
+  assert.equal(await score('item-one-en.xml', pick('C1')), 1);
+  assert.deepEqual(await page.evaluate(() => window.feedbackShown()), ['F1', 'EXPLANATION']);
+  assert.equal(await score('item-one-en.xml', pick('C2')), 0);
+  assert.deepEqual(await page.evaluate(() => window.feedbackShown()), ['F2', 'EXPLANATION']);
+  assert.equal(await score('item-one-sw.xml', pick('C1')), 1);
+});
+
+test('single choice: the picture comes from the package, the <script> stays text', async () => {
+  await page.evaluate(() => window.loadItem('item-one-en.xml'));
+  const img = page.locator('qti-item-body img');
+  await img.waitFor();
+  assert.ok(await img.evaluate((i) => i.complete && i.naturalWidth > 0), 'the picture loads');
+  assert.match(await img.getAttribute('src'), /media\/[0-9a-f]{16}\.png$/);
+  assert.equal(await page.locator('qti-item-body script').count(), 0);
+  assert.match(await page.locator('.qbc-prompt').innerText(), /<script>alert\(1\)<\/script>/);
+});
+
+test('multiple choice, partial credit: (right - wrong) / right options, never below 0', async () => {
+  assert.equal(await score('item-two-en.xml', pick('C1', 'C2')), 1);
+  assert.equal(await score('item-two-en.xml', pick('C1')), 0.5);
+  assert.equal(await score('item-two-en.xml', pick('C1', 'C2', 'C3')), 0.5);
+  assert.equal(await score('item-two-en.xml', pick('C1', 'C3')), 0);
+  assert.equal(await score('item-two-en.xml', pick('C3')), 0);
+  assert.deepEqual(await page.evaluate(() => window.feedbackShown()), ['F3', 'WRONG', 'EXPLANATION']);
+});
+
+test('multiple choice, all-or-nothing: only the whole answer scores', async () => {
+  assert.equal(await score('item-aon-en.xml', pick('C1', 'C2')), 1);
+  assert.equal(await score('item-aon-en.xml', pick('C1')), 0);
+  assert.equal(await score('item-aon-en.xml', pick('C1', 'C2', 'C3')), 0);
+});
+
+test('true-false as a choice: the labels in the item\'s language, right 1, wrong 0', async () => {
+  await page.evaluate(() => window.loadItem('item-tf-sw.xml'));
+  assert.equal(await page.locator('qti-simple-choice[identifier="C1"]').innerText(), 'Kweli');
+  assert.equal(await score('item-tf-en.xml', pick('C2')), 1);
+  assert.equal(await score('item-tf-en.xml', pick('C1')), 0);
+  assert.deepEqual(await page.evaluate(() => window.feedbackShown()), ['F1', 'EXPLANATION']);
+});
+
+test('short answer: accepted answers in any case, a listed wrong one with its feedback', async () => {
+  assert.equal(await score('item-short-en.xml', type('evaporation')), 1);
+  assert.equal(await score('item-short-en.xml', type('EVAPORATION')), 1);
+  assert.equal(await score('item-short-sw.xml', type('uvukizaji')), 1);
+  assert.equal(await score('item-short-en.xml', type('boiling')), 0);
+  assert.deepEqual(await page.evaluate(() => window.feedbackShown()), ['F2', 'WRONG', 'EXPLANATION']);
+  assert.equal(await score('item-short-en.xml', type('melting')), 0);
+  assert.equal(await page.locator('qti-item-body audio').count(), 1, 'the sound is an <audio>');
+});
+
+test('numeric: a range and an exact value, in response processing', async () => {
+  assert.equal(await score('item-range-en.xml', type('36.5')), 1);
+  assert.equal(await score('item-range-en.xml', type('37.2')), 1);
+  assert.equal(await score('item-range-en.xml', type('36.1')), 1);
+  assert.equal(await score('item-range-en.xml', type('38')), 0);
+  assert.equal(await score('item-range-en.xml', type('36')), 0);
+  assert.equal(await score('item-exact-en.xml', type('42')), 1);
+  assert.equal(await score('item-exact-en.xml', type('42.5')), 0);
+});
+
+test('matching, partial credit: right pairs / pairs', async () => {
+  assert.equal(await score('item-pairs-en.xml', match('L1 R1', 'L2 R2')), 1);
+  assert.equal(await score('item-pairs-en.xml', match('L1 R1', 'L2 R3')), 0.5);
+  assert.equal(await score('item-pairs-en.xml', match('L1 R2', 'L2 R1')), 0);
+});
+
+test('matching, all-or-nothing: only every pair right scores', async () => {
+  assert.equal(await score('item-aon-pairs-en.xml', match('L1 R1', 'L2 R2')), 1);
+  assert.equal(await score('item-aon-pairs-en.xml', match('L1 R1')), 0);
+  assert.equal(await score('item-aon-pairs-en.xml', match('L1 R2', 'L2 R1')), 0);
+});
+
+test('cloze, partial credit: a text entry and an inline choice, right gaps / gaps', async () => {
+  assert.equal(await score('item-gaps-en.xml', gaps(['evaporate'], 'G2_1')), 1);
+  assert.equal(await score('item-gaps-en.xml', gaps(['evaporates'], 'G2_2')), 0.5);
+  assert.equal(await score('item-gaps-en.xml', gaps(['boils'], 'G2_1')), 0.5);
+  assert.equal(await score('item-gaps-en.xml', gaps(['boils'], 'G2_3')), 0);
+  assert.equal(await score('item-gaps-sw.xml', gaps(['huvukiza'], 'G2_1')), 1);
+});
+
+test('cloze, all-or-nothing and case-sensitive: every gap exactly', async () => {
+  assert.equal(await score('item-aon-gaps-en.xml', type('X', 'Y')), 1);
+  assert.equal(await score('item-aon-gaps-en.xml', type('X', 'y')), 0);
+  assert.equal(await score('item-aon-gaps-en.xml', type('X', 'Z')), 0);
+});
+
+test('every item in both languages: its correct response, given through the player, scores 1', async () => {
+  const items = readdirSync(PKG).filter((f) => /^item-.*\.xml$/.test(f)).sort();
+  assert.equal(items.length, 22);
+  for (const name of items) {
+    await page.evaluate((n) => window.loadItem(n), name);
+    // each response: its interaction, and its correct values as the item's XML has them
+    const decls = await page.evaluate(async (n) => {
+      const xml = new DOMParser().parseFromString(await (await fetch('/pkg/' + n)).text(), 'application/xml');
+      return [...xml.getElementsByTagName('qti-response-declaration')].map((d) => {
+        const id = d.getAttribute('identifier');
+        return { id, values: [...d.getElementsByTagName('qti-value')].map((v) => v.textContent),
+          interaction: document.querySelector(`[response-identifier="${id}"]`).localName };
+      });
+    }, name);
+    for (const d of decls) {
+      const sel = `[response-identifier="${d.id}"]`;
+      if (d.interaction === 'qti-choice-interaction') await pick(...d.values)();
+      else if (d.interaction === 'qti-match-interaction') await match(...d.values)();
+      else if (d.interaction === 'qti-inline-choice-interaction') {
+        await page.locator(`${sel} button[part="trigger"]`).click();
+        await page.locator(`qti-inline-choice[identifier="${d.values[0]}"]`).click();
+      } else {
+        await page.locator(`${sel} input`).fill(d.values[0]);
+        await page.locator(`${sel} input`).press('Tab');
+      }
+    }
+    const out = await page.evaluate(() => window.submit());
+    assert.equal(Number(out.SCORE), 1, `${name} answered right: ${JSON.stringify(decls)}`);
+    assert.equal(Number(out.MAXSCORE), 1, name);
+  }
+});
+
+test('nothing failed in the page, and nothing was fetched from outside the package', () => {
+  assert.deepEqual(problems, []);
+  for (const u of requests) assert.match(u, /^\/(player\/(index\.global\.js|item\.css)|pkg\/.*)?$/);
+});

@@ -1,0 +1,198 @@
+#!/bin/sh
+# tests/qti/run.sh - the QTI writer (--format qti: QTI 2.1, --format qti3:
+# QTI 3.0): every item, test and manifest validated with xmllint against
+# 1EdTech's XSDs (schemas/, see schemas/README.md), and checked against the
+# bank: one item per question and language, each type's interaction and
+# response processing, the test's order, shuffling and draw, the
+# manifest's resources and dependencies, media, hostile text, byte-identical
+# rebuilds and a failed build that leaves the earlier package.  The scores
+# a real QTI player computes: tests/browser/qti.test.mjs.
+. "$(dirname "$0")/../lib.sh"
+HERE="$ROOT/tests/qti"
+T=$(tmpdir)
+W="$T/w"
+mkdir "$W"
+cp -R "$HERE/types.qb" "$HERE/pertag.qb" "$HERE/media" "$W/"
+cd "$W" || exit 2
+run() { "$@" >"$T/out" 2>"$T/err"; echo $? >"$T/rc"; }
+rc() { test "$(cat "$T/rc")" = "$1"; }
+# xp FILE XPATH: the string value of an XPath expression (elements are
+# named with local-name(): QTI's namespaces are default namespaces).
+xp() { xmllint --xpath "$2" "$1" 2>/dev/null; }
+is() { test "$(xp "$1" "$2")" = "$3"; }
+# e NAME: an XPath step matching the element NAME in any namespace.
+e() { echo "*[local-name()='$1']"; }
+
+# The schemas: 2.1 as shipped; 3.0 through a copy in which the two W3C
+# schemas the ASI schema imports (SSML 1.1, MathML 3) carry the namespaces
+# that schema expects, as its own amendment note says (the copies 1EdTech's
+# schemas were taken from lack that amendment).
+S="$HERE/schemas"
+S3="$T/schemas"
+cp -R "$S" "$S3"
+sed -i 's|"http://www.w3.org/2010/10/synthesis"|"http://www.w3.org/2001/10/synthesis"|g' \
+	"$S3/w3/ssml11/ssmlv1p1-core.xsd"
+sed -i 's|http://www.w3.org/2010/Math/MathML|http://www.w3.org/1998/Math/MathML|g' "$S3"/w3/mathml3/*.xsd
+XSD21="$S/qtiv2p1/imsqti_v2p1.xsd"
+XSD30="$S3/qtiv3p0/imsqti_asiv3p0_sbacv1p0_v1p0.xsd"
+CP21="$HERE/manifest21-driver.xsd"
+CP30="$S3/qtiv3p0/imsqtiv3p0_imscpv1p2_v1p0.xsd"
+# valid XSD FILE...: every file validates (xmllint says so for each).
+valid() {
+	xsd=$1
+	shift
+	xmllint --noout --schema "$xsd" "$@" >"$T/xsd" 2>&1
+	test "$(grep -c ' validates$' "$T/xsd")" = $# || { grep -v ' validates$' "$T/xsd" | head -n 5; return 1; }
+}
+
+check "build --help lists qti and qti3" sh -c "$QBC build --help | grep -q 'qti ' && $QBC build --help | grep -q 'qti3'"
+
+run $QBC build --format qti,qti3 -o out types.qb
+check "build exits 0" rc 0
+check "build names both packages" sh -c "grep -qF 'wrote out/qti-types.qti.zip' '$T/out' && grep -qF 'wrote out/qti-types.qti3.zip' '$T/out'"
+mkdir p21 p30
+unzip -q out/qti-types.qti.zip -d p21
+unzip -q out/qti-types.qti3.zip -d p30
+
+# --- every file validates against the official XSDs
+check "QTI 2.1: 22 items (11 questions x 2 languages)" test "$(ls p21/item-*.xml | wc -l)" = 22
+check "QTI 2.1: every item validates (imsqti_v2p1.xsd)" valid "$XSD21" p21/item-*.xml
+check "QTI 2.1: both tests validate" valid "$XSD21" p21/test-en.xml p21/test-sw.xml
+check "QTI 2.1: the manifest validates (IMS CP 1.1, QTI metadata, LOM)" valid "$CP21" p21/imsmanifest.xml
+check "QTI 3.0: 22 items" test "$(ls p30/item-*.xml | wc -l)" = 22
+check "QTI 3.0: every item validates (ASI 3.0)" valid "$XSD30" p30/item-*.xml
+check "QTI 3.0: both tests validate" valid "$XSD30" p30/test-en.xml p30/test-sw.xml
+check "QTI 3.0: the manifest validates (IMS CP 1.2 QTI 3.0 profile)" valid "$CP30" p30/imsmanifest.xml
+# the validation can fail: an element out of place, a wrong metadata value
+sed 's|<itemBody>|<itemBody><choiceInteraction responseIdentifier="X"/>|' p21/item-one-en.xml >"$T/bad21.xml"
+check "QTI 2.1: a broken item fails validation" sh -c "! xmllint --noout --schema '$XSD21' '$T/bad21.xml' 2>/dev/null"
+sed 's|<qti-item-body>|<qti-item-body><qti-prompt/>|' p30/item-one-en.xml >"$T/bad30.xml"
+check "QTI 3.0: a broken item fails validation" sh -c "! xmllint --noout --schema '$XSD30' '$T/bad30.xml' 2>/dev/null"
+sed 's|<timeDependent>false|<timeDependent>maybe|' p21/imsmanifest.xml >"$T/bad-manifest.xml"
+check "QTI 2.1: a bad resource metadata value fails validation" \
+	sh -c "! xmllint --noout --schema '$CP21' '$T/bad-manifest.xml' 2>/dev/null"
+
+# --- items: one per question and language
+I=p21/item-one-sw.xml
+check "item: identifier q-<id>-<lang>, title the id" \
+	is $I "concat(/$(e assessmentItem)/@identifier, ' ', /$(e assessmentItem)/@title)" 'q-one-sw one'
+check "item: xml:lang is the item's language" is $I "string(/$(e assessmentItem)/@xml:lang)" sw
+check "item: the prompt in that language" sh -c "xmllint --xpath 'string(//*[@class=\"qbc-prompt\"])' $I | grep -qF 'Picha ipi inaonyesha GPU nne?'"
+check "item: the English item has the English prompt" sh -c "xmllint --xpath 'string(//*[@class=\"qbc-prompt\"])' p21/item-one-en.xml | grep -qF 'Which picture shows four GPUs?'"
+check "3.0 names: qti-assessment-item, time-dependent" \
+	is p30/item-one-en.xml "concat(local-name(/*), ' ', /*/@time-dependent)" 'qti-assessment-item false'
+
+# --- a <script> in a text stays text
+check "script: escaped text in the item" grep -qF '&lt;script&gt;alert(1)&lt;/script&gt;' p21/item-one-en.xml
+check "script: no script element" is p21/item-one-en.xml "count(//$(e script))" 0
+check "script: no script element (3.0)" is p30/item-one-en.xml "count(//$(e script))" 0
+
+# --- single, multiple, true-false: choiceInteraction
+check "single: choiceInteraction, one choice, shuffled" \
+	is p21/item-one-en.xml "concat(//$(e choiceInteraction)/@maxChoices, //$(e choiceInteraction)/@shuffle)" 1true
+check "single: the pinned option is fixed" \
+	is p21/item-one-en.xml "string(//$(e simpleChoice)[@identifier='C3']/@fixed)" true
+check "single: the correct response" is p21/item-one-en.xml "string(//$(e correctResponse))" C1
+check "single: picture in the prompt, alt text kept" \
+	sh -c "xmllint --xpath 'string(//*[local-name()=\"img\"]/@src)' p21/item-one-en.xml | grep -qxE 'media/[0-9a-f]{16}\.png' && test \"\$(xmllint --xpath 'string(//*[local-name()=\"img\"]/@alt)' p21/item-one-en.xml)\" = 'four GPUs'"
+check "multiple, partial: mapping +1/2 right, -1/2 wrong, bounded 0..1" \
+	is p21/item-two-en.xml "concat(//$(e mapping)/@lowerBound, //$(e mapping)/@upperBound, ' ', //$(e mapEntry)[1]/@mappedValue, ' ', //$(e mapEntry)[3]/@mappedValue)" '01 0.5 -0.5'
+check "multiple, partial: SCORE is mapResponse" is p21/item-two-en.xml "count(//$(e setOutcomeValue)[@identifier='SCORE']/$(e mapResponse))" 1
+check "multiple, all-or-nothing: no mapping, SCORE when the response matches" \
+	is p21/item-aon-en.xml "concat(count(//$(e mapping)), count(//$(e responseIf)/$(e match)/$(e correct)))" 01
+check "true-false: the labels in the item's language" \
+	is p21/item-tf-sw.xml "concat(//$(e simpleChoice)[1], '/', //$(e simpleChoice)[2])" 'Kweli/Si kweli'
+check "true-false: False is correct" is p21/item-tf-en.xml "string(//$(e correctResponse))" C2
+
+# --- short answer, numeric: textEntryInteraction
+check "short: the accepted answer mapped, case-insensitive" \
+	is p21/item-short-sw.xml "concat(//$(e mapEntry)/@mapKey, ' ', //$(e mapEntry)/@caseSensitive)" 'uvukizaji false'
+check "short: the listed wrong answer's feedback on stringMatch" \
+	is p21/item-short-en.xml "string(//$(e responseIf)[$(e stringMatch)/$(e baseValue)='boiling']/$(e setOutcomeValue)/@identifier)" FB_F2
+check "short: the sound as <object> (2.1) and <audio> (3.0)" \
+	sh -c "test \"\$(xmllint --xpath 'string(//*[local-name()=\"object\"]/@type)' p21/item-short-en.xml)\" = audio/ogg && test \"\$(xmllint --xpath 'count(//*[local-name()=\"audio\"])' p30/item-short-en.xml)\" = 1"
+check "numeric: base type float" is p21/item-range-en.xml "string(//$(e responseDeclaration)/@baseType)" float
+check "numeric: a range's bounds in response processing" \
+	is p21/item-range-en.xml "concat(//$(e gte)/$(e baseValue), '..', //$(e lte)/$(e baseValue))" '36.1..37.2'
+check "numeric: the unit after the box" sh -c "xmllint --xpath 'string(//*[local-name()=\"p\"][*[local-name()=\"textEntryInteraction\"]])' p21/item-range-en.xml | grep -qF '°C'"
+check "numeric: an exact value" is p21/item-exact-en.xml "concat(//$(e gte)/$(e baseValue), '..', //$(e lte)/$(e baseValue))" '42..42'
+
+# --- matching, cloze
+check "matching: directedPair pairs, 2 left sides, 3 right sides" \
+	is p21/item-pairs-en.xml "concat(//$(e correctResponse)/$(e value)[1], '/', count(//$(e simpleMatchSet)[1]/*), count(//$(e simpleMatchSet)[2]/*))" 'L1 R1/23'
+check "matching, partial: each pair 1/2" is p21/item-pairs-en.xml "string(//$(e mapEntry)[1]/@mappedValue)" 0.5
+check "cloze: a text entry and an inline choice in the prompt, in order" \
+	is p21/item-gaps-en.xml "concat(local-name(//$(e div)[@class='qbc-prompt']//*[@responseIdentifier='RESPONSE_1']), ' ', local-name(//*[@responseIdentifier='RESPONSE_2']))" 'textEntryInteraction inlineChoiceInteraction'
+check "cloze: the gap keeps the Markdown around it (bold)" \
+	is p21/item-gaps-en.xml "count(//$(e strong)/$(e textEntryInteraction))" 1
+check "cloze: every accepted answer of a typed gap mapped" \
+	is p21/item-gaps-en.xml "count(//$(e responseDeclaration)[@identifier='RESPONSE_1']//$(e mapEntry))" 2
+check "cloze: the right choice of a choice gap" \
+	is p21/item-gaps-en.xml "string(//$(e responseDeclaration)[@identifier='RESPONSE_2']//$(e value))" G2_1
+check "cloze, partial: right gaps / gaps" is p21/item-gaps-en.xml "string(//$(e divide)/$(e baseValue))" 2
+check "cloze, case-sensitive: the mapping says so" \
+	is p21/item-aon-gaps-en.xml "string(//$(e mapEntry)[1]/@caseSensitive)" true
+
+# --- feedback: modal feedback, each with its own outcome
+check "feedback: per option, feedback-wrong and explanation" \
+	is p21/item-two-en.xml "concat(//$(e modalFeedback)[1]/@identifier, ' ', //$(e modalFeedback)[2]/@identifier, ' ', //$(e modalFeedback)[3]/@identifier)" 'F3 WRONG EXPLANATION'
+check "feedback: the explanation in the item's language, titled by the label" \
+	sh -c "test \"\$(xmllint --xpath 'string(//*[local-name()=\"modalFeedback\"][@identifier=\"EXPLANATION\"]/@title)' p21/item-two-sw.xml)\" != '' && xmllint --xpath 'string(//*[local-name()=\"modalFeedback\"][@identifier=\"EXPLANATION\"])' p21/item-two-sw.xml | grep -qF 'Zote huhamisha data'"
+check "feedback: 3.0 wraps it in qti-content-body" is p30/item-two-en.xml "count(//$(e qti-modal-feedback)/$(e qti-content-body))" 3
+check "math: kept as written in a math span" \
+	grep -qF '<span class="math inline">\(E = mc^2\)</span>' p21/item-one-en.xml
+
+# --- the tests: bank order, shuffling, draw, pass mark
+check "test: one per language" sh -c "test -f p21/test-en.xml && test -f p21/test-sw.xml"
+check "test: the items in bank order" \
+	is p21/test-sw.xml "concat(//$(e assessmentItemRef)[1]/@href, ' ', //$(e assessmentItemRef)[10]/@href)" 'item-one-sw.xml item-aon-gaps-sw.xml'
+check "test: draw 9 as a selection" is p21/test-en.xml "string(//$(e selection)/@select)" 9
+check "test: shuffle-questions as ordering" is p21/test-en.xml "string(//$(e ordering)/@shuffle)" true
+check "test: the title in its language" is p21/test-sw.xml "string(/*/@title)" 'Aina za QTI'
+check "test: pass mark 60%" is p21/test-en.xml "string(//$(e setOutcomeValue)[@identifier='PASS']//$(e baseValue)[. = '60'])" 60
+run $QBC build --format qti -o out pertag.qb
+check "draw per tag: builds" rc 0
+unzip -q out/qti-pertag.qti.zip -d pt
+check "draw per tag: a section per first tag, selecting one" \
+	is pt/test-en.xml "concat(count(//$(e assessmentSection)), //$(e assessmentSection)[2]/@title, //$(e assessmentSection)[2]/$(e selection)/@select, count(//$(e assessmentSection)[2]/$(e assessmentItemRef)))" 2beta12
+check "draw per tag: validates" valid "$XSD21" pt/test-en.xml pt/item-*.xml
+
+# --- the manifest: resources, dependencies, media
+M=p21/imsmanifest.xml
+check "manifest: a resource per item, per test and per media file" \
+	is $M "concat(count(//$(e resource)[@type='imsqti_item_xmlv2p1']), ' ', count(//$(e resource)[@type='imsqti_test_xmlv2p1']), ' ', count(//$(e resource)[@type='webcontent']))" '22 2 2'
+check "manifest: 3.0 resource types" \
+	is p30/imsmanifest.xml "concat(count(//$(e resource)[@type='imsqti_item_xmlv3p0']), ' ', count(//$(e resource)[@type='imsqti_test_xmlv3p0']))" '22 2'
+check "manifest: a test depends on its language's items" \
+	is $M "count(//$(e resource)[@identifier='test-sw']/$(e dependency))" 11
+check "manifest: the item showing the picture depends on it" \
+	is $M "string(//$(e resource)[@identifier=//$(e resource)[@identifier='q-one-en']/$(e dependency)/@identifierref]/@href)" \
+	"$(xp p21/item-one-en.xml "string(//$(e img)/@src)")"
+check "manifest: resource metadata (interaction type, LOM title and language)" \
+	is $M "concat(//$(e resource)[@identifier='q-pairs-sw']//$(e interactionType), ' ', //$(e resource)[@identifier='q-pairs-sw']//$(e lom)//$(e language))" 'matchInteraction sw'
+check "manifest: every file it names is in the package" sh -c '
+	for f in $(xmllint --xpath "//*[local-name()=\"file\"]/@href" p21/imsmanifest.xml | sed "s/ href=\"\([^\"]*\)\"/\1 /g"); do
+		test -f "p21/$f" || exit 1
+	done'
+check "manifest: every file of the package is in it" sh -c '
+	cd p21 && for f in $(find . -type f ! -name imsmanifest.xml | sed "s|^\./||"); do
+		grep -qF "href=\"$f\"" imsmanifest.xml || exit 1
+	done'
+check "media: the picture's bytes" cmp -s "p21/$(xp p21/item-one-en.xml "string(//$(e img)/@src)")" media/gpus.png
+
+# --- --lang, determinism, atomicity
+run $QBC build --format qti --lang en -o out-en types.qb
+unzip -q out-en/qti-types.qti.zip -d pen
+check "--lang en: only English items and test" sh -c "test \$(ls pen/item-*-en.xml | wc -l) = 11 && ! ls pen | grep -q -- '-sw'"
+run $QBC build --format qti,qti3 -o out2 types.qb
+check "rebuild: byte-identical packages" sh -c "cmp -s out/qti-types.qti.zip out2/qti-types.qti.zip && cmp -s out/qti-types.qti3.zip out2/qti-types.qti3.zip"
+cp out/qti-types.qti.zip "$T/good.zip"
+mv media/gpus.png "$T/gpus.png"
+sed -i 's/Count them/Count them all/' types.qb
+run $QBC build --format qti -o out types.qb
+check "missing picture: the build fails" test "$(cat "$T/rc")" != 0
+check "missing picture: the earlier package is untouched" cmp -s out/qti-types.qti.zip "$T/good.zip"
+check "missing picture: no temporary file left" sh -c "! ls -a out | grep -q tmp"
+mv "$T/gpus.png" media/gpus.png
+
+finish
