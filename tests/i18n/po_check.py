@@ -139,6 +139,16 @@ def english_left(translated):
     return None if not m else "English word %r left in %r" % (m.group(1), translated)
 
 
+def verdict(name, problems, compared, what):
+    """One line for run.sh: a check that compared nothing fails too."""
+    if problems:
+        print("FAIL %s: %s" % (name, "; ".join(problems[:3])))
+    elif not compared:
+        print("FAIL %s: no %s to compare" % (name, what))
+    else:
+        print("ok %s (%d %s)" % (name, compared, what))
+
+
 HEAD = re.compile(r"^(.*?): (error|warning|note): (.*)$")
 
 
@@ -173,12 +183,7 @@ def diag(cat, name, english, translated):
         messages += 1
         if why:
             problems.append("line %d: %s" % (n, why))
-    if problems:
-        print("FAIL %s: %s" % (name, "; ".join(problems[:3])))
-    elif not messages:
-        print("FAIL %s: no message to compare" % name)
-    else:
-        print("ok %s (%d lines)" % (name, messages))
+    verdict(name, problems, messages, "lines")
 
 
 def help_text(cat, name, english, translated):
@@ -211,12 +216,7 @@ def help_text(cat, name, english, translated):
             texts += 1
             if t.strip() != cat.plain[e.strip()]:
                 problems.append("%r is not translated" % e.strip())
-    if problems:
-        print("FAIL %s: %s" % (name, "; ".join(problems[:3])))
-    elif not texts:
-        print("FAIL %s: nothing translatable found" % name)
-    else:
-        print("ok %s (%d texts)" % (name, texts))
+    verdict(name, problems, texts, "texts")
 
 
 if __name__ == "__main__":
