@@ -1117,6 +1117,11 @@ typedef struct note_pipe {
 	size_t made, taken;        /* notes rendered, notes inserted           */
 	bool stop;                 /* the inserts failed: render no more      */
 	bool threaded;
+	bool full_wait, empty_wait; /* the renderer waits for room, the
+	                               inserts for a note: only then is the
+	                               other side signalled, so the threads
+	                               switch every RING / 2 notes, not at
+	                               every one                              */
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 } note_pipe;
@@ -1151,8 +1156,12 @@ static void *renderer(void *arg)
 	note_pipe *p = arg;
 	for (size_t k = 0; k < p->nnotes; k++) {
 		pthread_mutex_lock(&p->lock);
-		while (!p->stop && p->made - p->taken == RING)
-			pthread_cond_wait(&p->cond, &p->lock);
+		if (!p->stop && p->made - p->taken == RING) {
+			p->full_wait = true;
+			while (!p->stop && p->made - p->taken > RING / 2)
+				pthread_cond_wait(&p->cond, &p->lock);
+			p->full_wait = false;
+		}
 		bool stop = p->stop;
 		pthread_mutex_unlock(&p->lock);
 		if (stop)
@@ -1161,7 +1170,8 @@ static void *renderer(void *arg)
 		render_note(p->a, job, k);
 		pthread_mutex_lock(&p->lock);
 		p->made++;
-		pthread_cond_broadcast(&p->cond);
+		if (p->empty_wait)
+			pthread_cond_signal(&p->cond);
 		pthread_mutex_unlock(&p->lock);
 		if (job->rc != 0)
 			break; /* the inserts stop at this note */
@@ -1179,8 +1189,10 @@ static note_job *next_note(note_pipe *p, size_t k)
 		return job;
 	}
 	pthread_mutex_lock(&p->lock);
+	p->empty_wait = true;
 	while (p->made == k)
 		pthread_cond_wait(&p->cond, &p->lock);
+	p->empty_wait = false;
 	pthread_mutex_unlock(&p->lock);
 	return job;
 }
@@ -1192,7 +1204,8 @@ static void note_done(note_pipe *p, note_job *job)
 		return;
 	pthread_mutex_lock(&p->lock);
 	p->taken++;
-	pthread_cond_broadcast(&p->cond);
+	if (p->full_wait && p->made - p->taken <= RING / 2)
+		pthread_cond_signal(&p->cond);
 	pthread_mutex_unlock(&p->lock);
 }
 
