@@ -7,7 +7,7 @@
 #                   regeneration, fuzz, shipped banks, real clients, then the
 #                   C-level suites again under ASan and UBSan
 #   make bench      benchmarks (speed is measured here, never in tests)
-#   make fuzz       the reader's libFuzzer target for FUZZ_SECONDS (clang)
+#   make fuzz       the reader's and importers' libFuzzer targets (clang)
 #   make pot        extract qbc's messages into compiler/po/qbc.pot (xgettext)
 #   make install PREFIX=/usr/local,  make clean,  make deps,  make lint
 #
@@ -198,15 +198,20 @@ endif
 
 units: $(UNITS)
 
-# Coverage-guided fuzzing of the reader with clang's libFuzzer, under ASan
-# and UBSan (tests/fuzz/fuzz_read.c): `make fuzz FUZZ_SECONDS=N` runs it
-# for N seconds (default 60); `make test` runs it for 30 s when clang is
+# Coverage-guided fuzzing with clang's libFuzzer, under ASan and UBSan: the
+# reader (tests/fuzz/fuzz_read.c) and each importer (fuzz_import.c, built
+# once per format): `make fuzz FUZZ_SECONDS=N` runs each target for N
+# seconds (default 60; FUZZ_TARGETS="gift csv" picks some: read, moodlexml,
+# gift, aiken, csv); `make test` shares 30 s among them when clang is
 # installed.  tests/README.md tells how to reproduce a crash.
 FUZZ_DIR     := $(BUILD)/fuzz
 FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?= read moodlexml gift aiken csv
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_OBJS    := $(LIB_SRCS:compiler/%.c=$(FUZZ_DIR)/obj/%.o)
-FUZZ_BIN     := $(if $(CLANG),$(FUZZ_DIR)/fuzz_read)
+FUZZ_NAMES   := $(if $(filter read,$(FUZZ_TARGETS)),fuzz_read) \
+                $(patsubst %,fuzz_import_%,$(filter-out read,$(FUZZ_TARGETS)))
+FUZZ_BINS    := $(if $(CLANG),$(FUZZ_NAMES:%=$(FUZZ_DIR)/%))
 
 $(FUZZ_DIR)/obj/%.o: compiler/%.c | $(BUILD)/.deps-ok
 	@mkdir -p $(@D)
@@ -217,21 +222,26 @@ $(FUZZ_DIR)/fuzz_read: tests/fuzz/fuzz_read.c $(FUZZ_OBJS)
 	@echo "  LD      $@"
 	@$(CLANG) $(ALL_CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer -Icompiler -o $@ $< $(FUZZ_OBJS) $(PKG_LIBS)
 
+$(FUZZ_DIR)/fuzz_import_%: tests/fuzz/fuzz_import.c $(FUZZ_OBJS)
+	@echo "  LD      $@"
+	@$(CLANG) $(ALL_CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer -Icompiler -DFUZZ_FORMAT='"$*"' \
+	  -o $@ $< $(FUZZ_OBJS) $(PKG_LIBS)
+
 -include $(FUZZ_OBJS:.o=.d)
 
 fuzz:
 	@[ -n "$(CLANG)" ] || { echo "make fuzz: needs clang (sudo apt-get install -y clang)"; exit 2; }
-	@$(MAKE) --no-print-directory $(FUZZ_DIR)/fuzz_read
-	@sh tests/fuzz/libfuzzer.sh $(CURDIR)/$(FUZZ_DIR)/fuzz_read $(FUZZ_SECONDS)
+	@$(MAKE) -s --no-print-directory $(BUILD)/qbc $(FUZZ_BINS)
+	@QBC=$(CURDIR)/$(BUILD)/qbc sh tests/fuzz/libfuzzer.sh $(FUZZ_SECONDS) $(FUZZ_BINS:%=$(CURDIR)/%)
 
 clang-build:
 	@$(if $(CLANG_DIR),$(MAKE) --no-print-directory CC=$(CLANG) BUILD=$(CLANG_DIR) \
 	  $(CLANG_DIR)/qbc units)
 
-test: deps lint $(BUILD)/qbc locale $(BUILD)/asan/qbc $(UNITS) $(SAN_UNITS) clang-build $(FUZZ_BIN)
+test: deps lint $(BUILD)/qbc locale $(BUILD)/asan/qbc $(UNITS) $(SAN_UNITS) clang-build $(FUZZ_BINS)
 	@QBC=$(CURDIR)/$(BUILD)/qbc QBC_ASAN=$(CURDIR)/$(BUILD)/asan/qbc \
 	  UNIT_DIR=$(CURDIR)/$(BUILD)/unit ASAN_UNIT_DIR=$(CURDIR)/$(BUILD)/asan/unit \
-	  $(CLANG_VARS) $(if $(FUZZ_BIN),FUZZ_BIN=$(CURDIR)/$(FUZZ_BIN)) sh tests/run.sh
+	  $(CLANG_VARS) $(if $(FUZZ_BINS),FUZZ_BINS="$(FUZZ_BINS:%=$(CURDIR)/%)") sh tests/run.sh
 
 # The floor program (tests/bench/floor.c): SQLite and the zip layer alone
 # on an Anki package's own rows, the cost floor of the Anki writer.

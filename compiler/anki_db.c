@@ -43,7 +43,9 @@ static const char schema_sql[] =
 	"CREATE TABLE revlog (id integer PRIMARY KEY, cid integer NOT NULL, usn integer NOT NULL,"
 	" ease integer NOT NULL, ivl integer NOT NULL, lastIvl integer NOT NULL,"
 	" factor integer NOT NULL, time integer NOT NULL, type integer NOT NULL);"
-	"CREATE TABLE graves (usn integer NOT NULL, oid integer NOT NULL, type integer NOT NULL);"
+	"CREATE TABLE graves (usn integer NOT NULL, oid integer NOT NULL, type integer NOT NULL);";
+/* Anki's indexes, made after the rows are in (qb_anki_db_finish()). */
+static const char index_sql[] =
 	"CREATE INDEX ix_notes_usn ON notes (usn);"
 	"CREATE INDEX ix_cards_usn ON cards (usn);"
 	"CREATE INDEX ix_revlog_usn ON revlog (usn);"
@@ -219,6 +221,8 @@ static int zero_header_counters(const char *file)
 
 int qb_anki_db_finish(qb_anki_db *db, const char *file)
 {
+	if (sqlite3_exec(db->db, index_sql, NULL, NULL, NULL) != SQLITE_OK)
+		return db_fail(db, "creating the indexes");
 	if (sqlite3_exec(db->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
 		return db_fail(db, "COMMIT");
 	db->in_tx = false;

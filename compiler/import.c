@@ -4,6 +4,7 @@
  * .qb (write_qb.c) and its media, report what was carried. */
 #include "import.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -108,6 +109,21 @@ void qb_imp_text1(qb_imp *im, qb_text *t, qb_loc loc, const char *s)
 	qb_imp_ml_set(&ml, im->lang, s, strlen(s));
 	qb_imp_text(im, t, loc, &ml);
 	qb_imp_ml_dispose(&ml);
+}
+
+double qb_imp_strtod(const char *s, char **end)
+{
+	const char *p = s;
+	while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+		p++;
+	if (*p == '+' || *p == '-')
+		p++;
+	if (!isdigit((unsigned char)*p) && !(*p == '.' && isdigit((unsigned char)p[1]))) {
+		if (end)
+			*end = (char *)s;
+		return 0;
+	}
+	return strtod(s, end);
 }
 
 bool qb_imp_entity_at(const char *s, size_t n)
@@ -611,7 +627,7 @@ const char *qb_import_sniff(const char *data, size_t len)
 
 static const struct {
 	const char *name;
-	int (*fn)(qb_imp *im, const char *data, size_t len);
+	qb_import_fn *fn;
 } importers[] = {
 	{"moodlexml", qb_import_moodlexml},
 	{"aiken", qb_import_aiken},
@@ -689,7 +705,40 @@ static void finish_bank(qb_imp *im, const char *title)
 	qb_imp_ml_dispose(&ml);
 }
 
-static void imp_dispose(qb_imp *im)
+static qb_import_fn *importer(const char *fmt)
+{
+	for (size_t i = 0; i < QB_NELEM(importers); i++)
+		if (strcmp(importers[i].name, fmt) == 0)
+			return importers[i].fn;
+	return NULL;
+}
+
+int qb_imp_run(qb_imp *im, const char **fmt, const char *data, size_t len)
+{
+	qb_diag_mark m = qb_diag_mark_now();
+	long badat = bad_utf8(data, len);
+	if (badat >= 0) {
+		qb_diag_error(qb_imp_at(im, data, (size_t)badat),
+		              "this byte (0x%02X) is not UTF-8: save the file as UTF-8 and import "
+		              "it again", (unsigned char)data[badat]);
+		return -1;
+	}
+	if (!*fmt)
+		*fmt = qb_import_sniff(data, len);
+	qb_import_fn *fn = *fmt ? importer(*fmt) : NULL;
+	if (!fn) {
+		qb_diag_error(QB_LOC(im->file, 0, 0), "cannot tell the format of '%s'; say it with "
+		              "--from moodlexml, gift, aiken or csv", im->file);
+		return -1;
+	}
+	size_t skip = len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+	if (fn(im, data + skip, len - skip) != 0 || qb_diag_errors_since(m))
+		return -1;
+	finish_bank(im, im->title ? im->title : im->bank->id);
+	return 0;
+}
+
+void qb_imp_dispose(qb_imp *im)
 {
 	for (size_t i = 0; i < im->nqs; i++) {
 		free(im->qs[i].choices);
@@ -906,11 +955,7 @@ static qb_drv_status import_one(const qb_drv_opts *o, const char *src)
 	qb_drv_status rc = QB_DRV_OK;
 	qb_imp im = {0};
 	const char *fmt = o->from;
-	int (*fn)(qb_imp *, const char *, size_t) = NULL;
-	for (size_t i = 0; fmt && i < QB_NELEM(importers); i++)
-		if (strcmp(importers[i].name, fmt) == 0)
-			fn = importers[i].fn;
-	if (fmt && !fn) {
+	if (fmt && !importer(fmt)) {
 		qb_drv_usage(o->command, "--from: unknown format '%s' (moodlexml, gift, aiken or csv)", fmt);
 		return QB_DRV_USAGE;
 	}
@@ -929,29 +974,6 @@ static qb_drv_status import_one(const qb_drv_opts *o, const char *src)
 		return QB_DRV_IO;
 	}
 	qb_diag_add_source(src, data, len);
-	qb_diag_mark m = qb_diag_mark_now();
-	size_t skip = len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
-	long badat = bad_utf8(data, len);
-	if (badat >= 0) {
-		qb_imp file = {.file = src};
-		qb_diag_error(qb_imp_at(&file, data, (size_t)badat),
-		              "this byte (0x%02X) is not UTF-8: save the file as UTF-8 and import "
-		              "it again", (unsigned char)data[badat]);
-		rc = QB_DRV_BANK_ERRORS;
-		goto done;
-	}
-	if (!fmt) {
-		fmt = qb_import_sniff(data, len);
-		for (size_t i = 0; fmt && i < QB_NELEM(importers); i++)
-			if (strcmp(importers[i].name, fmt) == 0)
-				fn = importers[i].fn;
-		if (!fn) {
-			qb_diag_error(QB_LOC(src, 0, 0), "cannot tell the format of '%s'; say it with "
-			              "--from moodlexml, gift, aiken or csv", src);
-			rc = QB_DRV_BANK_ERRORS;
-			goto done;
-		}
-	}
 	out = o->outdir ? qb_xstrdup(o->outdir) : default_out(src);
 	outdir = dir_of(out);
 	im.bank = qb_bank_new(src);
@@ -975,11 +997,10 @@ static qb_drv_status import_one(const qb_drv_opts *o, const char *src)
 		im.bank->id_loc = (qb_loc){src, 1, 1};
 		qb_buf_dispose(&id);
 	}
-	if (fn(&im, data + skip, len - skip) != 0 || qb_diag_errors_since(m)) {
+	if (qb_imp_run(&im, &fmt, data, len) != 0) {
 		rc = QB_DRV_BANK_ERRORS;
 		goto done;
 	}
-	finish_bank(&im, im.title ? im.title : im.bank->id);
 	if (qb_fs_mkdirs(outdir) != 0) {
 		qb_diag_fatal("cannot create '%s': %s", outdir, strerror(errno));
 		rc = QB_DRV_IO;
@@ -995,7 +1016,7 @@ static qb_drv_status import_one(const qb_drv_opts *o, const char *src)
 		rc = write_bank(im.bank, out);
 	report(&im, src, fmt, im.split ? "a bank per category" : out);
 done:
-	imp_dispose(&im);
+	qb_imp_dispose(&im);
 	qb_bank_free(im.bank);
 	free(out);
 	free(outdir);

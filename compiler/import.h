@@ -94,6 +94,11 @@ void qb_imp_text(qb_imp *im, qb_text *t, qb_loc loc, const qb_imp_ml *ml);
 void qb_imp_text1(qb_imp *im, qb_text *t, qb_loc loc, const char *s);
 /* Sets t to the plain text s in im->lang, Markdown's marks escaped. */
 void qb_imp_plain(qb_imp *im, qb_text *t, qb_loc loc, const char *s);
+/* strtod() for a number a teacher wrote: digits (or '.' and digits)
+ * after an optional sign, never the words 'inf', 'infinity' or 'nan'
+ * (then 0, and *end = s).  A number beyond a double's range is still
+ * HUGE_VAL: qb_numeric_too_large() reports it at its source. */
+double qb_imp_strtod(const char *s, char **end);
 /* True when s[0..n) starts with what Markdown reads as a character
  * reference ('&amp;', '&#39;'). */
 bool qb_imp_entity_at(const char *s, size_t n);
@@ -132,10 +137,18 @@ void qb_imp_lost(qb_imp *im, qb_loc loc, const char *fmt, ...) QB_PRINTF(3, 4);
 qb_loc qb_imp_at(const qb_imp *im, const char *data, size_t off);
 
 /* ---- the importers: each returns 0, or -1 after located errors ---- */
-int qb_import_aiken(qb_imp *im, const char *data, size_t len);
-int qb_import_moodlexml(qb_imp *im, const char *data, size_t len);
-int qb_import_gift(qb_imp *im, const char *data, size_t len);
-int qb_import_csv(qb_imp *im, const char *data, size_t len);
+typedef int qb_import_fn(qb_imp *im, const char *data, size_t len);
+qb_import_fn qb_import_aiken, qb_import_moodlexml, qb_import_gift, qb_import_csv;
+
+/* Imports data (len bytes of the file im->file, NUL-terminated; a UTF-8
+ * byte order mark skipped) into im->bank, which the caller made and named
+ * (id, dir), with the importer *fmt ("moodlexml", "gift", "aiken", "csv";
+ * NULL: sniffed, and *fmt set), then moves the questions into the bank
+ * and gives it its languages and title.  0, or -1 after located errors
+ * (bytes that are not UTF-8, a format it cannot tell, the importer's). */
+int qb_imp_run(qb_imp *im, const char **fmt, const char *data, size_t len);
+/* Frees what im holds besides its bank. */
+void qb_imp_dispose(qb_imp *im);
 
 /* The format of data by its content: "moodlexml", "aiken", or NULL. */
 const char *qb_import_sniff(const char *data, size_t len);

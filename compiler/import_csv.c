@@ -243,7 +243,7 @@ static bool right_set(const char *s, bool *right, size_t n)
 static bool number(const char *s, size_t n, double *v)
 {
 	char *t = qb_xstrndup(s, n), *end;
-	*v = strtod(t, &end);
+	*v = qb_imp_strtod(t, &end);
 	while (*end == ' ')
 		end++;
 	bool ok = end != t && !*end;
@@ -264,8 +264,8 @@ static bool numeric(const char *s, qb_numeric *num)
 		if (!number(s, (size_t)(range - s), &num->lo) ||
 		    !number(range + 2, strlen(range + 2), &num->hi) || num->lo > num->hi)
 			return false;
-		num->value = (num->lo + num->hi) / 2;
-		num->tol = (num->hi - num->lo) / 2;
+		num->value = num->lo / 2 + num->hi / 2; /* no overflow near the ends */
+		num->tol = num->hi / 2 - num->lo / 2;
 		return true;
 	}
 	if (!number(s, pm ? (size_t)(pm - s) : strlen(s), &num->value))
@@ -352,6 +352,8 @@ static void row(csvr *r)
 			              right);
 			goto done;
 		}
+		if (qb_numeric_too_large(num, rloc, right, strlen(right)))
+			goto done;
 	}
 	qb_question *q = qb_imp_question(im, t, loc);
 	text_of(r, &q->prompt, C_PROMPT, -1, false);

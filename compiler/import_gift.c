@@ -236,7 +236,7 @@ static size_t items(gift *g, size_t a, size_t b, item *out, size_t max, size_t *
 		if (t < end && g->data[t] == '%') {
 			size_t close = find(g, t + 1, end, '%');
 			if (close < end) {
-				it->weight = strtod(g->data + t + 1, NULL);
+				it->weight = qb_imp_strtod(g->data + t + 1, NULL);
 				it->weighted = true;
 				t = close + 1;
 			}
@@ -291,18 +291,18 @@ static bool numeric(gift *g, size_t a, size_t b, qb_numeric *num)
 	const char *colon = strchr(s, ':');
 	if (range) {
 		s[range - s] = '\0';
-		num->lo = strtod(s, &end);
+		num->lo = qb_imp_strtod(s, &end);
 		ok = end == range && end != s;
-		num->hi = strtod(range + 2, &end);
+		num->hi = qb_imp_strtod(range + 2, &end);
 		ok = ok && !*end && num->lo <= num->hi;
 		num->range = true;
-		num->value = (num->lo + num->hi) / 2;
-		num->tol = (num->hi - num->lo) / 2;
+		num->value = num->lo / 2 + num->hi / 2; /* no overflow near the ends */
+		num->tol = num->hi / 2 - num->lo / 2;
 	} else {
-		num->value = strtod(s, &end);
+		num->value = qb_imp_strtod(s, &end);
 		ok = end != s && (colon ? end == colon : !*end);
 		if (colon) {
-			num->tol = strtod(colon + 1, &end);
+			num->tol = qb_imp_strtod(colon + 1, &end);
 			ok = ok && !*end && end != colon + 1;
 			if (num->tol < 0)
 				num->tol = -num->tol;
@@ -373,6 +373,8 @@ static void question(gift *g, size_t start, const char *name, size_t qa, size_t 
 			return;
 		}
 		num->loc = at(g, v);
+		if (qb_numeric_too_large(num, num->loc, g->data + v, vend - v))
+			return;
 		q = qb_imp_question(im, QB_QTYPE_NUMERIC, loc);
 		q->num = num;
 		q->answer_loc = num->loc;

@@ -15,6 +15,7 @@
 #include <libxml/tree.h>
 #include <libxml/uri.h>
 #include <nettle/base64.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -421,19 +422,26 @@ static void numerical(mx *x, xmlNode *qn, qb_loc loc)
 		if (strcmp(t, "*") == 0) {
 			set_text(x, &q->feedback_wrong, child(a, "feedback"), false);
 		} else if (f >= 100 && !found) {
-			char *end;
-			num->value = strtod(t, &end);
-			char *tol = text_of(child(a, "tolerance"));
-			num->tol = *tol ? strtod(tol, NULL) : 0;
+			char *end, *tend;
+			num->value = qb_imp_strtod(t, &end);
+			xmlNode *tn = child(a, "tolerance");
+			char *tol = text_of(tn);
+			num->tol = qb_imp_strtod(tol, &tend);
 			if (num->tol < 0)
 				num->tol = -num->tol;
-			free(tol);
 			num->lo = num->value - num->tol;
 			num->hi = num->value + num->tol;
 			num->loc = loc_of(x, a);
 			found = *t && !*end;
 			if (!found)
 				qb_diag_error(loc_of(x, a), "'%s' is not a number", t);
+			else if (*tol && (tend == tol || *tend)) {
+				qb_diag_error(loc_of(x, tn), "the tolerance '%s' is not a number", tol);
+				found = false;
+			} else if (isfinite(num->value) ? qb_numeric_too_large(num, loc_of(x, tn), tol, strlen(tol))
+			                                : qb_numeric_too_large(num, num->loc, t, strlen(t)))
+				found = false;
+			free(tol);
 		} else {
 			qb_imp_lost(x->im, loc_of(x, a), "a second answer of a numerical question is not "
 			            "carried: qbc accepts one value and its tolerance");

@@ -1,6 +1,7 @@
 /* model.c - constructors and accessors of the model (see model.h). */
 #include "model.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 
 #include "alloc.h"
 #include "buf.h"
+#include "diag.h"
 
 qb_bank *qb_bank_new(const char *path)
 {
@@ -190,6 +192,16 @@ const qb_numeric *qb_question_num(const qb_question *q)
 {
 	static const qb_numeric none;
 	return q->num ? q->num : &none;
+}
+
+bool qb_numeric_too_large(qb_numeric *num, qb_loc loc, const char *s, size_t n)
+{
+	if (isfinite(num->value) && isfinite(num->tol) && isfinite(num->lo) && isfinite(num->hi))
+		return false;
+	qb_diag_error(loc, "'%.*s' is too large: a number here is at most about 1.8e308, and "
+	                   "so are the answer plus or minus its tolerance", (int)n, s);
+	num->loc.line = 0;
+	return true;
 }
 
 static const qb_lang_index *text_index(const qb_text *t)

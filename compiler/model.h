@@ -283,6 +283,13 @@ static inline const qb_text *qb_question_feedback(const qb_question *q, bool tru
 }
 /* q's accepted answer (numeric), else one that is all zeros. */
 const qb_numeric *qb_question_num(const qb_question *q);
+/* Reports, at loc, a numeric answer whose number s[0..n) (the value, the
+ * tolerance or the range's ends, or the answer plus or minus its
+ * tolerance) is too large for a double (400 nines): every output would
+ * hold 'inf' or lose it.  The reader and every importer call it, so the
+ * error points into the source.  Marks num unusable (loc.line 0) and
+ * returns true then. */
+bool qb_numeric_too_large(qb_numeric *num, qb_loc loc, const char *s, size_t n);
 
 /* Number of correct options of q. */
 size_t qb_question_ncorrect(const qb_question *q);

@@ -587,18 +587,6 @@ static bool parse_number(const char *s, size_t n, double *out)
 	return true;
 }
 
-/* Reports, at loc, a number of s[0..n) too large for a double (400
- * nines): every output would hold 'inf' or lose it.  Returns true then. */
-static bool too_large(qb_numeric *num, qb_loc loc, const char *s, size_t n)
-{
-	if (isfinite(num->value) && isfinite(num->tol) && isfinite(num->lo) && isfinite(num->hi))
-		return false;
-	qb_diag_error(loc, "'%.*s' is too large: a number here is at most about 1.8e308, and "
-	                   "so are the answer plus or minus its tolerance", (int)n, s);
-	num->loc.line = 0;
-	return true;
-}
-
 /* Reads a numeric question's 'answer:': '42', '3.5 ± 0.1' (or '+-'),
  * '3.5 ± 2%', '3..4'. */
 static void numeric_answer(const char *v, qb_loc vloc, qb_numeric *num)
@@ -619,7 +607,7 @@ static void numeric_answer(const char *v, qb_loc vloc, qb_numeric *num)
 		num->range = true;
 		num->value = num->lo / 2 + num->hi / 2;
 		num->tol = num->hi / 2 - num->lo / 2;
-		too_large(num, vloc, v, n);
+		qb_numeric_too_large(num, vloc, v, n);
 		return;
 	}
 	if (!parse_number(v, pm ? (size_t)(pm - v) : n, &num->value)) {
@@ -645,14 +633,14 @@ static void numeric_answer(const char *v, qb_loc vloc, qb_numeric *num)
 			num->loc.line = 0;
 			return;
 		}
-		if (too_large(num, tl, t, tn))
+		if (qb_numeric_too_large(num, tl, t, tn))
 			return;
 		if (num->percent)
 			num->tol = num->tol * (num->value < 0 ? -num->value : num->value) / 100;
 	}
 	num->lo = num->value - num->tol;
 	num->hi = num->value + num->tol;
-	too_large(num, vloc, v, n);
+	qb_numeric_too_large(num, vloc, v, n);
 }
 
 /* A matching question's options: each language's 'left => right' is

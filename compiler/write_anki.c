@@ -25,6 +25,7 @@
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -1095,58 +1096,184 @@ static size_t note_ncards(anki *a, const qb_question *q, const char *lang)
 	return q->type == QB_QTYPE_CLOZE ? cloze_gaps(a, q, lang) : 1;
 }
 
+/* The fields of a note as the renderer thread hands them to the SQLite
+ * one: note k of add_notes() (question k / nlangs, language k % nlangs). */
+#define MAX_FIELDS ((int)F_COUNT > (int)C_COUNT ? (int)F_COUNT : (int)C_COUNT)
+typedef struct note_job {
+	char *fields[MAX_FIELDS];
+	char *guid, *tags;
+	int rc;                    /* 0, or -1 after a diagnostic              */
+} note_job;
+
+/* Notes rendered ahead of the inserts: a ring of RING jobs.  Rendering
+ * the fields (md4c, escaping) and inserting them (SQLite) take about the
+ * same time, so the renderer runs on a second thread, one note ahead of
+ * SQLite at least and RING at most, and the two overlap on two cores. */
+#define RING 64
+typedef struct note_pipe {
+	anki *a;
+	size_t nnotes;
+	note_job ring[RING];
+	size_t made, taken;        /* notes rendered, notes inserted           */
+	bool stop;                 /* the inserts failed: render no more      */
+	bool threaded;
+	bool full_wait, empty_wait; /* the renderer waits for room, the
+	                               inserts for a note: only then is the
+	                               other side signalled, so the threads
+	                               switch every RING / 2 notes, not at
+	                               every one                              */
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+} note_pipe;
+
+/* Renders note k into job. */
+static void render_note(anki *a, note_job *job, size_t k)
+{
+	const qb_question *q = &a->bank->questions[k / a->nlangs];
+	size_t li = k % a->nlangs;
+	if (li == 0)
+		for (size_t i = 0; i < a->nlangs; i++)
+			a->cache[i].done = false;
+	memset(job, 0, sizeof *job);
+	job->rc = q->type == QB_QTYPE_CLOZE ? build_cloze_fields(a, job->fields, q, li)
+	                                    : build_fields(a, job->fields, q, li);
+	if (job->rc == 0) {
+		job->guid = note_guid(a->bank->id, q->id, a->langs[li]);
+		job->tags = note_tags(a->bank, q, a->langs[li]);
+	}
+}
+
+static void job_dispose(note_job *job)
+{
+	for (size_t i = 0; i < MAX_FIELDS; i++)
+		free(job->fields[i]);
+	free(job->guid);
+	free(job->tags);
+}
+
+static void *renderer(void *arg)
+{
+	note_pipe *p = arg;
+	for (size_t k = 0; k < p->nnotes; k++) {
+		pthread_mutex_lock(&p->lock);
+		if (!p->stop && p->made - p->taken == RING) {
+			p->full_wait = true;
+			while (!p->stop && p->made - p->taken > RING / 2)
+				pthread_cond_wait(&p->cond, &p->lock);
+			p->full_wait = false;
+		}
+		bool stop = p->stop;
+		pthread_mutex_unlock(&p->lock);
+		if (stop)
+			break;
+		note_job *job = &p->ring[k % RING];
+		render_note(p->a, job, k);
+		pthread_mutex_lock(&p->lock);
+		p->made++;
+		if (p->empty_wait)
+			pthread_cond_signal(&p->cond);
+		pthread_mutex_unlock(&p->lock);
+		if (job->rc != 0)
+			break; /* the inserts stop at this note */
+	}
+	return NULL;
+}
+
+/* The next note, k (NULL: the renderer stopped early, which it does only
+ * after a failed note it handed over). */
+static note_job *next_note(note_pipe *p, size_t k)
+{
+	note_job *job = &p->ring[k % RING];
+	if (!p->threaded) {
+		render_note(p->a, job, k);
+		return job;
+	}
+	pthread_mutex_lock(&p->lock);
+	p->empty_wait = true;
+	while (p->made == k)
+		pthread_cond_wait(&p->cond, &p->lock);
+	p->empty_wait = false;
+	pthread_mutex_unlock(&p->lock);
+	return job;
+}
+
+static void note_done(note_pipe *p, note_job *job)
+{
+	job_dispose(job);
+	if (!p->threaded)
+		return;
+	pthread_mutex_lock(&p->lock);
+	p->taken++;
+	if (p->full_wait && p->made - p->taken <= RING / 2)
+		pthread_cond_signal(&p->cond);
+	pthread_mutex_unlock(&p->lock);
+}
+
 /* One note per (question, language), in bank order, languages
  * interleaved; one new card per note, or one per gap of a cloze note
  * (ord = gap number - 1).  That order is also the cards' due position.
  * *ncards gets the number of cards, *has_cloze whether a cloze note was
- * written. */
+ * written.  The notes are rendered on a second thread (note_pipe). */
 static int add_notes(anki *a, qb_anki_db *db, int64_t base_ms, size_t *ncards, bool *has_cloze)
 {
 	const qb_bank *bank = a->bank;
-	size_t nnotes = bank->nquestions * a->nlangs, k = 0, total = 0, j = 0;
+	size_t nnotes = bank->nquestions * a->nlangs, total = 0, j = 0;
 	for (size_t qi = 0; qi < bank->nquestions; qi++)
 		for (size_t li = 0; li < a->nlangs; li++)
 			total += note_ncards(a, &bank->questions[qi], a->langs[li]);
 	*ncards = total;
 	*has_cloze = false;
-	for (size_t qi = 0; qi < bank->nquestions; qi++) {
-		const qb_question *q = &bank->questions[qi];
+	note_pipe *p = qb_xcalloc(1, sizeof *p);
+	p->a = a;
+	p->nnotes = nnotes;
+	pthread_mutex_init(&p->lock, NULL);
+	pthread_cond_init(&p->cond, NULL);
+	pthread_t tid;
+	p->threaded = nnotes > 1 && pthread_create(&tid, NULL, renderer, p) == 0;
+	int rc = 0;
+	size_t k = 0;
+	for (; k < nnotes && rc == 0; k++) {
+		const qb_question *q = &bank->questions[k / a->nlangs];
+		size_t li = k % a->nlangs;
+		const char *lang = a->langs[li];
 		bool cloze = q->type == QB_QTYPE_CLOZE;
 		const notetype_def *t = cloze ? &cloze_type : &quiz_type;
 		*has_cloze |= cloze;
-		for (size_t li = 0; li < a->nlangs; li++)
-			a->cache[li].done = false;
-		for (size_t li = 0; li < a->nlangs; li++, k++) {
-			const char *lang = a->langs[li];
-			char *fields[(int)F_COUNT > (int)C_COUNT ? (int)F_COUNT : (int)C_COUNT] = {0};
-			if ((cloze ? build_cloze_fields(a, fields, q, li)
-			           : build_fields(a, fields, q, li)) != 0)
-				return -1;
-			char *guid = note_guid(bank->id, q->id, lang);
-			char *tags = note_tags(bank, q, lang);
-			time_t mod = qb_render_question_time(a->ctx, q);
-			/* Ids below the base, so none is in the future (§A4.3):
-			 * notes just below it, cards below the notes. */
-			int64_t nid = base_ms - (int64_t)nnotes + (int64_t)k;
-			qb_anki_note note = {nid, guid, notetype_id(t), (int64_t)mod, tags,
-			                     (const char *const *)fields, t->nfields, t->sortf};
-			int rc = qb_anki_db_add_note(db, &note);
-			size_t n = note_ncards(a, q, lang);
-			for (size_t ord = 0; ord < n && rc == 0; ord++, j++) {
-				int64_t cid = base_ms - (int64_t)nnotes - (int64_t)total + (int64_t)j;
-				qb_anki_card card = {cid, nid, a->dids[li], (int)ord, (int64_t)mod,
-				                     (int64_t)j + 1};
-				rc = qb_anki_db_add_card(db, &card);
-			}
-			for (size_t i = 0; i < t->nfields; i++)
-				free(fields[i]);
-			free(guid);
-			free(tags);
-			if (rc != 0)
-				return -1;
+		note_job *job = next_note(p, k);
+		if ((rc = job->rc) != 0) {
+			note_done(p, job);
+			break;
 		}
+		time_t mod = qb_render_question_time(a->ctx, q);
+		/* Ids below the base, so none is in the future (§A4.3):
+		 * notes just below it, cards below the notes. */
+		int64_t nid = base_ms - (int64_t)nnotes + (int64_t)k;
+		qb_anki_note note = {nid, job->guid, notetype_id(t), (int64_t)mod, job->tags,
+		                     (const char *const *)job->fields, t->nfields, t->sortf};
+		rc = qb_anki_db_add_note(db, &note);
+		size_t n = note_ncards(a, q, lang);
+		for (size_t ord = 0; ord < n && rc == 0; ord++, j++) {
+			int64_t cid = base_ms - (int64_t)nnotes - (int64_t)total + (int64_t)j;
+			qb_anki_card card = {cid, nid, a->dids[li], (int)ord, (int64_t)mod,
+			                     (int64_t)j + 1};
+			rc = qb_anki_db_add_card(db, &card);
+		}
+		note_done(p, job);
 	}
-	return 0;
+	if (p->threaded) {
+		pthread_mutex_lock(&p->lock);
+		p->stop = true;
+		pthread_cond_broadcast(&p->cond);
+		pthread_mutex_unlock(&p->lock);
+		pthread_join(tid, NULL);
+		/* Notes rendered but not inserted (after a failure). */
+		for (; p->taken < p->made; p->taken++)
+			job_dispose(&p->ring[p->taken % RING]);
+	}
+	pthread_mutex_destroy(&p->lock);
+	pthread_cond_destroy(&p->cond);
+	free(p);
+	return rc == 0 ? 0 : -1;
 }
 
 /* The whole collection.anki2 (anki_db.c) into the scratch file col. */

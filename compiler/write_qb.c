@@ -11,24 +11,49 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fsutil.h"
 
-/* A number as the reader takes it: digits and '.', never an exponent. */
+/* A number as the reader takes it: digits and '.', never an exponent.
+ * Where %g would write one (|v| at least 1e15 or below 1e-4) the same 15
+ * significant digits are written out in full, zeros and all: a buffer of
+ * "%.20f" would cut 1e50's 51 digits and write another number. */
 static void put_num(qb_buf *out, double v)
 {
-	char s[64];
+	char s[48];
 	snprintf(s, sizeof s, "%.15g", v);
-	if (strchr(s, 'e') || strchr(s, 'E')) {
-		snprintf(s, sizeof s, "%.20f", v);
-		char *e = s + strlen(s);
-		while (e > s && e[-1] == '0')
-			*--e = '\0';
-		if (e > s && e[-1] == '.')
-			*--e = '\0';
+	if (!strchr(s, 'e')) {
+		qb_buf_puts(out, s);
+		return;
 	}
-	qb_buf_puts(out, s);
+	snprintf(s, sizeof s, "%.14e", v); /* [-]d.dddddddddddddde[+-]x */
+	const char *p = s;
+	if (*p == '-')
+		qb_buf_putc(out, *p++);
+	char digits[16];
+	size_t nd = 0;
+	for (; *p && *p != 'e'; p++)
+		if (*p != '.' && nd < sizeof digits)
+			digits[nd++] = *p;
+	long point = (*p ? strtol(p + 1, NULL, 10) : 0) + 1; /* digits before the '.' */
+	while (nd > 1 && digits[nd - 1] == '0')
+		nd--;
+	if (point <= 0) {
+		qb_buf_puts(out, "0.");
+		for (long i = point; i < 0; i++)
+			qb_buf_putc(out, '0');
+		qb_buf_append(out, digits, nd);
+	} else if ((size_t)point >= nd) {
+		qb_buf_append(out, digits, nd);
+		for (size_t i = nd; i < (size_t)point; i++)
+			qb_buf_putc(out, '0');
+	} else {
+		qb_buf_append(out, digits, (size_t)point);
+		qb_buf_putc(out, '.');
+		qb_buf_append(out, digits + point, nd - (size_t)point);
+	}
 }
 
 static size_t fence_len(const char *s, size_t n)

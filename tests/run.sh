@@ -90,10 +90,13 @@ for suite in "$here"/*/run.sh; do
 	[ -n "${QBC_CLANG:-}" ] && [ "$s" != fuzz ] && run_suite "$s-clang" env QBC="$QBC_CLANG" sh "$suite"
 done
 
-# 2b. the reader's coverage-guided fuzz target (libFuzzer, ASan, UBSan),
-#     briefly, when make built it (clang installed)
-[ -n "${FUZZ_BIN:-}" ] && run_suite libfuzzer sh "$here/fuzz/libfuzzer.sh" "$FUZZ_BIN" \
-	"${FUZZ_SECONDS:-30}"
+# 2b. the coverage-guided fuzz targets (libFuzzer, ASan, UBSan) of the
+#     reader and the importers, sharing FUZZ_SECONDS (30 s), when make
+#     built them (clang installed)
+if [ -n "${FUZZ_BINS:-}" ]; then
+	set -- $FUZZ_BINS
+	run_suite libfuzzer env QBC="$QBC" sh "$here/fuzz/libfuzzer.sh" $((${FUZZ_SECONDS:-30} / $#)) "$@"
+fi
 
 # 3. real clients in headless Chromium
 if ls "$here"/browser/*.test.mjs >/dev/null 2>&1 && selected browser; then

@@ -110,6 +110,7 @@ int main(int argc, char **argv)
 		die("sqlite3_deserialize", sqlite3_errmsg(src));
 
 	char **schema = NULL;
+	bool *is_index = NULL; /* made after the rows, as anki_db.c does */
 	size_t nschema = 0;
 	table *tables = NULL;
 	size_t ntables = 0;
@@ -126,6 +127,8 @@ int main(int argc, char **argv)
 		die("schema", sqlite3_errmsg(src));
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		schema = realloc(schema, (nschema + 1) * sizeof *schema);
+		is_index = realloc(is_index, (nschema + 1) * sizeof *is_index);
+		is_index[nschema] = strcmp((const char *)sqlite3_column_text(st, 0), "index") == 0;
 		schema[nschema++] = strdup((const char *)sqlite3_column_text(st, 2));
 		if (strcmp((const char *)sqlite3_column_text(st, 0), "table") == 0) {
 			tables = realloc(tables, (ntables + 1) * sizeof *tables);
@@ -173,7 +176,8 @@ int main(int argc, char **argv)
 	         page_size);
 	exec(db, pragma);
 	for (size_t i = 0; i < nschema; i++)
-		exec(db, schema[i]);
+		if (!is_index[i])
+			exec(db, schema[i]);
 	exec(db, "BEGIN");
 	for (size_t t = 0; t < ntables; t++) {
 		table *tb = &tables[t];
@@ -188,6 +192,9 @@ int main(int argc, char **argv)
 		}
 		sqlite3_finalize(st);
 	}
+	for (size_t i = 0; i < nschema; i++)
+		if (is_index[i])
+			exec(db, schema[i]);
 	exec(db, "COMMIT");
 	sqlite3_int64 size = 0;
 	unsigned char *bytes = sqlite3_serialize(db, "main", &size, 0);
@@ -220,6 +227,7 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < nschema; i++)
 		free(schema[i]);
 	free(schema);
+	free(is_index);
 	for (size_t i = 0; i < nmedia; i++) {
 		free(media[i].name);
 		free(media[i].data);

@@ -731,6 +731,64 @@ printf 'type,right,prompt:en,options:en,explanation:en\nessay,,Q?,,E\n' >ty.csv
 run "$QBC" import -o ty.qb ty.csv
 check "csv: an unknown type located" err_has "ty.csv:2:1: error: row 2, column 'type': 'essay' is not a question type"
 
+# Numbers that are not finite (issue 23): a tolerance of 400 nines
+# overflows strtod to inf, and strtod reads the words 'inf' and 'nan'.
+# Each is a located error in the source, as the .qb reader's, and nothing
+# is written (before, the bank was written with 'answer: 343 ± inf' and the
+# error pointed into that file).
+NINES=$(printf '%400s' '' | tr ' ' 9)
+printf '::T::Speed? {#343:%s}\n\n::U::Speed? {#inf}\n' "$NINES" >nf.gift
+run "$QBC" import -o nf.qb nf.gift
+check "gift, tolerance beyond a double: exit 1, nothing written" sh -c "test \"\$(cat '$T/rc')\" = 1 && test ! -e nf.qb"
+check "gift, tolerance beyond a double: located in the GIFT file" \
+	err_has "nf.gift:1:15: error: '343:9999999999"
+check "gift, tolerance beyond a double: says why" err_has "is too large: a number here is at most about 1.8e308"
+check "gift: the word 'inf' is not a number" \
+	err_has "nf.gift:3:15: error: a GIFT number is 'value', 'value:tolerance' or 'low..high'"
+# Finite numbers beyond %g's plain range are written out in full (the
+# reader takes no exponent): before, "%.20f" in a 64-byte buffer cut
+# 1.7e308's 309 digits and the .qb held another number.
+printf '::V::Wide? {#-1.7e308..1.7e308####Because.}\n\n::W::Big? {#1e50:1e45####Because.}\n\n::X::Small? {#0.0000000123:1e-9####Because.}\n' >wide.gift
+run "$QBC" import -o wide.qb wide.gift
+check "gift, numbers near a double's limit: imported, read back the same" \
+	sh -c "test \"\$(cat '$T/rc')\" = 0 && ! grep -q 'reads back' '$T/err'"
+dump wide.qb
+check "gift, numbers near a double's limit: the values kept" \
+	js wide.qb.json "d['questions'][0]['answer']['min'] == -1.7e308 and d['questions'][1]['answer']['value'] == 1e50 and d['questions'][2]['answer']['tolerance'] == 1e-9"
+printf 'prompt:en,right,type,explanation:en\nSpeed?,343 ± %s,numeric,E\nBig?,1e999,numeric,E\nNaN?,nan,numeric,E\n' "$NINES" >nf.csv
+run "$QBC" import -o nfc.qb nf.csv
+check "csv, tolerance beyond a double: exit 1, nothing written" sh -c "test \"\$(cat '$T/rc')\" = 1 && test ! -e nfc.qb"
+check "csv, tolerance beyond a double: located at its cell" err_has "nf.csv:2:8: error: '343 ± 99999"
+check "csv, 1e999: located at its cell" err_has "nf.csv:3:6: error: '1e999' is too large"
+check "csv: the word 'nan' is not a number" err_has "nf.csv:4:6: error: row 4, column 'right': 'nan' is not a number"
+cat >nf.xml <<EOF
+<?xml version="1.0" encoding="UTF-8"?>
+<quiz>
+  <question type="numerical">
+    <name><text>Speed</text></name>
+    <questiontext format="html"><text>Speed?</text></questiontext>
+    <answer fraction="100"><text>343</text>
+      <tolerance>$NINES</tolerance>
+    </answer>
+  </question>
+  <question type="numerical">
+    <name><text>Big</text></name>
+    <questiontext format="html"><text>Big?</text></questiontext>
+    <answer fraction="100"><text>1e999</text></answer>
+  </question>
+  <question type="numerical">
+    <name><text>Word</text></name>
+    <questiontext format="html"><text>Word?</text></questiontext>
+    <answer fraction="100"><text>3</text><tolerance>nan</tolerance></answer>
+  </question>
+</quiz>
+EOF
+run "$QBC" import -o nfx.qb nf.xml
+check "moodle xml, tolerance beyond a double: exit 1, nothing written" sh -c "test \"\$(cat '$T/rc')\" = 1 && test ! -e nfx.qb"
+check "moodle xml, tolerance beyond a double: located at <tolerance>" err_has "nf.xml:7:7: error: '99999"
+check "moodle xml, 1e999: located at <answer>" err_has "nf.xml:13:5: error: '1e999' is too large"
+check "moodle xml: the tolerance 'nan' is not a number" err_has "nf.xml:18:42: error: the tolerance 'nan' is not a number"
+
 # CSV written from a bilingual bank by this test, imported back: the
 # same model (but the title, which has no column).
 cat >c.qb <<'EOF'
