@@ -20,6 +20,8 @@ const qb_writer qb_writers[] = {
 	 qb_write_scorm2004, qb_check_scorm2004, QB_TYPES_ALL},
 	{"moodlexml", ".moodle.xml", "Moodle XML for a course's question bank", false, true, NULL,
 	 qb_write_moodlexml, qb_check_moodlexml, QB_TYPES_ALL},
+	{"html", ".html", "one offline HTML file: the player, and worksheets and keys to print", false,
+	 true, "html", qb_write_html, qb_check_html, QB_TYPES_ALL},
 	{"json", ".json", "the model as JSON, as 'qbc dump --json' prints it", false, false, NULL,
 	 qb_write_json, NULL, QB_TYPES_ALL},
 	{NULL, NULL, NULL, false, false, NULL, NULL, NULL, 0},

@@ -108,5 +108,8 @@ void qb_check_scorm2004(const qb_render_ctx *ctx, const qb_bank *bank);
 /* Moodle XML for a course's question bank (write_moodlexml.c). */
 int qb_write_moodlexml(const qb_render_ctx *ctx, const qb_bank *bank);
 void qb_check_moodlexml(const qb_render_ctx *ctx, const qb_bank *bank);
+/* The player as one offline HTML file, with its paper versions (write_html.c). */
+int qb_write_html(const qb_render_ctx *ctx, const qb_bank *bank);
+void qb_check_html(const qb_render_ctx *ctx, const qb_bank *bank);
 
 #endif

@@ -1136,7 +1136,9 @@
       el('h2', { lang: S.lang, text: L('review') }),
       el('ol', { 'class': 'review' }, items)
     ]);
-    if (!lms.api) {
+    // A new attempt without an LMS, or with one that allows it (the
+    // offline HTML file's local store, templates/html/lms.js).
+    if (!lms.api || lms.api.qbcNewAttempts === true) {
       card.appendChild(el('div', { 'class': 'nav' }, [el('button', {
         type: 'button', 'class': 'btn primary', id: 'again', lang: S.lang, text: L('tryAgain'),
         onclick: function () {
@@ -1202,7 +1204,10 @@
   window.qbPlayer = {
     state: serialize,
     score: scoreRaw,
-    lang: function () { return S.lang; }
+    lang: function () { return S.lang; },
+    // for the offline file's paper versions (templates/html/print.js)
+    shuffled: shuffled,
+    renderMath: renderMath
   };
 
   start();
