@@ -24,7 +24,7 @@ DEBS    := build-essential pkg-config libzip-dev zlib1g-dev libdeflate-dev libsq
 NOPC_HDRS := /usr/include/csv.h
 NOPC_LIBS := -lcsv
 # What the tests use as real clients.
-TEST_DEBS := sqlite3 libxml2-utils unzip zip python3 chromium fonts-dejavu-core inotify-tools util-linux
+TEST_DEBS := sqlite3 libxml2-utils unzip zip python3 chromium fonts-dejavu-core inotify-tools util-linux poppler-utils
 # Node.js and npm only where no node is installed (a NodeSource node
 # ships its own npm, which Debian's npm package would conflict with).
 NODE_DEBS := nodejs npm
