@@ -53,41 +53,22 @@
     return list[i] || String.fromCharCode(65 + i);
   }
   function isChoice(q) { return q.type === 'single' || q.type === 'multiple' || q.type === 'true-false'; }
-  function seed(q) { return 'print:' + opt.version + ':' + (q ? q.key : ''); }
+  function seed() { return 'print:' + opt.version; }
 
   /* -------------------------------------------------- a version's order */
 
   /* The questions of this version: version 0 every question in the bank's
-   * order; another version the bank's draw, in a shuffled order when the
-   * bank shuffles its questions. */
-  function questions() {
-    var list = D.questions.slice();
-    if (opt.version === 0) return list;
-    if (D.draw > 0) {
-      var groups = {}, names = [], picked = {};
-      list.forEach(function (q) {
-        var g = D.drawPerTag ? q.tag : '';
-        if (!groups[g]) { groups[g] = []; names.push(g); }
-        groups[g].push(q);
-      });
-      names.forEach(function (g) {
-        P.shuffled(groups[g], seed() + 'draw:' + g).slice(0, D.draw).forEach(function (q) { picked[q.key] = 1; });
-      });
-      list = list.filter(function (q) { return picked[q.key]; });
-    }
-    return D.shuffleQuestions ? P.shuffled(list, seed() + 'order') : list;
-  }
-  /* The options of q in this version: as written in version 0, else
-   * shuffled when q shuffles, pinned options in place. */
-  function options(q) {
-    if (opt.version === 0 || !q.shuffle) return q.options;
-    var mixed = P.shuffled(q.options.filter(function (o) { return !o.pinned; }), seed(q)), k = 0;
-    return q.options.map(function (o) { return o.pinned ? o : mixed[k++]; });
-  }
+   * order; another version those an attempt with its seed gets (the
+   * bank's draw, shuffled when the bank shuffles its questions). */
+  function questions() { return opt.version === 0 ? D.questions.slice() : P.drawQuestions(seed()); }
+  /* The options of q in this version: as written in version 0, else as
+   * an attempt with its seed shows them (shuffled when q shuffles, pinned
+   * options in place). */
+  function options(q) { return opt.version === 0 ? q.options : P.optionOrder(q, seed()); }
   /* A matching question's right sides, one per distinct text, in an order
    * of the version (never the pairs' order). */
   function rights(q) {
-    return P.shuffled(q.options.filter(function (o) { return o.rid === o.id && o.match; }), seed(q) + ':right');
+    return P.shuffled(q.options.filter(function (o) { return o.rid === o.id && o.match; }), seed() + ':' + q.key + ':right');
   }
   function pairs(q) { return q.options.filter(function (o) { return o.text !== null; }); }
   function numText(l, x) {
