@@ -29,6 +29,14 @@ const shot = (name) => (process.env.UPDATE || !existsSync(path.join(SHOTS, name)
   : path.join(tmp.dir, name));
 const PHONE = { viewport: { width: 360, height: 640 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
 const DESKTOP = { viewport: { width: 1280, height: 800 } };
+const AXE = readFileSync(path.join(TESTS, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
+/** axe-core's WCAG 2.1 A/AA violations on the page (evaluated through the
+ * debugging protocol, which the page's policy does not govern). */
+async function axe(page) {
+  await page.evaluate(AXE);
+  return page.evaluate(() => window.axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } })
+    .then((r) => r.violations.map((x) => `${x.id}: ${x.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`)));
+}
 const MARKERS = ['Q01', 'Q02', 'Q03', 'Q04', 'Q05', 'Q06', 'Q07'];
 
 function build() {
@@ -288,8 +296,15 @@ test('the print screen: a Print button, choices, and back to the quiz', async ()
   const o = await offline(PHONE);
   const { page } = o;
   await page.goto(url);
+  assert.deepEqual(await axe(page), [], 'the start screen with its Print button');
   await page.locator('#print-open').click();
   assert.ok(await page.locator('#app').isHidden());
+  assert.deepEqual(await axe(page), [], 'the print screen');
+  const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(wide <= 360, `the print screen ${wide}px wide on a 360px phone`);
+  const small = await page.evaluate(() => [...document.querySelectorAll('.print-form button, .print-form input, .print-choice')]
+    .filter((e) => e.getBoundingClientRect().height < 44 && e.type !== 'radio').map((e) => e.id || e.textContent));
+  assert.deepEqual(small, [], 'controls at least 44 px high');
   await page.locator('#print-what-key').check();
   await page.locator('#print-version').fill('3');
   await page.locator('#print-version').dispatchEvent('change');
