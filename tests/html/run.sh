@@ -68,6 +68,8 @@ check "with math: no WOFF or TrueType alternative left" sh -c "! grep -qE \"form
 check "a <script> in a question is no element" sh -c "! grep -q '<script>alert' $F"
 check "... it is in the data, as escaped HTML in escaped JSON" \
 	grep -qF 'Q02 Which are even? \u0026lt;script\u0026gt;alert(1)\u0026lt;/script\u0026gt;' $F
+check "an accepted answer's </script> is escaped in the data" \
+	grep -qF 'vapour\u003c/script\u003e\u003cscript\u003ealert(2)' $F
 check "as many </script> as <script>: none ends early" \
 	test "$(grep -o '<script>' $F | wc -l)" = "$(grep -o '</script>' $F | wc -l)"
 # The policy: no network, and each script by its hash.
