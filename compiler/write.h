@@ -28,7 +28,12 @@ typedef struct qb_build_opts {
 	const struct qb_revisions *rev; /* the bank's revision record: every
 	                              time a writer stamps comes from it
 	                              (NULL: use epoch everywhere)             */
+	unsigned long seed;        /* --seed: the printed version the HTML file
+	                              opens its print screen with (0: the
+	                              bank's order), at most QB_SEED_MAX       */
 } qb_build_opts;
+
+#define QB_SEED_MAX 999999
 
 /* What qb_render_write() returns. */
 typedef enum qb_write_status {

@@ -210,7 +210,8 @@ static int inline_file(page *p, qb_buf *out, const char *name)
 		put_style(out, b);
 	} else if (strcmp(name, "data.js") == 0) {
 		put_script(p, out, p->data.ptr, p->data.len);
-		char *cfg = qb_xasprintf("window.QB_LOCAL = {\"revision\": %u};\n", p->r->revision);
+		char *cfg = qb_xasprintf("window.QB_LOCAL = {\"revision\": %u, \"version\": %lu};\n",
+		                         p->r->revision, p->r->seed);
 		put_script(p, out, cfg, strlen(cfg));
 		free(cfg);
 		if (!(a = load(p, "html/lms.js", &len)))

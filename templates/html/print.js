@@ -26,7 +26,9 @@
   view.className = 'print';
   view.hidden = true;
   document.body.appendChild(view);
-  var opt = { what: 'worksheet', lang: D.defaultLang, version: 0 };
+  // The version the file was built to print (qbc build --seed N), else 0.
+  var built = window.QB_LOCAL && +window.QB_LOCAL.version >= 0 ? +window.QB_LOCAL.version : 0;
+  var opt = { what: 'worksheet', lang: D.defaultLang, version: built };
 
   /* ------------------------------------------------------------ helpers */
 

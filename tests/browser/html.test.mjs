@@ -160,7 +160,7 @@ test('a new revision keeps the answers to unchanged questions and drops the chan
   writeFileSync(bank, text.replace('EXPL05 Half of 85.', 'EXPL05 Half of eighty-five.'));
   try {
     build();
-    assert.match(readFileSync(file, 'utf8'), /window\.QB_LOCAL = \{"revision": 2\}/);
+    assert.match(readFileSync(file, 'utf8'), /window\.QB_LOCAL = \{"revision": 2, "version": 0\}/);
     await page.reload();
     const kept = answered(await state(page));
     assert.deepEqual(kept.sort(), all.filter((k) => k !== changed).sort(), 'all but the changed question');
@@ -287,6 +287,19 @@ test('paper: a numbered version is shuffled, and its key matches its worksheet',
   const opts = (p) => chunks(p.text).filter((c) => /Q0[12]/.test(c.q)).map((c) => JSON.stringify(options(c.text)));
   assert.notDeepEqual(opts(ws), opts(v0), 'other option orders');
   assert.deepEqual(opts(key), opts(ws), 'the key letters the options as its worksheet does');
+  // A file built with --seed 7 opens its print screen at version 7: the
+  // same sheets.
+  const r = qbc(['build', '--format', 'html', '--seed', '7', '-o', path.join(tmp.dir, 'seeded'), bank]);
+  assert.equal(r.status, 0, r.stderr);
+  const o = await offline(DESKTOP);
+  await o.page.goto(pathToFileURL(path.join(tmp.dir, 'seeded', 'html-quiz.html')).href);
+  await o.page.locator('#print-open').click();
+  assert.equal(await o.page.locator('#print-version').inputValue(), '7');
+  await o.page.locator('#print-what-key').check();
+  const seeded = await o.page.locator('#sheet').innerText();
+  await o.page.goto(`${url}#print=key&lang=en&version=7`);
+  assert.equal(await o.page.locator('#sheet').innerText(), seeded);
+  await o.ctx.close();
   // The same version prints the same again.
   const again = await printed('print=worksheet&lang=en&version=7', 'v7again');
   assert.equal(again.text, ws.text);

@@ -96,7 +96,7 @@ data $F >"$T/d.json"
 check "the data holds both languages" python3 -c "import json,sys; d=json.load(open('$T/d.json')); sys.exit(d['langs'] != ['en','sw'])"
 check "the print screen's labels in both languages" \
 	python3 -c "import json,sys; d=json.load(open('$T/d.json')); sys.exit(not all(d['labels'][l]['answerKey'] for l in ('en','sw')))"
-check "the local store knows the revision" grep -qF 'window.QB_LOCAL = {"revision": 1};' $F
+check "the local store knows the revision" grep -qF 'window.QB_LOCAL = {"revision": 1, "version": 0};' $F
 
 # Rebuilds are byte-identical.
 cp $F "$T/first.html"
@@ -108,7 +108,7 @@ fps "$T/first.html" >"$T/fp1"
 sed -i 's/EXPL05 Half of 85./EXPL05 Half of eighty-five./' quiz.qb
 run $QBC build --format html -o out quiz.qb
 check "the new revision builds" rc 0
-check "the revision number went up" grep -qF 'window.QB_LOCAL = {"revision": 2};' $F
+check "the revision number went up" grep -qF 'window.QB_LOCAL = {"revision": 2, "version": 0};' $F
 fps $F >"$T/fp2"
 check "the changed question's fingerprint changed" \
 	test "$(grep '^how-many ' "$T/fp1")" != "$(grep '^how-many ' "$T/fp2")"
@@ -120,6 +120,16 @@ fps $F >"$T/fp3"
 check "a changed picture changes its question's fingerprint" \
 	test "$(grep '^pick-one ' "$T/fp2")" != "$(grep '^pick-one ' "$T/fp3")"
 cp "$T/d.png" media/diagram.png
+
+# --seed N: the printed version the print screen opens with.
+run $QBC build --format html --seed 7 -o seeded quiz.qb
+check "--seed 7 builds" rc 0
+check "--seed 7: the print screen opens at version 7" grep -qF '"version": 7};' seeded/html-quiz.html
+for bad in -1 x 1000000 ''; do
+	run $QBC build --format html --seed "$bad" -o seeded quiz.qb
+	check "--seed '$bad': a usage error" rc 2
+	check "--seed '$bad': says what a version is" err_has "is not a version number (0 to 999999)"
+done
 
 # --lang en: one language; a bank without math: no KaTeX, much smaller.
 run $QBC build --format html --lang en -o en quiz.qb
