@@ -31,6 +31,7 @@
 #include <nettle/base64.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "alloc.h"
 #include "diag.h"
