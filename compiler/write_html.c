@@ -156,7 +156,10 @@ static int katex_css(page *p, qb_buf *out, const char *css)
 			return 0;
 		}
 		qb_buf_append(out, s, (size_t)(u - s));
-		char *name = qb_xstrndup(u + 4, (size_t)(end - u - 4));
+		const char *n0 = u + 4, *n1 = end;
+		if (n1 - n0 >= 2 && (*n0 == '"' || *n0 == '\'') && n1[-1] == *n0)
+			n0++, n1--; /* url("...") */
+		char *name = qb_xstrndup(n0, (size_t)(n1 - n0));
 		size_t nl = strlen(name);
 		s = end + 1;
 		if (nl > 6 && strcmp(name + nl - 6, ".woff2") == 0) {

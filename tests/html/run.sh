@@ -63,6 +63,14 @@ check "with math: KaTeX's script inline" grep -qF "katex" $F
 check "with math: KaTeX's fonts are their WOFF2 files, as data: URLs" \
 	grep -qF "url(data:font/woff2;base64,$(base64 -w0 "$K/fonts/$font"))" $F
 check "with math: no WOFF or TrueType alternative left" sh -c "! grep -qE \"format\\('(woff|truetype)'\\)\" $F"
+# Another KaTeX whose style sheet quotes its URLs: the same.
+mkdir -p "$T/kq/fonts" && cp "$K/katex.min.js" "$K"/fonts/*.woff2 "$T/kq/" && mv "$T"/kq/*.woff2 "$T/kq/fonts/"
+sed "s/url(\([^)]*\))/url('\1')/g" "$K/katex.min.css" >"$T/kq/katex.min.css"
+QBC_KATEX="$T/kq" $QBC build --format html -o quoted quiz.qb >/dev/null 2>&1
+refs quoted/html-quiz.html >"$T/qrefs"
+check "KaTeX with quoted url()s: its fonts inlined too" \
+	grep -qF "url(data:font/woff2;base64,$(base64 -w0 "$K/fonts/$font"))" quoted/html-quiz.html
+check "KaTeX with quoted url()s: nothing outside the file" sh -c "! grep -vE '^(data:|#|$)' '$T/qrefs'"
 
 # Escaping: the bank's <script> is text in the data, never an element.
 check "a <script> in a question is no element" sh -c "! grep -q '<script>alert' $F"
