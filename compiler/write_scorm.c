@@ -28,7 +28,11 @@
  * when two questions of the bank would collide), so answers survive
  * questions being added, removed or reordered.  <fp> is a 4-hex-digit
  * fingerprint of the question's options; when the options change, the old
- * answer no longer matches and is dropped.  <letters> are the chosen
+ * answer no longer matches and is dropped.  (Where the player keeps its
+ * state outside an LMS, in the offline HTML file, <fp> is instead
+ * CONTENT_FP_HEX digits of a hash of everything the player gets of the
+ * question, so any change drops the answer: qb_scorm_player_data().)
+ * <letters> are the chosen
  * option ids.  <pos> is the key of the current question, "" for the start
  * screen or "*" for the summary.  The largest state the bank can produce is
  * computed here (max_state) and must stay within the SCORM 1.2 limit.
@@ -70,6 +74,7 @@
 #define SEED_LEN 6             /* base-36 digits of an attempt's seed       */
 #define KEY_MIN_HEX 6          /* hex digits of a question key              */
 #define FP_HEX 4               /* hex digits of an options fingerprint      */
+#define CONTENT_FP_HEX 8       /* ... of a content one (no state limit)     */
 #define MAX_OPTIONS 26         /* option ids are the letters a..z: SCORM 1.2
                                   CMIFeedback allows one character per choice,
                                   2004 choice responses need [A-Za-z0-9_.]  */
@@ -568,10 +573,11 @@ static json_t *question_json(ctx *c, const qb_question *q, size_t keylen)
 		break;
 	}
 	if (c->content_fp) { /* everything above, pictures included */
+		char cfp[CONTENT_FP_HEX + 1];
 		char *text = json_dumps(o, JSON_COMPACT);
-		qb_hash_sha256_hex(fp, FP_HEX / 2, text ? text : "", text ? strlen(text) : 0);
+		qb_hash_sha256_hex(cfp, CONTENT_FP_HEX / 2, text ? text : "", text ? strlen(text) : 0);
 		free(text);
-		set(o, "fp", json_string(fp));
+		set(o, "fp", json_string(cfp));
 	}
 	return o;
 }
