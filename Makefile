@@ -32,7 +32,7 @@ NOPC_LIBS := -lcsv -lgettextpo
 # locale with localedef, to see that numbers keep their '.' under it;
 # translate-toolkit: tests/translate's pofilter and po2xliff).
 TEST_DEBS := sqlite3 libxml2-utils unzip zip python3 chromium fonts-dejavu-core inotify-tools util-linux \
-             locales translate-toolkit
+             locales translate-toolkit poppler-utils
 # Node.js and npm only where no node is installed (a NodeSource node
 # ships its own npm, which Debian's npm package would conflict with).
 NODE_DEBS := nodejs npm

@@ -297,7 +297,7 @@ static qb_drv_status check_bank(const qb_drv_opts *o, const qb_bank *bank, qb_re
 	qb_drv_status rc = select_writers(o, &sel);
 	if (rc)
 		return rc;
-	qb_build_opts opts = {NULL, NULL, 0, 0, NULL, NULL};
+	qb_build_opts opts = {NULL, NULL, 0, 0, NULL, NULL, 0};
 	rc = worst(record_warnings(rev, bank, hashes, NULL), format_rules(&sel, bank, &opts, false));
 	char *tdir = qb_template_dir(o->argv0);
 	qb_diag_mark m = qb_diag_mark_now();
@@ -535,7 +535,7 @@ static qb_drv_status build_bank(const qb_drv_opts *o, size_t i, const selection 
 	}
 	langs = qb_xcalloc(bank->nlangs + 1, sizeof *langs);
 	const char *outdir = outdir_of(o);
-	qb_build_opts opts = {outdir, langs, 0, 0, tdir, NULL};
+	qb_build_opts opts = {outdir, langs, 0, 0, tdir, NULL, (unsigned long)o->seed};
 	if ((rc = select_langs(bank, o->langs, langs, &opts.nlangs)) != QB_DRV_OK ||
 	    (rc = format_rules(sel, bank, &opts, true)) != QB_DRV_OK)
 		goto done;
@@ -742,7 +742,7 @@ static void preview_bank(const qb_drv_opts *o, size_t i, const char *tdir, const
 		qb_render_check_labels(bank, tdir);
 		langs = qb_xcalloc(bank->nlangs + 1, sizeof *langs);
 		time_t latest = qb_rev_latest(rev);
-		opts = (qb_build_opts){dir, langs, 0, latest ? latest : revision_now(), tdir, rev};
+		opts = (qb_build_opts){dir, langs, 0, latest ? latest : revision_now(), tdir, rev, 0};
 		rc = worst(rc, select_langs(bank, o->langs, langs, &opts.nlangs));
 		/* A format that cannot hold the bank (SCORM 1.2's saved state)
 		 * leaves the other to show; its error shows over the page. */

@@ -36,6 +36,7 @@ typedef struct qb_drv_opts {
 	const char *bank_id;            /* import --bank                     */
 	bool split;                     /* import --split                    */
 	bool reviewed;                  /* translate import --reviewed       */
+	long seed;                      /* build --seed (write.h)            */
 } qb_drv_opts;
 
 qb_drv_status qb_drv_check(const qb_drv_opts *o);

@@ -24,7 +24,7 @@ typedef struct option_spec {
 enum {
 	OPT_WERROR = 256, OPT_JSON, OPT_FORMAT, OPT_LANG, OPT_HELP, OPT_DRY_RUN, OPT_QUESTION,
 	OPT_QUIET, OPT_MAX_ERRORS, OPT_PORT, OPT_HOST, OPT_FROM, OPT_BANK, OPT_SPLIT,
-	OPT_REVIEWED
+	OPT_REVIEWED, OPT_SEED
 };
 
 #define MAX_ERRORS_HELP N_("show at most N errors (default 50; 0: all)")
@@ -52,6 +52,7 @@ static const option_spec build_opts[] = {
 	{OPT_WERROR, "werror", NULL, N_("treat warnings as errors")},
 	{OPT_MAX_ERRORS, "max-errors", "N", MAX_ERRORS_HELP},
 	{OPT_DRY_RUN, "dry-run", NULL, N_("print the change report; write nothing")},
+	{OPT_SEED, "seed", "N", N_("html: the printed version it opens with (0, the default: the bank's order)")},
 	{OPT_HELP, "help", NULL, N_("show this help")},
 	{0, NULL, NULL, NULL},
 };
@@ -113,6 +114,7 @@ typedef struct args {
 	long max_errors; /* -1: the default */
 	bool split;
 	bool reviewed;
+	long seed;                 /* --seed, for build: a printed version */
 	const char *questions[64]; /* --question, for review */
 	size_t nquestions;
 	char **banks;
@@ -276,6 +278,15 @@ static int parse(const command *c, int argc, char **argv, args *a)
 			a->questions[a->nquestions++] = optarg;
 			break;
 		case OPT_HOST: a->host = optarg; break;
+		case OPT_SEED: {
+			char *end = NULL;
+			errno = 0;
+			a->seed = strtol(optarg, &end, 10);
+			if (!*optarg || *end || errno || a->seed < 0 || a->seed > QB_SEED_MAX)
+				return usage_error(c->name, _("--seed: '%s' is not a version number (0 to %d)"),
+				                   optarg, QB_SEED_MAX);
+			break;
+		}
 		case OPT_PORT: {
 			char *end = NULL;
 			errno = 0;
@@ -348,7 +359,7 @@ int main(int argc, char **argv)
 		qb_diag_set_max_errors((unsigned long)a.max_errors);
 	qb_drv_opts o = {a.outdir, a.formats, a.langs, a.dry_run, a.questions, a.nquestions,
 	                 (const char *const *)a.banks, (size_t)a.nbanks, argv[0], c->name,
-	                 a.host, a.port, a.quiet, a.from, a.bank_id, a.split, a.reviewed};
+	                 a.host, a.port, a.quiet, a.from, a.bank_id, a.split, a.reviewed, a.seed};
 	rc = exit_code(c->run(&o));
 	qb_diag_summary();
 	qb_diag_dispose();

@@ -748,6 +748,7 @@ int qb_render_write(const qb_writer *w, const qb_bank *bank, const qb_build_opts
 	}
 	unsigned n = opts->rev ? qb_rev_number(opts->rev) : 0;
 	ctx.revision = n ? n : 1;
+	ctx.seed = opts->seed;
 	path = qb_writer_output_path(w, bank, opts);
 	ctx.path = path;
 	if (opts->templates_dir &&

@@ -25,6 +25,8 @@ const qb_writer qb_writers[] = {
 	 true, NULL, qb_write_qti21, NULL, QB_TYPES_ALL},
 	{"qti3", ".qti3.zip", N_("IMS QTI 3.0 package (QTI 3 players and item banks)"), false, false,
 	 NULL, qb_write_qti30, NULL, QB_TYPES_ALL},
+	{"html", ".html", N_("one offline HTML file: the player, and worksheets and keys to print"), false,
+	 true, "html", qb_write_html, qb_check_html, QB_TYPES_ALL},
 	{"json", ".json", N_("the model as JSON, as 'qbc dump --json' prints it"), false, false, NULL,
 	 qb_write_json, NULL, QB_TYPES_ALL},
 	{NULL, NULL, NULL, false, false, NULL, NULL, NULL, 0},

@@ -28,7 +28,12 @@ typedef struct qb_build_opts {
 	const struct qb_revisions *rev; /* the bank's revision record: every
 	                              time a writer stamps comes from it
 	                              (NULL: use epoch everywhere)             */
+	unsigned long seed;        /* --seed: the printed version the HTML file
+	                              opens its print screen with (0: the
+	                              bank's order), at most QB_SEED_MAX       */
 } qb_build_opts;
+
+#define QB_SEED_MAX 999999
 
 /* What qb_render_write() returns. */
 typedef enum qb_write_status {
@@ -111,5 +116,8 @@ void qb_check_moodlexml(const qb_render_ctx *ctx, const qb_bank *bank);
 /* IMS QTI 2.1 and 3.0 content packages (write_qti.c). */
 int qb_write_qti21(const qb_render_ctx *ctx, const qb_bank *bank);
 int qb_write_qti30(const qb_render_ctx *ctx, const qb_bank *bank);
+/* The player as one offline HTML file, with its paper versions (write_html.c). */
+int qb_write_html(const qb_render_ctx *ctx, const qb_bank *bank);
+void qb_check_html(const qb_render_ctx *ctx, const qb_bank *bank);
 
 #endif

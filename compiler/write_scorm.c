@@ -28,7 +28,11 @@
  * when two questions of the bank would collide), so answers survive
  * questions being added, removed or reordered.  <fp> is a 4-hex-digit
  * fingerprint of the question's options; when the options change, the old
- * answer no longer matches and is dropped.  <letters> are the chosen
+ * answer no longer matches and is dropped.  (Where the player keeps its
+ * state outside an LMS, in the offline HTML file, <fp> is instead
+ * CONTENT_FP_HEX digits of a hash of everything the player gets of the
+ * question, so any change drops the answer: qb_scorm_player_data().)
+ * <letters> are the chosen
  * option ids.  <pos> is the key of the current question, "" for the start
  * screen or "*" for the summary.  The largest state the bank can produce is
  * computed here (max_state) and must stay within the SCORM 1.2 limit.
@@ -62,6 +66,7 @@
 #include "render.h"
 #include "scorm_manifest.h"
 #include "template.h"
+#include "write_scorm.h"
 #include "zipw.h"
 
 /* ---- limits ---- */
@@ -70,6 +75,7 @@
 #define SEED_LEN 6             /* base-36 digits of an attempt's seed       */
 #define KEY_MIN_HEX 6          /* hex digits of a question key              */
 #define FP_HEX 4               /* hex digits of an options fingerprint      */
+#define CONTENT_FP_HEX 8       /* ... of a content one (no state limit)     */
 #define MAX_OPTIONS 26         /* option ids are the letters a..z: SCORM 1.2
                                   CMIFeedback allows one character per choice,
                                   2004 choice responses need [A-Za-z0-9_.]  */
@@ -111,6 +117,9 @@ typedef struct ctx {
 	size_t nlangs;
 	qb_media_set media;       /* the bank's pictures (render.h)            */
 	bool failed;              /* a text could not be rendered (reported)   */
+	bool content_fp;          /* fingerprints cover the whole question
+	                             (qb_scorm_player_data())                  */
+	const char *const *extra; /* more labels to write, NULL-terminated     */
 } ctx;
 
 /* ---- images ---- */
@@ -229,6 +238,8 @@ static json_t *labels(const ctx *c)
 		json_t *l = json_object(), *names = json_object();
 		for (size_t k = 0; k < QB_NELEM(player_labels); k++)
 			set(l, player_labels[k], json_string(qb_render_label(c->r, lang, player_labels[k])));
+		for (const char *const *k = c->extra; k && *k; k++)
+			set(l, *k, json_string(qb_render_label(c->r, lang, *k)));
 		qb_render_lang_names(c->r, lang, add_name, names);
 		set(l, "languageNames", names);
 		set(out, lang, l);
@@ -463,7 +474,8 @@ static json_t *question_json(ctx *c, const qb_question *q, size_t keylen)
 	fingerprint(fp, c->bank, q);
 	set(o, "id", json_string(q->id));
 	set(o, "key", json_string(key));
-	set(o, "fp", json_string(fp));
+	if (!c->content_fp)
+		set(o, "fp", json_string(fp));
 	set(o, "type", json_string(qb_qtype_name(q->type)));
 	set(o, "partial", json_boolean(qb_question_scoring(c->bank, q) == QB_SCORING_PARTIAL));
 	set(o, "shuffle", json_boolean(qb_question_shuffles(c->bank, q)));
@@ -535,6 +547,13 @@ static json_t *question_json(ctx *c, const qb_question *q, size_t keylen)
 	default:
 		break;
 	}
+	if (c->content_fp) { /* everything above, pictures included */
+		char cfp[CONTENT_FP_HEX + 1];
+		char *text = json_dumps(o, JSON_COMPACT);
+		qb_hash_sha256_hex(cfp, CONTENT_FP_HEX / 2, text ? text : "", text ? strlen(text) : 0);
+		free(text);
+		set(o, "fp", json_string(cfp));
+	}
 	return o;
 }
 
@@ -581,11 +600,20 @@ static size_t drawn_state(const qb_bank *bank, const size_t *entry, size_t *coun
  * a <script> and appended to the member's stream; *math tells whether any
  * text shows math (markup.c's <span class="math ...">). */
 typedef struct data_out {
-	qb_zipw_stream *f;
+	qb_zipw_stream *f;         /* the member's stream, or NULL: ...        */
+	qb_buf *buf;               /* ... this buffer                          */
 	struct sha256_ctx sha;
 	qb_buf esc;
 	bool math;
 } data_out;
+
+static int data_raw(data_out *o, const char *s, size_t len)
+{
+	if (o->f)
+		return qb_zipw_stream_write(o->f, s, len);
+	qb_buf_append(o->buf, s, len);
+	return 0;
+}
 
 static void data_put(data_out *o, const char *s, size_t len, bool hash)
 {
@@ -596,7 +624,7 @@ static void data_put(data_out *o, const char *s, size_t len, bool hash)
 	qb_escape_script_json(&o->esc, piece); /* per piece: the same text */
 	free(piece);
 	o->math = o->math || strstr(qb_buf_cstr(&o->esc), "class=\\\"math ") != NULL;
-	qb_zipw_stream_write(o->f, o->esc.ptr, o->esc.len);
+	data_raw(o, o->esc.ptr, o->esc.len);
 }
 
 /* The largest saved state (cmi.suspend_data) the bank can produce in the
@@ -623,8 +651,8 @@ static size_t max_state(const qb_render_ctx *r, const qb_bank *bank, size_t keyl
 	       (bank->draw > 0 ? drawn * keylen : 0) + 1 + (answers ? answers - 1 : 0);
 }
 
-/* Writes data.js to out, a stream of z. */
-static int data_js(qb_zipw *z, qb_zipw_stream *out, ctx *c, bool *math)
+/* Writes data.js to out, a stream of z; or, when z is NULL, to bout. */
+static int data_js(qb_zipw *z, qb_zipw_stream *out, qb_buf *bout, ctx *c, bool *math)
 {
 	const qb_bank *bank = c->bank;
 	int rc = -1;
@@ -633,10 +661,11 @@ static int data_js(qb_zipw *z, qb_zipw_stream *out, ctx *c, bool *math)
 	json_t *d = json_object(), *names = json_object();
 	/* The questions' compact JSON, dumped one at a time into a scratch
 	 * stream (qlen[i] bytes each): the head, which comes first, needs
-	 * them all. */
-	qb_zipw_stream *qf = qb_zipw_stream_new(z);
+	 * them all (without a zip, in memory: scratch). */
+	qb_zipw_stream *qf = z ? qb_zipw_stream_new(z) : NULL;
+	qb_buf scratch = QB_BUF_INIT;
 	size_t *qlen = qb_xcalloc(bank->nquestions + 1, sizeof *qlen);
-	data_out o = {.f = out, .esc = QB_BUF_INIT};
+	data_out o = {.f = z ? out : NULL, .buf = bout, .esc = QB_BUF_INIT};
 	json_t *lab = labels(c);
 	size_t keylen = key_hex_len(bank);
 	for (size_t i = 0; i < c->nlangs; i++)
@@ -650,7 +679,11 @@ static int data_js(qb_zipw *z, qb_zipw_stream *out, ctx *c, bool *math)
 			goto done;
 		}
 		qlen[i] = strlen(text);
-		int wr = qb_zipw_stream_write(qf, text, qlen[i]);
+		int wr = 0;
+		if (qf)
+			wr = qb_zipw_stream_write(qf, text, qlen[i]);
+		else
+			qb_buf_append(&scratch, text, qlen[i]);
 		free(text);
 		if (wr != 0)
 			goto done;
@@ -702,15 +735,18 @@ static int data_js(qb_zipw *z, qb_zipw_stream *out, ctx *c, bool *math)
 	/* The head, up to the questions' '[', then the questions, "]"; the
 	 * hash covers that and the '}' that "build" comes before. */
 	sha256_init(&o.sha);
-	qb_zipw_stream_puts(out, "/* Generated by qbc " QB_VERSION " from the bank; do not edit. */\n"
-	                         "window.QB_DATA = ");
+	static const char head[] = "/* Generated by qbc " QB_VERSION " from the bank; do not edit. */\n"
+	                           "window.QB_DATA = ";
+	data_raw(&o, head, sizeof head - 1);
 	data_put(&o, dump, dl - 2, true);
 	uint64_t at = 0;
 	for (size_t i = 0; i < bank->nquestions; at += qlen[i++]) {
 		qb_buf_clear(&line);
 		qb_buf_reserve(&line, qlen[i]);
-		if (qb_zipw_stream_read(qf, at, line.ptr, qlen[i]) != 0)
+		if (qf && qb_zipw_stream_read(qf, at, line.ptr, qlen[i]) != 0)
 			goto done;
+		if (!qf)
+			memcpy(line.ptr, scratch.ptr + at, qlen[i]);
 		line.len = qlen[i];
 		if (i)
 			data_put(&o, ",", 1, true);
@@ -726,12 +762,13 @@ static int data_js(qb_zipw *z, qb_zipw_stream *out, ctx *c, bool *math)
 	/* build: hex digits, nothing to escape */
 	char tail[32];
 	snprintf(tail, sizeof tail, ",\"build\":\"%s\"};\n", build);
-	if (qb_zipw_stream_puts(out, tail) != 0)
+	if (data_raw(&o, tail, strlen(tail)) != 0)
 		goto done;
 	*math = o.math;
 	rc = 0;
 done:
 	free(qlen);
+	qb_buf_dispose(&scratch);
 	qb_buf_dispose(&line);
 	free(dump);
 	qb_buf_dispose(&o.esc);
@@ -847,11 +884,7 @@ static int add_schemas(qb_zipw *z, const char *dir, const char *prefix)
 /* The KaTeX files a package carries: the script, the style sheet and the
  * fonts it names in WOFF2 (every browser that runs the player reads
  * WOFF2, and the style sheet lists it first). */
-typedef struct katex_set {
-	char **paths;   /* on disk                                            */
-	char **members; /* in the zip: katex/...                              */
-	size_t n;
-} katex_set;
+typedef qb_katex_set katex_set; /* write_scorm.h */
 
 static void katex_dispose(katex_set *k)
 {
@@ -919,7 +952,7 @@ static int katex_list(const char *dir, katex_set *k)
 static int write_scorm(const qb_render_ctx *r, const qb_bank *bank, qb_scorm_version version)
 {
 	int rc = -1;
-	ctx c = {r, bank, version, r->langs, r->nlangs, {0}, false};
+	ctx c = {r, bank, version, r->langs, r->nlangs, {0}, false, false, NULL};
 	const char **files = NULL;
 	qb_zipw *z = NULL;
 	qb_buf page = QB_BUF_INIT, manifest = QB_BUF_INIT;
@@ -931,7 +964,7 @@ static int write_scorm(const qb_render_ctx *r, const qb_bank *bank, qb_scorm_ver
 	z = qb_zipw_open(r->path, r->latest);
 	qb_zipw_stream *data = z ? qb_zipw_stream_new(z) : NULL;
 	if (!z || qb_render_media(r, qb_render_media_hashed_name, &c.media) != 0 ||
-	    data_js(z, data, &c, &math) != 0)
+	    data_js(z, data, NULL, &c, &math) != 0)
 		goto done;
 	const char *kdir = getenv("QBC_KATEX") ? getenv("QBC_KATEX") : KATEX_DIR;
 	if (math && katex_list(kdir, &katex) != 0)
@@ -999,7 +1032,8 @@ done:
 /* What a SCORM package cannot hold, at the question or the bank: option
  * ids are letters, typed answers have a most, and the saved state has the
  * version's limit. */
-static void check_scorm(const qb_render_ctx *r, const qb_bank *bank, qb_scorm_version version)
+static void check_scorm(const qb_render_ctx *r, const qb_bank *bank, qb_scorm_version version,
+                        bool state_limit)
 {
 	bool fits = true;
 	for (size_t i = 0; i < bank->nquestions; i++) {
@@ -1037,7 +1071,7 @@ static void check_scorm(const qb_render_ctx *r, const qb_bank *bank, qb_scorm_ve
 		qb_arena_dispose(&a);
 	}
 	size_t limit = version == QB_SCORM_12 ? SCORM12_STATE_MAX : SCORM2004_STATE_MAX;
-	size_t state = fits ? max_state(r, bank, key_hex_len(bank)) : 0;
+	size_t state = fits && state_limit ? max_state(r, bank, key_hex_len(bank)) : 0;
 	if (state > limit)
 		qb_render_error(r, bank->id_loc,
 		                "bank '%s' is too big for %s: its saved state (cmi.suspend_data) can "
@@ -1050,12 +1084,12 @@ static void check_scorm(const qb_render_ctx *r, const qb_bank *bank, qb_scorm_ve
 
 void qb_check_scorm12(const qb_render_ctx *r, const qb_bank *bank)
 {
-	check_scorm(r, bank, QB_SCORM_12);
+	check_scorm(r, bank, QB_SCORM_12, true);
 }
 
 void qb_check_scorm2004(const qb_render_ctx *r, const qb_bank *bank)
 {
-	check_scorm(r, bank, QB_SCORM_2004);
+	check_scorm(r, bank, QB_SCORM_2004, true);
 }
 
 int qb_write_scorm12(const qb_render_ctx *r, const qb_bank *bank)
@@ -1066,4 +1100,39 @@ int qb_write_scorm12(const qb_render_ctx *r, const qb_bank *bank)
 int qb_write_scorm2004(const qb_render_ctx *r, const qb_bank *bank)
 {
 	return write_scorm(r, bank, QB_SCORM_2004);
+}
+
+/* ---- the player elsewhere (write_scorm.h) ---- */
+
+void qb_scorm_check_player(const qb_render_ctx *r, const qb_bank *bank)
+{
+	check_scorm(r, bank, QB_SCORM_12, false);
+}
+
+int qb_scorm_player_data(const qb_render_ctx *r, const qb_bank *bank, qb_media_name_fn name,
+                         const char *const *labels, qb_buf *out, bool *math)
+{
+	ctx c = {r, bank, QB_SCORM_12, r->langs, r->nlangs, {0}, false, true, labels};
+	int rc = -1;
+	if (qb_render_media(r, name, &c.media) == 0)
+		rc = data_js(NULL, NULL, out, &c, math);
+	qb_media_set_dispose(&c.media);
+	return rc;
+}
+
+int qb_scorm_katex(qb_katex_set *k)
+{
+	const char *kdir = getenv("QBC_KATEX") ? getenv("QBC_KATEX") : KATEX_DIR;
+	return katex_list(kdir, k);
+}
+
+void qb_scorm_katex_dispose(qb_katex_set *k)
+{
+	katex_dispose(k);
+}
+
+int qb_scorm_index_html(qb_buf *out, const qb_render_ctx *r, const qb_bank *bank, bool math)
+{
+	ctx c = {r, bank, QB_SCORM_12, r->langs, r->nlangs, {0}, false, true, NULL};
+	return index_html(out, &c, r->main_lang, math);
 }

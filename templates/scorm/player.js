@@ -78,31 +78,34 @@
         if (q && list.indexOf(q) < 0) list.push(q);
       }
     }
-    if (!list.length) {
-      list = D.questions.slice();
-      if (D.draw > 0) {
-        var groups = {}, names = [], picked = {};
-        list.forEach(function (q) {
-          var g = D.drawPerTag ? q.tag : '';
-          if (!groups[g]) { groups[g] = []; names.push(g); }
-          groups[g].push(q);
-        });
-        names.forEach(function (g) {
-          shuffled(groups[g], S.seed + ':draw:' + g).slice(0, D.draw).forEach(function (q) { picked[q.key] = 1; });
-        });
-        list = list.filter(function (q) { return picked[q.key]; });
-      }
-      if (D.shuffleQuestions) list = shuffled(list, S.seed + ':order');
-    }
+    if (!list.length) list = drawQuestions(S.seed);
     Q = list;
     Q.forEach(function (q, i) { q.index = i; });
+  }
+  /* The questions a seed draws, in the order it gives them. */
+  function drawQuestions(seed) {
+    var list = D.questions.slice();
+    if (D.draw > 0) {
+      var groups = {}, names = [], picked = {};
+      list.forEach(function (q) {
+        var g = D.drawPerTag ? q.tag : '';
+        if (!groups[g]) { groups[g] = []; names.push(g); }
+        groups[g].push(q);
+      });
+      names.forEach(function (g) {
+        shuffled(groups[g], seed + ':draw:' + g).slice(0, D.draw).forEach(function (q) { picked[q.key] = 1; });
+      });
+      list = list.filter(function (q) { return picked[q.key]; });
+    }
+    return D.shuffleQuestions ? shuffled(list, seed + ':order') : list;
   }
   function inAttempt(key) { return byKey[key] && Q.indexOf(byKey[key]) >= 0; }
   /* The options of q in the order shown: shuffled from the seed when q
    * shuffles, pinned options kept in place. */
-  function shownOptions(q) {
+  function shownOptions(q) { return optionOrder(q, S.seed); }
+  function optionOrder(q, seed) {
     if (!q.shuffle) return q.options;
-    var mixed = shuffled(q.options.filter(function (o) { return !o.pinned; }), S.seed + ':' + q.key), k = 0;
+    var mixed = shuffled(q.options.filter(function (o) { return !o.pinned; }), seed + ':' + q.key), k = 0;
     return q.options.map(function (o) { return o.pinned ? o : mixed[k++]; });
   }
 
@@ -1136,7 +1139,9 @@
       el('h2', { lang: S.lang, text: L('review') }),
       el('ol', { 'class': 'review' }, items)
     ]);
-    if (!lms.api) {
+    // A new attempt without an LMS, or with one that allows it (the
+    // offline HTML file's local store, templates/html/lms.js).
+    if (!lms.api || lms.api.qbcNewAttempts === true) {
       card.appendChild(el('div', { 'class': 'nav' }, [el('button', {
         type: 'button', 'class': 'btn primary', id: 'again', lang: S.lang, text: L('tryAgain'),
         onclick: function () {
@@ -1202,7 +1207,13 @@
   window.qbPlayer = {
     state: serialize,
     score: scoreRaw,
-    lang: function () { return S.lang; }
+    lang: function () { return S.lang; },
+    // for the offline file's paper versions (templates/html/print.js):
+    // the questions and option orders of a seed, as an attempt gets them
+    drawQuestions: drawQuestions,
+    optionOrder: optionOrder,
+    shuffled: shuffled,
+    renderMath: renderMath
   };
 
   start();

@@ -100,6 +100,10 @@ EOP
 		python3 "$ROOT/tests/moodlexml/check_moodlexml.py" structure "$W/out/$id.moodle.xml"
 	check "$bn: Moodle XML cloze gaps survive a save in Moodle's editor" \
 		python3 "$ROOT/tests/moodlexml/check_moodlexml.py" editor "$W/out/$id.moodle.xml"
+	# The offline HTML file: one file a phone opens, under 2 MiB (issue 27).
+	size=$(wc -c <"$W/out/$id.html" 2>/dev/null || echo 0)
+	echo "    $id.html: $size bytes"
+	check "$bn: the offline HTML file is under 2 MiB" test "$size" -gt 0 -a "$size" -lt 2097152
 	# Round trips (README, "Round trip through qbc's own Moodle XML"): qbc
 	# import of its own Moodle XML, of a GIFT file (the default language)
 	# and of a CSV file (every language) written from the bank's dump by

@@ -120,15 +120,15 @@ check "no temporary files left" test "$(ls -A "$T/b/out")" = "$ID.json"
 
 # --format all is every format in the registry; --format make the ones make builds
 expect "build --help" 0 "$QBC" build --help
-for f in anki scorm12 scorm2004 json all make; do
+for f in anki scorm12 scorm2004 html json all make; do
 	check "build --help lists format $f" grep -q "^  .. *$f " "$T/out"
 done
 mkdir "$T/f" && cp "$BANK" "$T/f/b.qb"
 id=$(sed -n 's/^bank: *//p' "$BANK")
 expect "build --format all" 0 "$QBC" build -o "$T/f/all" --format all "$T/f/b.qb"
-check "--format all writes every format" test "$(ls "$T/f/all" | sort | tr '\n' ' ')" = "$id.apkg $id.json $id.moodle.xml $id.qti.zip $id.qti3.zip $id.scorm12.zip $id.scorm2004.zip "
+check "--format all writes every format" test "$(ls "$T/f/all" | sort | tr '\n' ' ')" = "$id.apkg $id.html $id.json $id.moodle.xml $id.qti.zip $id.qti3.zip $id.scorm12.zip $id.scorm2004.zip "
 expect "build --format make" 0 "$QBC" build -o "$T/f/make" --format make "$T/f/b.qb"
-check "--format make writes what make builds" test "$(ls "$T/f/make" | sort | tr '\n' ' ')" = "$id.apkg $id.moodle.xml $id.qti.zip $id.scorm12.zip $id.scorm2004.zip "
+check "--format make writes what make builds" test "$(ls "$T/f/make" | sort | tr '\n' ' ')" = "$id.apkg $id.html $id.moodle.xml $id.qti.zip $id.scorm12.zip $id.scorm2004.zip "
 
 # a 10 MB line: the quote is a window around the caret, not the line
 python3 - "$T/long.qb" <<'EOP'

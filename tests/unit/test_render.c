@@ -315,7 +315,7 @@ int main(void)
 
 	/* the driver's entry */
 	qb_writer w = {"probe", ".probe", "a test", false, false, NULL, probe, NULL, 0};
-	qb_build_opts opts = {odir, NULL, 0, 1700000000, tdir, NULL};
+	qb_build_opts opts = {odir, NULL, 0, 1700000000, tdir, NULL, 0};
 	INT_EQ(qb_render_write(&w, bank, &opts), QB_WRITE_EBANK);
 	INT_EQ(ran, 1);
 	w.write = fails_io;
