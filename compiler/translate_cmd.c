@@ -238,14 +238,14 @@ static void check_file(qb_tu_file *f, const char *fpath)
 		qsort(v, f->n, sizeof *v, cmp_key);
 	for (size_t i = 1; i < f->n; i++)
 		if (strcmp(v[i]->key, v[i - 1]->key) == 0)
-			qb_diag_error((qb_loc){fpath, v[i]->line, v[i]->line ? 1 : 0},
+			qb_diag_error(QB_LOC(fpath, v[i]->line, v[i]->line ? 1 : 0),
 			              "a second unit '%s'; the first is on line %d", v[i]->key,
 			              v[i - 1]->line);
 	free(v);
 	for (size_t i = 0; i < f->n; i++) {
 		char *src = clean_text(f->v[i].source), *trg = clean_text(f->v[i].target);
 		if (!src || !trg) {
-			qb_diag_error((qb_loc){fpath, f->v[i].line, f->v[i].line ? 1 : 0},
+			qb_diag_error(QB_LOC(fpath, f->v[i].line, f->v[i].line ? 1 : 0),
 			              "the unit '%s' is not UTF-8 text (give the file in UTF-8)",
 			              f->v[i].key);
 			free(src);
@@ -291,13 +291,13 @@ static qb_drv_status import_file(const qb_drv_opts *o, const char *fpath, const 
 		goto done;
 	}
 	if (!f.lang && !o->langs) {
-		qb_diag_error((qb_loc){fpath, 0, 0}, "the file names no target language; give --lang");
+		qb_diag_error(QB_LOC(fpath, 0, 0), "the file names no target language; give --lang");
 		rc = QB_DRV_BANK_ERRORS;
 		goto done;
 	}
 	const char *want = o->langs ? o->langs : f.lang;
 	if (!qb_lang_valid(want, strlen(want))) {
-		qb_diag_error((qb_loc){fpath, 0, 0}, "'%s' is not a BCP 47 language code", want);
+		qb_diag_error(QB_LOC(fpath, 0, 0), "'%s' is not a BCP 47 language code", want);
 		rc = QB_DRV_BANK_ERRORS;
 		goto done;
 	}
@@ -328,7 +328,7 @@ static qb_drv_status import_file(const qb_drv_opts *o, const char *fpath, const 
 	const char *L = qb_buf_cstr(&lang);
 	const char *deflang = qb_bank_default_lang(bank);
 	if (deflang && strcmp(deflang, L) == 0) {
-		qb_diag_error((qb_loc){fpath, 0, 0}, "'%s' is the bank's default language, the source "
+		qb_diag_error(QB_LOC(fpath, 0, 0), "'%s' is the bank's default language, the source "
 		              "of the translations", L);
 		rc = QB_DRV_BANK_ERRORS;
 		goto done;
@@ -387,9 +387,9 @@ static qb_drv_status import_file(const qb_drv_opts *o, const char *fpath, const 
 			n.added++;
 	}
 	if (pairs_flush(ed, &pend, L) != 0)
-		qb_diag_error((qb_loc){fpath, 0, 0}, "a pair's place in %s cannot be found", bpath);
+		qb_diag_error(QB_LOC(fpath, 0, 0), "a pair's place in %s cannot be found", bpath);
 	if (qb_diag_errors_since(m)) {
-		qb_diag_note((qb_loc){bpath, 0, 0}, "nothing was written");
+		qb_diag_note(QB_LOC(bpath, 0, 0), "nothing was written");
 		rc = QB_DRV_BANK_ERRORS;
 		goto done;
 	}
@@ -405,16 +405,16 @@ static qb_drv_status import_file(const qb_drv_opts *o, const char *fpath, const 
 			missing += !have;
 		}
 		if (missing) {
-			qb_diag_error((qb_loc){fpath, 0, 0}, "%zu of the bank's %zu texts have no '%s' "
+			qb_diag_error(QB_LOC(fpath, 0, 0), "%zu of the bank's %zu texts have no '%s' "
 			              "translation here; a new language is added to the bank when every "
 			              "text has one", missing, units.n, L);
-			qb_diag_note((qb_loc){bpath, 0, 0}, "nothing was written");
+			qb_diag_note(QB_LOC(bpath, 0, 0), "nothing was written");
 			rc = QB_DRV_BANK_ERRORS;
 			goto done;
 		}
 	}
 	if (newlang && n.added && qb_edit_add_lang(ed, L) != 0) {
-		qb_diag_error((qb_loc){bpath, 1, 1}, "the bank has no 'languages:' line to add '%s' to", L);
+		qb_diag_error(QB_LOC(bpath, 1, 1), "the bank has no 'languages:' line to add '%s' to", L);
 		rc = QB_DRV_BANK_ERRORS;
 		goto done;
 	}
@@ -433,12 +433,12 @@ static qb_drv_status import_file(const qb_drv_opts *o, const char *fpath, const 
 		for (size_t i = 0; i < f.n; i++) {
 			const qb_tu *u = done[i] ? qb_tu_find(&after, f.v[i].key) : NULL;
 			if (done[i] && (!u || !u->target || strcmp(u->target, done[i]) != 0))
-				qb_diag_error((qb_loc){fpath, f.v[i].line, 1}, "translation of '%s' does not "
+				qb_diag_error(QB_LOC(fpath, f.v[i].line, 1), "translation of '%s' does not "
 				              "read back from the bank as written: write its line breaks as "
 				              "its source does (a '\\' ends a line of text)", f.v[i].key);
 		}
 		if (qb_diag_errors_since(m2)) {
-			qb_diag_note((qb_loc){bpath, 0, 0}, "nothing was written");
+			qb_diag_note(QB_LOC(bpath, 0, 0), "nothing was written");
 			rc = QB_DRV_BANK_ERRORS;
 			goto done;
 		}

@@ -266,7 +266,7 @@ static int seg_text(qb_buf *out, const xmlNode *seg, const xmlNode *orig, const 
 		}
 		free(ref);
 		if (!d) {
-			qb_diag_error((qb_loc){file, (int)xmlGetLineNo(c), 1},
+			qb_diag_error(QB_LOC(file, (int)xmlGetLineNo(c), 1),
 			              "<%s> is not a placeholder of this unit's original data: the "
 			              "protected markup must be kept", (const char *)c->name);
 			return -1;
@@ -285,14 +285,14 @@ int qb_xliff_read(const char *path, qb_tu_file *out)
 	                                           XML_PARSE_NOWARNING);
 	if (!doc) {
 		const xmlError *e = xmlGetLastError();
-		qb_diag_error((qb_loc){path, e ? e->line : 0, 1}, "this is not well-formed XML: %s",
+		qb_diag_error(QB_LOC(path, e ? e->line : 0, 1), "this is not well-formed XML: %s",
 		              e && e->message ? e->message : "not XML");
 		return -1;
 	}
 	int rc = 0;
 	xmlNode *root = xmlDocGetRootElement(doc);
 	if (!is(root, "xliff")) {
-		qb_diag_error((qb_loc){path, root ? (int)xmlGetLineNo(root) : 0, 1},
+		qb_diag_error(QB_LOC(path, root ? (int)xmlGetLineNo(root) : 0, 1),
 		              "not an XLIFF 2.0 file: the root is not <xliff> in its namespace");
 		rc = -1;
 		goto done;
@@ -309,7 +309,7 @@ int qb_xliff_read(const char *path, qb_tu_file *out)
 			        *trg = child(seg, "target");
 			char *key = attr(u, "name");
 			if (!key || !src) {
-				qb_diag_error((qb_loc){path, (int)xmlGetLineNo(u), 1},
+				qb_diag_error(QB_LOC(path, (int)xmlGetLineNo(u), 1),
 				              "a <unit> without a name or a <segment> with a <source>");
 				free(key);
 				rc = -1;
