@@ -29,9 +29,9 @@ static void po_xerror(int severity, po_message_t message, const char *filename, 
 	QB_UNUSED(multiline_p);
 	qb_loc loc = {filename, (int)lineno, (int)column};
 	if (severity == PO_SEVERITY_WARNING)
-		qb_diag_warning(loc, "%s", text);
+		qb_diag_warning(loc, QB_DIAG_AS_IS, text);
 	else
-		qb_diag_error(loc, "%s", text);
+		qb_diag_error(loc, QB_DIAG_AS_IS, text);
 	if (severity == PO_SEVERITY_FATAL_ERROR) {
 		qb_diag_summary();
 		exit(QB_EXIT_IO);
@@ -48,7 +48,7 @@ static void po_xerror2(int severity, po_message_t message1, const char *filename
 	qb_loc loc = {filename2, (int)lineno2, (int)column2};
 	po_xerror(severity == PO_SEVERITY_FATAL_ERROR ? PO_SEVERITY_ERROR : severity, message1,
 	          filename1, lineno1, column1, multiline_p1, text1);
-	qb_diag_note(loc, "%s", text2);
+	qb_diag_note(loc, QB_DIAG_AS_IS, text2);
 	if (severity == PO_SEVERITY_FATAL_ERROR) {
 		qb_diag_summary();
 		exit(QB_EXIT_IO);
