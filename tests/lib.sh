@@ -20,6 +20,13 @@ check() { name=$1; shift; if "$@"; then pass "$name"; else fail "$name"; fi; }
 TMPROOT=$(mktemp -d "${TMPDIR:-/tmp}/qbc-test.XXXXXX")
 trap 'rm -rf "$TMPROOT"' EXIT
 tmpdir() { mktemp -d "$TMPROOT/t.XXXXXX"; }
+# run CMD...: runs CMD with its output in $T/out, errors in $T/err and
+# exit code in $T/rc (T: the suite's temporary folder); rc, out_has and
+# err_has test them.
+run() { "$@" >"$T/out" 2>"$T/err"; echo $? >"$T/rc"; }
+rc() { test "$(cat "$T/rc")" = "$1"; }
+out_has() { grep -qF -- "$1" "$T/out"; }
+err_has() { grep -qF -- "$1" "$T/err"; }
 # golden NAME ACTUAL EXPECTED: passes when the file ACTUAL equals the
 # reviewed file EXPECTED, and prints the diff when not.  With UPDATE=1 the
 # expected file is rewritten from ACTUAL first (read the diff in git before

@@ -18,9 +18,6 @@ mkdir "$W"
 cp -R "$HERE/quiz.qb" "$HERE/media" "$W/"
 cd "$W" || exit 2
 F=out/html-quiz.html
-run() { "$@" >"$T/out" 2>"$T/err"; echo $? >"$T/rc"; }
-rc() { test "$(cat "$T/rc")" = "$1"; }
-err_has() { grep -qF -- "$1" "$T/err"; }
 # refs FILE: every quoted src= and href= value (in the page, and escaped
 # in the data and the scripts) and every url( value, one a line.
 refs() {

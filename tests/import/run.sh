@@ -8,10 +8,6 @@
 HERE="$ROOT/tests/import"
 T=$(tmpdir)
 cd "$T" || exit 2
-run() { "$@" >"$T/out" 2>"$T/err"; echo $? >"$T/rc"; }
-rc() { test "$(cat "$T/rc")" = "$1"; }
-out_has() { grep -qF -- "$1" "$T/out"; }
-err_has() { grep -qF -- "$1" "$T/err"; }
 # js FILE EXPR: EXPR (Python, d = the JSON of FILE) is true.
 js() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if ($2) else 1)" "$1" 2>/dev/null; }
 # dump QB: qbc dump --json of QB into QB.json

@@ -17,10 +17,6 @@ B="$QBC build --format moodlexml -o out"
 X=out/moodle-demo.moodle.xml
 E=out/moodle-escape.moodle.xml
 Y=out/moodle-types.moodle.xml
-run() { "$@" >"$T/out" 2>"$T/err"; echo $? >"$T/rc"; }
-rc() { test "$(cat "$T/rc")" = "$1"; }
-out_has() { grep -qF -- "$1" "$T/out"; }
-err_has() { grep -qF -- "$1" "$T/err"; }
 # xp FILE XPATH: the string value of an XPath expression.
 xp() { xmllint --xpath "$2" "$1" 2>/dev/null; }
 is() { test "$(xp "$1" "$2")" = "$3"; }

@@ -14,8 +14,6 @@ W="$T/w"
 mkdir "$W"
 cp -R "$HERE/types.qb" "$HERE/pertag.qb" "$HERE/media" "$W/"
 cd "$W" || exit 2
-run() { "$@" >"$T/out" 2>"$T/err"; echo $? >"$T/rc"; }
-rc() { test "$(cat "$T/rc")" = "$1"; }
 # xp FILE XPATH: the string value of an XPath expression (elements are
 # named with local-name(): QTI's namespaces are default namespaces).
 xp() { xmllint --xpath "$2" "$1" 2>/dev/null; }

@@ -10,10 +10,6 @@ T=$(tmpdir)
 W="$T/w"
 mkdir -p "$W/media"
 cd "$W" || exit 2
-run() { "$@" >"$T/out" 2>"$T/err"; echo $? >"$T/rc"; }
-rc() { test "$(cat "$T/rc")" = "$1"; }
-out_has() { grep -qF -- "$1" "$T/out"; }
-err_has() { grep -qF -- "$1" "$T/err"; }
 # wait_for FILE TEXT: up to 10 s for TEXT to appear in FILE.
 wait_for() {
 	i=0

@@ -14,10 +14,6 @@ ID=$(sed -n 's/^bank: //p' "$W/dp.qb")
 NQ=$(grep -cE '^[0-9]+\. ' "$W/dp.qb")
 cd "$W" || exit 2
 B="$QBC build --format json -o out"
-run() { "$@" >"$T/out" 2>"$T/err"; echo $? >"$T/rc"; }
-rc() { test "$(cat "$T/rc")" = "$1"; }
-out_has() { grep -qF -- "$1" "$T/out"; }
-err_has() { grep -qF -- "$1" "$T/err"; }
 qtime() { grep "^question $1 $2 " dp.lock | awk '{print $5}'; }
 
 export SOURCE_DATE_EPOCH=1764680000

@@ -10,10 +10,6 @@
 HERE="$ROOT/tests/translate"
 T=$(tmpdir)
 cd "$T" || exit 2
-run() { "$@" >"$T/out" 2>"$T/err"; echo $? >"$T/rc"; }
-rc() { test "$(cat "$T/rc")" = "$1"; }
-out_has() { grep -qF -- "$1" "$T/out"; }
-err_has() { grep -qF -- "$1" "$T/err"; }
 err_lacks() { ! grep -qF -- "$1" "$T/err"; }
 # The Debian python3, which has the Translate Toolkit's modules.
 PY=/usr/bin/python3
