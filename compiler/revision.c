@@ -1181,6 +1181,37 @@ static bool part_differs(const tent *e, const basis_set *bs, size_t self, size_t
 	return true;
 }
 
+/* Whether the unchanged text e (language self) is out of date only for
+ * languages that have no text in the record (old[k] NULL: a translation
+ * added, or a language new to the bank) or no text now: its basis still
+ * matches every other language's current text.  Adding a translation
+ * never makes the texts it was translated from stale, and a bank that
+ * gains a language changes the basis's form (two languages: the other's
+ * hash; three to BASIS_PAIRS_MAX: a hash per language).  False when the
+ * record's form cannot tell (the combined form of many languages). */
+static bool out_of_date_only_for_new(const tent *e, const basis_set *bs, const qb_text *t,
+                                     size_t self, const tent *const *old)
+{
+	const qb_bank *bank = bs->bank;
+	size_t nknown = 0, known = 0;
+	for (size_t k = 0; k < bank->nlangs; k++)
+		if (k != self && old[k] && text_in(bank, t, k) != NULL) {
+			nknown++;
+			known = k;
+		}
+	if (!e->long_basis) {
+		/* the two-language form: the other language's part, alone */
+		return nknown == 1 && memcmp(e->basis.b, bs->h[known], 8) == 0;
+	}
+	if (!bs->own)
+		return false;
+	for (size_t k = 0; k < bank->nlangs; k++)
+		if (k != self && old[k] && text_in(bank, t, k) != NULL &&
+		    part_differs(e, bs, self, k))
+			return false;
+	return true;
+}
+
 /* What each language's text of one element did since the record: it
  * changed (or is new), and a changed text "caught up" when it was
  * written after another language's text had changed in an earlier build:
@@ -1333,6 +1364,7 @@ static void stale_elem(void *payload, const char *qid, const char *elem, const q
 	basis_set_init(&bs, c->bank, t, row);
 	size_t *changed = NULL, nchanged = 0;
 	elem_state st = {NULL, NULL}; /* worked out for the first stale candidate */
+	const tent **old = NULL;        /* the record's entries, with st */
 	for (size_t i = 0; i < t->ntr; i++) {
 		const qb_tr *tr = &t->tr[i];
 		const tent *e = find_t_next(c->rev, &c->cursor, qid, elem, qb_tr_lang(t, tr));
@@ -1350,12 +1382,13 @@ static void stale_elem(void *payload, const char *qid, const char *elem, const q
 		if (memcmp(h, e->hash, 8) != 0 || same || self == QB_LANG_NONE)
 			continue;
 		if (!st.changed) {
-			const tent **old = qb_xcalloc(c->bank->nlangs + 1, sizeof *old);
+			old = qb_xcalloc(c->bank->nlangs + 1, sizeof *old);
 			for (size_t k = 0; k < c->bank->nlangs; k++)
 				old[k] = find_t(c->rev, qid, elem, c->bank->langs[k].code);
 			elem_state_init(&st, c->bank, t, &bs, row, old);
-			free(old);
 		}
+		if (out_of_date_only_for_new(e, &bs, t, self, old))
+			continue;
 		qb_buf who = QB_BUF_INIT;
 		stale_for(&who, e, &bs, self, &st);
 		if (!who.len && (e->long_basis || c->bank->nlangs == 2)) {
@@ -1388,6 +1421,7 @@ static void stale_elem(void *payload, const char *qid, const char *elem, const q
 			c->fn(c->payload, qid, qb_tr_lang(t, tr));
 	}
 	free(changed);
+	free(old);
 	elem_state_dispose(&st);
 	basis_set_dispose(&bs);
 }
@@ -1479,7 +1513,10 @@ static void upd_elem(void *payload, const char *qid, const char *elem, const qb_
 		/* A text written now is written against the current others;
 		 * an unchanged text keeps its basis, so staleness persists,
 		 * but for the languages that caught up (settle()). */
-		if (o && (memcmp(o->hash, h, 8) == 0 || basis_is(o, basis))) {
+		if (o && memcmp(o->hash, h, 8) == 0 && !basis_is(o, basis) &&
+		    out_of_date_only_for_new(o, &bs, t, k, old)) {
+			put_basis(c->old, &e, basis); /* a translation added: still current */
+		} else if (o && (memcmp(o->hash, h, 8) == 0 || basis_is(o, basis))) {
 			e.long_basis = o->long_basis;
 			e.basis = o->basis;
 			if (memcmp(o->hash, h, 8) == 0 && !basis_is(o, basis)) {

@@ -127,6 +127,48 @@ EOP
 		check "$bn: the bank imported from $f equals the original in every field $f carries" \
 			python3 "$ROOT/tests/import/same_model.py" "$W/a.json" "$W/$f.json" "$f" "$W" "$back"
 	done
+	# qbc translate (input/README.md, "Working with translators"): a PO and
+	# an XLIFF round trip of the second language without edits leave the
+	# bank byte for byte; French added from a PO whose every unit is
+	# translated by one fixed rule that keeps the markup ("FR: " before the
+	# default language's text) builds into every output, with French screens.
+	T2=$(tmpdir)
+	cp "$bank" "$T2/"
+	[ -f "${bank%.qb}.lock" ] && cp "${bank%.qb}.lock" "$T2/"
+	[ -d "$ROOT/input/media" ] && cp -R "$ROOT/input/media" "$T2/"
+	second=$(sed -n 's/^languages: *[^ ]* *\([^ ]*\).*/\1/p' "$bank")
+	for f in po xliff; do
+		"$QBC" translate export --lang "$second" --format $f -o "$T2/rt.$f" "$T2/$bn.qb" >/dev/null 2>&1
+		"$QBC" translate import "$T2/rt.$f" "$T2/$bn.qb" >"$T2/rt.log" 2>&1
+		check "$bn: a $f round trip of '$second' without edits leaves the bank byte for byte" \
+			sh -c 'test "$(cat "$1")" != "" && cmp -s "$2" "$3"' _ "$T2/rt.log" "$bank" "$T2/$bn.qb"
+	done
+	"$QBC" translate export --lang fr -o "$T2/fr.po" "$T2/$bn.qb" >/dev/null 2>&1
+	/usr/bin/python3 - "$T2/fr.po" "$T2/fr-done.po" <<'EOP'
+import sys
+from translate.storage import po
+store = po.pofile.parsefile(sys.argv[1])
+for u in store.units:
+    if not u.isheader():
+        u.target = "FR: " + u.source
+with open(sys.argv[2], "wb") as f:
+    f.write(bytes(store))
+EOP
+	"$QBC" translate import "$T2/fr-done.po" "$T2/$bn.qb" >"$T2/fr.log" 2>&1
+	check "$bn: French imported from a PO file" grep -q "^languages: .* fr$" "$T2/$bn.qb"
+	"$QBC" build -o "$T2/out" --format all "$T2/$bn.qb" >"$T2/frbuild.log" 2>&1
+	check "$bn: with French, qbc build --format all" test $? = 0
+	check "$bn: adding French stales none of the texts it is translated from" \
+		sh -c '! grep -q "may be stale" "$1"' _ "$T2/frbuild.log"
+	check "$bn: with French, the SCORM player has French screens" \
+		sh -c 'unzip -p "$1" data.js | grep -qF "Vérifier la réponse"' _ "$T2/out/$id.scorm12.zip"
+	check "$bn: with French, the offline HTML file has French screens and texts" \
+		sh -c 'grep -qF "Vérifier la réponse" "$1" && grep -qF "FR: " "$1"' _ "$T2/out/$id.html"
+	check "$bn: with French, the Anki package has a French deck" \
+		sh -c 'unzip -p "$1" collection.anki2 >"$2" && sqlite3 "$2" "select decks from col" | grep -qE "::Fran(ç|\\\\u00[Ee]7)ais"' \
+		_ "$T2/out/$id.apkg" "$T2/c.db"
+	check "$bn: with French, the QTI package has French items" \
+		sh -c 'unzip -l "$1" | grep -q "fr"' _ "$T2/out/$id.qti.zip"
 	if [ -x "$VALIDATE" ]; then
 		for v in scorm12 scorm2004; do
 			check "$bn: scorm-validate $v" sh -c '"$1" "$2" >/dev/null 2>&1' - "$VALIDATE" "$W/out/$id.$v.zip"

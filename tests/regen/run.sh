@@ -311,6 +311,31 @@ for langs in "fr ar" "fr ar en"; do
 		err_has "'en' text of question 'prism' prompt may be stale: 'fr', 'ar' changed"
 done
 
+# A language added (by hand, in place, as qbc translate import does) stales
+# none of the texts it is translated from, in that build or the next, for
+# a bank of two languages growing to three and of three growing to four;
+# an edit of the source afterwards stales every translation again.
+for langs in "fr ar" "fr ar he"; do
+	sbank s.qb "$langs"
+	rm -f s.lock
+	run $B s.qb
+	sed -i -e "s/^languages: .*/& en/" -e "/^  fr: Optics fr/a\\  en: Optics en" \
+		-e "/^   fr: What does a prism do/a\\   en: What does a prism do? (en)" \
+		-e "/^   [*] fr:/a\\     en: It splits it (en)" -e "/^   - fr:/a\\     en: It absorbs it (en)" \
+		-e "/^     fr: Dispersion/a\\     en: Dispersion (en)." s.qb
+	run $B s.qb
+	n=$(echo "$langs en" | wc -w)
+	check "$n languages, en added: no text is stale" sh -c "rc() { test \"\$(cat '$T/rc')\" = 0; }; rc && ! grep -q 'may be stale' '$T/err'"
+	run $B s.qb
+	check "$n languages, en added: nor in the next build" sh -c "! grep -q 'may be stale' '$T/err'"
+	edit s.qb fr
+	run $B s.qb
+	check "$n languages, en added, then fr edited: en is stale" \
+		err_has "'en' text of question 'prism' prompt may be stale: 'fr' changed"
+	check "$n languages, en added, then fr edited: ar is stale" \
+		err_has "'ar' text of question 'prism' prompt may be stale: 'fr' changed"
+done
+
 # Incremental make: a second make does no work and says so.
 M="$T/repo"
 mkdir -p "$M/input" "$M/output"
