@@ -310,7 +310,7 @@ int qb_xliff_read(const char *path, qb_tu_file *out)
 			char *key = attr(u, "name");
 			if (!key || !src) {
 				qb_diag_error(QB_LOC(path, (int)xmlGetLineNo(u), 1),
-				              "a <unit> without a name or a <segment> with a <source>");
+				              "a <unit> without a name or a <segment> without a <source>");
 				free(key);
 				rc = -1;
 				continue;
