@@ -287,6 +287,41 @@ const qb_tu *qb_tu_find(const qb_tu_list *l, const char *key)
 	return NULL;
 }
 
+static int cmp_in_key(const void *a, const void *b)
+{
+	const qb_tu_in *x = *(const qb_tu_in *const *)a, *y = *(const qb_tu_in *const *)b;
+	return strcmp(x->key, y->key);
+}
+
+size_t qb_tu_previous(qb_tu_list *l, const qb_tu_file *f, bool record)
+{
+	/* The earlier file's units by key (the first of a repeated key). */
+	const qb_tu_in **v = qb_xcalloc(f->n + 1, sizeof *v);
+	for (size_t i = 0; i < f->n; i++)
+		v[i] = &f->v[i];
+	if (f->n)
+		qsort(v, f->n, sizeof *v, cmp_in_key);
+	size_t n = 0;
+	for (size_t i = 0; i < l->n && f->n; i++) {
+		qb_tu *u = &l->v[i];
+		qb_tu_in key = {u->key, NULL, NULL, false, 0};
+		const qb_tu_in *k = &key, **hit = bsearch(&k, v, f->n, sizeof *v, cmp_in_key);
+		if (!hit || strcmp((*hit)->source, u->source) == 0)
+			continue;
+		if (record && u->state == QB_TU_TRANSLATED)
+			continue; /* translated again since the source changed */
+		if (!u->target && *(*hit)->target)
+			u->target = (*hit)->target;
+		if (!u->target)
+			continue; /* nothing to correct: untranslated */
+		u->prev = (*hit)->source;
+		u->state = QB_TU_STALE;
+		n++;
+	}
+	free(v);
+	return n;
+}
+
 /* ---- markup ---- */
 
 /* The end of the protected piece that starts at s[i], or 0 when none

@@ -82,6 +82,7 @@ static qb_drv_status export_bank(const qb_drv_opts *o, const char *path)
 	char *rpath = NULL, *gloss = NULL, *out = NULL;
 	qb_revisions *rev = NULL;
 	qb_tu_list units = {NULL, 0};
+	qb_tu_file prev = {NULL, NULL, 0};
 	qb_buf lang = QB_BUF_INIT;
 	qb_lang_canonical(&lang, o->langs, strlen(o->langs));
 	if (qb_diag_errors_since(m)) {
@@ -108,6 +109,18 @@ static qb_drv_status export_bank(const qb_drv_opts *o, const char *path)
 		out = qb_xasprintf("%.*s.%s.%s", (int)n, path, qb_buf_cstr(&lang),
 		                   strcmp(fmt, "po") == 0 ? "po" : "xlf");
 	}
+	/* The translator's earlier file, which this export replaces: its
+	 * sources are the previous sources of the units that changed. */
+	if (strcmp(out, "-") != 0 && access(out, F_OK) == 0) {
+		qb_diag_mark m2 = qb_diag_mark_now();
+		if ((strcmp(fmt, "po") == 0 ? qb_po_read(out, &prev) : qb_xliff_read(out, &prev)) != 0 ||
+		    qb_diag_errors_since(m2)) {
+			qb_diag_note(QB_LOC(out, 0, 0), "nothing was written");
+			rc = qb_diag_errors_since(m2) ? QB_DRV_BANK_ERRORS : QB_DRV_IO;
+			goto done;
+		}
+		qb_tu_previous(&units, &prev, rev != NULL);
+	}
 	int w = strcmp(fmt, "po") == 0 ? qb_po_write(&units, bank, qb_buf_cstr(&lang), out)
 	                               : qb_xliff_write(&units, bank, qb_buf_cstr(&lang), out);
 	if (w != 0) {
@@ -124,6 +137,7 @@ static qb_drv_status export_bank(const qb_drv_opts *o, const char *path)
 		       nstate[QB_TU_STALE], nstate[QB_TU_UNTRANSLATED], out);
 done:
 	qb_tu_dispose(&units);
+	qb_tu_file_dispose(&prev);
 	qb_buf_dispose(&lang);
 	qb_rev_free(rev);
 	free(rpath);

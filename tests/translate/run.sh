@@ -345,6 +345,48 @@ run "$QBC" check bank.qb
 check "--reviewed import: no longer stale" err_lacks "may be stale"
 cd "$T" || exit 2
 
+# ---------------------------------------------------------------- previous source
+# Exported again over the translator's earlier file after an English text
+# changed (and a build saw it): as msgmerge --previous does, the unit shows
+# the earlier file's source as its previous msgid and is fuzzy; every
+# other unit stays as it was.  In XLIFF the previous source is a note.
+mkdir -p pv && cp orig.qb pv/bank.qb && cp -r media pv/ && cd pv || exit 2
+"$QBC" build -o out --format json bank.qb >/dev/null 2>&1
+"$QBC" translate export --lang sw bank.qb >/dev/null 2>&1
+"$QBC" translate export --lang sw --format xliff bank.qb >/dev/null 2>&1
+"$QBC" translate export --lang fr bank.qb >/dev/null 2>&1
+cp bank.sw.po old.sw.po
+# The French translator's work, not imported yet.
+sed -i '/^msgctxt "energy-formula\/option 2"$/,/^msgstr/ s/^msgstr .*/msgstr "L’énergie est de la lumière"/' bank.fr.po
+sed -i 's/^   - en: Energy is light$/   - en: Energy is only light/' bank.qb
+"$QBC" build -o out --format json bank.qb >/dev/null 2>&1
+run "$QBC" translate export --lang sw bank.qb
+check "previous: exit 0" rc 0
+check "previous: counted stale" out_has "(25 translated, 1 stale, 0 untranslated)"
+check "previous: the old source is the previous msgid, the unit fuzzy" sh -c "grep -B3 -x 'msgctxt \"energy-formula/option 2\"' bank.sw.po | tr '\n' '|' | grep -qF '#, fuzzy|#| msgid \"Energy is light\"|'"
+check "previous: the new source is the msgid" sh -c "grep -A1 -x 'msgctxt \"energy-formula/option 2\"' bank.sw.po | grep -qxF 'msgid \"Energy is only light\"'"
+check "previous: one previous msgid only" test "$(grep -c '^#| msgid' bank.sw.po)" = 1
+msgfmt --check -o /dev/null bank.sw.po 2>msgfmt.err
+check "previous: msgfmt --check accepts it" test $? = 0
+diff old.sw.po bank.sw.po >pv.diff
+# The changed unit's lines only: its flags, previous msgid and msgid.
+grep -c '^[<>]' pv.diff >pv.count
+check "previous: the other units are unchanged" sh -c "! grep '^[<>]' pv.diff | grep -v -e '^> #, fuzzy\$' -e '^> #| msgid \"Energy is light\"\$' -e '^< msgid \"Energy is light\"\$' -e '^> msgid \"Energy is only light\"\$'"
+check "previous: four lines differ" test "$(cat pv.count)" = 4
+run "$QBC" translate export --lang fr bank.qb
+check "previous, untranslated in the bank: the earlier file's translation kept, fuzzy" sh -c "grep -A4 -B3 -x 'msgctxt \"energy-formula/option 2\"' bank.fr.po | tr '\n' '|' | grep -qF '#, fuzzy|#| msgid \"Energy is light\"|msgctxt \"energy-formula/option 2\"|msgid \"Energy is only light\"|msgstr \"L’énergie est de la lumière\"'"
+msgfmt --check -o /dev/null bank.fr.po 2>/dev/null
+check "previous, fr: msgfmt --check accepts it" test $? = 0
+run "$QBC" translate export --lang sw --format xliff bank.qb
+check "previous, xliff: a previous-source note" grep -qF '<note category="previous-source" appliesTo="source">Energy is light</note>' bank.sw.xlf
+check "previous, xliff: one" test "$(grep -c 'previous-source' bank.sw.xlf)" = 1
+check "previous, xliff: the schema validates it" xsd_valid bank.sw.xlf
+check "previous, xliff: the unit is initial" sh -c "grep -A8 'name=\"energy-formula/option 2\"' bank.sw.xlf | grep -qF '<segment state=\"initial\">'"
+# Exported to a new file: no previous source (the record keeps none).
+run "$QBC" translate export --lang sw -o new.sw.po bank.qb
+check "previous: none without an earlier file" test "$(grep -c '^#| msgid' new.sw.po)" = 0
+cd "$T" || exit 2
+
 # ---------------------------------------------------------------- XLIFF
 run "$QBC" translate export --lang sw --format xliff bank.qb
 check "xliff: exit 0" rc 0
