@@ -259,6 +259,12 @@ void qb_tu_collect(qb_tu_list *out, const qb_bank *bank, const char *lang,
 	         "The bank's description, shown before the questions");
 	for (size_t i = 0; i < bank->nquestions; i++)
 		collect_question(&c, &bank->questions[i]);
+	for (size_t i = 0; rev && i < out->n; i++) {
+		qb_tu *u = &out->v[i];
+		if (u->state == QB_TU_TRANSLATED && u->qid && *u->elem &&
+		    qb_rev_text_reviewed(rev, u->qid, u->elem, lang, u->target))
+			u->state = QB_TU_REVIEWED;
+	}
 	if (rev) {
 		stale_mark m = {out, lang};
 		qb_rev_stale_texts(rev, bank, mark_stale, &m);
@@ -308,7 +314,7 @@ size_t qb_tu_previous(qb_tu_list *l, const qb_tu_file *f, bool record)
 		const qb_tu_in *k = &key, **hit = bsearch(&k, v, f->n, sizeof *v, cmp_in_key);
 		if (!hit || strcmp((*hit)->source, u->source) == 0)
 			continue;
-		if (record && u->state == QB_TU_TRANSLATED)
+		if (record && (u->state == QB_TU_TRANSLATED || u->state == QB_TU_REVIEWED))
 			continue; /* translated again since the source changed */
 		if (!u->target && *(*hit)->target)
 			u->target = (*hit)->target;

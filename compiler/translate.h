@@ -18,8 +18,8 @@
 typedef enum qb_tu_state {
 	QB_TU_UNTRANSLATED, /* no text in the language                      */
 	QB_TU_STALE,        /* the source changed since it was translated   */
-	QB_TU_TRANSLATED    /* current (the record keeps no separate state
-	                       for a reviewed text: review makes it current) */
+	QB_TU_TRANSLATED,   /* current                                      */
+	QB_TU_REVIEWED      /* current, and marked reviewed in the record   */
 } qb_tu_state;
 
 typedef struct qb_tu {

@@ -127,13 +127,14 @@ static qb_drv_status export_bank(const qb_drv_opts *o, const char *path)
 		rc = QB_DRV_IO;
 		goto done;
 	}
-	size_t nstate[3] = {0, 0, 0};
+	size_t nstate[4] = {0, 0, 0, 0};
 	for (size_t i = 0; i < units.n; i++)
 		nstate[units.v[i].state]++;
 	if (strcmp(out, "-") != 0)
 		printf(_("%s: %zu texts to translate into %s (%zu translated, %zu stale, %zu "
 		         "untranslated) written to %s\n"),
-		       bank->path, units.n, qb_buf_cstr(&lang), nstate[QB_TU_TRANSLATED],
+		       bank->path, units.n, qb_buf_cstr(&lang),
+		       nstate[QB_TU_TRANSLATED] + nstate[QB_TU_REVIEWED],
 		       nstate[QB_TU_STALE], nstate[QB_TU_UNTRANSLATED], out);
 done:
 	qb_tu_dispose(&units);
@@ -471,7 +472,8 @@ static qb_drv_status import_file(const qb_drv_opts *o, const char *fpath, const 
 	for (size_t i = 0; rev && i < f.n; i++) {
 		const qb_tu *u = done[i] ? qb_tu_find(&after, f.v[i].key) : NULL;
 		if (u && u->qid && *u->elem &&
-		    qb_rev_set_text(rev, cb, u->qid, u->elem, u->text, L, cur[i]))
+		    qb_rev_set_text(rev, cb, u->qid, u->elem, u->text, L, cur[i],
+		                    cur[i] && o->reviewed))
 			cur[i] ? n.current++ : n.stale++;
 	}
 	if (rev && n.current + n.stale && qb_rev_save(rev, rpath, bpath) != 0) {

@@ -7,8 +7,8 @@
  * file's source as a note of category "previous-source" (applying to the
  * source; XLIFF 2.0 core has no element of its own for it); one
  * segment whose state is initial (untranslated, or stale with its old
- * target), translated, or reviewed never (the record keeps no separate
- * reviewed state).  Protected markup (formulas, code, link and picture
+ * target), translated, or reviewed (marked so in the record by `qbc
+ * review` or an import --reviewed).  Protected markup (formulas, code, link and picture
  * targets, cloze gaps) becomes <ph dataRef=".."/>, its text in the unit's
  * <originalData>, so that tools show it as a tag the translator moves but
  * does not edit. */
@@ -164,7 +164,9 @@ static int write_unit(xmlTextWriterPtr w, const qb_bank *bank, const qb_tu *u, s
 	}
 	X(xmlTextWriterStartElement(w, BAD_CAST "segment"));
 	X(xmlTextWriterWriteAttribute(w, BAD_CAST "state",
-	                              BAD_CAST(u->state == QB_TU_TRANSLATED ? "translated" : "initial")));
+	                              BAD_CAST(u->state == QB_TU_REVIEWED     ? "reviewed"
+	                                       : u->state == QB_TU_TRANSLATED ? "translated"
+	                                                                      : "initial")));
 	ph_set ph = {NULL, NULL, 0, 0};
 	/* No indentation inside <source> and <target>: it would be text. */
 	X(xmlTextWriterSetIndent(w, 0));

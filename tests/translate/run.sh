@@ -340,9 +340,47 @@ check "plain import: no longer stale, and nothing else stale" err_lacks "may be 
 cp before.qb bank.qb
 cp before.lock bank.lock
 run "$QBC" translate import --reviewed fuzzy.po bank.qb
-check "--reviewed import: marked current" out_has "revision record: 1 marked current (reviewed), 0 left stale (fuzzy)"
+check "--reviewed import: marked current, every imported translation reviewed" out_has "revision record: 26 marked current (reviewed), 0 left stale (fuzzy)"
 run "$QBC" check bank.qb
 check "--reviewed import: no longer stale" err_lacks "may be stale"
+check "--reviewed import: the record marks them reviewed" test "$(grep -c '^text .* sw [0-9a-f]* [0-9a-f]* reviewed$' bank.lock)" = 26
+run "$QBC" translate export --lang sw --format xliff -o rv.xlf bank.qb
+check "--reviewed import: XLIFF says reviewed" test "$(grep -c '<segment state="reviewed">' rv.xlf)" = 26
+check "reviewed: the XLIFF validates" xsd_valid rv.xlf
+run "$QBC" translate export --lang sw -o rv.po bank.qb
+check "reviewed: PO says it in a note" test "$(grep -cx '#. reviewed' rv.po)" = 26
+msgfmt --check -o /dev/null rv.po 2>/dev/null
+check "reviewed: msgfmt --check accepts it" test $? = 0
+"$QBC" build -o out --format json bank.qb >/dev/null 2>&1
+check "reviewed: a build keeps the marks" test "$(grep -c ' reviewed$' bank.lock)" = 26
+# A new edit of the source: its translation is stale again (initial),
+# and an edit of a translation takes its mark away.
+sed -i -e 's/^   \* en: Mass is energy$/   * en: Mass is a form of energy/' \
+       -e 's/^     sw: Kiini$/     sw: Kiini cha seli/' bank.qb
+"$QBC" build -o out --format json bank.qb >/dev/null 2>&1
+run "$QBC" translate export --lang sw --format xliff -o rv.xlf bank.qb
+check "reviewed, then the source edited: initial again" sh -c "grep -A8 'name=\"energy-formula/option 1\"' rv.xlf | grep -qF '<segment state=\"initial\">'"
+check "reviewed, then the translation edited: translated, not reviewed" sh -c "grep -A8 'name=\"cell-parts/option 2\"' rv.xlf | grep -qF '<segment state=\"translated\">'"
+check "reviewed, then edited: the others stay reviewed" test "$(grep -c '<segment state="reviewed">' rv.xlf)" = 24
+check "reviewed, then edited: the XLIFF validates" xsd_valid rv.xlf
+check "reviewed, then edited: the edited texts lose their mark" test "$(grep -c ' reviewed$' bank.lock)" = 24
+cp bank.lock edited.lock
+cp bank.qb edited.qb
+# qbc review marks what it makes current.
+run "$QBC" review bank.qb
+check "review: the two stale translations" out_has "2 translations marked as reviewed"
+run "$QBC" translate export --lang sw --format xliff -o rv.xlf bank.qb
+check "review: XLIFF says reviewed" sh -c "grep -A8 'name=\"energy-formula/option 1\"' rv.xlf | grep -qF '<segment state=\"reviewed\">'"
+check "review: the XLIFF validates" xsd_valid rv.xlf
+# ... and so does translate import --reviewed, from the stale export.
+cp edited.lock bank.lock
+run "$QBC" translate export --lang sw --format xliff -o st.xlf bank.qb
+run "$QBC" translate import --reviewed st.xlf bank.qb
+check "import --reviewed: the record changed" out_has "marked current (reviewed)"
+run "$QBC" translate export --lang sw --format xliff -o rv.xlf bank.qb
+check "import --reviewed: XLIFF says reviewed" sh -c "grep -A8 'name=\"energy-formula/option 1\"' rv.xlf | grep -qF '<segment state=\"reviewed\">'"
+check "import --reviewed: every unit reviewed" test "$(grep -c '<segment state="reviewed">' rv.xlf)" = 26
+check "import --reviewed: the XLIFF validates" xsd_valid rv.xlf
 cd "$T" || exit 2
 
 # ---------------------------------------------------------------- previous source
