@@ -119,7 +119,13 @@ static qb_drv_status export_bank(const qb_drv_opts *o, const char *path)
 			rc = qb_diag_errors_since(m2) ? QB_DRV_BANK_ERRORS : QB_DRV_IO;
 			goto done;
 		}
-		qb_tu_previous(&units, &prev, rev != NULL);
+		/* A file of another language has nothing to say about these. */
+		qb_buf plang = QB_BUF_INIT;
+		if (prev.lang)
+			qb_lang_canonical(&plang, prev.lang, strlen(prev.lang));
+		if (!prev.lang || strcmp(qb_buf_cstr(&plang), qb_buf_cstr(&lang)) == 0)
+			qb_tu_previous(&units, &prev, rev != NULL);
+		qb_buf_dispose(&plang);
 	}
 	int w = strcmp(fmt, "po") == 0 ? qb_po_write(&units, bank, qb_buf_cstr(&lang), out)
 	                               : qb_xliff_write(&units, bank, qb_buf_cstr(&lang), out);

@@ -420,6 +420,11 @@ check "previous, xliff: a previous-source note" grep -qF '<note category="previo
 check "previous, xliff: one" test "$(grep -c 'previous-source' bank.sw.xlf)" = 1
 check "previous, xliff: the schema validates it" xsd_valid bank.sw.xlf
 check "previous, xliff: the unit is initial" sh -c "grep -A8 'name=\"energy-formula/option 2\"' bank.sw.xlf | grep -qF '<segment state=\"initial\">'"
+# Over a file of another language: it gives neither sources nor targets.
+cp old.sw.po other.po
+run "$QBC" translate export --lang fr -o other.po bank.qb
+check "previous, another language's file: no previous msgid" test "$(grep -c '^#| msgid' other.po)" = 0
+check "previous, another language's file: none of its translations" sh -c "! grep -q 'Nishati' other.po"
 # Exported to a new file: no previous source (the record keeps none).
 run "$QBC" translate export --lang sw -o new.sw.po bank.qb
 check "previous: none without an earlier file" test "$(grep -c '^#| msgid' new.sw.po)" = 0
