@@ -406,6 +406,8 @@ check "previous: the new source is the msgid" sh -c "grep -A1 -x 'msgctxt \"ener
 check "previous: one previous msgid only" test "$(grep -c '^#| msgid' bank.sw.po)" = 1
 msgfmt --check -o /dev/null bank.sw.po 2>msgfmt.err
 check "previous: msgfmt --check accepts it" test $? = 0
+msgcat bank.sw.po -o pv.cat.po 2>/dev/null
+check "previous: msgcat round-trips it unchanged" cmp -s bank.sw.po pv.cat.po
 diff old.sw.po bank.sw.po >pv.diff
 # The changed unit's lines only: its flags, previous msgid and msgid.
 grep -c '^[<>]' pv.diff >pv.count
