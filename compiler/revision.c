@@ -6,7 +6,7 @@
  *   revision 3
  *   template anki <hash> <time>
  *   question <id> <lang> <hash> <time>
- *   text <id> <element> <lang> <hash> <basis>
+ *   text <id> <element> <lang> <hash> <basis> [reviewed]
  *
  * hash: the first 16 hex digits of the SHA-256 of the content; time: UTC,
  * ISO 8601; element: prompt, option-N, feedback-N, match-N, feedback-wrong,
@@ -15,7 +15,11 @@
  * was last written or reviewed: in a bank of two languages the hash of the
  * other text (16 hex digits); with three or more, one `<lang>:<8 hex
  * digits>` per other language, comma-separated, so a warning can name
- * exactly the languages that changed. */
+ * exactly the languages that changed.  "reviewed", at the end of a text
+ * line, marks a text that `qbc review` or `qbc translate import
+ * --reviewed` marked as reviewed against that basis; a new edit of the
+ * text, or a change of its basis, takes it away.  Records without
+ * reviewed texts are written as before the mark existed. */
 #include "revision.h"
 
 #include <dirent.h>
@@ -53,8 +57,9 @@ typedef struct qent {
  * record's tables, the hash as bytes, and the basis as bytes too when it
  * is one hash (a bank of two languages), else the text in the arena. */
 typedef struct tent {
-	unsigned qid : 31;       /* rev->ids[qid]                             */
+	unsigned qid : 30;       /* rev->ids[qid]                             */
 	unsigned long_basis : 1; /* basis.s, not basis.b                      */
+	unsigned reviewed : 1;   /* reviewed against this basis: the top      */
 	uint32_t key;            /* rev->keys[key]: element and language      */
 	uint8_t hash[8];         /* the 16 hex digits as bytes                */
 	union {
@@ -664,10 +669,12 @@ qb_revisions *qb_rev_load(const char *path, bool *io)
 				hex8_parse(e->hash, tok[3]);
 				e->time = t;
 			}
-		} else if (n == 6 && strcmp(tok[0], "text") == 0 && is_hex16(tok[4]) &&
-		           is_basis(tok[5]) && rev->nt < cap_t && rev->nids < (1u << 31)) {
+		} else if ((n == 6 || (n == 7 && strcmp(tok[6], "reviewed") == 0)) &&
+		           strcmp(tok[0], "text") == 0 && is_hex16(tok[4]) && is_basis(tok[5]) &&
+		           rev->nt < cap_t && rev->nids < (1u << 30)) {
 			tent *e = &rev->t[rev->nt++];
-			e->qid = id_of(rev, tok[1]) & 0x7fffffffu;
+			e->qid = id_of(rev, tok[1]) & 0x3fffffffu;
+			e->reviewed = n == 7;
 			e->key = key_of(rev, tok[2], tok[3]);
 			hex8_parse(e->hash, tok[4]);
 			put_basis(rev, e, tok[5]);
@@ -1506,9 +1513,10 @@ static void upd_elem(void *payload, const char *qid, const char *elem, const qb_
 		if (c->t == c->old->t) {
 			e = *o;
 		} else {
-			e.qid = id_of(c->old, qid) & 0x7fffffffu;
+			e.qid = id_of(c->old, qid) & 0x3fffffffu;
 			e.key = key_of(c->old, elem, lang);
 		}
+		bool added = false; /* the basis changed only for a new translation */
 		memcpy(e.hash, h, 8);
 		/* A text written now is written against the current others;
 		 * an unchanged text keeps its basis, so staleness persists,
@@ -1516,6 +1524,7 @@ static void upd_elem(void *payload, const char *qid, const char *elem, const qb_
 		if (o && memcmp(o->hash, h, 8) == 0 && !basis_is(o, basis) &&
 		    out_of_date_only_for_new(o, &bs, t, k, old)) {
 			put_basis(c->old, &e, basis); /* a translation added: still current */
+			added = true;
 		} else if (o && (memcmp(o->hash, h, 8) == 0 || basis_is(o, basis))) {
 			e.long_basis = o->long_basis;
 			e.basis = o->basis;
@@ -1527,8 +1536,13 @@ static void upd_elem(void *payload, const char *qid, const char *elem, const qb_
 		} else {
 			put_basis(c->old, &e, basis);
 		}
+		/* Reviewed stays with the text and the basis it was reviewed
+		 * against: a new edit of either (the text stale) takes it away. */
+		e.reviewed = o && o->reviewed && memcmp(o->hash, e.hash, 8) == 0 &&
+		             (added || basis_same(o, &e)) && basis_is(&e, basis);
 		free(basis);
-		if (!o || memcmp(o->hash, e.hash, 8) != 0 || !basis_same(o, &e))
+		if (!o || memcmp(o->hash, e.hash, 8) != 0 || !basis_same(o, &e) ||
+		    o->reviewed != e.reviewed)
 			c->changed = true;
 		if (c->nt == c->cap) /* only when the count was wrong */
 			c->t = qb_xrealloc(c->t, (c->cap = c->cap * 2 + 64) * sizeof *c->t);
@@ -1810,6 +1824,7 @@ static void review_elem(void *payload, const char *qid, const char *elem, const 
 			stale_for(&who, e, &bs, k, &st);
 			if (who.len || (!e->long_basis && n > 2)) {
 				put_basis(c->rev, e, basis);
+				e->reviewed = 1;
 				c->n++;
 				if (c->what)
 					qb_buf_appendf(c->what, "%s (%s)\n", what, c->bank->langs[k].code);
@@ -1832,7 +1847,7 @@ size_t qb_rev_review(qb_revisions *rev, const qb_bank *bank, const char *const *
 }
 
 bool qb_rev_set_text(qb_revisions *rev, const qb_bank *bank, const char *qid, const char *elem,
-                     const qb_text *t, const char *lang, bool current)
+                     const qb_text *t, const char *lang, bool current, bool reviewed)
 {
 	tent *self = find_t(rev, qid, elem, lang);
 	const char *s = qb_text_get(t, lang);
@@ -1842,6 +1857,8 @@ bool qb_rev_set_text(qb_revisions *rev, const qb_bank *bank, const char *qid, co
 	text_hash8(h, s);
 	bool changed = memcmp(h, self->hash, 8) != 0;
 	memcpy(self->hash, h, 8);
+	if (changed)
+		self->reviewed = 0; /* a new text, not reviewed yet */
 	if (!current)
 		return changed; /* the old basis stays: stale until reviewed */
 	basis_set bs;
@@ -1853,12 +1870,28 @@ bool qb_rev_set_text(qb_revisions *rev, const qb_bank *bank, const char *qid, co
 		char *basis = basis_of(&bs, bank->langs[k].code);
 		if (!basis_is(e, basis)) {
 			put_basis(rev, e, basis);
+			e->reviewed = 0; /* reviewed against another basis */
 			changed = true;
 		}
 		free(basis);
 	}
 	basis_set_dispose(&bs);
+	if (reviewed && !self->reviewed) {
+		self->reviewed = 1;
+		changed = true;
+	}
 	return changed;
+}
+
+bool qb_rev_text_reviewed(const qb_revisions *rev, const char *qid, const char *elem,
+                          const char *lang, const char *text)
+{
+	const tent *e = rev && text ? find_t(rev, qid, elem, lang) : NULL;
+	if (!e || !e->reviewed)
+		return false;
+	uint8_t h[8];
+	text_hash8(h, text);
+	return memcmp(h, e->hash, 8) == 0;
 }
 
 /* ---- writing ---- */
@@ -1867,8 +1900,8 @@ static void put_text(FILE *f, const qb_revisions *rev, const tent *e)
 {
 	char hex[HEX], basis[HEX];
 	qb_hash_hex(hex, e->hash, 8);
-	fprintf(f, "text %s %s %s %s %s\n", t_qid(rev, e), t_elem(rev, e), t_lang(rev, e), hex,
-	        basis_text(e, basis));
+	fprintf(f, "text %s %s %s %s %s%s\n", t_qid(rev, e), t_elem(rev, e), t_lang(rev, e), hex,
+	        basis_text(e, basis), e->reviewed ? " reviewed" : "");
 }
 
 void qb_rev_park_texts(qb_revisions *rev)

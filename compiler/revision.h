@@ -88,7 +88,8 @@ bool qb_rev_update(qb_revisions *rev, const qb_bank *bank, qb_rev_hashes *hashes
 /* Marks the translations of bank as reviewed: every text that
  * qb_rev_check_stale() reports as stale (of the questions named in ids,
  * or all when nids is 0; in lang, or every language when lang is NULL)
- * gets the other languages' current texts as its basis.  Returns the
+ * gets the other languages' current texts as its basis, and the mark
+ * "reviewed" (qb_rev_text_reviewed()) until a new edit.  Returns the
  * number of texts it marked; when what is not NULL, appends a line for
  * each ("question 'x' prompt (fr)\n"). */
 size_t qb_rev_review(qb_revisions *rev, const qb_bank *bank, const char *const *ids,
@@ -98,11 +99,19 @@ size_t qb_rev_review(qb_revisions *rev, const qb_bank *bank, const char *const *
  * question qid in lang (its current text) as written.  current false
  * keeps the entry's basis, so a translation that was stale stays stale;
  * true makes every language's text of the element current against the
- * others, as review does.  True when the record changed; false too when
- * it has no entry for the text (a new translation: the next build
- * records it as current). */
+ * others, as review does; reviewed (with current) marks the text
+ * reviewed too, as review does, and a changed text loses its mark.
+ * True when the record changed; false too when it has no entry for the
+ * text (a new translation: the next build records it as current). */
 bool qb_rev_set_text(qb_revisions *rev, const qb_bank *bank, const char *qid, const char *elem,
-                     const qb_text *t, const char *lang, bool current);
+                     const qb_text *t, const char *lang, bool current, bool reviewed);
+
+/* Whether the record marks text (element elem of question qid in lang)
+ * as reviewed: `qbc review` or an import --reviewed marked it, and
+ * neither it nor its basis changed since.  Whether it is stale now is
+ * the stale check's to say. */
+bool qb_rev_text_reviewed(const qb_revisions *rev, const char *qid, const char *elem,
+                          const char *lang, const char *text);
 
 /* Moves the table of texts out of memory, into an unlinked scratch file,
  * for the rest of the build: after qb_rev_update(), only

@@ -259,6 +259,12 @@ void qb_tu_collect(qb_tu_list *out, const qb_bank *bank, const char *lang,
 	         "The bank's description, shown before the questions");
 	for (size_t i = 0; i < bank->nquestions; i++)
 		collect_question(&c, &bank->questions[i]);
+	for (size_t i = 0; rev && i < out->n; i++) {
+		qb_tu *u = &out->v[i];
+		if (u->state == QB_TU_TRANSLATED && u->qid && *u->elem &&
+		    qb_rev_text_reviewed(rev, u->qid, u->elem, lang, u->target))
+			u->state = QB_TU_REVIEWED;
+	}
 	if (rev) {
 		stale_mark m = {out, lang};
 		qb_rev_stale_texts(rev, bank, mark_stale, &m);
@@ -285,6 +291,41 @@ const qb_tu *qb_tu_find(const qb_tu_list *l, const char *key)
 		if (strcmp(l->v[i].key, key) == 0)
 			return &l->v[i];
 	return NULL;
+}
+
+static int cmp_in_key(const void *a, const void *b)
+{
+	const qb_tu_in *x = *(const qb_tu_in *const *)a, *y = *(const qb_tu_in *const *)b;
+	return strcmp(x->key, y->key);
+}
+
+size_t qb_tu_previous(qb_tu_list *l, const qb_tu_file *f, bool record)
+{
+	/* The earlier file's units by key (the first of a repeated key). */
+	const qb_tu_in **v = qb_xcalloc(f->n + 1, sizeof *v);
+	for (size_t i = 0; i < f->n; i++)
+		v[i] = &f->v[i];
+	if (f->n)
+		qsort(v, f->n, sizeof *v, cmp_in_key);
+	size_t n = 0;
+	for (size_t i = 0; i < l->n && f->n; i++) {
+		qb_tu *u = &l->v[i];
+		qb_tu_in key = {u->key, NULL, NULL, false, 0};
+		const qb_tu_in *k = &key, **hit = bsearch(&k, v, f->n, sizeof *v, cmp_in_key);
+		if (!hit || strcmp((*hit)->source, u->source) == 0)
+			continue;
+		if (record && (u->state == QB_TU_TRANSLATED || u->state == QB_TU_REVIEWED))
+			continue; /* translated again since the source changed */
+		if (!u->target && *(*hit)->target)
+			u->target = (*hit)->target;
+		if (!u->target)
+			continue; /* nothing to correct: untranslated */
+		u->prev = (*hit)->source;
+		u->state = QB_TU_STALE;
+		n++;
+	}
+	free(v);
+	return n;
 }
 
 /* ---- markup ---- */

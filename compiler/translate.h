@@ -18,8 +18,8 @@
 typedef enum qb_tu_state {
 	QB_TU_UNTRANSLATED, /* no text in the language                      */
 	QB_TU_STALE,        /* the source changed since it was translated   */
-	QB_TU_TRANSLATED    /* current (the record keeps no separate state
-	                       for a reviewed text: review makes it current) */
+	QB_TU_TRANSLATED,   /* current                                      */
+	QB_TU_REVIEWED      /* current, and marked reviewed in the record   */
 } qb_tu_state;
 
 typedef struct qb_tu {
@@ -29,6 +29,8 @@ typedef struct qb_tu {
 	const qb_text *text;
 	const char *source; /* the default language's text                  */
 	const char *target; /* the language's text, or NULL                 */
+	const char *prev;   /* a stale unit's previous source (the source of
+	                       the translator's earlier file), or NULL      */
 	qb_tu_state state;
 	char *note;         /* context for the translator, lines of text     */
 } qb_tu;
@@ -44,6 +46,16 @@ typedef struct qb_tu_list {
 void qb_tu_collect(qb_tu_list *out, const qb_bank *bank, const char *lang,
                    const qb_revisions *rev, const char *glossary);
 void qb_tu_dispose(qb_tu_list *l);
+/* What gettext's msgmerge --previous does, from the translator's earlier
+ * file for the language (the one export writes over): a unit that file
+ * has with another source gets that source as its previous one (prev),
+ * and is stale when it has a translation, the earlier file's own when
+ * the bank has none.  With a record (record true), a unit it knows as
+ * current keeps its state: its translation was brought up to date
+ * since the source changed.  The strings stay
+ * f's; returns the number of units given a previous source. */
+struct qb_tu_file;
+size_t qb_tu_previous(qb_tu_list *l, const struct qb_tu_file *f, bool record);
 /* The unit with key, or NULL. */
 const qb_tu *qb_tu_find(const qb_tu_list *l, const char *key);
 

@@ -82,6 +82,7 @@ static qb_drv_status export_bank(const qb_drv_opts *o, const char *path)
 	char *rpath = NULL, *gloss = NULL, *out = NULL;
 	qb_revisions *rev = NULL;
 	qb_tu_list units = {NULL, 0};
+	qb_tu_file prev = {NULL, NULL, 0};
 	qb_buf lang = QB_BUF_INIT;
 	qb_lang_canonical(&lang, o->langs, strlen(o->langs));
 	if (qb_diag_errors_since(m)) {
@@ -108,22 +109,42 @@ static qb_drv_status export_bank(const qb_drv_opts *o, const char *path)
 		out = qb_xasprintf("%.*s.%s.%s", (int)n, path, qb_buf_cstr(&lang),
 		                   strcmp(fmt, "po") == 0 ? "po" : "xlf");
 	}
+	/* The translator's earlier file, which this export replaces: its
+	 * sources are the previous sources of the units that changed. */
+	if (strcmp(out, "-") != 0 && access(out, F_OK) == 0) {
+		qb_diag_mark m2 = qb_diag_mark_now();
+		if ((strcmp(fmt, "po") == 0 ? qb_po_read(out, &prev) : qb_xliff_read(out, &prev)) != 0 ||
+		    qb_diag_errors_since(m2)) {
+			qb_diag_note(QB_LOC(out, 0, 0), "nothing was written");
+			rc = qb_diag_errors_since(m2) ? QB_DRV_BANK_ERRORS : QB_DRV_IO;
+			goto done;
+		}
+		/* A file of another language has nothing to say about these. */
+		qb_buf plang = QB_BUF_INIT;
+		if (prev.lang)
+			qb_lang_canonical(&plang, prev.lang, strlen(prev.lang));
+		if (!prev.lang || strcmp(qb_buf_cstr(&plang), qb_buf_cstr(&lang)) == 0)
+			qb_tu_previous(&units, &prev, rev != NULL);
+		qb_buf_dispose(&plang);
+	}
 	int w = strcmp(fmt, "po") == 0 ? qb_po_write(&units, bank, qb_buf_cstr(&lang), out)
 	                               : qb_xliff_write(&units, bank, qb_buf_cstr(&lang), out);
 	if (w != 0) {
 		rc = QB_DRV_IO;
 		goto done;
 	}
-	size_t nstate[3] = {0, 0, 0};
+	size_t nstate[4] = {0, 0, 0, 0};
 	for (size_t i = 0; i < units.n; i++)
 		nstate[units.v[i].state]++;
 	if (strcmp(out, "-") != 0)
 		printf(_("%s: %zu texts to translate into %s (%zu translated, %zu stale, %zu "
 		         "untranslated) written to %s\n"),
-		       bank->path, units.n, qb_buf_cstr(&lang), nstate[QB_TU_TRANSLATED],
+		       bank->path, units.n, qb_buf_cstr(&lang),
+		       nstate[QB_TU_TRANSLATED] + nstate[QB_TU_REVIEWED],
 		       nstate[QB_TU_STALE], nstate[QB_TU_UNTRANSLATED], out);
 done:
 	qb_tu_dispose(&units);
+	qb_tu_file_dispose(&prev);
 	qb_buf_dispose(&lang);
 	qb_rev_free(rev);
 	free(rpath);
@@ -457,7 +478,8 @@ static qb_drv_status import_file(const qb_drv_opts *o, const char *fpath, const 
 	for (size_t i = 0; rev && i < f.n; i++) {
 		const qb_tu *u = done[i] ? qb_tu_find(&after, f.v[i].key) : NULL;
 		if (u && u->qid && *u->elem &&
-		    qb_rev_set_text(rev, cb, u->qid, u->elem, u->text, L, cur[i]))
+		    qb_rev_set_text(rev, cb, u->qid, u->elem, u->text, L, cur[i],
+		                    cur[i] && o->reviewed))
 			cur[i] ? n.current++ : n.stale++;
 	}
 	if (rev && n.current + n.stale && qb_rev_save(rev, rpath, bpath) != 0) {

@@ -4,7 +4,10 @@
  * One message per unit: msgctxt is the unit's key (so that two equal
  * source texts stay two messages), msgid the default language's text,
  * msgstr the translation ("" when there is none), "#." the notes, "#:" the
- * bank line of the source text, and the flag "fuzzy" on a stale one.
+ * bank line of the source text, a last "#. reviewed" on a text the record
+ * marks reviewed (PO has no such state), and the flag "fuzzy" on a stale one,
+ * with "#| msgid" its previous source when the file it replaces had
+ * another (qb_tu_previous(), as msgmerge --previous does).
  * libgettextpo does not say on which line of the file a message stands,
  * so the reader finds each msgctxt line itself, for located errors. */
 #include "translate.h"
@@ -96,11 +99,20 @@ int qb_po_write(const qb_tu_list *l, const qb_bank *bank, const char *lang, cons
 		po_message_set_msgctxt(m, u->key);
 		po_message_set_msgid(m, u->source);
 		po_message_set_msgstr(m, u->target ? u->target : "");
-		po_message_set_extracted_comments(m, u->note);
+		if (u->state == QB_TU_REVIEWED) {
+			/* PO has no reviewed state: a last note line says it. */
+			char *note = qb_xasprintf("%s\nreviewed", u->note);
+			po_message_set_extracted_comments(m, note);
+			free(note);
+		} else {
+			po_message_set_extracted_comments(m, u->note);
+		}
 		const qb_tr *tr = qb_text_tr(u->text, qb_bank_default_lang(bank));
 		if (tr)
 			po_message_add_filepos(m, bank->path, (size_t)tr->line);
 		po_message_set_fuzzy(m, u->state == QB_TU_STALE);
+		if (u->prev)
+			po_message_set_prev_msgid(m, u->prev);
 		po_message_insert(it, m);
 	}
 	po_message_iterator_free(it);

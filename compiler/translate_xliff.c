@@ -2,10 +2,13 @@
  * with libxml2's xmlTextWriter and read with its parser (translate.h).
  *
  * A unit per text: id "u<N>", name its key; notes: the context (category
- * "context") and the source language's file and line ("location"); one
+ * "context") and the source language's file and line ("location"), and
+ * for a stale unit whose source changed since the file it replaces, that
+ * file's source as a note of category "previous-source" (applying to the
+ * source; XLIFF 2.0 core has no element of its own for it); one
  * segment whose state is initial (untranslated, or stale with its old
- * target), translated, or reviewed never (the record keeps no separate
- * reviewed state).  Protected markup (formulas, code, link and picture
+ * target), translated, or reviewed (marked so in the record by `qbc
+ * review` or an import --reviewed).  Protected markup (formulas, code, link and picture
  * targets, cloze gaps) becomes <ph dataRef=".."/>, its text in the unit's
  * <originalData>, so that tools show it as a tag the translator moves but
  * does not edit. */
@@ -139,6 +142,13 @@ static int write_unit(xmlTextWriterPtr w, const qb_bank *bank, const qb_tu *u, s
 	X(xmlTextWriterWriteAttribute(w, BAD_CAST "category", BAD_CAST "location"));
 	X(xmlTextWriterWriteFormatString(w, "%s:%s", bank->path, where));
 	X(xmlTextWriterEndElement(w));
+	if (u->prev) {
+		X(xmlTextWriterStartElement(w, BAD_CAST "note"));
+		X(xmlTextWriterWriteAttribute(w, BAD_CAST "category", BAD_CAST "previous-source"));
+		X(xmlTextWriterWriteAttribute(w, BAD_CAST "appliesTo", BAD_CAST "source"));
+		X(xmlTextWriterWriteString(w, BAD_CAST u->prev));
+		X(xmlTextWriterEndElement(w));
+	}
 	X(xmlTextWriterEndElement(w));
 	if (d.n) {
 		X(xmlTextWriterStartElement(w, BAD_CAST "originalData"));
@@ -154,7 +164,9 @@ static int write_unit(xmlTextWriterPtr w, const qb_bank *bank, const qb_tu *u, s
 	}
 	X(xmlTextWriterStartElement(w, BAD_CAST "segment"));
 	X(xmlTextWriterWriteAttribute(w, BAD_CAST "state",
-	                              BAD_CAST(u->state == QB_TU_TRANSLATED ? "translated" : "initial")));
+	                              BAD_CAST(u->state == QB_TU_REVIEWED     ? "reviewed"
+	                                       : u->state == QB_TU_TRANSLATED ? "translated"
+	                                                                      : "initial")));
 	ph_set ph = {NULL, NULL, 0, 0};
 	/* No indentation inside <source> and <target>: it would be text. */
 	X(xmlTextWriterSetIndent(w, 0));

@@ -340,9 +340,96 @@ check "plain import: no longer stale, and nothing else stale" err_lacks "may be 
 cp before.qb bank.qb
 cp before.lock bank.lock
 run "$QBC" translate import --reviewed fuzzy.po bank.qb
-check "--reviewed import: marked current" out_has "revision record: 1 marked current (reviewed), 0 left stale (fuzzy)"
+check "--reviewed import: marked current, every imported translation reviewed" out_has "revision record: 26 marked current (reviewed), 0 left stale (fuzzy)"
 run "$QBC" check bank.qb
 check "--reviewed import: no longer stale" err_lacks "may be stale"
+check "--reviewed import: the record marks them reviewed" test "$(grep -c '^text .* sw [0-9a-f]* [0-9a-f]* reviewed$' bank.lock)" = 26
+run "$QBC" translate export --lang sw --format xliff -o rv.xlf bank.qb
+check "--reviewed import: XLIFF says reviewed" test "$(grep -c '<segment state="reviewed">' rv.xlf)" = 26
+check "reviewed: the XLIFF validates" xsd_valid rv.xlf
+run "$QBC" translate export --lang sw -o rv.po bank.qb
+check "reviewed: PO says it in a note" test "$(grep -cx '#. reviewed' rv.po)" = 26
+msgfmt --check -o /dev/null rv.po 2>/dev/null
+check "reviewed: msgfmt --check accepts it" test $? = 0
+"$QBC" build -o out --format json bank.qb >/dev/null 2>&1
+check "reviewed: a build keeps the marks" test "$(grep -c ' reviewed$' bank.lock)" = 26
+# A new edit of the source: its translation is stale again (initial),
+# and an edit of a translation takes its mark away.
+sed -i -e 's/^   \* en: Mass is energy$/   * en: Mass is a form of energy/' \
+       -e 's/^     sw: Kiini$/     sw: Kiini cha seli/' bank.qb
+"$QBC" build -o out --format json bank.qb >/dev/null 2>&1
+run "$QBC" translate export --lang sw --format xliff -o rv.xlf bank.qb
+check "reviewed, then the source edited: initial again" sh -c "grep -A8 'name=\"energy-formula/option 1\"' rv.xlf | grep -qF '<segment state=\"initial\">'"
+check "reviewed, then the translation edited: translated, not reviewed" sh -c "grep -A8 'name=\"cell-parts/option 2\"' rv.xlf | grep -qF '<segment state=\"translated\">'"
+check "reviewed, then edited: the others stay reviewed" test "$(grep -c '<segment state="reviewed">' rv.xlf)" = 24
+check "reviewed, then edited: the XLIFF validates" xsd_valid rv.xlf
+check "reviewed, then edited: the edited texts lose their mark" test "$(grep -c ' reviewed$' bank.lock)" = 24
+cp bank.lock edited.lock
+cp bank.qb edited.qb
+# qbc review marks what it makes current.
+run "$QBC" review bank.qb
+check "review: the two stale translations" out_has "2 translations marked as reviewed"
+run "$QBC" translate export --lang sw --format xliff -o rv.xlf bank.qb
+check "review: XLIFF says reviewed" sh -c "grep -A8 'name=\"energy-formula/option 1\"' rv.xlf | grep -qF '<segment state=\"reviewed\">'"
+check "review: the XLIFF validates" xsd_valid rv.xlf
+# ... and so does translate import --reviewed, from the stale export.
+cp edited.lock bank.lock
+run "$QBC" translate export --lang sw --format xliff -o st.xlf bank.qb
+run "$QBC" translate import --reviewed st.xlf bank.qb
+check "import --reviewed: the record changed" out_has "marked current (reviewed)"
+run "$QBC" translate export --lang sw --format xliff -o rv.xlf bank.qb
+check "import --reviewed: XLIFF says reviewed" sh -c "grep -A8 'name=\"energy-formula/option 1\"' rv.xlf | grep -qF '<segment state=\"reviewed\">'"
+check "import --reviewed: every unit reviewed" test "$(grep -c '<segment state="reviewed">' rv.xlf)" = 26
+check "import --reviewed: the XLIFF validates" xsd_valid rv.xlf
+cd "$T" || exit 2
+
+# ---------------------------------------------------------------- previous source
+# Exported again over the translator's earlier file after an English text
+# changed (and a build saw it): as msgmerge --previous does, the unit shows
+# the earlier file's source as its previous msgid and is fuzzy; every
+# other unit stays as it was.  In XLIFF the previous source is a note.
+mkdir -p pv && cp orig.qb pv/bank.qb && cp -r media pv/ && cd pv || exit 2
+"$QBC" build -o out --format json bank.qb >/dev/null 2>&1
+"$QBC" translate export --lang sw bank.qb >/dev/null 2>&1
+"$QBC" translate export --lang sw --format xliff bank.qb >/dev/null 2>&1
+"$QBC" translate export --lang fr bank.qb >/dev/null 2>&1
+cp bank.sw.po old.sw.po
+# The French translator's work, not imported yet.
+sed -i '/^msgctxt "energy-formula\/option 2"$/,/^msgstr/ s/^msgstr .*/msgstr "L’énergie est de la lumière"/' bank.fr.po
+sed -i 's/^   - en: Energy is light$/   - en: Energy is only light/' bank.qb
+"$QBC" build -o out --format json bank.qb >/dev/null 2>&1
+run "$QBC" translate export --lang sw bank.qb
+check "previous: exit 0" rc 0
+check "previous: counted stale" out_has "(25 translated, 1 stale, 0 untranslated)"
+check "previous: the old source is the previous msgid, the unit fuzzy" sh -c "grep -B3 -x 'msgctxt \"energy-formula/option 2\"' bank.sw.po | tr '\n' '|' | grep -qF '#, fuzzy|#| msgid \"Energy is light\"|'"
+check "previous: the new source is the msgid" sh -c "grep -A1 -x 'msgctxt \"energy-formula/option 2\"' bank.sw.po | grep -qxF 'msgid \"Energy is only light\"'"
+check "previous: one previous msgid only" test "$(grep -c '^#| msgid' bank.sw.po)" = 1
+msgfmt --check -o /dev/null bank.sw.po 2>msgfmt.err
+check "previous: msgfmt --check accepts it" test $? = 0
+msgcat bank.sw.po -o pv.cat.po 2>/dev/null
+check "previous: msgcat round-trips it unchanged" cmp -s bank.sw.po pv.cat.po
+diff old.sw.po bank.sw.po >pv.diff
+# The changed unit's lines only: its flags, previous msgid and msgid.
+grep -c '^[<>]' pv.diff >pv.count
+check "previous: the other units are unchanged" sh -c "! grep '^[<>]' pv.diff | grep -v -e '^> #, fuzzy\$' -e '^> #| msgid \"Energy is light\"\$' -e '^< msgid \"Energy is light\"\$' -e '^> msgid \"Energy is only light\"\$'"
+check "previous: four lines differ" test "$(cat pv.count)" = 4
+run "$QBC" translate export --lang fr bank.qb
+check "previous, untranslated in the bank: the earlier file's translation kept, fuzzy" sh -c "grep -A4 -B3 -x 'msgctxt \"energy-formula/option 2\"' bank.fr.po | tr '\n' '|' | grep -qF '#, fuzzy|#| msgid \"Energy is light\"|msgctxt \"energy-formula/option 2\"|msgid \"Energy is only light\"|msgstr \"L’énergie est de la lumière\"'"
+msgfmt --check -o /dev/null bank.fr.po 2>/dev/null
+check "previous, fr: msgfmt --check accepts it" test $? = 0
+run "$QBC" translate export --lang sw --format xliff bank.qb
+check "previous, xliff: a previous-source note" grep -qF '<note category="previous-source" appliesTo="source">Energy is light</note>' bank.sw.xlf
+check "previous, xliff: one" test "$(grep -c 'previous-source' bank.sw.xlf)" = 1
+check "previous, xliff: the schema validates it" xsd_valid bank.sw.xlf
+check "previous, xliff: the unit is initial" sh -c "grep -A8 'name=\"energy-formula/option 2\"' bank.sw.xlf | grep -qF '<segment state=\"initial\">'"
+# Over a file of another language: it gives neither sources nor targets.
+cp old.sw.po other.po
+run "$QBC" translate export --lang fr -o other.po bank.qb
+check "previous, another language's file: no previous msgid" test "$(grep -c '^#| msgid' other.po)" = 0
+check "previous, another language's file: none of its translations" sh -c "! grep -q 'Nishati' other.po"
+# Exported to a new file: no previous source (the record keeps none).
+run "$QBC" translate export --lang sw -o new.sw.po bank.qb
+check "previous: none without an earlier file" test "$(grep -c '^#| msgid' new.sw.po)" = 0
 cd "$T" || exit 2
 
 # ---------------------------------------------------------------- XLIFF

@@ -184,6 +184,63 @@ static void many_languages(void)
 	free(path);
 }
 
+/* Review marks the stale text "reviewed" at the end of its line; the mark
+ * reads back, survives an update however the hashes come, and a line
+ * with anything else there is malformed. */
+static void reviewed(const qb_bank *bank)
+{
+	bool io;
+	char *path = qb_fs_join(dir, "next0.lock");
+	qb_revisions *rev = qb_rev_load(path, &io);
+	OK(rev != NULL);
+	if (!rev) {
+		free(path);
+		return;
+	}
+	OK(qb_rev_review(rev, bank, NULL, 0, NULL, NULL) == 1);
+	char *to = qb_fs_join(dir, "reviewed.lock");
+	OK(qb_rev_save(rev, to, "rev.qb") == 0);
+	qb_rev_free(rev);
+	char *text = slurp(to);
+	const char *mark = text ? strstr(text, " reviewed\n") : NULL;
+	OK(mark != NULL);
+	OK(mark && !strstr(mark + 1, " reviewed\n")); /* that one text only */
+	const char *line = mark;
+	while (line && line > text && line[-1] != '\n')
+		line--;
+	OK(line && strncmp(line, "text q-1400 prompt sw ", 22) == 0);
+	for (int how = FULL; how <= NONE; how++) {
+		char out[32];
+		snprintf(out, sizeof out, "rv%d.lock", how);
+		char *again = stale_then_update(bank, "reviewed.lock", how, "/dev/null", out);
+		OK(again && text && strcmp(again, text) == 0);
+		free(again);
+	}
+	/* Another word where "reviewed" goes: not a record. */
+	if (mark) {
+		qb_buf bad = QB_BUF_INIT;
+		qb_buf_append(&bad, text, (size_t)(mark - text));
+		qb_buf_puts(&bad, " reviewd\n");
+		qb_buf_puts(&bad, mark + strlen(" reviewed\n"));
+		char *bp = qb_fs_join(dir, "bad.lock");
+		OK(qb_fs_write_atomic(bp, bad.ptr, bad.len) == 0);
+		fflush(stderr);
+		int saved = dup(2);
+		OK(freopen("/dev/null", "w", stderr) != NULL);
+		rev = qb_rev_load(bp, &io);
+		fflush(stderr);
+		dup2(saved, 2);
+		close(saved);
+		OK(rev == NULL && !io);
+		qb_rev_free(rev);
+		free(bp);
+		qb_buf_dispose(&bad);
+	}
+	free(text);
+	free(to);
+	free(path);
+}
+
 int main(void)
 {
 	if (!mkdtemp(dir)) {
@@ -225,10 +282,12 @@ int main(void)
 	OK(wtext[NONE] && wtext[FULL] && strcmp(wtext[NONE], wtext[FULL]) == 0);
 	OK(rec[WINDOW] && rec[FULL] && strcmp(rec[WINDOW], rec[FULL]) == 0);
 	OK(rec[NONE] && rec[FULL] && strcmp(rec[NONE], rec[FULL]) == 0);
+	OK(rec[FULL] && !strstr(rec[FULL], "reviewed\n")); /* the format as before */
 	for (int how = FULL; how <= NONE; how++) {
 		free(rec[how]);
 		free(wtext[how]);
 	}
+	reviewed(bank);
 	qb_bank_free(bank);
 	many_languages();
 	qb_diag_dispose();
