@@ -1200,23 +1200,18 @@ static bool out_of_date_only_for_new(const tent *e, const basis_set *bs, const q
                                      size_t self, const tent *const *old)
 {
 	const qb_bank *bank = bs->bank;
+	if (e->long_basis && !bs->own)
+		return false;
 	size_t nknown = 0, known = 0;
 	for (size_t k = 0; k < bank->nlangs; k++)
 		if (k != self && old[k] && text_in(bank, t, k) != NULL) {
+			if (e->long_basis && part_differs(e, bs, self, k))
+				return false;
 			nknown++;
 			known = k;
 		}
-	if (!e->long_basis) {
-		/* the two-language form: the other language's part, alone */
-		return nknown == 1 && memcmp(e->basis.b, bs->h[known], 8) == 0;
-	}
-	if (!bs->own)
-		return false;
-	for (size_t k = 0; k < bank->nlangs; k++)
-		if (k != self && old[k] && text_in(bank, t, k) != NULL &&
-		    part_differs(e, bs, self, k))
-			return false;
-	return true;
+	/* the two-language form: the other language's part, alone */
+	return e->long_basis || (nknown == 1 && memcmp(e->basis.b, bs->h[known], 8) == 0);
 }
 
 /* What each language's text of one element did since the record: it
