@@ -142,14 +142,6 @@ static size_t col_offset(const line *l, int col)
 	return i;
 }
 
-static size_t fence_len(const char *s, size_t n)
-{
-	size_t k = 0;
-	while (k < n && s[k] == s[0] && (s[0] == '`' || s[0] == '~'))
-		k++;
-	return k >= 3 ? k : 0;
-}
-
 /* The last line (1-based) of the translation tr, whose text starts at
  * byte off of its line. */
 static int tr_end(const qb_edit *ed, const qb_tr *tr, size_t off)
@@ -164,7 +156,7 @@ static int tr_end(const qb_edit *ed, const qb_tr *tr, size_t off)
 		if (fence) {
 			size_t sp = strspn(s, " \t");
 			sp = sp < n ? sp : n;
-			size_t k = fence_len(s + sp, n - sp);
+			size_t k = qb_qb_fence_len(s + sp, n - sp);
 			if (k >= fence && s[sp] == fch)
 				fence = 0;
 			else if (ln + 1 < stop && (size_t)ln < ed->n) {
@@ -175,7 +167,7 @@ static int tr_end(const qb_edit *ed, const qb_tr *tr, size_t off)
 		} else {
 			size_t sp = strspn(s, " \t");
 			sp = sp < n ? sp : n;
-			if ((fence = fence_len(s + sp, n - sp)) != 0) {
+			if ((fence = qb_qb_fence_len(s + sp, n - sp)) != 0) {
 				fch = s[sp];
 				if (ln + 1 < stop && (size_t)ln < ed->n) {
 					ln++;
@@ -217,7 +209,7 @@ static void put_text(qb_buf *out, const char *text, int indent)
 		size_t sp = strspn(p, " ");
 		sp = sp < n ? sp : n;
 		const char *next = nl ? nl + 1 : p + n;
-		size_t f = fence_len(p + sp, n - sp);
+		size_t f = qb_qb_fence_len(p + sp, n - sp);
 		if (fence && sp == n) {
 			n = 0; /* an empty line of code */
 		} else if (!fence && prev_cont && n == sp + 1 && p[sp] == '\\' &&

@@ -56,7 +56,7 @@ static void put_num(qb_buf *out, double v)
 	}
 }
 
-static size_t fence_len(const char *s, size_t n)
+size_t qb_qb_fence_len(const char *s, size_t n)
 {
 	size_t k = 0;
 	while (k < n && s[k] == s[0] && (s[0] == '`' || s[0] == '~'))
@@ -99,7 +99,7 @@ void qb_qb_put_text(qb_buf *out, const char *text, int indent)
 			size_t s0 = 0;
 			while (s0 < n && p[s0] == ' ')
 				s0++;
-			size_t k = fence_len(p + s0, n - s0);
+			size_t k = qb_qb_fence_len(p + s0, n - s0);
 			if (k >= fence && p[s0] == fch) {
 				fence = 0;
 				if (nl)
@@ -112,7 +112,7 @@ void qb_qb_put_text(qb_buf *out, const char *text, int indent)
 				qb_buf_append(out, p + at, n - at);
 			} else
 				qb_buf_append(out, p, n);
-			if ((fence = fence_len(p, n)) != 0)
+			if ((fence = qb_qb_fence_len(p, n)) != 0)
 				fch = p[0];
 			else if (nl && (n == 0 || p[n - 1] != '\\'))
 				qb_buf_putc(out, '\\');

@@ -13,6 +13,9 @@ void qb_qb_source(qb_buf *out, const qb_bank *bank);
  * each line ending in '\n', the following lines indented by indent
  * spaces (qb_edit.c writes translations with it too). */
 void qb_qb_put_text(qb_buf *out, const char *text, int indent);
+/* The length of the code fence ('```' or '~~~', 3 or more) that
+ * s[0..n) starts with, or 0. */
+size_t qb_qb_fence_len(const char *s, size_t n);
 /* Writes it to path atomically; 0, or -1 with errno set. */
 int qb_write_qb(const qb_bank *bank, const char *path);
 
