@@ -139,6 +139,15 @@ static char *load(const page *p, const char *rel, size_t *len)
 	return qb_template_load(p->r->templates_dir, rel, len);
 }
 
+/* Reads the i-th KaTeX file into *a.  Returns 0, or -1 after reporting. */
+static int read_katex(const page *p, size_t i, char **a, size_t *len)
+{
+	if (qb_fs_read(p->katex.paths[i], a, len) == 0)
+		return 0;
+	qb_diag_fatal("cannot read %s: %s", p->katex.paths[i], strerror(errno));
+	return -1;
+}
+
 /* KaTeX's style sheet with each font's WOFF2 as a data: URL and the
  * WOFF and TrueType alternatives dropped (every browser that runs the
  * player reads WOFF2).  Returns 0, or -1 after reporting. */
@@ -168,10 +177,7 @@ static int katex_css(page *p, qb_buf *out, const char *css)
 			int rc = -1;
 			for (size_t i = 0; i < p->katex.n; i++)
 				if (strcmp(p->katex.members[i], member) == 0) {
-					rc = qb_fs_read(p->katex.paths[i], &font, &flen);
-					if (rc != 0)
-						qb_diag_fatal("cannot read %s: %s", p->katex.paths[i],
-						              strerror(errno));
+					rc = read_katex(p, i, &font, &flen);
 					break;
 				}
 			if (rc == 0) {
@@ -230,16 +236,12 @@ static int inline_file(page *p, qb_buf *out, const char *name)
 			goto done;
 		put_script(p, out, a, len);
 	} else if (strcmp(name, "katex/katex.min.js") == 0 && p->katex.n) {
-		if (qb_fs_read(p->katex.paths[0], &a, &len) != 0) {
-			qb_diag_fatal("cannot read %s: %s", p->katex.paths[0], strerror(errno));
+		if (read_katex(p, 0, &a, &len) != 0)
 			goto done;
-		}
 		put_script(p, out, a, len);
 	} else if (strcmp(name, "katex/katex.min.css") == 0 && p->katex.n > 1) {
-		if (qb_fs_read(p->katex.paths[1], &a, &len) != 0) {
-			qb_diag_fatal("cannot read %s: %s", p->katex.paths[1], strerror(errno));
+		if (read_katex(p, 1, &a, &len) != 0)
 			goto done;
-		}
 		qb_buf css = QB_BUF_INIT;
 		int cr = katex_css(p, &css, a);
 		if (cr == 0)

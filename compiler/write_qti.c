@@ -410,15 +410,21 @@ static size_t feedback_ids(const qb_question *q, char (*ids)[32], size_t max)
 	return n;
 }
 
+/* Opens a single-valued float outcomeDeclaration; the caller ends it. */
+static void float_outcome(ctx *c, const char *name)
+{
+	el(c, "outcomeDeclaration");
+	at(c, "identifier", name);
+	at(c, "cardinality", "single");
+	at(c, "baseType", "float");
+}
+
 /* SCORE (0), MAXSCORE (1) and FB_<id> for each feedback of q. */
 static void outcome_decls(ctx *c, const qb_question *q)
 {
 	static const char *const names[] = {"SCORE", "MAXSCORE"};
 	for (size_t i = 0; i < QB_NELEM(names); i++) {
-		el(c, "outcomeDeclaration");
-		at(c, "identifier", names[i]);
-		at(c, "cardinality", "single");
-		at(c, "baseType", "float");
+		float_outcome(c, names[i]);
 		el(c, "defaultValue");
 		el(c, "value");
 		text(c, i ? "1" : "0");
@@ -1214,10 +1220,7 @@ static void write_test(ctx *c, qb_zipw *z, const char *lang, const char *file)
 	qb_buf_dispose(&title);
 	static const char *const outs[] = {"SCORE", "MAXSCORE"};
 	for (size_t i = 0; i < QB_NELEM(outs); i++) {
-		el(c, "outcomeDeclaration");
-		at(c, "identifier", outs[i]);
-		at(c, "cardinality", "single");
-		at(c, "baseType", "float");
+		float_outcome(c, outs[i]);
 		end(c);
 	}
 	if (b->pass_mark >= 0) {
