@@ -498,6 +498,11 @@ DEFINE_DIAG(qb_diag_error, QB_DIAG_ERROR)
 DEFINE_DIAG(qb_diag_warning, QB_DIAG_WARNING)
 DEFINE_DIAG(qb_diag_note, QB_DIAG_NOTE)
 
+void qb_diag_vwarning(qb_loc loc, const char *fmt, va_list ap)
+{
+	vdiag(QB_DIAG_WARNING, loc, fmt, ap);
+}
+
 void qb_diag_fatal(const char *fmt, ...)
 {
 	va_list ap;

@@ -20,6 +20,7 @@
 #ifndef QB_DIAG_H
 #define QB_DIAG_H
 
+#include <stdarg.h>
 #include <stdio.h>
 
 #include "qb.h"
@@ -58,6 +59,8 @@ void qb_diag_source_done(const char *file);
 #define QB_DIAG_AS_IS "%s"
 void qb_diag_error(qb_loc loc, const char *fmt, ...) QB_PRINTF(2, 3);
 void qb_diag_warning(qb_loc loc, const char *fmt, ...) QB_PRINTF(2, 3);
+/* The same for a wrapper that takes its own arguments. */
+void qb_diag_vwarning(qb_loc loc, const char *fmt, va_list ap) QB_PRINTF(2, 0);
 void qb_diag_note(qb_loc loc, const char *fmt, ...) QB_PRINTF(2, 3);
 /* A problem that is not tied to a bank position (I/O, library failure):
  * printed as "qbc: error: ..." and counted as an error. */

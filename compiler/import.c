@@ -580,17 +580,10 @@ void qb_imp_skip(qb_imp *im, qb_loc loc, const char *name, const char *fmt, ...)
 void qb_imp_lost(qb_imp *im, qb_loc loc, const char *fmt, ...)
 {
 	va_list ap;
-	fmt = gettext(fmt);
 	va_start(ap, fmt);
-	int n = vsnprintf(NULL, 0, fmt, ap);
+	qb_diag_vwarning(loc, fmt, ap);
 	va_end(ap);
-	char *msg = qb_xmalloc((size_t)(n > 0 ? n : 0) + 1);
-	va_start(ap, fmt);
-	vsnprintf(msg, (size_t)(n > 0 ? n : 0) + 1, fmt, ap);
-	va_end(ap);
-	qb_diag_warning(loc, QB_DIAG_AS_IS, msg);
 	im->counts.notes++;
-	free(msg);
 }
 
 /* ---- the format from the content ---- */
