@@ -879,50 +879,113 @@ static char *basis_of(const basis_set *bs, const char *lang)
 	return hex;
 }
 
+/* Where an element is, for messages: formatted only by the callbacks that
+ * print it (elem_what()), since a build visits every element several
+ * times and prints almost none. */
+typedef enum {
+	W_TITLE, W_DESCRIPTION, W_PROMPT, W_OPTION, W_FEEDBACK, W_MATCH, W_FEEDBACK_WRONG,
+	W_EXPLANATION
+} elem_kind;
+
+typedef struct elem_ref {
+	elem_kind kind;
+	const char *qid;
+	size_t n; /* the option's number, from 1 */
+} elem_ref;
+
+/* The element's description ("question 'x' option 2"), in buf. */
+static const char *elem_what(const elem_ref *r, char *buf, size_t size)
+{
+	switch (r->kind) {
+	case W_TITLE:
+		return _("the bank's title");
+	case W_DESCRIPTION:
+		return _("the bank's description");
+	case W_PROMPT:
+		snprintf(buf, size, _("question '%s' prompt"), r->qid);
+		break;
+	case W_OPTION:
+		snprintf(buf, size, _("question '%s' option %zu"), r->qid, r->n);
+		break;
+	case W_FEEDBACK:
+		snprintf(buf, size, _("question '%s' feedback %zu"), r->qid, r->n);
+		break;
+	case W_MATCH:
+		snprintf(buf, size, _("question '%s' pair %zu, right side"), r->qid, r->n);
+		break;
+	case W_FEEDBACK_WRONG:
+		snprintf(buf, size, _("question '%s' feedback-wrong"), r->qid);
+		break;
+	case W_EXPLANATION:
+		snprintf(buf, size, _("question '%s' explanation"), r->qid);
+		break;
+	}
+	return buf;
+}
+
 /* Calls fn for every text element of the bank, in source order. */
 typedef void (*elem_fn)(void *payload, const char *qid, const char *elem, const qb_text *t,
-                        const char *what);
+                        const elem_ref *where);
+
+/* "prefix-N" into buf, without printf: this runs for every option of
+ * every question, several times a build. */
+static const char *numbered(char *buf, const char *prefix, size_t n)
+{
+	char digits[24];
+	size_t k = 0, len = strlen(prefix);
+	do
+		digits[k++] = (char)('0' + n % 10);
+	while ((n /= 10) != 0);
+	memcpy(buf, prefix, len);
+	while (k)
+		buf[len++] = digits[--k];
+	buf[len] = '\0';
+	return buf;
+}
 
 static void each_element(const qb_bank *bank, elem_fn fn, void *payload)
 {
-	fn(payload, "-", "title", &bank->title, _("the bank's title"));
-	if (bank->description.present)
-		fn(payload, "-", "description", &bank->description, _("the bank's description"));
-	char elem[32], what[256];
+	elem_ref r = {W_TITLE, "-", 0};
+	fn(payload, "-", "title", &bank->title, &r);
+	if (bank->description.present) {
+		r.kind = W_DESCRIPTION;
+		fn(payload, "-", "description", &bank->description, &r);
+	}
+	char elem[48];
 	for (size_t i = 0; i < bank->nquestions; i++) {
 		const qb_question *q = &bank->questions[i];
 		if (!q->id)
 			continue;
-		snprintf(what, sizeof what, _("question '%s' prompt"), q->id);
-		fn(payload, q->id, "prompt", &q->prompt, what);
+		r = (elem_ref){W_PROMPT, q->id, 0};
+		fn(payload, q->id, "prompt", &q->prompt, &r);
 		for (size_t c = 0; c < q->nchoices; c++) {
-			snprintf(elem, sizeof elem, "option-%zu", c + 1);
-			snprintf(what, sizeof what, _("question '%s' option %zu"), q->id, c + 1);
-			fn(payload, q->id, elem, &q->choices[c].text, what);
+			r.n = c + 1;
+			r.kind = W_OPTION;
+			fn(payload, q->id, numbered(elem, "option-", c + 1), &q->choices[c].text, &r);
 			if (q->choices[c].feedback.present) {
-				snprintf(elem, sizeof elem, "feedback-%zu", c + 1);
-				snprintf(what, sizeof what, _("question '%s' feedback %zu"), q->id, c + 1);
-				fn(payload, q->id, elem, &q->choices[c].feedback, what);
+				r.kind = W_FEEDBACK;
+				fn(payload, q->id, numbered(elem, "feedback-", c + 1),
+				   &q->choices[c].feedback, &r);
 			}
 			if (qb_choice_match(&q->choices[c])->present) {
-				snprintf(elem, sizeof elem, "match-%zu", c + 1);
-				snprintf(what, sizeof what, _("question '%s' pair %zu, right side"), q->id,
-				         c + 1);
-				fn(payload, q->id, elem, qb_choice_match(&q->choices[c]), what);
+				r.kind = W_MATCH;
+				fn(payload, q->id, numbered(elem, "match-", c + 1),
+				   qb_choice_match(&q->choices[c]), &r);
 			}
 		}
+		r.n = 0;
 		if (q->feedback_wrong.present) {
-			snprintf(what, sizeof what, _("question '%s' feedback-wrong"), q->id);
-			fn(payload, q->id, "feedback-wrong", &q->feedback_wrong, what);
+			r.kind = W_FEEDBACK_WRONG;
+			fn(payload, q->id, "feedback-wrong", &q->feedback_wrong, &r);
 		}
-		snprintf(what, sizeof what, _("question '%s' explanation"), q->id);
-		fn(payload, q->id, "explanation", &q->explanation, what);
+		r.kind = W_EXPLANATION;
+		fn(payload, q->id, "explanation", &q->explanation, &r);
 	}
 }
 
 /* Counts the elements (an upper bound of the texts per language). */
 static void count_elem(void *payload, const char *qid, const char *elem, const qb_text *t,
-                       const char *what)
+                       const elem_ref *what)
 {
 	QB_UNUSED(qid);
 	QB_UNUSED(elem);
@@ -977,7 +1040,7 @@ static bool hashes_publish(qb_rev_hashes *x)
 }
 
 static void hash_elem(void *payload, const char *qid, const char *elem, const qb_text *t,
-                      const char *what)
+                      const elem_ref *what)
 {
 	QB_UNUSED(qid);
 	QB_UNUSED(elem);
@@ -1146,7 +1209,7 @@ static void media_visit(void *payload, const char *src, size_t offset)
 }
 
 static void media_elem(void *payload, const char *qid, const char *elem, const qb_text *t,
-                       const char *what)
+                       const elem_ref *what)
 {
 	QB_UNUSED(qid);
 	QB_UNUSED(elem);
@@ -1358,7 +1421,7 @@ static size_t *changed_langs(const qb_revisions *rev, const qb_bank *bank, const
 }
 
 static void stale_elem(void *payload, const char *qid, const char *elem, const qb_text *t,
-                       const char *what)
+                       const elem_ref *what)
 {
 	stale_ctx *c = payload;
 	const text_hashes *row = c->hashes ? hashes_row(c->hashes, c->elem++) : NULL;
@@ -1412,11 +1475,13 @@ static void stale_elem(void *payload, const char *qid, const char *elem, const q
 				if (strcmp(qb_tr_lang(t, &t->tr[k]), qb_tr_lang(t, tr)) != 0)
 					qb_buf_appendf(&who, "%s'%s'", who.len ? _(" or ") : "", qb_tr_lang(t, &t->tr[k]));
 		}
+		char buf[256];
 		if (c->tfn)
 			c->tfn(c->payload, qid, elem, qb_tr_lang(t, tr));
 		else
 			qb_diag_warning(qb_tr_loc(t, tr), "'%s' text of %s may be stale: %s changed",
-			                qb_tr_lang(t, tr), what, qb_buf_cstr(&who));
+			                qb_tr_lang(t, tr), elem_what(what, buf, sizeof buf),
+			                qb_buf_cstr(&who));
 		qb_buf_dispose(&who);
 		c->nstale++;
 		if (c->fn)
@@ -1469,7 +1534,7 @@ typedef struct upd_ctx {
 } upd_ctx;
 
 static void upd_elem(void *payload, const char *qid, const char *elem, const qb_text *t,
-                     const char *what)
+                     const elem_ref *what)
 {
 	QB_UNUSED(what);
 	upd_ctx *c = payload;
@@ -1562,7 +1627,7 @@ typedef struct same_ctx {
 } same_ctx;
 
 static void same_elem(void *payload, const char *qid, const char *elem, const qb_text *t,
-                      const char *what)
+                      const elem_ref *what)
 {
 	QB_UNUSED(what);
 	same_ctx *c = payload;
@@ -1787,7 +1852,7 @@ typedef struct review_ctx {
 } review_ctx;
 
 static void review_elem(void *payload, const char *qid, const char *elem, const qb_text *t,
-                        const char *what)
+                        const elem_ref *what)
 {
 	review_ctx *c = payload;
 	bool wanted = c->nids == 0;
@@ -1821,8 +1886,11 @@ static void review_elem(void *payload, const char *qid, const char *elem, const 
 				put_basis(c->rev, e, basis);
 				e->reviewed = 1;
 				c->n++;
-				if (c->what)
-					qb_buf_appendf(c->what, "%s (%s)\n", what, c->bank->langs[k].code);
+				if (c->what) {
+					char buf[256];
+					qb_buf_appendf(c->what, "%s (%s)\n", elem_what(what, buf, sizeof buf),
+					               c->bank->langs[k].code);
+				}
 			}
 			qb_buf_dispose(&who);
 		}
