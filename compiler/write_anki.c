@@ -1126,9 +1126,16 @@ typedef struct note_pipe {
 	pthread_cond_t cond;
 } note_pipe;
 
-/* Renders note k into job. */
+static void job_dispose(note_job *job);
+
+/* Renders note k into job, after freeing the note the job held before.
+ * The renderer thread frees what it allocated: a thread freeing another
+ * thread's blocks takes that thread's malloc arena lock, and with a
+ * note's fields freed on the SQLite side the two threads waited on that
+ * lock at every note. */
 static void render_note(anki *a, note_job *job, size_t k)
 {
+	job_dispose(job);
 	const qb_question *q = &a->bank->questions[k / a->nlangs];
 	size_t li = k % a->nlangs;
 	if (li == 0)
@@ -1197,9 +1204,8 @@ static note_job *next_note(note_pipe *p, size_t k)
 	return job;
 }
 
-static void note_done(note_pipe *p, note_job *job)
+static void note_done(note_pipe *p)
 {
-	job_dispose(job);
 	if (!p->threaded)
 		return;
 	pthread_mutex_lock(&p->lock);
@@ -1241,7 +1247,7 @@ static int add_notes(anki *a, qb_anki_db *db, int64_t base_ms, size_t *ncards, b
 		*has_cloze |= cloze;
 		note_job *job = next_note(p, k);
 		if ((rc = job->rc) != 0) {
-			note_done(p, job);
+			note_done(p);
 			break;
 		}
 		time_t mod = qb_render_question_time(a->ctx, q);
@@ -1258,7 +1264,7 @@ static int add_notes(anki *a, qb_anki_db *db, int64_t base_ms, size_t *ncards, b
 			                     (int64_t)j + 1};
 			rc = qb_anki_db_add_card(db, &card);
 		}
-		note_done(p, job);
+		note_done(p);
 	}
 	if (p->threaded) {
 		pthread_mutex_lock(&p->lock);
@@ -1266,10 +1272,9 @@ static int add_notes(anki *a, qb_anki_db *db, int64_t base_ms, size_t *ncards, b
 		pthread_cond_broadcast(&p->cond);
 		pthread_mutex_unlock(&p->lock);
 		pthread_join(tid, NULL);
-		/* Notes rendered but not inserted (after a failure). */
-		for (; p->taken < p->made; p->taken++)
-			job_dispose(&p->ring[p->taken % RING]);
 	}
+	for (size_t i = 0; i < RING; i++) /* the last notes, inserted or not */
+		job_dispose(&p->ring[i]);
 	pthread_mutex_destroy(&p->lock);
 	pthread_cond_destroy(&p->cond);
 	free(p);
