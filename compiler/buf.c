@@ -44,15 +44,15 @@ void qb_buf_puts(qb_buf *b, const char *s)
 	qb_buf_append(b, s, strlen(s));
 }
 
-void qb_buf_appendf(qb_buf *b, const char *fmt, ...)
+void qb_buf_vappendf(qb_buf *b, const char *fmt, va_list ap)
 {
 	/* Formats straight into the free space; only when it is too small
 	 * is the text formatted a second time, after growing. */
 	grow(b, 63);
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(b->ptr + b->len, b->cap - b->len, fmt, ap);
-	va_end(ap);
+	va_list aq;
+	va_copy(aq, ap);
+	int n = vsnprintf(b->ptr + b->len, b->cap - b->len, fmt, aq);
+	va_end(aq);
 	if (n <= 0) {
 		b->ptr[b->len] = '\0';
 		return;
@@ -62,10 +62,16 @@ void qb_buf_appendf(qb_buf *b, const char *fmt, ...)
 		return;
 	}
 	grow(b, (size_t)n);
-	va_start(ap, fmt);
 	vsnprintf(b->ptr + b->len, (size_t)n + 1, fmt, ap);
-	va_end(ap);
 	b->len += (size_t)n;
+}
+
+void qb_buf_appendf(qb_buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	qb_buf_vappendf(b, fmt, ap);
+	va_end(ap);
 }
 
 const char *qb_buf_cstr(const qb_buf *b)

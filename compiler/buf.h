@@ -4,6 +4,8 @@
 #ifndef QB_BUF_H
 #define QB_BUF_H
 
+#include <stdarg.h>
+
 #include "qb.h"
 
 typedef struct qb_buf {
@@ -30,6 +32,7 @@ static inline void qb_buf_putc(qb_buf *b, char c)
 		qb_buf_append(b, &c, 1);
 }
 void qb_buf_appendf(qb_buf *b, const char *fmt, ...) QB_PRINTF(2, 3);
+void qb_buf_vappendf(qb_buf *b, const char *fmt, va_list ap) QB_PRINTF(2, 0);
 /* The contents as a C string ("" when empty); valid until the next append. */
 const char *qb_buf_cstr(const qb_buf *b);
 void qb_buf_clear(qb_buf *b);

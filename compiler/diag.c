@@ -76,10 +76,64 @@ static bool hiding;
 static int color = -1; /* -1: decide from the terminal */
 static FILE *stream;    /* NULL: stderr */
 
+/* A diagnostic, or a source, kept by qb_diag_later_begin(). */
+typedef struct later_item {
+	bool is_source;
+	qb_diag_level level;
+	qb_loc loc;
+	char *text; /* the message (translated), or the source's text */
+	size_t len; /* the source's                                    */
+	char *file; /* the source's                                    */
+} later_item;
+
+struct qb_diag_later {
+	later_item *items;
+	size_t n, cap;
+};
+
+static _Thread_local qb_diag_later *later; /* this thread's, while kept */
+
+static void later_push(later_item it)
+{
+	if (later->n == later->cap) {
+		later->cap = later->cap ? 2 * later->cap : 8;
+		later->items = qb_xrealloc(later->items, later->cap * sizeof *later->items);
+	}
+	later->items[later->n++] = it;
+}
+
+void qb_diag_later_begin(void)
+{
+	later = qb_xcalloc(1, sizeof *later);
+}
+
+qb_diag_later *qb_diag_later_end(void)
+{
+	qb_diag_later *l = later;
+	later = NULL;
+	return l;
+}
+
+void qb_diag_later_free(qb_diag_later *l)
+{
+	if (!l)
+		return;
+	for (size_t i = 0; i < l->n; i++) {
+		free(l->items[i].text);
+		free(l->items[i].file);
+	}
+	free(l->items);
+	free(l);
+}
+
 /* Registers text (owned) for file, in place of an earlier text of that
  * file: a bank read again (watch) is quoted as it is now. */
 static void add_source(const char *file, char *text, size_t len)
 {
+	if (later) {
+		later_push((later_item){true, QB_DIAG_NOTE, {NULL, 0, 0}, text, len, qb_xstrdup(file)});
+		return;
+	}
 	for (source **p = &sources; *p;) {
 		source *s = *p;
 		if (strcmp(s->file, file) == 0) {
@@ -104,7 +158,7 @@ static void add_source(const char *file, char *text, size_t len)
 
 void qb_diag_add_source(const char *file, const char *text, size_t len)
 {
-	for (const source *s = sources; s; s = s->next)
+	for (const source *s = later ? NULL : sources; s; s = s->next)
 		if (s->text == text && s->len == len && strcmp(s->file, file) == 0)
 			return;
 	add_source(file, qb_xstrndup(text, len), len);
@@ -441,6 +495,12 @@ static void vdiag(qb_diag_level level, qb_loc loc, const char *fmt, va_list ap)
 	 * "bank.qb:3:1: error: ..."; keep them short. */
 	static const char *const names[] = {N_("error"), N_("warning"), N_("note")};
 	static const char *const colors[] = {"\033[1;31m", "\033[1;35m", "\033[1;36m"};
+	if (later) { /* kept, translated, for qb_diag_later_report() */
+		qb_buf m = QB_BUF_INIT;
+		qb_buf_vappendf(&m, gettext(fmt), ap);
+		later_push((later_item){false, level, loc, qb_buf_detach(&m), 0, NULL});
+		return;
+	}
 	if (level == QB_DIAG_WARNING && werror)
 		level = QB_DIAG_ERROR;
 	if (level == QB_DIAG_ERROR)
@@ -501,6 +561,29 @@ DEFINE_DIAG(qb_diag_note, QB_DIAG_NOTE)
 void qb_diag_vwarning(qb_loc loc, const char *fmt, va_list ap)
 {
 	vdiag(QB_DIAG_WARNING, loc, fmt, ap);
+}
+
+static void diag_at(qb_diag_level level, qb_loc loc, const char *fmt, ...) QB_PRINTF(3, 4);
+static void diag_at(qb_diag_level level, qb_loc loc, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vdiag(level, loc, fmt, ap);
+	va_end(ap);
+}
+
+void qb_diag_later_report(qb_diag_later *l)
+{
+	for (size_t i = 0; l && i < l->n; i++) {
+		later_item *it = &l->items[i];
+		if (it->is_source) {
+			add_source(it->file, it->text, it->len);
+			it->text = NULL; /* the source list owns it now */
+		} else {
+			diag_at(it->level, it->loc, QB_DIAG_AS_IS, it->text);
+		}
+	}
+	qb_diag_later_free(l);
 }
 
 void qb_diag_fatal(const char *fmt, ...)

@@ -80,6 +80,19 @@ void qb_diag_set_max_errors(unsigned long n);
 /* Overrides the colour decision (for tests); -1 restores auto. */
 void qb_diag_set_color(int on);
 
+/* Diagnostics of a step run on another thread, kept there and reported
+ * later by the main thread, in their order: qb_diag_later_begin() on the
+ * thread sends its diagnostics and sources into a new list until
+ * qb_diag_later_end() returns it; qb_diag_later_report() reports them (with
+ * --werror, --max-errors and the counts as if reported then) and frees
+ * the list, qb_diag_later_free() drops them.  A location's file must live
+ * until the list is reported. */
+typedef struct qb_diag_later qb_diag_later;
+void qb_diag_later_begin(void);
+qb_diag_later *qb_diag_later_end(void);
+void qb_diag_later_report(qb_diag_later *l);
+void qb_diag_later_free(qb_diag_later *l);
+
 /* Every error reported so far (for unit tests; callers use a mark). */
 unsigned long qb_diag_errors(void);
 /* A point in the stream of diagnostics. */
