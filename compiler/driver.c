@@ -192,6 +192,65 @@ static qb_revisions *load_record(const qb_bank *bank, char **path, qb_drv_status
 	return rev;
 }
 
+/* The revision record of a build, read on another core while the bank is
+ * read and checked.  The build locks the bank file first, so the record
+ * read is the one it updates.  The record's diagnostics are kept and
+ * reported after the bank's, in the order a reader expects. */
+typedef struct record_read {
+	char *path;         /* the record's                                 */
+	qb_revisions *rev;  /* NULL after a diagnostic                      */
+	bool io;            /* why: an I/O failure, or a malformed record  */
+	qb_diag_later *later;
+	pthread_t tid;
+	bool threaded;
+} record_read;
+
+static void *read_record(void *arg)
+{
+	record_read *r = arg;
+	qb_diag_later_begin();
+	r->rev = qb_rev_load(r->path, &r->io);
+	r->later = qb_diag_later_end();
+	return NULL;
+}
+
+static record_read *record_start(const char *bank_path)
+{
+	record_read *r = qb_xcalloc(1, sizeof *r);
+	r->path = qb_rev_path(bank_path);
+	r->threaded = pthread_create(&r->tid, NULL, read_record, r) == 0;
+	return r;
+}
+
+/* The record, once read, with its diagnostics reported: load_record(). */
+static qb_revisions *record_finish(record_read *r, char **path, qb_drv_status *rc)
+{
+	if (r->threaded)
+		pthread_join(r->tid, NULL);
+	else
+		r->rev = qb_rev_load(r->path, &r->io);
+	qb_diag_later_report(r->later);
+	qb_revisions *rev = r->rev;
+	if (!rev)
+		*rc = worst(*rc, r->io ? QB_DRV_IO : QB_DRV_BANK_ERRORS);
+	*path = r->path;
+	free(r);
+	return rev;
+}
+
+/* Drops a record that is not to be used (the bank had errors). */
+static void record_drop(record_read *r)
+{
+	if (!r)
+		return;
+	if (r->threaded)
+		pthread_join(r->tid, NULL);
+	qb_diag_later_free(r->later);
+	qb_rev_free(r->rev);
+	free(r->path);
+	free(r);
+}
+
 /* What check and review do with one error-free bank and its record
  * (hashes: NULL unless each_bank() was asked for them; since: a mark taken
  * before the bank was read). */
@@ -403,10 +462,9 @@ static qb_drv_status select_writers(const qb_drv_opts *o, selection *sel)
 }
 
 /* The one call into a writer. */
-static qb_drv_status run_writer(const qb_writer *w, const qb_bank *bank,
-                                const qb_build_opts *opts)
+static qb_drv_status run_writer(qb_render_job *job, const qb_build_opts *opts)
 {
-	qb_write_status ws = qb_render_write(w, bank, opts);
+	qb_write_status ws = qb_render_finish(job, opts);
 	return ws == QB_WRITE_OK ? QB_DRV_OK : ws == QB_WRITE_EBANK ? QB_DRV_BANK_ERRORS : QB_DRV_IO;
 }
 
@@ -431,7 +489,7 @@ static void remove_stage(const char *dir)
  * is removed in both cases; one left by a killed build is removed by the
  * next (builds of one bank take turns under the bank's lock). */
 static qb_drv_status write_all(const selection *sel, const qb_bank *bank, qb_build_opts *opts,
-                               const char *outdir)
+                               const char *outdir, qb_render_job **jobs)
 {
 	char *stage = qb_xasprintf("%s/.qbc-staging-%s", outdir, bank->id);
 	remove_stage(stage);
@@ -448,7 +506,8 @@ static qb_drv_status write_all(const selection *sel, const qb_bank *bank, qb_bui
 	 * build whatever it returns: "error:" always means nothing written. */
 	for (size_t k = 0; k < sel->n; k++) {
 		qb_diag_mark m = qb_diag_mark_now();
-		qb_drv_status wrc = run_writer(sel->w[k], bank, opts);
+		qb_drv_status wrc = run_writer(jobs[k], opts);
+		jobs[k] = NULL;
 		if (!wrc && qb_diag_errors_since(m))
 			wrc = QB_DRV_BANK_ERRORS;
 		if (wrc && !failed)
@@ -494,34 +553,35 @@ static qb_drv_status build_bank(const qb_drv_opts *o, size_t i, const selection 
                                 const char *tdir, seen_ids *seen, qb_watch *ws)
 {
 	const char *path = o->banks[i];
-	bool errors = false;
-	qb_rev_hashes *hashes = NULL;
-	qb_bank *bank = load(path, seen, &errors, &hashes);
-	if (!bank)
-		return QB_DRV_IO;
-	if (ws)
-		qb_watch_bank_media(ws, bank, i);
-	if (errors) {
-		qb_rev_hashes_free(hashes);
-		qb_bank_free(bank);
-		return QB_DRV_BANK_ERRORS;
-	}
-	qb_drv_status rc = QB_DRV_OK;
 	/* Builds of the same bank take turns: the record is read, updated
 	 * and written under an exclusive lock on the bank file. */
 	int lockfd = open(path, O_RDONLY | O_CLOEXEC);
-	if (lockfd < 0 || flock(lockfd, LOCK_EX) != 0) {
-		qb_diag_fatal("cannot lock '%s': %s", path, strerror(errno));
+	bool locked = lockfd >= 0 && flock(lockfd, LOCK_EX) == 0;
+	int lock_errno = errno;
+	record_read *rr = locked ? record_start(path) : NULL;
+	bool errors = false;
+	qb_rev_hashes *hashes = NULL;
+	qb_bank *bank = load(path, seen, &errors, &hashes);
+	if (!bank || errors || !locked) {
+		if (bank && !errors && !locked)
+			qb_diag_fatal("cannot lock '%s': %s", path, strerror(lock_errno));
+		if (bank && ws)
+			qb_watch_bank_media(ws, bank, i);
+		record_drop(rr);
 		if (lockfd >= 0)
 			close(lockfd);
 		qb_rev_hashes_free(hashes);
 		qb_bank_free(bank);
-		return QB_DRV_IO;
+		return !bank || !errors ? QB_DRV_IO : QB_DRV_BANK_ERRORS;
 	}
+	if (ws)
+		qb_watch_bank_media(ws, bank, i);
+	qb_drv_status rc = QB_DRV_OK;
 	char *rpath = NULL;
 	const char **langs = NULL;
 	qb_rev_report report = {0};
-	qb_revisions *rev = load_record(bank, &rpath, &rc);
+	qb_render_job **jobs = NULL; /* one per selected writer */
+	qb_revisions *rev = record_finish(rr, &rpath, &rc);
 	if (!rev)
 		goto done;
 	if ((rc = record_warnings(rev, bank, hashes, NULL)) != QB_DRV_OK)
@@ -539,6 +599,10 @@ static qb_drv_status build_bank(const qb_drv_opts *o, size_t i, const selection 
 	if ((rc = select_langs(bank, o->langs, langs, &opts.nlangs)) != QB_DRV_OK ||
 	    (rc = format_rules(sel, bank, &opts, true)) != QB_DRV_OK)
 		goto done;
+	/* The writers' early work runs while the record is updated. */
+	jobs = qb_xcalloc(sel->n ? sel->n : 1, sizeof *jobs);
+	for (size_t k = 0; k < sel->n && !o->dry_run; k++)
+		jobs[k] = qb_render_begin(sel->w[k], bank, &opts);
 	bool changed = qb_rev_update(rev, bank, hashes, tdir, now, &report);
 	qb_rev_hashes_free(hashes);
 	hashes = NULL;
@@ -548,12 +612,15 @@ static qb_drv_status build_bank(const qb_drv_opts *o, size_t i, const selection 
 	qb_rev_park_texts(rev); /* until the save, after the writers */
 	opts.epoch = qb_rev_latest(rev);
 	opts.rev = rev;
-	rc = write_all(sel, bank, &opts, outdir);
+	rc = write_all(sel, bank, &opts, outdir, jobs);
 	/* The record is saved only after every output was written, so a
 	 * failed build leaves both as they were. */
 	if (!rc && changed && qb_rev_save(rev, rpath, bank->path) != 0)
 		rc = QB_DRV_IO;
 done:
+	for (size_t k = 0; jobs && k < sel->n; k++)
+		qb_render_discard(jobs[k]);
+	free(jobs);
 	qb_rev_hashes_free(hashes);
 	qb_rev_report_dispose(&report);
 	qb_rev_free(rev);
@@ -750,7 +817,7 @@ static void preview_bank(const qb_drv_opts *o, size_t i, const char *tdir, const
 		for (size_t k = 0; k < QB_NELEM(preview_formats) && shown; k++) {
 			selection one = {{qb_writer_find(preview_formats[k])}, 1};
 			failed |= format_rules(&one, bank, &opts, false) != QB_DRV_OK ||
-			          run_writer(one.w[0], bank, &opts) != QB_DRV_OK;
+			          run_writer(qb_render_begin(one.w[0], bank, &opts), &opts) != QB_DRV_OK;
 		}
 	}
 	failed |= rc != QB_DRV_OK;

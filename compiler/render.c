@@ -720,52 +720,96 @@ int qb_render_check(const qb_writer *w, const qb_bank *bank, const qb_build_opts
 	return state.failure;
 }
 
-int qb_render_write(const qb_writer *w, const qb_bank *bank, const qb_build_opts *opts)
-{
-	qb_render_state state = {QB_WRITE_OK, 0, NULL};
-	qb_render_ctx ctx = {.writer = w, .bank = bank, .templates_dir = opts->templates_dir,
-	                     .latest = opts->epoch, .rev = opts->rev, .state = &state};
-	const char **all = NULL;
-	char *path = NULL;
-	qb_write_status rc = QB_WRITE_EIO;
+/* A writer's output between qb_render_begin() and qb_render_finish(): its
+ * context lives here, at one address, for work a writer started early. */
+struct qb_render_job {
+	qb_render_ctx ctx;
+	qb_render_state state;
+	const char **all;  /* ctx.langs when opts names none */
+	char *path;        /* ctx.path                       */
+	qb_write_status rc; /* QB_WRITE_OK, or why it cannot be written */
+};
 
+qb_render_job *qb_render_begin(const qb_writer *w, const qb_bank *bank,
+                               const qb_build_opts *opts)
+{
+	qb_render_job *job = qb_xcalloc(1, sizeof *job);
+	job->state = (qb_render_state){QB_WRITE_OK, 0, NULL};
+	job->ctx = (qb_render_ctx){.writer = w, .bank = bank, .templates_dir = opts->templates_dir,
+	                           .state = &job->state, .seed = opts->seed};
+	job->rc = QB_WRITE_EIO;
 	if (w->templates && !opts->templates_dir) {
 		qb_diag_fatal("cannot find the templates folder (templates/%s); set QBC_TEMPLATES",
 		              w->templates);
-		return QB_WRITE_EIO;
+		return job;
 	}
-	ctx_langs(&ctx, bank, opts, &all);
+	ctx_langs(&job->ctx, bank, opts, &job->all);
+	job->path = qb_writer_output_path(w, bank, opts);
+	job->ctx.path = job->path;
+	if (opts->templates_dir &&
+	    !(job->ctx.labels = labels_load(bank, opts->templates_dir, job->ctx.langs,
+	                                    job->ctx.nlangs)))
+		return job;
+	job->rc = QB_WRITE_OK;
+	if (w->begin)
+		job->ctx.early = w->begin(&job->ctx, bank);
+	return job;
+}
+
+void qb_render_discard(qb_render_job *job)
+{
+	if (!job)
+		return;
+	if (job->ctx.early)
+		job->ctx.writer->end(job->ctx.early);
+	labels_free(job->ctx.labels);
+	free(job->state.qtime);
+	free(job->path);
+	free(job->all);
+	free(job);
+}
+
+int qb_render_finish(qb_render_job *job, const qb_build_opts *opts)
+{
+	qb_render_ctx *ctx = &job->ctx;
+	const qb_bank *bank = ctx->bank;
+	qb_write_status rc = job->rc;
+	if (rc != QB_WRITE_OK)
+		goto done;
+	ctx->latest = opts->epoch;
+	ctx->rev = opts->rev;
 	if (opts->rev) {
-		time_t t = w->templates ? qb_rev_template_time(opts->rev, w->templates) : 0;
+		const char *tdir = ctx->writer->templates;
+		time_t t = tdir ? qb_rev_template_time(opts->rev, tdir) : 0;
 		time_t tl = qb_rev_template_time(opts->rev, QB_LABELS_DIR);
-		state.templates_raw = tl > t ? tl : t;
+		job->state.templates_raw = tl > t ? tl : t;
 	}
-	ctx.templates_time = state.templates_raw ? state.templates_raw : opts->epoch;
+	ctx->templates_time = job->state.templates_raw ? job->state.templates_raw : opts->epoch;
 	if (opts->rev && bank->nquestions) {
-		state.qtime = qb_xcalloc(bank->nquestions, sizeof *state.qtime);
+		job->state.qtime = qb_xcalloc(bank->nquestions, sizeof *job->state.qtime);
 		for (size_t i = 0; i < bank->nquestions; i++)
-			state.qtime[i] = -1;
+			job->state.qtime[i] = -1;
 	}
 	unsigned n = opts->rev ? qb_rev_number(opts->rev) : 0;
-	ctx.revision = n ? n : 1;
-	ctx.seed = opts->seed;
-	path = qb_writer_output_path(w, bank, opts);
-	ctx.path = path;
-	if (opts->templates_dir &&
-	    !(ctx.labels = labels_load(bank, opts->templates_dir, ctx.langs, ctx.nlangs)))
-		goto done;
+	ctx->revision = n ? n : 1;
+	/* The output path is where opts says now (a staging folder). */
+	free(job->path);
+	job->path = qb_writer_output_path(ctx->writer, bank, opts);
+	ctx->path = job->path;
 	/* The format's rules ran in qb_render_check(), which the driver calls
 	 * for every format before the first is written. */
-	if (w->write(&ctx, bank) == 0)
+	if (ctx->writer->write(ctx, bank) == 0)
 		rc = QB_WRITE_OK;
 	else
-		rc = state.failure == QB_WRITE_EBANK ? QB_WRITE_EBANK : QB_WRITE_EIO;
+		rc = job->state.failure == QB_WRITE_EBANK ? QB_WRITE_EBANK : QB_WRITE_EIO;
 done:
-	labels_free(ctx.labels);
-	free(state.qtime);
-	free(path);
-	free(all);
+	qb_render_discard(job);
 	return rc;
+}
+
+int qb_render_write(const qb_writer *w, const qb_bank *bank, const qb_build_opts *opts)
+{
+	return qb_render_finish(qb_render_begin(w, bank, opts), opts);
 }
 
 char *qb_render_media_hashed_name(const char *src, const unsigned char *data, size_t len)

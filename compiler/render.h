@@ -60,6 +60,7 @@ struct qb_render_ctx {
 	unsigned long seed;        /* --seed (write.h), for the HTML's print  */
 	qb_labels *labels;
 	qb_render_state *state;
+	void *early;               /* the writer's qb_begin_fn result, or NULL */
 };
 
 /* ---- texts ---- */

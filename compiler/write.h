@@ -53,6 +53,14 @@ typedef int (*qb_write_fn)(const qb_render_ctx *ctx, const qb_bank *bank);
  * check` runs it, and `qbc build` runs it for every selected format before
  * the first is written, so a warning under --werror stops the build. */
 typedef void (*qb_check_fn)(const qb_render_ctx *ctx, const qb_bank *bank);
+/* Work a writer starts before the revision record is worked out, from the
+ * bank, its languages and the templates alone (ctx has no record and no
+ * times yet), so that it runs on another core while the record is read
+ * and updated.  The write finds it as ctx->early; the render layer hands
+ * it to qb_end_fn after the write, or instead of it when the build stops
+ * before writing.  NULL: nothing started. */
+typedef void *(*qb_begin_fn)(const qb_render_ctx *ctx, const qb_bank *bank);
+typedef void (*qb_end_fn)(void *early);
 
 typedef struct qb_writer {
 	const char *name;      /* as given to --format                        */
@@ -67,6 +75,8 @@ typedef struct qb_writer {
 	                          multiple: QB_TYPE_BIT()s, or QB_TYPES_ALL;
 	                          a bank with another type fails to build in
 	                          this format with one error per question    */
+	qb_begin_fn begin;     /* work started early, or NULL (with end)     */
+	qb_end_fn end;
 } qb_writer;
 
 #define QB_TYPE_BIT(t) (1u << (unsigned)(t))
@@ -98,13 +108,27 @@ int qb_render_check(const qb_writer *w, const qb_bank *bank, const qb_build_opts
 
 /* Runs writer w for bank (render.c), once qb_render_check() passed:
  * builds its context (languages, times, output path, labels), calls it
- * and says how it went: a qb_write_status.  The one call the driver makes
- * per output. */
+ * and says how it went: a qb_write_status.  qb_render_begin() and
+ * qb_render_finish() in one call. */
 int qb_render_write(const qb_writer *w, const qb_bank *bank, const qb_build_opts *opts);
+
+/* One output in two steps, so that a writer's early work (qb_begin_fn)
+ * overlaps the revision record: qb_render_begin() builds the context from
+ * opts' languages, templates and output folder (not its record or
+ * times) and starts w->begin; qb_render_finish() adds the record and
+ * times from opts, writes, frees the job and returns a qb_write_status.
+ * qb_render_discard() frees a job that is not to be written. */
+typedef struct qb_render_job qb_render_job;
+qb_render_job *qb_render_begin(const qb_writer *w, const qb_bank *bank,
+                               const qb_build_opts *opts);
+int qb_render_finish(qb_render_job *job, const qb_build_opts *opts);
+void qb_render_discard(qb_render_job *job);
 
 /* ---- the writers (one file each) and their formats' rules ---- */
 int qb_write_json(const qb_render_ctx *ctx, const qb_bank *bank);
 int qb_write_anki(const qb_render_ctx *ctx, const qb_bank *bank);
+void *qb_begin_anki(const qb_render_ctx *ctx, const qb_bank *bank);
+void qb_end_anki(void *early);
 /* SCORM 1.2 and SCORM 2004 4th Edition zips for Moodle (write_scorm.c). */
 int qb_write_scorm12(const qb_render_ctx *ctx, const qb_bank *bank);
 int qb_write_scorm2004(const qb_render_ctx *ctx, const qb_bank *bank);

@@ -158,6 +158,8 @@ typedef struct anki {
 	int64_t *dids;             /* deck id of each written language          */
 	struct rendered *cache;    /* the question being written, per language */
 	size_t hub;                /* the language every note carries: hub_index() */
+	struct note_pipe *pipe;    /* the notes, rendered ahead (qb_begin_anki) */
+	int rc;                    /* qb_begin_anki(): 0, or -1 after a diagnostic */
 } anki;
 
 /* A choice question's parts in one language, rendered once for every note
@@ -1102,40 +1104,44 @@ static size_t note_ncards(anki *a, const qb_question *q, const char *lang)
 typedef struct note_job {
 	char *fields[MAX_FIELDS];
 	char *guid, *tags;
+	size_t bytes;              /* the strings' lengths, for AHEAD_BYTES    */
 	int rc;                    /* 0, or -1 after a diagnostic              */
 } note_job;
 
-/* Notes rendered ahead of the inserts: a ring of RING jobs.  Rendering
- * the fields (md4c, escaping) and inserting them (SQLite) take about the
- * same time, so the renderer runs on a second thread, one note ahead of
- * SQLite at least and RING at most, and the two overlap on two cores. */
-#define RING 64
+/* Notes rendered ahead of the inserts.  Rendering a note's fields (md4c,
+ * escaping) and inserting it (SQLite) take about the same time, so the
+ * renderer runs on a second thread.  It starts in qb_begin_anki(), while
+ * the driver works out the revision record, and stays at most RING notes
+ * and AHEAD_BYTES of fields ahead of the inserts: that bounds the memory
+ * whatever the bank's size.  The threads signal each other only when one
+ * waits, and then after half the room, not at every note.
+ *
+ * Each thread frees only what it allocated: the renderer frees the notes
+ * already inserted before it renders the next.  A thread freeing another
+ * thread's blocks takes that thread's malloc arena lock, and when the
+ * inserts freed the notes the two threads met on that lock at every note. */
+#define RING ((size_t)16384)
+#define AHEAD_BYTES ((size_t)32 << 20)
 typedef struct note_pipe {
 	anki *a;
 	size_t nnotes;
-	note_job ring[RING];
+	note_job *ring;            /* cap jobs; note k in ring[k % cap]        */
+	size_t cap;
 	size_t made, taken;        /* notes rendered, notes inserted           */
-	bool stop;                 /* the inserts failed: render no more      */
+	size_t ahead;              /* bytes of the notes in [taken, made)      */
+	size_t freed;              /* notes freed (the renderer's own count)   */
+	bool stop;                 /* render no more (failed inserts, or end)  */
 	bool threaded;
 	bool full_wait, empty_wait; /* the renderer waits for room, the
-	                               inserts for a note: only then is the
-	                               other side signalled, so the threads
-	                               switch every RING / 2 notes, not at
-	                               every one                              */
+	                               inserts for a note                      */
+	pthread_t tid;
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 } note_pipe;
 
-static void job_dispose(note_job *job);
-
-/* Renders note k into job, after freeing the note the job held before.
- * The renderer thread frees what it allocated: a thread freeing another
- * thread's blocks takes that thread's malloc arena lock, and with a
- * note's fields freed on the SQLite side the two threads waited on that
- * lock at every note. */
+/* Renders note k into job. */
 static void render_note(anki *a, note_job *job, size_t k)
 {
-	job_dispose(job);
 	const qb_question *q = &a->bank->questions[k / a->nlangs];
 	size_t li = k % a->nlangs;
 	if (li == 0)
@@ -1147,6 +1153,9 @@ static void render_note(anki *a, note_job *job, size_t k)
 	if (job->rc == 0) {
 		job->guid = note_guid(a->bank->id, q->id, a->langs[li]);
 		job->tags = note_tags(a->bank, q, a->langs[li]);
+		job->bytes = strlen(job->guid) + strlen(job->tags);
+		for (size_t i = 0; i < MAX_FIELDS; i++)
+			job->bytes += job->fields[i] ? strlen(job->fields[i]) : 0;
 	}
 }
 
@@ -1158,25 +1167,40 @@ static void job_dispose(note_job *job)
 	free(job->tags);
 }
 
+/* Frees the notes before `upto` (all inserted), on the thread that made them. */
+static void free_upto(note_pipe *p, size_t upto)
+{
+	for (; p->freed < upto; p->freed++)
+		job_dispose(&p->ring[p->freed % p->cap]);
+}
+
+static bool pipe_full(const note_pipe *p, size_t cap, size_t bytes)
+{
+	return p->made - p->taken >= cap || p->ahead > bytes;
+}
+
 static void *renderer(void *arg)
 {
 	note_pipe *p = arg;
 	for (size_t k = 0; k < p->nnotes; k++) {
 		pthread_mutex_lock(&p->lock);
-		if (!p->stop && p->made - p->taken == RING) {
+		if (!p->stop && pipe_full(p, p->cap, AHEAD_BYTES)) {
 			p->full_wait = true;
-			while (!p->stop && p->made - p->taken > RING / 2)
+			while (!p->stop && pipe_full(p, p->cap / 2 + 1, AHEAD_BYTES / 2))
 				pthread_cond_wait(&p->cond, &p->lock);
 			p->full_wait = false;
 		}
 		bool stop = p->stop;
+		size_t taken = p->taken;
 		pthread_mutex_unlock(&p->lock);
 		if (stop)
 			break;
-		note_job *job = &p->ring[k % RING];
+		free_upto(p, taken);
+		note_job *job = &p->ring[k % p->cap];
 		render_note(p->a, job, k);
 		pthread_mutex_lock(&p->lock);
 		p->made++;
+		p->ahead += job->bytes;
 		if (p->empty_wait)
 			pthread_cond_signal(&p->cond);
 		pthread_mutex_unlock(&p->lock);
@@ -1186,13 +1210,48 @@ static void *renderer(void *arg)
 	return NULL;
 }
 
-/* The next note, k (NULL: the renderer stopped early, which it does only
- * after a failed note it handed over). */
+/* Starts rendering a's notes (on a second thread when one can start). */
+static note_pipe *pipe_start(anki *a)
+{
+	note_pipe *p = qb_xcalloc(1, sizeof *p);
+	p->a = a;
+	p->nnotes = a->bank->nquestions * a->nlangs;
+	p->cap = p->nnotes < RING ? (p->nnotes ? p->nnotes : 1) : RING;
+	p->ring = qb_xcalloc(p->cap, sizeof *p->ring);
+	pthread_mutex_init(&p->lock, NULL);
+	pthread_cond_init(&p->cond, NULL);
+	p->threaded = p->nnotes > 1 && pthread_create(&p->tid, NULL, renderer, p) == 0;
+	return p;
+}
+
+/* Stops the renderer, waits for it and frees every note. */
+static void pipe_end(note_pipe *p)
+{
+	if (!p)
+		return;
+	if (p->threaded) {
+		pthread_mutex_lock(&p->lock);
+		p->stop = true;
+		pthread_cond_broadcast(&p->cond);
+		pthread_mutex_unlock(&p->lock);
+		pthread_join(p->tid, NULL);
+	}
+	free_upto(p, p->made); /* the notes not freed yet, inserted or not */
+	pthread_mutex_destroy(&p->lock);
+	pthread_cond_destroy(&p->cond);
+	free(p->ring);
+	free(p);
+}
+
+/* Note k, once rendered.  The renderer stops early only after a failed
+ * note, which it hands over first. */
 static note_job *next_note(note_pipe *p, size_t k)
 {
-	note_job *job = &p->ring[k % RING];
+	note_job *job = &p->ring[k % p->cap];
 	if (!p->threaded) {
+		free_upto(p, k);
 		render_note(p->a, job, k);
+		p->made++;
 		return job;
 	}
 	pthread_mutex_lock(&p->lock);
@@ -1204,13 +1263,17 @@ static note_job *next_note(note_pipe *p, size_t k)
 	return job;
 }
 
-static void note_done(note_pipe *p)
+/* Note k was inserted. */
+static void note_done(note_pipe *p, const note_job *job)
 {
-	if (!p->threaded)
+	if (!p->threaded) {
+		p->taken++;
 		return;
+	}
 	pthread_mutex_lock(&p->lock);
 	p->taken++;
-	if (p->full_wait && p->made - p->taken <= RING / 2)
+	p->ahead -= job->bytes;
+	if (p->full_wait && !pipe_full(p, p->cap / 2 + 1, AHEAD_BYTES / 2))
 		pthread_cond_signal(&p->cond);
 	pthread_mutex_unlock(&p->lock);
 }
@@ -1229,16 +1292,9 @@ static int add_notes(anki *a, qb_anki_db *db, int64_t base_ms, size_t *ncards, b
 			total += note_ncards(a, &bank->questions[qi], a->langs[li]);
 	*ncards = total;
 	*has_cloze = false;
-	note_pipe *p = qb_xcalloc(1, sizeof *p);
-	p->a = a;
-	p->nnotes = nnotes;
-	pthread_mutex_init(&p->lock, NULL);
-	pthread_cond_init(&p->cond, NULL);
-	pthread_t tid;
-	p->threaded = nnotes > 1 && pthread_create(&tid, NULL, renderer, p) == 0;
+	note_pipe *p = a->pipe;
 	int rc = 0;
-	size_t k = 0;
-	for (; k < nnotes && rc == 0; k++) {
+	for (size_t k = 0; k < nnotes && rc == 0; k++) {
 		const qb_question *q = &bank->questions[k / a->nlangs];
 		size_t li = k % a->nlangs;
 		const char *lang = a->langs[li];
@@ -1246,10 +1302,8 @@ static int add_notes(anki *a, qb_anki_db *db, int64_t base_ms, size_t *ncards, b
 		const notetype_def *t = cloze ? &cloze_type : &quiz_type;
 		*has_cloze |= cloze;
 		note_job *job = next_note(p, k);
-		if ((rc = job->rc) != 0) {
-			note_done(p);
+		if ((rc = job->rc) != 0)
 			break;
-		}
 		time_t mod = qb_render_question_time(a->ctx, q);
 		/* Ids below the base, so none is in the future (§A4.3):
 		 * notes just below it, cards below the notes. */
@@ -1264,20 +1318,8 @@ static int add_notes(anki *a, qb_anki_db *db, int64_t base_ms, size_t *ncards, b
 			                     (int64_t)j + 1};
 			rc = qb_anki_db_add_card(db, &card);
 		}
-		note_done(p);
+		note_done(p, job);
 	}
-	if (p->threaded) {
-		pthread_mutex_lock(&p->lock);
-		p->stop = true;
-		pthread_cond_broadcast(&p->cond);
-		pthread_mutex_unlock(&p->lock);
-		pthread_join(tid, NULL);
-	}
-	for (size_t i = 0; i < RING; i++) /* the last notes, inserted or not */
-		job_dispose(&p->ring[i]);
-	pthread_mutex_destroy(&p->lock);
-	pthread_cond_destroy(&p->cond);
-	free(p);
 	return rc == 0 ? 0 : -1;
 }
 
@@ -1372,46 +1414,64 @@ done:
 	return rc;
 }
 
+/* Before the record is known: the pictures, the static files (the note
+ * type refers to their names) and the notes' renderer. */
+void *qb_begin_anki(const qb_render_ctx *ctx, const qb_bank *bank)
+{
+	anki *a = qb_xcalloc(1, sizeof *a);
+	*a = (anki){.ctx = ctx, .bank = bank, .langs = ctx->langs, .nlangs = ctx->nlangs, .rc = -1};
+	a->hub = hub_index(a);
+	a->cache = qb_xcalloc(ctx->nlangs ? ctx->nlangs : 1, sizeof *a->cache);
+	if (qb_render_media(ctx, media_name, &a->images) != 0)
+		return a;
+	a->css_name = add_static(a, "anki/card.css", "card", "css");
+	size_t llen = 0;
+	char *labels = labels_script(a, &llen);
+	a->labels_name = add_static_data(a, labels, llen, "labels", "js");
+	a->js_name = add_static(a, "anki/card.js", "card", "js");
+	if (!a->css_name || !a->js_name)
+		return a;
+	a->pipe = pipe_start(a);
+	a->rc = 0;
+	return a;
+}
+
+void qb_end_anki(void *early)
+{
+	anki *a = early;
+	pipe_end(a->pipe);
+	json_decref(a->decks);
+	for (size_t i = 0; i < a->nstatics; i++) {
+		free(a->statics[i].name);
+		free(a->statics[i].data);
+	}
+	qb_media_set_dispose(&a->images);
+	free(a->dids);
+	for (size_t i = 0; i < a->nlangs; i++) {
+		qb_buf_dispose(&a->cache[i].prompt);
+		qb_buf_dispose(&a->cache[i].options);
+		qb_buf_dispose(&a->cache[i].explanation);
+	}
+	free(a->cache);
+	free(a);
+}
+
 int qb_write_anki(const qb_render_ctx *ctx, const qb_bank *bank)
 {
-	int rc = -1;
-	anki a = {.ctx = ctx, .bank = bank, .langs = ctx->langs, .nlangs = ctx->nlangs};
-	a.hub = hub_index(&a);
-	a.cache = qb_xcalloc(ctx->nlangs ? ctx->nlangs : 1, sizeof *a.cache);
+	QB_UNUSED(bank);
+	anki *a = ctx->early; /* qb_begin_anki(), which the render layer calls first */
+	if (a->rc != 0)
+		return -1;
 	/* The collection is built in a scratch file next to the package. */
 	char *col = qb_fs_tmpname(ctx->path);
 	if (!col) {
 		qb_diag_fatal("cannot create a file next to '%s': %s", ctx->path, strerror(errno));
 		return -1;
 	}
-
-	if (qb_render_media(ctx, media_name, &a.images) != 0)
-		goto done;
-	/* Static files first: the note type refers to their names. */
-	a.css_name = add_static(&a, "anki/card.css", "card", "css");
-	size_t llen = 0;
-	char *labels = labels_script(&a, &llen);
-	a.labels_name = add_static_data(&a, labels, llen, "labels", "js");
-	a.js_name = add_static(&a, "anki/card.js", "card", "js");
-	if (!a.css_name || !a.js_name || build_decks(&a) != 0 ||
-	    build_collection(&a, col) != 0 || write_package(&a, col) != 0)
-		goto done;
-	rc = 0;
-done:
+	int rc = build_decks(a) != 0 || build_collection(a, col) != 0 || write_package(a, col) != 0
+	             ? -1
+	             : 0;
 	unlink(col);
 	free(col);
-	json_decref(a.decks);
-	for (size_t i = 0; i < a.nstatics; i++) {
-		free(a.statics[i].name);
-		free(a.statics[i].data);
-	}
-	qb_media_set_dispose(&a.images);
-	free(a.dids);
-	for (size_t i = 0; i < a.nlangs; i++) {
-		qb_buf_dispose(&a.cache[i].prompt);
-		qb_buf_dispose(&a.cache[i].options);
-		qb_buf_dispose(&a.cache[i].explanation);
-	}
-	free(a.cache);
 	return rc;
 }

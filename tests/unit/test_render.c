@@ -314,7 +314,7 @@ int main(void)
 	qb_diag_set_werror(false);
 
 	/* the driver's entry */
-	qb_writer w = {"probe", ".probe", "a test", false, false, NULL, probe, NULL, 0};
+	qb_writer w = {"probe", ".probe", "a test", false, false, NULL, probe, NULL, 0, NULL, NULL};
 	qb_build_opts opts = {odir, NULL, 0, 1700000000, tdir, NULL, 0};
 	INT_EQ(qb_render_write(&w, bank, &opts), QB_WRITE_EBANK);
 	INT_EQ(ran, 1);
@@ -332,7 +332,7 @@ int main(void)
 	qb_bank *bare = qb_read_text(bpath, bare_bank, strlen(bare_bank));
 	OK(bare && qb_diag_errors_since(mark) == 0);
 	opts.templates_dir = tdir;
-	w = (qb_writer){"probe", ".probe", "a test", false, false, NULL, probe_bare, NULL, 0};
+	w = (qb_writer){"probe", ".probe", "a test", false, false, NULL, probe_bare, NULL, 0, NULL, NULL};
 	if (bare)
 		qb_render_write(&w, bare, &opts);
 	INT_EQ(ran, 1);
