@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -1104,7 +1105,7 @@ static size_t note_ncards(anki *a, const qb_question *q, const char *lang)
 typedef struct note_job {
 	char *fields[MAX_FIELDS];
 	char *guid, *tags;
-	size_t bytes;              /* the strings' lengths, for AHEAD_BYTES    */
+	size_t bytes;              /* the strings' lengths, for the budget     */
 	int rc;                    /* 0, or -1 after a diagnostic              */
 } note_job;
 
@@ -1112,16 +1113,21 @@ typedef struct note_job {
  * escaping) and inserting it (SQLite) take about the same time, so the
  * renderer runs on a second thread.  It starts in qb_begin_anki(), while
  * the driver works out the revision record, and stays at most RING notes
- * and AHEAD_BYTES of fields ahead of the inserts: that bounds the memory
- * whatever the bank's size.  The threads signal each other only when one
- * waits, and then after half the room, not at every note.
+ * and `budget` bytes of fields ahead of the inserts: three quarters of the
+ * bank file's size, at most AHEAD_MAX.  That bounds the memory at any
+ * size and keeps it within the build's goal of three bytes per byte of
+ * source plus 30 MiB (tests/bench/README.md), even for a bank of short
+ * texts, whose notes are mostly the note type's markup (its peak with the
+ * whole file's size: 0.98 of the goal; with three quarters: 0.91).  The
+ * threads signal each other only when one waits, and then after half the
+ * room, not at every note.
  *
  * Each thread frees only what it allocated: the renderer frees the notes
  * already inserted before it renders the next.  A thread freeing another
  * thread's blocks takes that thread's malloc arena lock, and when the
  * inserts freed the notes the two threads met on that lock at every note. */
 #define RING ((size_t)16384)
-#define AHEAD_BYTES ((size_t)32 << 20)
+#define AHEAD_MAX ((size_t)32 << 20)
 typedef struct note_pipe {
 	anki *a;
 	size_t nnotes;
@@ -1129,6 +1135,7 @@ typedef struct note_pipe {
 	size_t cap;
 	size_t made, taken;        /* notes rendered, notes inserted           */
 	size_t ahead;              /* bytes of the notes in [taken, made)      */
+	size_t budget;             /* at most that many bytes ahead            */
 	size_t freed;              /* notes freed (the renderer's own count)   */
 	bool stop;                 /* render no more (failed inserts, or end)  */
 	bool threaded;
@@ -1184,9 +1191,9 @@ static void *renderer(void *arg)
 	note_pipe *p = arg;
 	for (size_t k = 0; k < p->nnotes; k++) {
 		pthread_mutex_lock(&p->lock);
-		if (!p->stop && pipe_full(p, p->cap, AHEAD_BYTES)) {
+		if (!p->stop && pipe_full(p, p->cap, p->budget)) {
 			p->full_wait = true;
-			while (!p->stop && pipe_full(p, p->cap / 2 + 1, AHEAD_BYTES / 2))
+			while (!p->stop && pipe_full(p, p->cap / 2 + 1, p->budget / 2))
 				pthread_cond_wait(&p->cond, &p->lock);
 			p->full_wait = false;
 		}
@@ -1218,6 +1225,9 @@ static note_pipe *pipe_start(anki *a)
 	p->nnotes = a->bank->nquestions * a->nlangs;
 	p->cap = p->nnotes < RING ? (p->nnotes ? p->nnotes : 1) : RING;
 	p->ring = qb_xcalloc(p->cap, sizeof *p->ring);
+	struct stat st;
+	size_t most = stat(a->bank->path, &st) == 0 ? (size_t)st.st_size / 4 * 3 : 0;
+	p->budget = most < AHEAD_MAX ? most : AHEAD_MAX;
 	pthread_mutex_init(&p->lock, NULL);
 	pthread_cond_init(&p->cond, NULL);
 	p->threaded = p->nnotes > 1 && pthread_create(&p->tid, NULL, renderer, p) == 0;
@@ -1273,7 +1283,7 @@ static void note_done(note_pipe *p, const note_job *job)
 	pthread_mutex_lock(&p->lock);
 	p->taken++;
 	p->ahead -= job->bytes;
-	if (p->full_wait && !pipe_full(p, p->cap / 2 + 1, AHEAD_BYTES / 2))
+	if (p->full_wait && !pipe_full(p, p->cap / 2 + 1, p->budget / 2))
 		pthread_cond_signal(&p->cond);
 	pthread_mutex_unlock(&p->lock);
 }
