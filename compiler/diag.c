@@ -1,13 +1,13 @@
 /* diag.c - see diag.h. */
 #include "diag.h"
 
+#include <libdeflate.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include "alloc.h"
 #include "buf.h"
@@ -170,10 +170,11 @@ void qb_diag_add_source_owned(const char *file, char *text, size_t len)
 }
 
 /* Enough to tell an edited file from the one read (a quote is all that
- * depends on it), and three times as fast as SHA-256 on a big bank. */
+ * depends on it).  libdeflate's CRC-32 (the same value as zlib's) runs
+ * while the reader reads the bank, so it is the fast one. */
 static unsigned long text_crc(const char *text, size_t len)
 {
-	return crc32_z(crc32(0L, Z_NULL, 0), (const Bytef *)text, len);
+	return libdeflate_crc32(0, text, len);
 }
 
 void qb_diag_drop_source(const char *file)
@@ -198,7 +199,7 @@ void qb_diag_add_source_file(const char *file)
 {
 	add_source(file, NULL, 0);
 	source *s = sources; /* add_source() puts it first */
-	s->crc = crc32(0L, Z_NULL, 0);
+	s->crc = 0;
 	s->reading = true;
 }
 
@@ -206,7 +207,7 @@ void qb_diag_source_feed(const char *file, const char *data, size_t len)
 {
 	source *s = find_source(file);
 	if (s && s->reading) {
-		s->crc = crc32_z(s->crc, (const Bytef *)data, len);
+		s->crc = libdeflate_crc32((uint32_t)s->crc, data, len);
 		s->fed += len;
 	}
 }
@@ -236,13 +237,13 @@ static void mark_lines(source *s)
 		return;
 	}
 	unsigned char buf[1 << 16];
-	unsigned long crc = crc32(0L, Z_NULL, 0);
+	unsigned long crc = 0;
 	uint64_t off = 0;
 	size_t cap = 0;
 	int line = 1;
 	bool cr = false, in_line = false;
 	for (size_t n; (n = fread(buf, 1, sizeof buf, f)) > 0;) {
-		crc = crc32_z(crc, buf, n);
+		crc = libdeflate_crc32((uint32_t)crc, buf, n);
 		for (size_t i = 0; i < n; i++, off++) {
 			unsigned char c = buf[i];
 			if (cr && c == '\n') { /* the \n of \r\n */

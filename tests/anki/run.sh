@@ -42,8 +42,8 @@ fi
 
 STRIP=$T/anki_strip
 if ! (cd "$ROOT" && cc -std=c11 -D_DEFAULT_SOURCE -O1 -Icompiler -o "$STRIP" tests/tools/anki_strip.c \
-	compiler/anki_db.c compiler/buf.c compiler/alloc.c compiler/hash.c compiler/diag.c compiler/fsutil.c compiler/escape.c compiler/utf8.c \
-	$(pkg-config --cflags --libs sqlite3 jansson nettle libxml-2.0 libutf8proc zlib)) 2>"$T/cc.err"; then
+	compiler/anki_db.c compiler/buf.c compiler/alloc.c compiler/hash.c compiler/diag.c compiler/i18n.c compiler/fsutil.c compiler/escape.c compiler/utf8.c \
+	$(pkg-config --cflags --libs sqlite3 jansson nettle libxml-2.0 libutf8proc libdeflate zlib)) 2>"$T/cc.err"; then
 	fail "build tests/tools/anki_strip.c"
 	cat "$T/cc.err"
 fi
