@@ -2,11 +2,31 @@
 #include "i18n.h"
 
 #include <locale.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "alloc.h"
 #include "fsutil.h"
+
+#define MEMO 256 /* entries; a message's slot is its address's */
+
+typedef struct memo_entry {
+	const char *msgid;
+	char *text;
+} memo_entry;
+
+static _Thread_local memo_entry memo[MEMO];
+
+char *qb_gettext(const char *msgid)
+{
+	memo_entry *m = &memo[((uintptr_t)msgid >> 3) % MEMO];
+	if (m->msgid != msgid) {
+		m->text = gettext(msgid);
+		m->msgid = msgid;
+	}
+	return m->text;
+}
 
 static bool is_c(const char *name)
 {
@@ -39,6 +59,7 @@ static char *locale_dir(const char *argv0)
 void qb_i18n_init(const char *argv0)
 {
 	static const char *const vars[] = {"LC_ALL", "LC_MESSAGES", "LANG"};
+	memset(memo, 0, sizeof memo); /* a message asked for earlier, in English */
 	const char *want = first_env(vars, QB_NELEM(vars));
 	const char *language = getenv("LANGUAGE");
 	const char *got = setlocale(LC_MESSAGES, "");

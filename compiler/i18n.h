@@ -12,8 +12,14 @@
 
 #include <libintl.h>
 
-#define _(s) gettext(s)
+#define _(s) qb_gettext(s)
 #define N_(s) (s)
+
+/* gettext(msgid), remembered per thread by the message's address: the
+ * catalogue does not change during a run, gettext() takes a lock at every
+ * call, and the checks and the revision record ask for the same few
+ * messages for every option of every question. */
+char *qb_gettext(const char *msgid) __attribute__((__format_arg__(1)));
 
 /* Chooses the language of qbc's messages as GNU programs do (LANGUAGE,
  * then LC_ALL, LC_MESSAGES, LANG) and binds the "qbc" catalogues.  Only
