@@ -159,6 +159,10 @@ int qb_anki_db_add_note(qb_anki_db *db, const qb_anki_note *note)
 {
 	qb_buf flds = QB_BUF_INIT, sfld = QB_BUF_INIT;
 	int rc = -1;
+	size_t len = note->nfields;
+	for (size_t i = 0; i < note->nfields; i++)
+		len += strlen(note->fields[i]);
+	qb_buf_reserve(&flds, len);
 	for (size_t i = 0; i < note->nfields; i++) {
 		if (i)
 			qb_buf_putc(&flds, FIELD_SEP);
@@ -263,12 +267,19 @@ static bool starts_ci(const char *s, const char *prefix)
 	return strncasecmp(s, prefix, strlen(prefix)) == 0;
 }
 
-/* Finds needle case-insensitively in s, or NULL. */
+/* Finds needle case-insensitively in s, or NULL.  Every needle here
+ * starts with '<' or '-', which have no case: strchr() skips to the
+ * places where one can start, instead of a comparison at every byte. */
 static const char *find_ci(const char *s, const char *needle)
 {
-	for (; *s; s++)
-		if (starts_ci(s, needle))
+	size_t n = strlen(needle);
+	bool caseless = !isalpha((unsigned char)needle[0]);
+	for (; *s; s++) {
+		if (caseless && (s = strchr(s, needle[0])) == NULL)
+			return NULL;
+		if (strncasecmp(s, needle, n) == 0)
 			return s;
+	}
 	return NULL;
 }
 
