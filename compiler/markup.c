@@ -62,11 +62,16 @@ typedef struct html {
 } html;
 
 /* Text escaping as md4c-html does it: & < > " only. */
+/* The bytes put_text() escapes: a table, as every byte of every text
+ * passes this test (a sixth of the Anki renderer's time when it was four
+ * comparisons a byte). */
+static const bool html_special[256] = {['&'] = true, ['<'] = true, ['>'] = true, ['"'] = true};
+
 static void put_text(qb_buf *out, const char *s, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		size_t run = i; /* bytes that need no escaping go in one block */
-		while (run < n && s[run] != '&' && s[run] != '<' && s[run] != '>' && s[run] != '"')
+		while (run < n && !html_special[(unsigned char)s[run]])
 			run++;
 		qb_buf_append(out, s + i, run - i);
 		if ((i = run) == n)
