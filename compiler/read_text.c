@@ -1451,6 +1451,18 @@ static void read_line(reader *r, const qb_line *ln)
  * data with every rejected byte replaced by U+FFFD (one character for
  * one, so lines and columns stay true), so that reading can go on and
  * report everything else. */
+/* Printable ASCII and the tab: the bytes check_encoding() passes in runs
+ * (a table: every byte of a bank goes through this test). */
+static const bool plain_ascii[256] = {
+	['\t'] = true,
+#define R4(c) [(c)] = true, [(c) + 1] = true, [(c) + 2] = true, [(c) + 3] = true
+#define R16(c) R4(c), R4((c) + 4), R4((c) + 8), R4((c) + 12)
+	R16(0x20), R16(0x30), R16(0x40), R16(0x50), R16(0x60),
+	R4(0x70), R4(0x74), R4(0x78), [0x7C] = true, [0x7D] = true, [0x7E] = true, /* not DEL */
+#undef R16
+#undef R4
+};
+
 static char *check_encoding(const char *file, const char *data, size_t len, size_t *outlen,
                             enc_state *st)
 {
@@ -1458,8 +1470,7 @@ static char *check_encoding(const char *file, const char *data, size_t len, size
 	int line = st->line, col = 1, reported = st->reported;
 	for (size_t i = 0; i < len;) {
 		size_t a = i; /* a run of printable ASCII or tabs, the common case */
-		while (a < len && (((unsigned char)data[a] >= 0x20 && data[a] != 0x7F) ||
-		                   data[a] == '\t') && (unsigned char)data[a] < 0x80)
+		while (a < len && plain_ascii[(unsigned char)data[a]])
 			a++;
 		if (a > i) {
 			if (clean.ptr)
@@ -1536,11 +1547,14 @@ static void ls_add_block(linesrc *ls, char *data, size_t len, bool owned)
 	lblock *b = qb_xcalloc(1, sizeof *b);
 	b->data = data;
 	b->owned = owned;
-	/* Split into lines: \n, \r\n or \r. */
+	/* Split into lines: \n, \r\n or \r (memchr() finds the \n; a \r
+	 * before it, rare, ends the line there). */
 	for (size_t i = at; i < len;) {
-		size_t e = i;
-		while (e < len && data[e] != '\n' && data[e] != '\r')
-			e++;
+		const char *nl = memchr(data + i, '\n', len - i);
+		size_t e = nl ? (size_t)(nl - data) : len;
+		const char *cr = memchr(data + i, '\r', e - i);
+		if (cr)
+			e = (size_t)(cr - data);
 		if (ls->n == ls->cap) {
 			ls->cap = ls->cap ? 2 * ls->cap : 1024;
 			ls->line = qb_xrealloc(ls->line, ls->cap * sizeof *ls->line);
