@@ -1531,6 +1531,8 @@ typedef struct upd_ctx {
 	size_t cursor; /* into old, find_t_next() */
 	qb_rev_hashes *hashes;
 	size_t elem;   /* the element's row in hashes */
+	tent *olds;    /* upd_elem()'s scratch, nlangs + 1 each: made once, */
+	const tent **oldp; /* not for each of the bank's elements         */
 } upd_ctx;
 
 static void upd_elem(void *payload, const char *qid, const char *elem, const qb_text *t,
@@ -1544,8 +1546,10 @@ static void upd_elem(void *payload, const char *qid, const char *elem, const qb_
 	basis_set_init(&bs, c->bank, t, row);
 	/* The record's entries of the element, copied first: in place, the
 	 * loop below writes over them, and the settling reads them all. */
-	tent *olds = qb_xcalloc(n + 1, sizeof *olds);
-	const tent **old = qb_xcalloc(n + 1, sizeof *old);
+	tent *olds = c->olds;
+	const tent **old = c->oldp;
+	memset(olds, 0, (n + 1) * sizeof *olds);
+	memset(old, 0, (n + 1) * sizeof *old);
 	for (size_t k = 0; k < n; k++) {
 		if (!text_in(c->bank, t, k))
 			continue;
@@ -1581,14 +1585,15 @@ static void upd_elem(void *payload, const char *qid, const char *elem, const qb_
 		/* A text written now is written against the current others;
 		 * an unchanged text keeps its basis, so staleness persists,
 		 * but for the languages that caught up (settle()). */
-		if (o && memcmp(o->hash, h, 8) == 0 && !basis_is(o, basis) &&
-		    out_of_date_only_for_new(o, &bs, t, k, old)) {
+		bool same_text = o && memcmp(o->hash, h, 8) == 0;
+		bool same_basis = o && basis_is(o, basis);
+		if (same_text && !same_basis && out_of_date_only_for_new(o, &bs, t, k, old)) {
 			put_basis(c->old, &e, basis); /* a translation added: still current */
 			added = true;
-		} else if (o && (memcmp(o->hash, h, 8) == 0 || basis_is(o, basis))) {
+		} else if (same_text || same_basis) {
 			e.long_basis = o->long_basis;
 			e.basis = o->basis;
-			if (memcmp(o->hash, h, 8) == 0 && !basis_is(o, basis)) {
+			if (same_text && !same_basis) {
 				if (!st.changed)
 					elem_state_init(&st, c->bank, t, &bs, row, old);
 				settle(c->old, &e, &bs, k, &st, basis);
@@ -1609,8 +1614,6 @@ static void upd_elem(void *payload, const char *qid, const char *elem, const qb_
 		c->t[c->nt++] = e;
 	}
 	elem_state_dispose(&st);
-	free(olds);
-	free(old);
 	basis_set_dispose(&bs);
 }
 
@@ -1802,7 +1805,9 @@ bool qb_rev_update(qb_revisions *rev, const qb_bank *bank, qb_rev_hashes *hashes
 		changed = true;
 
 	/* Texts. */
-	upd_ctx c = {rev, bank, NULL, 0, 0, false, 0, hashes, 0};
+	upd_ctx c = {rev, bank, NULL, 0, 0, false, 0, hashes, 0,
+	             qb_xcalloc(bank->nlangs + 1, sizeof(tent)),
+	             qb_xcalloc(bank->nlangs + 1, sizeof(const tent *))};
 	same_ctx same = {rev, bank, 0, rev->nt > 0};
 	each_element(bank, same_elem, &same);
 	if (same.same && same.n == rev->nt) {
@@ -1814,6 +1819,8 @@ bool qb_rev_update(qb_revisions *rev, const qb_bank *bank, qb_rev_hashes *hashes
 		c.t = qb_xcalloc(c.cap ? c.cap : 1, sizeof *c.t);
 	}
 	each_element(bank, upd_elem, &c);
+	free(c.olds);
+	free(c.oldp);
 	if (c.nt != rev->nt)
 		c.changed = true;
 
