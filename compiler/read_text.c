@@ -15,6 +15,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -1463,15 +1464,36 @@ static const bool plain_ascii[256] = {
 #undef R4
 };
 
+/* The length of the run of printable ASCII and tabs that d[0..n) starts
+ * with: eight bytes at a time while none is outside 0x20..0x7E (a word
+ * test from "Bit Twiddling Hacks": a byte with the high bit, one below
+ * 0x20, one equal to 0x7F), then byte by byte through the table. */
+static size_t printable_run(const char *d, size_t n)
+{
+	const uint64_t ones = UINT64_C(0x0101010101010101), highs = UINT64_C(0x8080808080808080);
+	size_t i = 0;
+	for (;;) {
+		for (uint64_t w; i + 8 <= n; i += 8) {
+			memcpy(&w, d + i, 8);
+			uint64_t del = w ^ (ones * 0x7F);
+			if ((w & highs) | ((w - ones * 0x20) & ~w & highs) | ((del - ones) & ~del & highs))
+				break;
+		}
+		size_t stop = i + 8 < n ? i + 8 : n; /* a word with a tab, or the end */
+		while (i < stop && plain_ascii[(unsigned char)d[i]])
+			i++;
+		if (i < stop || i == n)
+			return i;
+	}
+}
+
 static char *check_encoding(const char *file, const char *data, size_t len, size_t *outlen,
                             enc_state *st)
 {
 	qb_buf clean = QB_BUF_INIT;
 	int line = st->line, col = 1, reported = st->reported;
 	for (size_t i = 0; i < len;) {
-		size_t a = i; /* a run of printable ASCII or tabs, the common case */
-		while (a < len && plain_ascii[(unsigned char)data[a]])
-			a++;
+		size_t a = i + printable_run(data + i, len - i); /* the common case */
 		if (a > i) {
 			if (clean.ptr)
 				qb_buf_append(&clean, data + i, a - i);

@@ -1,6 +1,8 @@
 /* utf8.c - see utf8.h. */
 #include "utf8.h"
 
+#include <stdint.h>
+#include <string.h>
 #include <utf8proc.h>
 
 size_t qb_utf8_next(const char *s, size_t n)
@@ -14,14 +16,28 @@ size_t qb_utf8_next(const char *s, size_t n)
 	return k > 0 ? (size_t)k : 1;
 }
 
+size_t qb_utf8_ascii_run(const char *s, size_t n)
+{
+	size_t i = 0;
+	for (uint64_t w; i + 8 <= n; i += 8) { /* eight bytes at a time */
+		memcpy(&w, s + i, 8);
+		if (w & UINT64_C(0x8080808080808080))
+			break;
+	}
+	while (i < n && (unsigned char)s[i] < 0x80)
+		i++;
+	return i;
+}
+
 size_t qb_utf8_count(const char *s, size_t n)
 {
 	size_t c = 0;
 	size_t i = 0;
 	while (i < n) {
 		if ((unsigned char)s[i] < 0x80) { /* ASCII runs, the common case */
-			i++;
-			c++;
+			size_t run = qb_utf8_ascii_run(s + i, n - i);
+			i += run;
+			c += run;
 			continue;
 		}
 		i += qb_utf8_next(s + i, n - i);
@@ -49,7 +65,7 @@ bool qb_utf8_is_nfc(const char *s, size_t n)
 	size_t i = 0;
 	while (i < n) {
 		if ((unsigned char)s[i] < 0x80) {
-			i++;
+			i += qb_utf8_ascii_run(s + i, n - i);
 			continue;
 		}
 		utf8proc_int32_t cp;

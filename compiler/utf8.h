@@ -12,6 +12,10 @@
  * when n is 0. */
 size_t qb_utf8_next(const char *s, size_t n);
 
+/* The length of the run of ASCII bytes that s[0..n) starts with (read
+ * eight bytes at a time: the readers' checks pass every byte of a bank). */
+size_t qb_utf8_ascii_run(const char *s, size_t n);
+
 /* Characters (code points) in s[0..n). */
 size_t qb_utf8_count(const char *s, size_t n);
 
