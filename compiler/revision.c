@@ -785,10 +785,12 @@ static void question_hash(char out[HEX], const qb_bank *bank, const qb_question 
  * larger ones keep one combined hash, so the record stays linear in size. */
 #define BASIS_PAIRS_MAX 8
 
-/* The text of t in the bank's language k (O(1): model.h). */
+/* The text of t in the bank's language k (O(1): model.h), by its index:
+ * no lookup of the code, as this runs for every text several times. */
 static const char *text_in(const qb_bank *bank, const qb_text *t, size_t k)
 {
-	return qb_text_get(t, bank->langs[k].code);
+	const qb_tr *tr = t->ntr ? qb_text_tr_at(t, k) : NULL;
+	return tr ? tr->text : t->ntr ? qb_text_get(t, bank->langs[k].code) : NULL;
 }
 
 /* The bases of one element's texts, worked out once per element: per
