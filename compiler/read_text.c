@@ -58,8 +58,9 @@ static size_t key_at(const char *s, size_t len)
 
 static bool is_keyword(const char *s, size_t n)
 {
+	/* Every "en:" line asks: the first letter rules most words out. */
 	for (const char *const *k = qb_text_keywords; *k; k++)
-		if (strlen(*k) == n && strncmp(*k, s, n) == 0)
+		if ((*k)[0] == s[0] && strncmp(*k, s, n) == 0 && (*k)[n] == '\0')
 			return true;
 	return false;
 }
