@@ -446,10 +446,13 @@ static int w_text(MD_TEXTTYPE t, const MD_CHAR *text, MD_SIZE size, void *u)
 
 static int walk_md(walk *w)
 {
-	/* Links and images start with '[' (inline, reference, "![") or '<'
-	 * (autolinks; the permissive ones are off), and math with '$': a text
-	 * without the one it looks for has none, and need not be parsed. */
-	if (!w->plain && !strpbrk(w->md, w->math ? "$" : "[<"))
+	/* Links start with '[' (inline, reference) or '<' (autolinks; the
+	 * permissive ones are off), images with "![", and math with '$': a
+	 * text without the one it looks for has none, and need not be
+	 * parsed. */
+	if (!w->plain && (w->math ? !strchr(w->md, '$')
+	                          : w->want == MD_SPAN_IMG ? !strstr(w->md, "![")
+	                                                   : !strpbrk(w->md, "[<")))
 		return 0;
 	MD_PARSER parser = {0, PARSER_FLAGS, w_block, w_block_leave, w_span, w_span_leave, w_text,
 	                    NULL, NULL};
