@@ -881,6 +881,33 @@ static char *basis_of(const basis_set *bs, const char *lang)
 	return hex;
 }
 
+/* basis_is(e, basis_of(bs, lang)), where self is lang's index, without
+ * making the string in the common case: a short basis, compared as the
+ * bytes it is.  The stale check and the update ask it of every text. */
+static bool basis_matches(const tent *e, const basis_set *bs, size_t self, const char *lang)
+{
+	if (!e->long_basis && !bs->own) {
+		uint8_t x[8];
+		memcpy(x, bs->all, sizeof x);
+		if (self != QB_LANG_NONE)
+			for (size_t i = 0; i < 8; i++)
+				x[i] ^= bs->h[self][i];
+		return memcmp(x, e->basis.b, 8) == 0;
+	}
+	char *basis = basis_of(bs, lang);
+	bool same = basis_is(e, basis);
+	free(basis);
+	return same;
+}
+
+/* The basis of lang's text as a string, made once when first needed. */
+static const char *basis_made(char **basis, const basis_set *bs, const char *lang)
+{
+	if (!*basis)
+		*basis = basis_of(bs, lang);
+	return *basis;
+}
+
 /* Where an element is, for messages: formatted only by the callbacks that
  * print it (elem_what()), since a build visits every element several
  * times and prints almost none. */
@@ -1443,10 +1470,8 @@ static void stale_elem(void *payload, const char *qid, const char *elem, const q
 			memcpy(h, row[self].text, 8);
 		else
 			text_hash8(h, tr->text);
-		char *basis = basis_of(&bs, qb_tr_lang(t, tr));
-		bool same = basis_is(e, basis);
-		free(basis);
-		if (memcmp(h, e->hash, 8) != 0 || same || self == QB_LANG_NONE)
+		if (memcmp(h, e->hash, 8) != 0 || self == QB_LANG_NONE ||
+		    basis_matches(e, &bs, self, qb_tr_lang(t, tr)))
 			continue;
 		if (!st.changed) {
 			old = qb_xcalloc(c->bank->nlangs + 1, sizeof *old);
@@ -1572,7 +1597,7 @@ static void upd_elem(void *payload, const char *qid, const char *elem, const qb_
 			memcpy(h, row[k].text, 8);
 		else
 			text_hash8(h, s);
-		char *basis = basis_of(&bs, lang);
+		char *basis = NULL; /* basis_made() */
 		/* In place, o is (a copy of) the entry this one replaces. */
 		const tent *o = old[k];
 		tent e;
@@ -1588,9 +1613,10 @@ static void upd_elem(void *payload, const char *qid, const char *elem, const qb_
 		 * an unchanged text keeps its basis, so staleness persists,
 		 * but for the languages that caught up (settle()). */
 		bool same_text = o && memcmp(o->hash, h, 8) == 0;
-		bool same_basis = o && basis_is(o, basis);
+		bool same_basis = o && basis_matches(o, &bs, k, lang);
 		if (same_text && !same_basis && out_of_date_only_for_new(o, &bs, t, k, old)) {
-			put_basis(c->old, &e, basis); /* a translation added: still current */
+			/* a translation added: still current */
+			put_basis(c->old, &e, basis_made(&basis, &bs, lang));
 			added = true;
 		} else if (same_text || same_basis) {
 			e.long_basis = o->long_basis;
@@ -1598,15 +1624,15 @@ static void upd_elem(void *payload, const char *qid, const char *elem, const qb_
 			if (same_text && !same_basis) {
 				if (!st.changed)
 					elem_state_init(&st, c->bank, t, &bs, row, old);
-				settle(c->old, &e, &bs, k, &st, basis);
+				settle(c->old, &e, &bs, k, &st, basis_made(&basis, &bs, lang));
 			}
 		} else {
-			put_basis(c->old, &e, basis);
+			put_basis(c->old, &e, basis_made(&basis, &bs, lang));
 		}
 		/* Reviewed stays with the text and the basis it was reviewed
 		 * against: a new edit of either (the text stale) takes it away. */
 		e.reviewed = o && o->reviewed && memcmp(o->hash, e.hash, 8) == 0 &&
-		             (added || basis_same(o, &e)) && basis_is(&e, basis);
+		             (added || basis_same(o, &e)) && basis_matches(&e, &bs, k, lang);
 		free(basis);
 		if (!o || memcmp(o->hash, e.hash, 8) != 0 || !basis_same(o, &e) ||
 		    o->reviewed != e.reviewed)
