@@ -1117,14 +1117,10 @@ typedef struct note_job {
  * escaping) and inserting it (SQLite) take about the same time, so the
  * renderer runs on a second thread.  It starts in qb_begin_anki(), while
  * the driver works out the revision record, and stays at most RING notes
- * and `budget` bytes of fields ahead of the inserts: three quarters of the
- * bank file's size, at most AHEAD_MAX.  That bounds the memory at any
- * size and keeps it within the build's goal of three bytes per byte of
- * source plus 30 MiB (tests/bench/README.md), even for a bank of short
- * texts, whose notes are mostly the note type's markup (its peak with the
- * whole file's size: 0.98 of the goal; with three quarters: 0.91).  The
- * threads signal each other only when one waits, and then after half the
- * room, not at every note.
+ * and `budget` bytes of fields ahead of the inserts (ahead_budget()):
+ * that bounds the memory at any size and keeps it within the build's
+ * goal.  The threads signal each other only when one waits, and then
+ * after half the room, not at every note.
  *
  * Each thread frees only what it allocated: the renderer frees the notes
  * already inserted before it renders the next.  A thread freeing another
@@ -1132,6 +1128,7 @@ typedef struct note_job {
  * inserts freed the notes the two threads met on that lock at every note. */
 #define RING ((size_t)16384)
 #define AHEAD_MAX ((size_t)32 << 20)
+#define AHEAD_MIN ((size_t)256 << 10) /* a few notes, whatever the room */
 typedef struct note_pipe {
 	anki *a;
 	size_t nnotes;
@@ -1221,6 +1218,37 @@ static void *renderer(void *arg)
 	return NULL;
 }
 
+/* The process's resident bytes now (Linux's /proc/self/statm), or 0. */
+static double resident_bytes(void)
+{
+	FILE *f = fopen("/proc/self/statm", "r");
+	long size = 0, resident = 0;
+	if (!f)
+		return 0;
+	if (fscanf(f, "%ld %ld", &size, &resident) != 2)
+		resident = 0;
+	fclose(f);
+	return (double)resident * (double)sysconf(_SC_PAGESIZE);
+}
+
+/* How many bytes of notes may be rendered ahead: a third of the room that
+ * the build's memory goal (three bytes per byte of the bank file plus 30
+ * MiB: tests/bench/README.md) leaves above what the process holds when
+ * the renderer starts, at most AHEAD_MAX; the other two thirds are for
+ * the steps after it (the record's update, SQLite, the deflate).  The
+ * room differs with the bank's shape: about 60 MiB for 10,000 questions
+ * of real texts, 11 MiB for 100,000 short ones, whose model and record
+ * are most of the goal. */
+static size_t ahead_budget(const char *bank_path)
+{
+	struct stat st;
+	double held = resident_bytes();
+	if (stat(bank_path, &st) != 0 || held <= 0)
+		return AHEAD_MIN;
+	double room = (3.0 * (double)st.st_size + (double)(30 << 20) - held) / 3;
+	return room < (double)AHEAD_MIN ? AHEAD_MIN : room > (double)AHEAD_MAX ? AHEAD_MAX : (size_t)room;
+}
+
 /* Starts rendering a's notes (on a second thread when one can start). */
 static note_pipe *pipe_start(anki *a)
 {
@@ -1229,9 +1257,7 @@ static note_pipe *pipe_start(anki *a)
 	p->nnotes = a->bank->nquestions * a->nlangs;
 	p->cap = p->nnotes < RING ? (p->nnotes ? p->nnotes : 1) : RING;
 	p->ring = qb_xcalloc(p->cap, sizeof *p->ring);
-	struct stat st;
-	size_t most = stat(a->bank->path, &st) == 0 ? (size_t)st.st_size / 4 * 3 : 0;
-	p->budget = most < AHEAD_MAX ? most : AHEAD_MAX;
+	p->budget = ahead_budget(a->bank->path);
 	pthread_mutex_init(&p->lock, NULL);
 	pthread_cond_init(&p->cond, NULL);
 	p->threaded = p->nnotes > 1 && pthread_create(&p->tid, NULL, renderer, p) == 0;
