@@ -158,8 +158,8 @@ int qb_fs_rename_durable(const char *tmp, const char *path)
 int qb_fs_atomic_commit(qb_fs_atomic *a)
 {
 	int rc = 0;
-	if (fflush(a->f) != 0 || fsync(fileno(a->f)) != 0)
-		rc = -1;
+	if (fflush(a->f) != 0 || ferror(a->f) || fsync(fileno(a->f)) != 0)
+		rc = -1; /* ferror(): a write that failed before the flush */
 	int err = errno;
 	if (fclose(a->f) != 0 && !rc) {
 		rc = -1;

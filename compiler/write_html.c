@@ -29,6 +29,7 @@
 
 #include <errno.h>
 #include <nettle/base64.h>
+#include <nettle/sha2.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -93,31 +94,92 @@ typedef struct page {
 	qb_buf csp;           /* script hashes for the policy                */
 } page;
 
-/* Appends a <script> element holding js, and its hash to the policy.  The
- * HTML parser ends a script at "</script" and treats "<!--" specially;
- * both are rewritten to the same JavaScript ("<\/" and "<\!" are "</" and
- * "<!" in strings and regular expressions, the only places they occur). */
-static void put_script(page *p, qb_buf *out, const char *js, size_t len)
+/* Where the bank's data goes in the page: it is most of the file, so it
+ * is written to the file from p->data once, when the page is (a copy in
+ * the page would double the memory a big bank needs). */
+static const char data_mark[] = "\x01qbc-data\x01";
+
+/* Passes js to put in pieces, with "</script" and "<!--" rewritten: the
+ * HTML parser ends a script at the first and treats the second specially;
+ * "<\/" and "<\!" are "</" and "<!" in JavaScript's strings and regular
+ * expressions, the only places they occur. */
+static void script_text(const char *js, size_t len, void (*put)(void *, const char *, size_t),
+                        void *payload)
 {
-	qb_buf body = QB_BUF_INIT;
-	for (size_t i = 0; i < len; i++) {
-		if (js[i] == '<' && i + 1 < len && (js[i + 1] == '/' || js[i + 1] == '!') &&
-		    (strncasecmp(js + i, "</script", 8) == 0 || strncmp(js + i, "<!--", 4) == 0)) {
-			qb_buf_putc(&body, '<');
-			qb_buf_putc(&body, '\\');
-			continue;
-		}
-		qb_buf_putc(&body, js[i]);
+	for (size_t i = 0; i < len;) {
+		const char *lt = memchr(js + i, '<', len - i);
+		size_t run = lt ? (size_t)(lt - (js + i)) : len - i;
+		put(payload, js + i, run);
+		if ((i += run) == len)
+			break;
+		bool special = i + 1 < len && (js[i + 1] == '/' || js[i + 1] == '!') &&
+		               (strncasecmp(js + i, "</script", 8) == 0 || strncmp(js + i, "<!--", 4) == 0);
+		put(payload, special ? "<\\" : "<", special ? 2 : 1);
+		i++;
 	}
-	uint8_t digest[QB_SHA256_SIZE];
-	qb_hash_sha256(digest, body.ptr ? body.ptr : "", body.len);
+}
+
+static void put_buf(void *payload, const char *s, size_t n)
+{
+	qb_buf_append(payload, s, n);
+}
+
+static void put_hash(void *payload, const char *s, size_t n)
+{
+	sha256_update(payload, n, (const uint8_t *)s);
+}
+
+static void put_file(void *payload, const char *s, size_t n)
+{
+	fwrite(s, 1, n, payload);
+}
+
+/* Adds the hash of a script's text to the policy. */
+static void policy_hash(page *p, struct sha256_ctx *sha)
+{
+	uint8_t digest[SHA256_DIGEST_SIZE];
+	sha256_digest(sha, sizeof digest, digest);
 	qb_buf_puts(&p->csp, " 'sha256-");
 	put_base64(&p->csp, digest, sizeof digest);
 	qb_buf_putc(&p->csp, '\'');
+}
+
+/* Appends a <script> element holding js, and its hash to the policy. */
+static void put_script(page *p, qb_buf *out, const char *js, size_t len)
+{
+	struct sha256_ctx sha;
+	sha256_init(&sha);
+	script_text(js, len, put_hash, &sha);
+	policy_hash(p, &sha);
 	qb_buf_puts(out, "<script>");
-	qb_buf_append(out, body.ptr ? body.ptr : "", body.len);
+	script_text(js, len, put_buf, out);
 	qb_buf_puts(out, "</script>");
-	qb_buf_dispose(&body);
+}
+
+/* The bank's data script: hashed now, its text left to write_page(). */
+static void put_data_script(page *p, qb_buf *out)
+{
+	struct sha256_ctx sha;
+	sha256_init(&sha);
+	script_text(qb_buf_cstr(&p->data), p->data.len, put_hash, &sha);
+	policy_hash(p, &sha);
+	qb_buf_puts(out, "<script>");
+	qb_buf_puts(out, data_mark);
+	qb_buf_puts(out, "</script>");
+}
+
+/* Writes part of the page to f, the bank's data where its mark is. */
+static void write_part(FILE *f, const qb_buf *part, const page *p)
+{
+	const char *s = qb_buf_cstr(part);
+	const char *mark = strstr(s, data_mark);
+	if (!mark) {
+		fwrite(s, 1, part->len, f);
+		return;
+	}
+	fwrite(s, 1, (size_t)(mark - s), f);
+	script_text(qb_buf_cstr(&p->data), p->data.len, put_file, f);
+	fputs(mark + strlen(data_mark), f);
 }
 
 /* Appends css in a <style> element ("</style" cannot end it early: "\/"
@@ -219,7 +281,7 @@ static int inline_file(page *p, qb_buf *out, const char *name)
 		put_style(out, a);
 		put_style(out, b);
 	} else if (strcmp(name, "data.js") == 0) {
-		put_script(p, out, p->data.ptr, p->data.len);
+		put_data_script(p, out);
 		char *cfg = qb_xasprintf("window.QB_LOCAL = {\"revision\": %u, \"version\": %lu};\n",
 		                         p->r->revision, p->r->seed);
 		put_script(p, out, cfg, strlen(cfg));
@@ -306,7 +368,8 @@ int qb_write_html(const qb_render_ctx *r, const qb_bank *bank)
 	int rc = -1;
 	bool math = false;
 	page p = {r, QB_BUF_INIT, {0}, QB_BUF_INIT};
-	qb_buf tmpl = QB_BUF_INIT, head = QB_BUF_INIT, tail = QB_BUF_INIT, out = QB_BUF_INIT;
+	qb_buf tmpl = QB_BUF_INIT, head = QB_BUF_INIT, tail = QB_BUF_INIT;
+	qb_fs_atomic out = {NULL, NULL, NULL};
 	if (qb_scorm_player_data(r, bank, data_url, print_labels, &p.data, &math) != 0 ||
 	    (math && qb_scorm_katex(&p.katex) != 0) ||
 	    qb_scorm_index_html(&tmpl, r, bank, math) != 0)
@@ -325,16 +388,24 @@ int qb_write_html(const qb_render_ctx *r, const qb_bank *bank)
 	free(before);
 	if (ir != 0 || inline_page(&p, &tail, csp_end) != 0)
 		goto done;
-	qb_buf_append(&out, head.ptr, head.len);
-	qb_buf_puts(&out, "default-src 'none'; script-src");
-	qb_buf_append(&out, p.csp.ptr, p.csp.len);
-	qb_buf_puts(&out, "; style-src 'unsafe-inline'; img-src data:; media-src data:; "
-	                  "font-src data:; connect-src 'none'; form-action 'none'; base-uri 'none'");
-	qb_buf_append(&out, tail.ptr, tail.len);
-	rc = qb_fs_write_atomic(r->path, out.ptr, out.len);
+	qb_buf_dispose(&tmpl);
+	/* Written in its three pieces, not joined in memory first. */
+	if (qb_fs_atomic_open(&out, r->path) != 0) {
+		qb_diag_fatal("cannot write %s: %s", r->path, strerror(errno));
+		goto done;
+	}
+	write_part(out.f, &head, &p);
+	fputs("default-src 'none'; script-src", out.f);
+	fwrite(qb_buf_cstr(&p.csp), 1, p.csp.len, out.f);
+	fputs("; style-src 'unsafe-inline'; img-src data:; media-src data:; "
+	      "font-src data:; connect-src 'none'; form-action 'none'; base-uri 'none'",
+	      out.f);
+	write_part(out.f, &tail, &p);
+	rc = qb_fs_atomic_commit(&out);
 	if (rc != 0)
 		qb_diag_fatal("cannot write %s: %s", r->path, strerror(errno));
 done:
+	qb_fs_atomic_discard(&out);
 	if (math)
 		qb_scorm_katex_dispose(&p.katex);
 	qb_buf_dispose(&p.data);
@@ -342,7 +413,6 @@ done:
 	qb_buf_dispose(&tmpl);
 	qb_buf_dispose(&head);
 	qb_buf_dispose(&tail);
-	qb_buf_dispose(&out);
 	return rc;
 }
 
