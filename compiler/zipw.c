@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdint.h>
 #include <fcntl.h>
+#include <libdeflate.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -27,6 +28,14 @@ struct qb_zipw {
 	time_t mtime;
 	int level;
 	qb_zipw_stream *streams; /* every stream made for z, freed with it  */
+	/* Members of one block (most of a QTI package's thousands): one
+	 * compressor for them all, and their deflated bytes appended to one
+	 * unlinked scratch file, not held in memory until the commit. */
+	struct libdeflate_compressor *small;
+	uint8_t *small_out;
+	size_t small_cap;
+	int small_fd;            /* -1 until made, or if it cannot be     */
+	uint64_t small_end;
 };
 
 /* A stream's bytes stay in memory up to this size. */
@@ -66,6 +75,7 @@ qb_zipw *qb_zipw_open(const char *path, time_t mtime)
 	z->tmp = tmp;
 	z->mtime = mtime;
 	z->level = QB_ZIPW_LEVEL;
+	z->small_fd = -1;
 	return z;
 }
 
@@ -120,6 +130,7 @@ static int stream_pread(qb_zipw_stream *s, void *buf, size_t len, uint64_t off);
  * sizes; or a stored stream kept in its scratch file (stored). */
 typedef struct member_src {
 	qb_pdeflated d;
+	bool shared;      /* d.spill is z->small_fd: closed with z, not here */
 	qb_zipw_stream *stored;
 	zip_uint64_t pos;
 	zip_error_t error;
@@ -162,6 +173,8 @@ static zip_int64_t member_cb(void *ud, void *data, zip_uint64_t len, zip_source_
 	case ZIP_SOURCE_ERROR:
 		return zip_error_to_data(&s->error, data, len);
 	case ZIP_SOURCE_FREE: /* a stored stream goes with z */
+		if (s->shared)
+			s->d.spill = -1;
 		qb_pdeflated_free(&s->d);
 		zip_error_fini(&s->error);
 		free(s);
@@ -188,9 +201,65 @@ static zip_source_t *member_source(qb_zipw *z, member_src *s)
 
 /* Deflates size bytes from read (on every core when they are several
  * blocks) and adds them as name. */
+static int read_mem(void *payload, void *buf, size_t len, uint64_t off)
+{
+	memcpy(buf, (const char *)payload + off, len);
+	return 0;
+}
+
+/* Deflates data (at most one block) with z's own compressor and keeps the
+ * result at the end of z's scratch file (in memory when there is none):
+ * the same bytes as qb_pdeflate(), without a compressor made and the
+ * result held for each member. */
+static int add_small(qb_zipw *z, const char *name, const void *data, size_t len)
+{
+	if (!z->small && !(z->small = libdeflate_alloc_compressor(z->level))) {
+		qb_diag_fatal("cannot compress '%s' for '%s'", name, z->path);
+		return -1;
+	}
+	size_t bound = libdeflate_deflate_compress_bound(z->small, len);
+	if (bound > z->small_cap) {
+		z->small_out = qb_xrealloc(z->small_out, bound);
+		z->small_cap = bound;
+	}
+	size_t used = libdeflate_deflate_compress(z->small, data, len, z->small_out, bound);
+	if (!used) {
+		qb_diag_fatal("cannot compress '%s' for '%s'", name, z->path);
+		return -1;
+	}
+	if (z->small_fd == -1)
+		z->small_fd = qb_fs_scratch(z->path);
+	member_src *s = qb_xcalloc(1, sizeof *s);
+	qb_pdeflate_part *part = qb_xcalloc(1, sizeof *part);
+	part->len = used;
+	part->off = z->small_end;
+	for (size_t put = 0; z->small_fd >= 0 && put < used;) {
+		ssize_t n = pwrite(z->small_fd, z->small_out + put, used - put,
+		                   (off_t)(z->small_end + put));
+		if (n <= 0) { /* kept in memory, as when there is no scratch file */
+			close(z->small_fd);
+			z->small_fd = -2;
+			break;
+		}
+		put += (size_t)n;
+	}
+	if (z->small_fd >= 0) {
+		z->small_end += used;
+	} else {
+		part->data = qb_xmalloc(used);
+		memcpy(part->data, z->small_out, used);
+	}
+	s->d = (qb_pdeflated){part, 1, z->small_fd >= 0 ? z->small_fd : -1, used,
+	                      libdeflate_crc32(0, data, len), len};
+	s->shared = z->small_fd >= 0;
+	return add_source(z, name, member_source(z, s), true);
+}
+
 static int add_deflated(qb_zipw *z, const char *name, qb_pdeflate_read_fn read, void *payload,
                         uint64_t size)
 {
+	if (read == read_mem && size <= QB_PDEFLATE_BLOCK)
+		return add_small(z, name, payload, (size_t)size);
 	member_src *s = qb_xcalloc(1, sizeof *s);
 	if (qb_pdeflate(&s->d, read, payload, size, z->level, 0) != 0) {
 		free(s);
@@ -198,12 +267,6 @@ static int add_deflated(qb_zipw *z, const char *name, qb_pdeflate_read_fn read, 
 		return -1;
 	}
 	return add_source(z, name, member_source(z, s), true);
-}
-
-static int read_mem(void *payload, void *buf, size_t len, uint64_t off)
-{
-	memcpy(buf, (const char *)payload + off, len);
-	return 0;
 }
 
 static int read_fd(void *payload, void *buf, size_t len, uint64_t off)
@@ -400,6 +463,16 @@ static void free_streams(qb_zipw *z)
 	z->streams = NULL;
 }
 
+/* After libzip has read every member (or dropped them). */
+static void free_small(qb_zipw *z)
+{
+	if (z->small)
+		libdeflate_free_compressor(z->small);
+	free(z->small_out);
+	if (z->small_fd >= 0)
+		close(z->small_fd);
+}
+
 int qb_zipw_commit(qb_zipw *z)
 {
 	int rc = 0;
@@ -413,6 +486,7 @@ int qb_zipw_commit(qb_zipw *z)
 		rc = -1;
 	}
 	z->zip = NULL;
+	free_small(z);
 	free_streams(z);
 	free(z->tmp);
 	free(z->path);
@@ -427,6 +501,7 @@ void qb_zipw_discard(qb_zipw *z)
 	if (z->zip)
 		zip_discard(z->zip);
 	unlink(z->tmp);
+	free_small(z);
 	free_streams(z);
 	free(z->tmp);
 	free(z->path);
