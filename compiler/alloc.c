@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 QB_NORETURN static void oom(size_t n)
 {
@@ -62,4 +64,21 @@ char *qb_xasprintf(const char *fmt, ...)
 	vsnprintf(p, (size_t)n + 1, fmt, ap);
 	va_end(ap);
 	return p;
+}
+
+size_t qb_mem_room(const char *bank_path)
+{
+	struct stat st;
+	FILE *f = fopen("/proc/self/statm", "r");
+	long size = 0, resident = 0;
+	if (!f)
+		return 0;
+	if (fscanf(f, "%ld %ld", &size, &resident) != 2)
+		resident = 0;
+	fclose(f);
+	if (resident <= 0 || stat(bank_path, &st) != 0)
+		return 0;
+	double goal = 3.0 * (double)st.st_size + (double)(30 << 20);
+	double held = (double)resident * (double)sysconf(_SC_PAGESIZE);
+	return goal > held ? (size_t)(goal - held) : 0;
 }

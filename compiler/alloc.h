@@ -13,4 +13,12 @@ char *qb_xstrndup(const char *s, size_t n);
 /* printf into a fresh heap string; the caller frees it. */
 char *qb_xasprintf(const char *fmt, ...) QB_PRINTF(1, 2);
 
+/* The bytes that the build's memory goal (three bytes per byte of the
+ * bank file plus 30 MiB: tests/bench/README.md) leaves above what the
+ * process holds now (its resident set, Linux's /proc/self/statm); 0 when
+ * there is none or either cannot be read.  Work that may run ahead
+ * (hashes, rendered notes) takes a share of it, so that memory stays
+ * within the goal whatever the bank's shape. */
+size_t qb_mem_room(const char *bank_path);
+
 #endif

@@ -29,7 +29,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -1218,35 +1217,16 @@ static void *renderer(void *arg)
 	return NULL;
 }
 
-/* The process's resident bytes now (Linux's /proc/self/statm), or 0. */
-static double resident_bytes(void)
-{
-	FILE *f = fopen("/proc/self/statm", "r");
-	long size = 0, resident = 0;
-	if (!f)
-		return 0;
-	if (fscanf(f, "%ld %ld", &size, &resident) != 2)
-		resident = 0;
-	fclose(f);
-	return (double)resident * (double)sysconf(_SC_PAGESIZE);
-}
-
-/* How many bytes of notes may be rendered ahead: a third of the room that
- * the build's memory goal (three bytes per byte of the bank file plus 30
- * MiB: tests/bench/README.md) leaves above what the process holds when
- * the renderer starts, at most AHEAD_MAX; the other two thirds are for
- * the steps after it (the record's update, SQLite, the deflate).  The
- * room differs with the bank's shape: about 60 MiB for 10,000 questions
- * of real texts, 11 MiB for 100,000 short ones, whose model and record
- * are most of the goal. */
+/* How many bytes of notes may be rendered ahead: a third of the room the
+ * build's memory goal leaves when the renderer starts (qb_mem_room()), at
+ * most AHEAD_MAX; the other two thirds are for the steps after it (the
+ * record's update, SQLite, the deflate).  The room differs with the
+ * bank's shape: about 60 MiB for 10,000 questions of real texts, 11 MiB
+ * for 100,000 short ones, whose model and record are most of the goal. */
 static size_t ahead_budget(const char *bank_path)
 {
-	struct stat st;
-	double held = resident_bytes();
-	if (stat(bank_path, &st) != 0 || held <= 0)
-		return AHEAD_MIN;
-	double room = (3.0 * (double)st.st_size + (double)(30 << 20) - held) / 3;
-	return room < (double)AHEAD_MIN ? AHEAD_MIN : room > (double)AHEAD_MAX ? AHEAD_MAX : (size_t)room;
+	size_t room = qb_mem_room(bank_path) / 3;
+	return room < AHEAD_MIN ? AHEAD_MIN : room > AHEAD_MAX ? AHEAD_MAX : room;
 }
 
 /* Starts rendering a's notes (on a second thread when one can start). */
