@@ -586,6 +586,7 @@ static qb_drv_status build_bank(const qb_drv_opts *o, size_t i, const selection 
 		goto done;
 	if ((rc = record_warnings(rev, bank, hashes, NULL)) != QB_DRV_OK)
 		goto done;
+	qb_rev_hashes_rewind(hashes); /* the update's pass, under way while the writers begin */
 	qb_diag_mark m = qb_diag_mark_now();
 	qb_render_check_labels(bank, tdir); /* once per bank, not per writer */
 	time_t now = revision_now();        /* may warn about SOURCE_DATE_EPOCH */

@@ -1027,12 +1027,15 @@ static void count_elem(void *payload, const char *qid, const char *elem, const q
 
 /* The rows are made on another thread while the bank is checked and its
  * record read, and used in element order by the stale check and then by
- * the update.  A bank whose rows fit in ROWS_BUDGET keeps them all; a
- * bigger one keeps a window of them, ROWS_BUDGET in all: the thread stays
- * at most that far ahead of the reader, and hashes again from the first
- * element when a second pass asks for it (the build's update after its
- * stale check).  So the memory stays small for a bank of any size. */
+ * the update.  A bank whose rows fit in the budget (a twelfth of the room
+ * the memory goal leaves, between ROWS_BUDGET and ROWS_MAX) keeps them
+ * all; a bigger one keeps a window of them, the budget in all: the thread
+ * stays at most that far ahead of the reader, and hashes again from the
+ * first element for a second pass (the build's update after its stale
+ * check, started early by qb_rev_hashes_rewind()).  So the memory stays
+ * small for a bank of any size. */
 #define ROWS_BUDGET ((size_t)2 << 20)
+#define ROWS_MAX ((size_t)16 << 20)
 #define ROWS_CHUNK ((size_t)256) /* rows published, and released, at once */
 
 struct qb_rev_hashes {
@@ -1108,7 +1111,13 @@ static void hashes_run(qb_rev_hashes *x)
 
 qb_rev_hashes *qb_rev_hashes_start(const qb_bank *bank)
 {
-	return qb_rev_hashes_start_budget(bank, ROWS_BUDGET);
+	/* Every row when a twelfth of the room the memory goal leaves holds
+	 * them (qb_mem_room()), so that the update's pass needs no second
+	 * hashing; else a window of at least ROWS_BUDGET. */
+	size_t room = qb_mem_room(bank->path) / 12;
+	return qb_rev_hashes_start_budget(bank, room < ROWS_BUDGET ? ROWS_BUDGET
+	                                        : room > ROWS_MAX  ? ROWS_MAX
+	                                                           : room);
 }
 
 qb_rev_hashes *qb_rev_hashes_start_budget(const qb_bank *bank, size_t budget)
@@ -1163,6 +1172,14 @@ static const text_hashes *hashes_row(qb_rev_hashes *x, size_t i)
 		pthread_mutex_unlock(&x->mu);
 	}
 	return x->rows + i % x->window * x->bank->nlangs;
+}
+
+void qb_rev_hashes_rewind(qb_rev_hashes *x)
+{
+	if (x && x->window < x->nelems) {
+		hashes_join(x);
+		hashes_run(x);
+	}
 }
 
 void qb_rev_hashes_free(qb_rev_hashes *x)

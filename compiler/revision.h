@@ -48,9 +48,15 @@ typedef struct qb_rev_hashes qb_rev_hashes;
 qb_rev_hashes *qb_rev_hashes_start(const qb_bank *bank);
 /* The same, keeping at most about budget bytes of hashes (a window of the
  * rows, hashed again for a second pass; at least a few hundred rows).
- * qb_rev_hashes_start() gives it 2 MiB; the tests give it less, so that
+ * qb_rev_hashes_start() gives it a twelfth of qb_mem_room(), 2 to 16 MiB; the
+ * tests give it less, so that
  * a small bank takes the windowed path. */
 qb_rev_hashes *qb_rev_hashes_start_budget(const qb_bank *bank, size_t budget);
+/* Starts the next pass over the rows now, when they do not all fit in
+ * the budget (about 60,000 texts in two languages): the build calls it
+ * after the stale check, so that the update finds its first rows hashed
+ * while it works out the question times. */
+void qb_rev_hashes_rewind(qb_rev_hashes *x);
 void qb_rev_hashes_free(qb_rev_hashes *hashes);
 
 /* Warns about stale translations: an element whose text changed in one
