@@ -600,11 +600,16 @@ static qb_drv_status build_bank(const qb_drv_opts *o, size_t i, const selection 
 	if ((rc = select_langs(bank, o->langs, langs, &opts.nlangs)) != QB_DRV_OK ||
 	    (rc = format_rules(sel, bank, &opts, true)) != QB_DRV_OK)
 		goto done;
-	/* The writers' early work runs while the record is updated. */
+	/* The writers' early work runs while the record is updated; not in a
+	 * first build, whose update makes the record's tables (the memory the
+	 * early work would take, qb_mem_room()). */
 	jobs = qb_xcalloc(sel->n ? sel->n : 1, sizeof *jobs);
-	for (size_t k = 0; k < sel->n && !o->dry_run; k++)
+	bool early = qb_rev_number(rev) > 0;
+	for (size_t k = 0; k < sel->n && !o->dry_run && early; k++)
 		jobs[k] = qb_render_begin(sel->w[k], bank, &opts);
 	bool changed = qb_rev_update(rev, bank, hashes, tdir, now, &report);
+	for (size_t k = 0; k < sel->n && !o->dry_run && !early; k++)
+		jobs[k] = qb_render_begin(sel->w[k], bank, &opts);
 	qb_rev_hashes_free(hashes);
 	hashes = NULL;
 	qb_rev_report_print(&report, bank->id, o->dry_run);

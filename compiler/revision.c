@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "alloc.h"
 #include "arena.h"
@@ -1115,6 +1116,12 @@ qb_rev_hashes *qb_rev_hashes_start(const qb_bank *bank)
 	 * them (qb_mem_room()), so that the update's pass needs no second
 	 * hashing; else a window of at least ROWS_BUDGET. */
 	size_t room = qb_mem_room(bank->path) / 12;
+	/* A first build (no record yet) makes the record's tables: they will
+	 * take the room, so the hashes keep to the smallest window. */
+	char *rpath = qb_rev_path(bank->path);
+	if (access(rpath, F_OK) != 0)
+		room = 0;
+	free(rpath);
 	return qb_rev_hashes_start_budget(bank, room < ROWS_BUDGET ? ROWS_BUDGET
 	                                        : room > ROWS_MAX  ? ROWS_MAX
 	                                                           : room);
