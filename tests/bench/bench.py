@@ -296,8 +296,15 @@ def main():
                 steps = [("check", [qbc, "check", "bench.qb"])]
                 # The record is written by a first build; timed builds are
                 # rebuilds with the record present, as an author's make is.
-                run([qbc, "build", "--format", ",".join(fmts), "-o", "out", "bench.qb"], d,
-                    ok=(0, 1))
+                # A build writes nothing, record included, when a format
+                # rejects the bank (SCORM's saved state, past about 3,000
+                # questions): then the record comes from the other formats.
+                _, _, _, rc = run([qbc, "build", "--format", ",".join(fmts), "-o", "out",
+                                   "bench.qb"], d, ok=(0, 1))
+                if rc != 0:
+                    run([qbc, "build", "--format",
+                         ",".join(f for f in fmts if not f.startswith("scorm")), "-o", "out",
+                         "bench.qb"], d)
                 for f in fmts:
                     steps.append((f"build {f}",
                                   [qbc, "build", "--format", f, "-o", "out", "bench.qb"]))
