@@ -29,7 +29,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "alloc.h"
 #include "arena.h"
@@ -1113,14 +1112,19 @@ static void hashes_run(qb_rev_hashes *x)
 qb_rev_hashes *qb_rev_hashes_start(const qb_bank *bank)
 {
 	/* Every row when a twelfth of the room the memory goal leaves holds
-	 * them (qb_mem_room()), so that the update's pass needs no second
-	 * hashing; else a window of at least ROWS_BUDGET. */
-	size_t room = qb_mem_room(bank->path) / 12;
-	/* A first build (no record yet) makes the record's tables: they will
-	 * take the room, so the hashes keep to the smallest window. */
+	 * them (qb_mem_room(), less the record's size), so that the update's
+	 * pass needs no second hashing; else a window of at least
+	 * ROWS_BUDGET. */
+	/* The record, read beside the bank, takes about its file's size of
+	 * the room; a first build (no record yet) makes its tables, which
+	 * take the room: the hashes then keep to the smallest window. */
+	size_t room = qb_mem_room(bank->path);
 	char *rpath = qb_rev_path(bank->path);
-	if (access(rpath, F_OK) != 0)
+	struct stat st;
+	if (stat(rpath, &st) != 0 || (uint64_t)st.st_size >= room)
 		room = 0;
+	else
+		room = (room - (size_t)st.st_size) / 12;
 	free(rpath);
 	return qb_rev_hashes_start_budget(bank, room < ROWS_BUDGET ? ROWS_BUDGET
 	                                        : room > ROWS_MAX  ? ROWS_MAX

@@ -1128,6 +1128,7 @@ typedef struct note_job {
 #define RING ((size_t)16384)
 #define AHEAD_MAX ((size_t)32 << 20)
 #define AHEAD_MIN ((size_t)256 << 10) /* a few notes, whatever the room */
+#define AHEAD_ROOM_MIN ((size_t)48 << 20) /* less room: AHEAD_MIN */
 typedef struct note_pipe {
 	anki *a;
 	size_t nnotes;
@@ -1221,12 +1222,16 @@ static void *renderer(void *arg)
  * build's memory goal leaves when the renderer starts (qb_mem_room()), at
  * most AHEAD_MAX; the other two thirds are for the steps after it (the
  * record's update, SQLite, the deflate).  The room differs with the
- * bank's shape: about 60 MiB for 10,000 questions of real texts, 11 MiB
- * for 100,000 short ones, whose model and record are most of the goal. */
+ * bank's shape: about 60 MiB for 10,000 questions of real texts, 17 MiB
+ * for 10,000 or 100,000 short ones, whose model and record are most of
+ * the goal; below AHEAD_ROOM_MIN the renderer stays a few notes ahead, as
+ * the steps after it need what there is. */
 static size_t ahead_budget(const char *bank_path)
 {
-	size_t room = qb_mem_room(bank_path) / 3;
-	return room < AHEAD_MIN ? AHEAD_MIN : room > AHEAD_MAX ? AHEAD_MAX : room;
+	size_t room = qb_mem_room(bank_path);
+	if (room < AHEAD_ROOM_MIN) /* the model and record take most of the goal */
+		return AHEAD_MIN;
+	return room / 3 > AHEAD_MAX ? AHEAD_MAX : room / 3;
 }
 
 /* Starts rendering a's notes (on a second thread when one can start). */
