@@ -192,6 +192,21 @@ const char *qb_media_find(const qb_media_set *set, const char *src)
 	return NULL;
 }
 
+void qb_media_note(const qb_media_set *set, const char *src, size_t **used, size_t *nused)
+{
+	for (size_t i = 0; i < set->nsrcs; i++) {
+		if (strcmp(set->srcs[i], src) != 0)
+			continue;
+		size_t f = set->file_of[i], k;
+		for (k = 0; k < *nused && (*used)[k] != f; k++)
+			;
+		if (k == *nused) {
+			*used = qb_xrealloc(*used, (*nused + 1) * sizeof **used);
+			(*used)[(*nused)++] = f;
+		}
+	}
+}
+
 void qb_media_set_dispose(qb_media_set *set)
 {
 	for (size_t i = 0; i < set->nfiles; i++) {

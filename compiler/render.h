@@ -115,6 +115,10 @@ int qb_render_media(const qb_render_ctx *ctx, qb_media_name_fn name, qb_media_se
 char *qb_render_media_hashed_name(const char *src, const unsigned char *data, size_t len);
 /* The output name of src, or NULL when set does not hold it. */
 const char *qb_media_find(const qb_media_set *set, const char *src);
+/* Adds the index in set->files of src's file to the list (*used, *nused)
+ * unless it is there: the files a part of an output shows (an item, a
+ * question), each once.  Nothing when set does not hold src. */
+void qb_media_note(const qb_media_set *set, const char *src, size_t **used, size_t *nused);
 void qb_media_set_dispose(qb_media_set *set);
 
 /* ---- Markdown ---- */

@@ -101,17 +101,7 @@ static void note_image(void *payload, const char *src, size_t offset)
 {
 	QB_UNUSED(offset);
 	ctx *c = payload;
-	for (size_t i = 0; i < c->media.nsrcs; i++) {
-		if (strcmp(c->media.srcs[i], src) != 0)
-			continue;
-		size_t f = c->media.file_of[i], k;
-		for (k = 0; k < c->nused && c->used[k] != f; k++)
-			;
-		if (k == c->nused) {
-			c->used = qb_xrealloc(c->used, (c->nused + 1) * sizeof *c->used);
-			c->used[c->nused++] = f;
-		}
-	}
+	qb_media_note(&c->media, src, &c->used, &c->nused);
 }
 
 /* Writes a <file> for every image noted since the last call. */

@@ -606,18 +606,8 @@ static void note_media(void *payload, const char *src, size_t offset)
 {
 	QB_UNUSED(offset);
 	ctx *c = payload;
-	item_rec *it = c->cur;
-	for (size_t i = 0; it && i < c->media.nsrcs; i++) {
-		if (strcmp(c->media.srcs[i], src) != 0)
-			continue;
-		size_t f = c->media.file_of[i], k;
-		for (k = 0; k < it->nmedia && it->media[k] != f; k++)
-			;
-		if (k == it->nmedia) {
-			it->media = qb_xrealloc(it->media, (it->nmedia + 1) * sizeof *it->media);
-			it->media[it->nmedia++] = f;
-		}
-	}
+	if (c->cur)
+		qb_media_note(&c->media, src, &c->cur->media, &c->cur->nmedia);
 }
 
 /* Writes the Markdown md as HTML content, noting its media. */
