@@ -182,14 +182,19 @@ static qb_drv_status select_langs(const qb_bank *bank, const char *list, const c
 
 /* Reads the bank's revision record (an empty one when there is none).
  * Returns NULL after a diagnostic; *rc says why. */
+static qb_revisions *record_status(qb_revisions *rev, bool io, qb_drv_status *rc)
+{
+	if (!rev)
+		*rc = worst(*rc, io ? QB_DRV_IO : QB_DRV_BANK_ERRORS);
+	return rev;
+}
+
 static qb_revisions *load_record(const qb_bank *bank, char **path, qb_drv_status *rc)
 {
 	bool io;
 	*path = qb_rev_path(bank->path);
 	qb_revisions *rev = qb_rev_load(*path, &io);
-	if (!rev)
-		*rc = worst(*rc, io ? QB_DRV_IO : QB_DRV_BANK_ERRORS);
-	return rev;
+	return record_status(rev, io, rc);
 }
 
 /* The revision record of a build, read on another core while the bank is
@@ -230,9 +235,7 @@ static qb_revisions *record_finish(record_read *r, char **path, qb_drv_status *r
 	else
 		r->rev = qb_rev_load(r->path, &r->io);
 	qb_diag_later_report(r->later);
-	qb_revisions *rev = r->rev;
-	if (!rev)
-		*rc = worst(*rc, r->io ? QB_DRV_IO : QB_DRV_BANK_ERRORS);
+	qb_revisions *rev = record_status(r->rev, r->io, rc);
 	*path = r->path;
 	free(r);
 	return rev;
@@ -546,6 +549,14 @@ static qb_drv_status write_all(const selection *sel, const qb_bank *bank, qb_bui
 	return rc;
 }
 
+/* Starts every selected writer's output (qb_render_begin()). */
+static void begin_all(const selection *sel, const qb_bank *bank, const qb_build_opts *opts,
+                      qb_render_job **jobs)
+{
+	for (size_t k = 0; k < sel->n; k++)
+		jobs[k] = qb_render_begin(sel->w[k], bank, opts);
+}
+
 /* Builds bank i: check, lock, update the revision record in memory,
  * report, write every output, then save the record.  Under watch, ws
  * learns the pictures the bank shows. */
@@ -604,12 +615,12 @@ static qb_drv_status build_bank(const qb_drv_opts *o, size_t i, const selection 
 	 * first build, whose update makes the record's tables (the memory the
 	 * early work would take, qb_mem_room()). */
 	jobs = qb_xcalloc(sel->n ? sel->n : 1, sizeof *jobs);
-	bool early = qb_rev_number(rev) > 0;
-	for (size_t k = 0; k < sel->n && !o->dry_run && early; k++)
-		jobs[k] = qb_render_begin(sel->w[k], bank, &opts);
+	bool early = qb_rev_number(rev) > 0 && !o->dry_run;
+	if (early)
+		begin_all(sel, bank, &opts, jobs);
 	bool changed = qb_rev_update(rev, bank, hashes, tdir, now, &report);
-	for (size_t k = 0; k < sel->n && !o->dry_run && !early; k++)
-		jobs[k] = qb_render_begin(sel->w[k], bank, &opts);
+	if (!early && !o->dry_run)
+		begin_all(sel, bank, &opts, jobs);
 	qb_rev_hashes_free(hashes);
 	hashes = NULL;
 	qb_rev_report_print(&report, bank->id, o->dry_run);
