@@ -741,15 +741,14 @@ struct qb_render_job {
 	qb_render_ctx ctx;
 	qb_render_state state;
 	const char **all;  /* ctx.langs when opts names none */
-	char *path;        /* ctx.path                       */
+	char *path;        /* ctx.path, from qb_render_finish() */
 	qb_write_status rc; /* QB_WRITE_OK, or why it cannot be written */
 };
 
 qb_render_job *qb_render_begin(const qb_writer *w, const qb_bank *bank,
                                const qb_build_opts *opts)
 {
-	qb_render_job *job = qb_xcalloc(1, sizeof *job);
-	job->state = (qb_render_state){QB_WRITE_OK, 0, NULL};
+	qb_render_job *job = qb_xcalloc(1, sizeof *job); /* state: QB_WRITE_OK, no times */
 	job->ctx = (qb_render_ctx){.writer = w, .bank = bank, .templates_dir = opts->templates_dir,
 	                           .state = &job->state, .seed = opts->seed};
 	job->rc = QB_WRITE_EIO;
@@ -759,8 +758,6 @@ qb_render_job *qb_render_begin(const qb_writer *w, const qb_bank *bank,
 		return job;
 	}
 	ctx_langs(&job->ctx, bank, opts, &job->all);
-	job->path = qb_writer_output_path(w, bank, opts);
-	job->ctx.path = job->path;
 	if (opts->templates_dir &&
 	    !(job->ctx.labels = labels_load(bank, opts->templates_dir, job->ctx.langs,
 	                                    job->ctx.nlangs)))
@@ -807,8 +804,7 @@ int qb_render_finish(qb_render_job *job, const qb_build_opts *opts)
 	}
 	unsigned n = opts->rev ? qb_rev_number(opts->rev) : 0;
 	ctx->revision = n ? n : 1;
-	/* The output path is where opts says now (a staging folder). */
-	free(job->path);
+	/* Where opts says now (the driver's staging folder). */
 	job->path = qb_writer_output_path(ctx->writer, bank, opts);
 	ctx->path = job->path;
 	/* The format's rules ran in qb_render_check(), which the driver calls

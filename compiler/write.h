@@ -54,8 +54,8 @@ typedef int (*qb_write_fn)(const qb_render_ctx *ctx, const qb_bank *bank);
  * the first is written, so a warning under --werror stops the build. */
 typedef void (*qb_check_fn)(const qb_render_ctx *ctx, const qb_bank *bank);
 /* Work a writer starts before the revision record is worked out, from the
- * bank, its languages and the templates alone (ctx has no record and no
- * times yet), so that it runs on another core while the record is read
+ * bank, its languages and the templates alone (ctx has no record, no
+ * times and no output path yet), so that it runs on another core while the record is read
  * and updated.  The write finds it as ctx->early; the render layer hands
  * it to qb_end_fn after the write, or instead of it when the build stops
  * before writing.  NULL: nothing started. */
@@ -114,9 +114,10 @@ int qb_render_write(const qb_writer *w, const qb_bank *bank, const qb_build_opts
 
 /* One output in two steps, so that a writer's early work (qb_begin_fn)
  * overlaps the revision record: qb_render_begin() builds the context from
- * opts' languages, templates and output folder (not its record or
- * times) and starts w->begin; qb_render_finish() adds the record and
- * times from opts, writes, frees the job and returns a qb_write_status.
+ * opts' languages and templates (not its record, times or output path)
+ * and starts w->begin; qb_render_finish() adds the record, times and
+ * output path from opts, writes, frees the job and returns a
+ * qb_write_status.
  * qb_render_discard() frees a job that is not to be written. */
 typedef struct qb_render_job qb_render_job;
 qb_render_job *qb_render_begin(const qb_writer *w, const qb_bank *bank,
