@@ -258,8 +258,6 @@ static int add_small(qb_zipw *z, const char *name, const void *data, size_t len)
 static int add_deflated(qb_zipw *z, const char *name, qb_pdeflate_read_fn read, void *payload,
                         uint64_t size)
 {
-	if (read == read_mem && size <= QB_PDEFLATE_BLOCK)
-		return add_small(z, name, payload, (size_t)size);
 	member_src *s = qb_xcalloc(1, sizeof *s);
 	if (qb_pdeflate(&s->d, read, payload, size, z->level, 0) != 0) {
 		free(s);
@@ -281,10 +279,18 @@ static int read_fd(void *payload, void *buf, size_t len, uint64_t off)
 	return 0;
 }
 
+/* A member from memory, deflated: by z's own compressor when it is one
+ * block (add_small()), else on every core. */
+static int add_mem_deflated(qb_zipw *z, const char *name, const void *data, size_t len)
+{
+	return len <= QB_PDEFLATE_BLOCK ? add_small(z, name, data, len)
+	                                : add_deflated(z, name, read_mem, (void *)data, len);
+}
+
 int qb_zipw_add_owned(qb_zipw *z, const char *name, void *data, size_t len, bool compress)
 {
 	if (compress) {
-		int rc = add_deflated(z, name, read_mem, data, len);
+		int rc = add_mem_deflated(z, name, data, len);
 		free(data);
 		return rc;
 	}
@@ -297,7 +303,7 @@ int qb_zipw_add_owned(qb_zipw *z, const char *name, void *data, size_t len, bool
 int qb_zipw_add(qb_zipw *z, const char *name, const void *data, size_t len, bool compress)
 {
 	if (compress) /* deflated now: no copy needed */
-		return add_deflated(z, name, read_mem, (void *)data, len);
+		return add_mem_deflated(z, name, data, len);
 	void *copy = qb_xmalloc(len);
 	if (len)
 		memcpy(copy, data, len);
