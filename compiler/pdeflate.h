@@ -43,6 +43,7 @@ typedef struct qb_pdeflated {
 	uint64_t len;   /* compressed size: the sum of the parts' lens         */
 	uint32_t crc;   /* CRC-32 of the uncompressed data                    */
 	uint64_t size;  /* uncompressed size                                  */
+	size_t ahead;   /* blocks compressed ahead and used (qb_pdeflate_ahead) */
 } qb_pdeflated;
 
 /* Compresses the size bytes that read gives at libdeflate's level (1-12)
@@ -51,6 +52,34 @@ typedef struct qb_pdeflated {
  * a read or the compressor failed (nothing to free then). */
 int qb_pdeflate(qb_pdeflated *out, qb_pdeflate_read_fn read, void *payload, uint64_t size,
                 int level, int threads);
+
+/* Compression ahead, of data still being written in place (the Anki
+ * collection while SQLite fills its file).  The writer tells every write
+ * once it is done (qb_pdeflate_ahead_wrote()); a thread of its own
+ * compresses each block once the data has grown QB_PDEFLATE_AHEAD_SLACK
+ * past the block's end, and a block written into after its compression
+ * began is compressed again at the end.  qb_pdeflate_ahead_finish() then
+ * gives the same bytes as qb_pdeflate() of the finished data.  The data
+ * must be readable through read, at any offset below what was written,
+ * from the ahead thread while it is written. */
+typedef struct qb_pdeflate_ahead qb_pdeflate_ahead;
+/* Past a block's end before it is compressed ahead: the pages a writer
+ * such as SQLite still changes are near the end of what it wrote. */
+#define QB_PDEFLATE_AHEAD_SLACK ((uint64_t)2 << 20)
+/* Bytes before from change until the end: never compressed ahead. */
+qb_pdeflate_ahead *qb_pdeflate_ahead_new(qb_pdeflate_read_fn read, void *payload, int level,
+                                         uint64_t from);
+/* len bytes at off were written (len reaching UINT64_MAX: the data was
+ * cut at off). */
+void qb_pdeflate_ahead_wrote(qb_pdeflate_ahead *a, uint64_t off, uint64_t len);
+/* The data is size bytes and written no more: compresses what is left
+ * on threads threads (as qb_pdeflate()) into *out and frees a.  Returns 0,
+ * or -1 when a read or the compressor failed. */
+int qb_pdeflate_ahead_finish(qb_pdeflate_ahead *a, qb_pdeflated *out, uint64_t size, int threads);
+/* The blocks compressed ahead so far (for tests). */
+size_t qb_pdeflate_ahead_done(qb_pdeflate_ahead *a);
+/* Abandons a (NULL is allowed). */
+void qb_pdeflate_ahead_free(qb_pdeflate_ahead *a);
 
 /* Copies up to n bytes of d's stream from offset off into buf; returns
  * how many (0 at the end). */

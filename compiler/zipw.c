@@ -250,7 +250,7 @@ static int add_small(qb_zipw *z, const char *name, const void *data, size_t len)
 		memcpy(part->data, z->small_out, used);
 	}
 	s->d = (qb_pdeflated){part, 1, z->small_fd >= 0 ? z->small_fd : -1, used,
-	                      libdeflate_crc32(0, data, len), len};
+	                      libdeflate_crc32(0, data, len), len, 0};
 	s->shared = z->small_fd >= 0;
 	return add_source(z, name, member_source(z, s), true);
 }
@@ -277,6 +277,71 @@ static int read_fd(void *payload, void *buf, size_t len, uint64_t off)
 		got += (size_t)n;
 	}
 	return 0;
+}
+
+/* ---- compressed ahead (zipw.h) ---- */
+
+struct qb_zipw_ahead {
+	int fd;
+	char *file;
+	qb_pdeflate_ahead *ahead;
+};
+
+qb_zipw_ahead *qb_zipw_ahead_new(const char *file, uint64_t from)
+{
+	int fd = open(file, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	qb_zipw_ahead *h = qb_xmalloc(sizeof *h);
+	*h = (qb_zipw_ahead){fd, qb_xstrdup(file), NULL};
+	h->ahead = qb_pdeflate_ahead_new(read_fd, &h->fd, QB_ZIPW_LEVEL, from);
+	return h;
+}
+
+void qb_zipw_ahead_wrote(qb_zipw_ahead *h, uint64_t off, uint64_t len)
+{
+	qb_pdeflate_ahead_wrote(h->ahead, off, len);
+}
+
+size_t qb_zipw_ahead_done(qb_zipw_ahead *h)
+{
+	return qb_pdeflate_ahead_done(h->ahead);
+}
+
+void qb_zipw_ahead_free(qb_zipw_ahead *h)
+{
+	if (!h)
+		return;
+	qb_pdeflate_ahead_free(h->ahead); /* joins its thread, which reads fd */
+	close(h->fd);
+	free(h->file);
+	free(h);
+}
+
+int qb_zipw_add_ahead(qb_zipw *z, const char *name, qb_zipw_ahead *h)
+{
+	struct stat st;
+	int rc = -1;
+	if (fstat(h->fd, &st) != 0) {
+		qb_diag_fatal("cannot read '%s': %s", h->file, strerror(errno));
+		goto done;
+	}
+	member_src *s = qb_xcalloc(1, sizeof *s);
+	/* Compressed ahead at QB_ZIPW_LEVEL: at another level, all again. */
+	int made = z->level == QB_ZIPW_LEVEL
+	               ? qb_pdeflate_ahead_finish(h->ahead, &s->d, (uint64_t)st.st_size, 0)
+	               : qb_pdeflate(&s->d, read_fd, &h->fd, (uint64_t)st.st_size, z->level, 0);
+	if (z->level == QB_ZIPW_LEVEL)
+		h->ahead = NULL; /* freed by the finish */
+	if (made != 0) {
+		free(s);
+		qb_diag_fatal("cannot compress '%s' for '%s'", name, z->path);
+		goto done;
+	}
+	rc = add_source(z, name, member_source(z, s), true);
+done:
+	qb_zipw_ahead_free(h);
+	return rc;
 }
 
 /* A member from memory, deflated: by z's own compressor when it is one

@@ -30,6 +30,22 @@ int qb_zipw_add_owned(qb_zipw *z, const char *name, void *data, size_t len, bool
  * qb_zipw_commit() (so it must stay until then, and is never held in
  * memory whole).  Returns 0, or -1 after a diagnostic. */
 int qb_zipw_add_file(qb_zipw *z, const char *name, const char *file, bool compress);
+/* A file still being written in place, compressed ahead while it is
+ * written (the Anki collection while SQLite fills it; pdeflate.h): the
+ * writer tells each write once it is done, and qb_zipw_add_ahead() adds
+ * the finished file with what is left compressed on every core, the same
+ * bytes as qb_zipw_add_file().  Bytes before from change until the end.
+ * NULL when the file cannot be opened: it is then added whole. */
+typedef struct qb_zipw_ahead qb_zipw_ahead;
+qb_zipw_ahead *qb_zipw_ahead_new(const char *file, uint64_t from);
+void qb_zipw_ahead_wrote(qb_zipw_ahead *h, uint64_t off, uint64_t len);
+/* The blocks compressed so far (for tests). */
+size_t qb_zipw_ahead_done(qb_zipw_ahead *h);
+/* Adds the file as a deflated member; frees h, whatever happens.
+ * Returns 0, or -1 after a diagnostic. */
+int qb_zipw_add_ahead(qb_zipw *z, const char *name, qb_zipw_ahead *h);
+/* Abandons h (NULL is allowed). */
+void qb_zipw_ahead_free(qb_zipw_ahead *h);
 /* A streamed member, for contents too big to hold whole: the writer
  * appends to it piece by piece, and zipw keeps the bytes in memory up to
  * 1 MiB and beyond that in an unlinked scratch file next to the archive,

@@ -1,6 +1,7 @@
 /* Unit tests of the zip side: deflate on every core (pdeflate.c) and a
  * big member written through zipw.c, read back with zlib and libzip. */
 #include <dirent.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -127,6 +128,193 @@ static void test_pdeflate(void)
 	/* A read error fails the whole thing. */
 	qb_pdeflated d;
 	INT_EQ(qb_pdeflate(&d, read_fails, NULL, (uint64_t)3 * QB_PDEFLATE_BLOCK, 6, 2), -1);
+}
+
+/* ---- compression ahead: a file written in place, as SQLite does ---- */
+
+#define BLK QB_PDEFLATE_BLOCK
+
+typedef struct written {
+	int fd;
+	qb_pdeflate_ahead *ahead;
+	uint64_t poke_at;  /* the ahead thread's read there writes first    */
+	const uint8_t *poke; /* the bytes it writes (once)                   */
+	int fail;          /* reads fail while set                          */
+} written;
+
+static int read_written(void *payload, void *buf, size_t len, uint64_t off)
+{
+	written *w = payload;
+	if (__atomic_load_n(&w->fail, __ATOMIC_SEQ_CST) ||
+	    pread(w->fd, buf, len, (off_t)off) != (ssize_t)len)
+		return -1;
+	if (w->poke && off == w->poke_at) { /* written while it is compressed */
+		const uint8_t *p = w->poke;
+		w->poke = NULL;
+		if (pwrite(w->fd, p + off, len, (off_t)off) != (ssize_t)len)
+			return -1;
+		qb_pdeflate_ahead_wrote(w->ahead, off, len);
+	}
+	return 0;
+}
+
+/* Writes data[off..off+len) in 64 KiB pieces, telling each. */
+static void put(written *w, const uint8_t *data, uint64_t off, size_t len)
+{
+	for (size_t at = 0; at < len;) {
+		size_t k = len - at < 65536 ? len - at : 65536;
+		OK(pwrite(w->fd, data + off + at, k, (off_t)(off + at)) == (ssize_t)k);
+		qb_pdeflate_ahead_wrote(w->ahead, off + at, k);
+		at += k;
+	}
+}
+
+/* Waits (at most 20 s) until the ahead thread has done n blocks. */
+static bool wait_done(qb_pdeflate_ahead *a, size_t n)
+{
+	for (int i = 0; i < 2000 && qb_pdeflate_ahead_done(a) < n; i++)
+		usleep(10000);
+	return qb_pdeflate_ahead_done(a) >= n;
+}
+
+/* The ahead result against qb_pdeflate() of the same bytes: the same
+ * stream, byte for byte, and the same CRC. */
+static void same_as_plain(const qb_pdeflated *d, const uint8_t *data, size_t n)
+{
+	qb_pdeflated plain;
+	INT_EQ(qb_pdeflate(&plain, read_mem, (void *)data, n, 6, 2), 0);
+	uint8_t *a = joined(d), *b = joined(&plain);
+	OK(a && b && d->len == plain.len && memcmp(a, b, (size_t)d->len) == 0);
+	INT_EQ(d->crc, plain.crc);
+	INT_EQ(d->size, n);
+	OK(inflates_to(d, data, n));
+	free(a);
+	free(b);
+	qb_pdeflated_free(&plain);
+}
+
+static void test_ahead(void)
+{
+	char path[] = "/tmp/qbc-unit-ahead-XXXXXX";
+	int fd = mkstemp(path);
+	OK(fd >= 0);
+	if (fd < 0)
+		return;
+	unlink(path);
+	size_t n = 6 * BLK + 12345;
+	uint8_t *data = sample_seeded(n, 99), *old = sample_seeded(n, 7);
+
+	/* Written as SQLite writes its file: the first 64 KiB (its first
+	 * page) last, and blocks 2 and 3 at first as they were.  Block 2 is
+	 * written again after it was compressed ahead; block 3 while the ahead
+	 * thread compresses it (the read above).  Blocks 1 to 4 have the slack
+	 * past their end (5 is the last but one; 0 holds the first page): all
+	 * 4 are done ahead in the end, 2 and 3 twice.  A block compressed
+	 * before its last write would make the stream differ. */
+	written w = {fd, qb_pdeflate_ahead_new(read_written, &w, 6, 65536), 3 * BLK, data, 0};
+	put(&w, old, 2 * BLK, 2 * BLK);
+	put(&w, data, 65536, 2 * BLK - 65536);
+	put(&w, data, 4 * BLK, n - 4 * BLK);
+	OK(wait_done(w.ahead, 4));
+	OK(w.poke == NULL);
+	put(&w, data, 2 * BLK, BLK);
+	put(&w, data, 0, 65536);
+	OK(wait_done(w.ahead, 4));
+	qb_pdeflated d;
+	INT_EQ(qb_pdeflate_ahead_finish(w.ahead, &d, n, 2), 0);
+	INT_EQ(d.ahead, 4);
+	same_as_plain(&d, data, n);
+	qb_pdeflated_free(&d);
+
+	/* Cut short after the blocks were compressed ahead: what lies past the
+	 * cut is not used, and the block the cut makes last is done again. */
+	OK(ftruncate(fd, 0) == 0);
+	w = (written){fd, qb_pdeflate_ahead_new(read_written, &w, 6, 65536), 0, NULL, 0};
+	put(&w, data, 0, n);
+	OK(wait_done(w.ahead, 4));
+	size_t cut = 3 * BLK + 1000;
+	OK(ftruncate(fd, (off_t)cut) == 0);
+	qb_pdeflate_ahead_wrote(w.ahead, cut, UINT64_MAX - cut);
+	INT_EQ(qb_pdeflate_ahead_finish(w.ahead, &d, cut, 2), 0);
+	INT_EQ(d.ahead, 2); /* blocks 1 and 2; 3 is now the last */
+	same_as_plain(&d, data, cut);
+	qb_pdeflated_free(&d);
+
+	/* Reads failing while the data is written stop the ahead thread;
+	 * everything is compressed at the end. */
+	OK(ftruncate(fd, 0) == 0);
+	w = (written){fd, qb_pdeflate_ahead_new(read_written, &w, 6, 0), 0, NULL, 1};
+	put(&w, data, 0, n);
+	usleep(100000);
+	INT_EQ(qb_pdeflate_ahead_done(w.ahead), 0);
+	__atomic_store_n(&w.fail, 0, __ATOMIC_SEQ_CST);
+	INT_EQ(qb_pdeflate_ahead_finish(w.ahead, &d, n, 2), 0);
+	INT_EQ(d.ahead, 0);
+	same_as_plain(&d, data, n);
+	qb_pdeflated_free(&d);
+
+	/* Abandoned with its thread at work: nothing leaks (ASan). */
+	w = (written){fd, qb_pdeflate_ahead_new(read_written, &w, 6, 0), 0, NULL, 0};
+	put(&w, data, 0, n);
+	qb_pdeflate_ahead_free(w.ahead);
+
+	close(fd);
+	free(data);
+	free(old);
+}
+
+/* zipw's side: a file compressed ahead becomes the same member as one
+ * added whole, and at another level (the floor program's) it is all
+ * compressed again. */
+static void test_zipw_ahead(void)
+{
+	char dir[] = "/tmp/qbc-unit-zipa-XXXXXX";
+	if (!mkdtemp(dir)) {
+		OK(!"mkdtemp");
+		return;
+	}
+	char *file = qb_fs_join(dir, "col"), *zpath = qb_fs_join(dir, "out.zip");
+	size_t n = 4 * BLK + 4321;
+	uint8_t *data = sample_seeded(n, 5);
+	for (int level = 6; level >= 1; level -= 5) {
+		INT_EQ(qb_fs_write_atomic(file, "", 0), 0);
+		qb_zipw_ahead *h = qb_zipw_ahead_new(file, 65536);
+		OK(h != NULL);
+		int fd = open(file, O_WRONLY);
+		for (size_t at = 0; h && at < n; at += 65536) {
+			size_t k = n - at < 65536 ? n - at : 65536;
+			OK(pwrite(fd, data + at, k, (off_t)at) == (ssize_t)k);
+			qb_zipw_ahead_wrote(h, at, k);
+		}
+		close(fd);
+		qb_zipw *z = qb_zipw_open(zpath, 1700000000);
+		qb_zipw_set_level(z, level);
+		INT_EQ(qb_zipw_add_ahead(z, "col", h), 0);
+		INT_EQ(qb_zipw_add_file(z, "whole", file, true), 0);
+		INT_EQ(qb_zipw_commit(z), 0);
+		int err = 0;
+		zip_t *in = zip_open(zpath, ZIP_RDONLY | ZIP_CHECKCONS, &err);
+		OK(in != NULL);
+		zip_stat_t a, b;
+		OK(in && zip_stat(in, "col", 0, &a) == 0 && zip_stat(in, "whole", 0, &b) == 0);
+		if (in) {
+			INT_EQ(a.comp_size, b.comp_size);
+			INT_EQ(a.crc, crc32(0L, data, (uInt)n));
+			uint8_t *back = malloc(n);
+			zip_file_t *f = zip_fopen(in, "col", 0);
+			OK(f && zip_fread(f, back, n) == (zip_int64_t)n && memcmp(back, data, n) == 0);
+			if (f)
+				zip_fclose(f);
+			free(back);
+			zip_close(in);
+		}
+		unlink(zpath);
+	}
+	unlink(file);
+	rmdir(dir);
+	free(file);
+	free(zpath);
+	free(data);
 }
 
 /* A member big enough for pdeflate, added from a file and from memory,
@@ -276,6 +464,8 @@ static void test_streams(void)
 int main(void)
 {
 	test_pdeflate();
+	test_ahead();
+	test_zipw_ahead();
 	test_big_member();
 	test_streams();
 	return h_done("zip");
