@@ -16,13 +16,200 @@
 #include "escape.h"
 #include "hash.h"
 
+/* A VFS over SQLite's own that tells the database file's writes to
+ * qb_anki_db_new()'s caller once they are done: a shim in the manner of
+ * SQLite's own (ext/misc/vfstrace.c), every call passed on as it is. */
+typedef struct watch_vfs {
+	sqlite3_vfs vfs;          /* what SQLite sees: first                  */
+	sqlite3_vfs *base;
+	qb_anki_db_wrote_fn wrote;
+	void *payload;
+	char name[48];            /* unique: registered while the db is open  */
+} watch_vfs;
+
+typedef struct watch_file {
+	sqlite3_file file;        /* what SQLite sees: first                  */
+	watch_vfs *vfs;           /* NULL: not the database (a temp file)     */
+	/* the base VFS's file follows */
+} watch_file;
+
 struct qb_anki_db {
 	sqlite3 *db;
 	sqlite3_stmt *ins_col;
 	sqlite3_stmt *ins_note;
 	sqlite3_stmt *ins_card;
 	bool in_tx;   /* BEGIN done, COMMIT not yet                            */
+	watch_vfs *watch; /* NULL: no one is told of the writes                */
 };
+
+static sqlite3_file *real(sqlite3_file *f)
+{
+	return (sqlite3_file *)((watch_file *)f + 1);
+}
+
+static int w_close(sqlite3_file *f)
+{
+	int rc = real(f)->pMethods->xClose(real(f));
+	f->pMethods = NULL;
+	return rc;
+}
+static int w_read(sqlite3_file *f, void *buf, int n, sqlite3_int64 off)
+{
+	return real(f)->pMethods->xRead(real(f), buf, n, off);
+}
+static int w_write(sqlite3_file *f, const void *buf, int n, sqlite3_int64 off)
+{
+	int rc = real(f)->pMethods->xWrite(real(f), buf, n, off);
+	watch_vfs *v = ((watch_file *)f)->vfs;
+	if (v && n > 0 && off >= 0) /* told even when it failed: bytes may have changed */
+		v->wrote(v->payload, (uint64_t)off, (uint64_t)n);
+	return rc;
+}
+static int w_truncate(sqlite3_file *f, sqlite3_int64 size)
+{
+	int rc = real(f)->pMethods->xTruncate(real(f), size);
+	watch_vfs *v = ((watch_file *)f)->vfs;
+	if (v && size >= 0)
+		v->wrote(v->payload, (uint64_t)size, UINT64_MAX - (uint64_t)size);
+	return rc;
+}
+static int w_sync(sqlite3_file *f, int flags)
+{
+	return real(f)->pMethods->xSync(real(f), flags);
+}
+static int w_size(sqlite3_file *f, sqlite3_int64 *size)
+{
+	return real(f)->pMethods->xFileSize(real(f), size);
+}
+static int w_lock(sqlite3_file *f, int lock)
+{
+	return real(f)->pMethods->xLock(real(f), lock);
+}
+static int w_unlock(sqlite3_file *f, int lock)
+{
+	return real(f)->pMethods->xUnlock(real(f), lock);
+}
+static int w_reserved(sqlite3_file *f, int *out)
+{
+	return real(f)->pMethods->xCheckReservedLock(real(f), out);
+}
+static int w_control(sqlite3_file *f, int op, void *arg)
+{
+	return real(f)->pMethods->xFileControl(real(f), op, arg);
+}
+static int w_sector(sqlite3_file *f)
+{
+	return real(f)->pMethods->xSectorSize(real(f));
+}
+static int w_device(sqlite3_file *f)
+{
+	return real(f)->pMethods->xDeviceCharacteristics(real(f));
+}
+
+/* Version 1: no shared memory (no WAL: the journal is off) and no
+ * memory-mapped pages, so every write comes through w_write(). */
+static const sqlite3_io_methods watch_io = {
+	1, w_close, w_read, w_write, w_truncate, w_sync, w_size, w_lock, w_unlock, w_reserved,
+	w_control, w_sector, w_device, NULL, NULL, NULL, NULL, NULL, NULL,
+};
+
+static int w_open(sqlite3_vfs *vfs, const char *name, sqlite3_file *f, int flags, int *out)
+{
+	watch_vfs *v = (watch_vfs *)vfs;
+	watch_file *wf = (watch_file *)f;
+	wf->vfs = (flags & SQLITE_OPEN_MAIN_DB) ? v : NULL;
+	int rc = v->base->xOpen(v->base, name, real(f), flags, out);
+	/* SQLite closes what has methods, even after a failed open. */
+	f->pMethods = real(f)->pMethods ? &watch_io : NULL;
+	return rc;
+}
+static int w_delete(sqlite3_vfs *vfs, const char *name, int sync)
+{
+	sqlite3_vfs *b = ((watch_vfs *)vfs)->base;
+	return b->xDelete(b, name, sync);
+}
+static int w_access(sqlite3_vfs *vfs, const char *name, int flags, int *out)
+{
+	sqlite3_vfs *b = ((watch_vfs *)vfs)->base;
+	return b->xAccess(b, name, flags, out);
+}
+static int w_fullpath(sqlite3_vfs *vfs, const char *name, int n, char *out)
+{
+	sqlite3_vfs *b = ((watch_vfs *)vfs)->base;
+	return b->xFullPathname(b, name, n, out);
+}
+static int w_random(sqlite3_vfs *vfs, int n, char *out)
+{
+	sqlite3_vfs *b = ((watch_vfs *)vfs)->base;
+	return b->xRandomness(b, n, out);
+}
+static int w_sleep(sqlite3_vfs *vfs, int us)
+{
+	sqlite3_vfs *b = ((watch_vfs *)vfs)->base;
+	return b->xSleep(b, us);
+}
+static int w_time(sqlite3_vfs *vfs, double *out)
+{
+	sqlite3_vfs *b = ((watch_vfs *)vfs)->base;
+	return b->xCurrentTime(b, out);
+}
+static int w_error(sqlite3_vfs *vfs, int n, char *out)
+{
+	sqlite3_vfs *b = ((watch_vfs *)vfs)->base;
+	return b->xGetLastError ? b->xGetLastError(b, n, out) : 0;
+}
+static int w_time64(sqlite3_vfs *vfs, sqlite3_int64 *out)
+{
+	sqlite3_vfs *b = ((watch_vfs *)vfs)->base;
+	if (b->iVersion >= 2 && b->xCurrentTimeInt64)
+		return b->xCurrentTimeInt64(b, out);
+	double t;
+	int rc = b->xCurrentTime(b, &t);
+	*out = (sqlite3_int64)(t * 86400000.0);
+	return rc;
+}
+
+/* A watching VFS over the default one, registered under a name of its
+ * own; NULL when there is no default VFS. */
+static watch_vfs *watch_new(qb_anki_db_wrote_fn wrote, void *payload)
+{
+	sqlite3_vfs *base = sqlite3_vfs_find(NULL);
+	if (!base)
+		return NULL;
+	watch_vfs *v = qb_xcalloc(1, sizeof *v);
+	v->base = base;
+	v->wrote = wrote;
+	v->payload = payload;
+	snprintf(v->name, sizeof v->name, "qbc-watch-%p", (void *)v);
+	v->vfs = (sqlite3_vfs){
+		.iVersion = 2,
+		.szOsFile = (int)sizeof(watch_file) + base->szOsFile,
+		.mxPathname = base->mxPathname,
+		.zName = v->name,
+		.xOpen = w_open,
+		.xDelete = w_delete,
+		.xAccess = w_access,
+		.xFullPathname = w_fullpath,
+		.xRandomness = w_random,
+		.xSleep = w_sleep,
+		.xCurrentTime = w_time,
+		.xGetLastError = w_error,
+		.xCurrentTimeInt64 = w_time64,
+	};
+	if (sqlite3_vfs_register(&v->vfs, 0) != SQLITE_OK) {
+		free(v);
+		return NULL;
+	}
+	return v;
+}
+
+static void watch_free(watch_vfs *v)
+{
+	if (!v)
+		return;
+	sqlite3_vfs_unregister(&v->vfs);
+	free(v);
+}
 
 /* The schema of collection.anki2 at version 11, as Anki writes it. */
 static const char schema_sql[] =
@@ -68,6 +255,10 @@ static const char ins_card_sql[] =
 	" lapses, left, odue, odid, flags, data)"
 	" VALUES (?1, ?2, ?3, ?4, ?5, -1, 0, 0, ?6, 0, 0, 0, 0, 0, 0, 0, 0, '')";
 
+#define STR_(x) #x
+#define STR(x) STR_(x)
+#define PAGE_SIZE_SQL STR(QB_ANKI_DB_PAGE_SIZE)
+
 /* Anki's field separator in notes.flds (anki/utils.py joinFields). */
 #define FIELD_SEP '\x1f'
 
@@ -77,11 +268,15 @@ static int db_fail(qb_anki_db *db, const char *what)
 	return -1;
 }
 
-qb_anki_db *qb_anki_db_new(const char *file)
+qb_anki_db *qb_anki_db_new(const char *file, qb_anki_db_wrote_fn wrote, void *payload)
 {
 	qb_anki_db *db = qb_xcalloc(1, sizeof *db);
-	if (sqlite3_open_v2(file, &db->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
-	    SQLITE_OK) {
+	if (wrote && !(db->watch = watch_new(wrote, payload))) {
+		qb_diag_fatal("anki collection: cannot open a database in '%s'", file);
+		goto fail;
+	}
+	if (sqlite3_open_v2(file, &db->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
+	                    db->watch ? db->watch->name : NULL) != SQLITE_OK) {
 		qb_diag_fatal("anki collection: cannot open a database in '%s'", file);
 		goto fail;
 	}
@@ -100,7 +295,7 @@ qb_anki_db *qb_anki_db_new(const char *file)
 	 * any page size; Anki's importer only reads rows from it.  The page
 	 * cache is set to 2 MiB after the page size: left to its default, a
 	 * one-transaction build of 64 KiB pages held about 16 MiB more. */
-	if (sqlite3_exec(db->db, "PRAGMA page_size = 65536; PRAGMA cache_size = -2048;"
+	if (sqlite3_exec(db->db, "PRAGMA page_size = " PAGE_SIZE_SQL "; PRAGMA cache_size = -2048;"
 	                         " PRAGMA encoding = 'UTF-8';", NULL,
 	                 NULL, NULL) != SQLITE_OK ||
 	    sqlite3_exec(db->db, schema_sql, NULL, NULL, NULL) != SQLITE_OK) {
@@ -208,7 +403,7 @@ int qb_anki_db_add_card(qb_anki_db *db, const qb_anki_card *card)
  * the page count is valid for (92) and the SQLite version that wrote it
  * (96).  Zeroed, so that the file's bytes depend on its rows alone, not
  * on the number of commits or the library's version (§A2). */
-static int zero_header_counters(const char *file)
+static int zero_header_counters(qb_anki_db *db, const char *file)
 {
 	static const unsigned char zeros[8];
 	FILE *f = fopen(file, "r+b");
@@ -220,6 +415,10 @@ static int zero_header_counters(const char *file)
 	             : -1;
 	if (fclose(f) != 0)
 		rc = -1;
+	if (db->watch) {
+		db->watch->wrote(db->watch->payload, 24, 4);
+		db->watch->wrote(db->watch->payload, 92, 8);
+	}
 	return rc;
 }
 
@@ -237,7 +436,7 @@ int qb_anki_db_finish(qb_anki_db *db, const char *file)
 	if (sqlite3_close(db->db) != SQLITE_OK)
 		return db_fail(db, "closing the database");
 	db->db = NULL;
-	if (zero_header_counters(file) != 0) {
+	if (zero_header_counters(db, file) != 0) {
 		qb_diag_fatal("anki collection: cannot finish '%s': %s", file, strerror(errno));
 		return -1;
 	}
@@ -256,6 +455,7 @@ void qb_anki_db_free(qb_anki_db *db)
 			sqlite3_exec(db->db, "ROLLBACK", NULL, NULL, NULL);
 		sqlite3_close(db->db);
 	}
+	watch_free(db->watch);
 	free(db);
 }
 

@@ -18,6 +18,10 @@
 
 typedef struct qb_anki_db qb_anki_db;
 
+/* The collection's page size (anki_db.c says why): page 1, SQLite's
+ * header and the schema, is written again at the end. */
+#define QB_ANKI_DB_PAGE_SIZE 65536
+
 /* The one `col` row (§A3.1).  Times: crt in seconds, mod/scm in ms. */
 typedef struct qb_anki_col {
 	int64_t crt;           /* collection creation, seconds               */
@@ -50,10 +54,15 @@ typedef struct qb_anki_card {
 	int64_t due;                /* new-card position, 1-based            */
 } qb_anki_card;
 
+/* Told of each write into the database file once it is done: len bytes
+ * at off (len reaching UINT64_MAX: the file was cut at off). */
+typedef void (*qb_anki_db_wrote_fn)(void *payload, uint64_t off, uint64_t len);
+
 /* Creates an empty schema-11 collection in file (absent or empty) and
- * begins the one transaction.  Returns NULL after a diagnostic.  Free
+ * begins the one transaction; wrote (unless NULL) is told of every write
+ * into file from then on.  Returns NULL after a diagnostic.  Free
  * with qb_anki_db_free(). */
-qb_anki_db *qb_anki_db_new(const char *file);
+qb_anki_db *qb_anki_db_new(const char *file, qb_anki_db_wrote_fn wrote, void *payload);
 
 /* Insert rows.  Return 0, or -1 after a diagnostic. */
 int qb_anki_db_set_col(qb_anki_db *db, const qb_anki_col *col);

@@ -1129,6 +1129,9 @@ typedef struct note_job {
 #define AHEAD_MAX ((size_t)32 << 20)
 #define AHEAD_MIN ((size_t)256 << 10) /* a few notes, whatever the room */
 #define AHEAD_ROOM_MIN ((size_t)48 << 20) /* less room: AHEAD_MIN */
+/* The room the collection's compression ahead needs: a block in, a block
+ * out and a compressor beside the final workers' (zipw.h). */
+#define AHEAD_DEFLATE_ROOM ((size_t)32 << 20)
 typedef struct note_pipe {
 	anki *a;
 	size_t nnotes;
@@ -1348,8 +1351,14 @@ static int add_notes(anki *a, qb_anki_db *db, int64_t base_ms, size_t *ncards, b
 	return rc == 0 ? 0 : -1;
 }
 
-/* The whole collection.anki2 (anki_db.c) into the scratch file col. */
-static int build_collection(anki *a, const char *col)
+static void col_wrote(void *ahead, uint64_t off, uint64_t len)
+{
+	qb_zipw_ahead_wrote(ahead, off, len);
+}
+
+/* The whole collection.anki2 (anki_db.c) into the scratch file col,
+ * compressed ahead (ahead, unless NULL) while SQLite writes it. */
+static int build_collection(anki *a, const char *col, qb_zipw_ahead *ahead)
 {
 	int rc = -1;
 	qb_anki_db *db = NULL;
@@ -1358,7 +1367,7 @@ static int build_collection(anki *a, const char *col)
 	size_t ncards = 0;
 	bool has_cloze = false;
 
-	db = qb_anki_db_new(col);
+	db = qb_anki_db_new(col, ahead ? col_wrote : NULL, ahead);
 	if (!db || add_notes(a, db, base_ms, &ncards, &has_cloze) != 0)
 		goto done;
 	models = json_object();
@@ -1391,7 +1400,7 @@ done:
 /* The package (§A1): collection.anki2, the media map, then the media as
  * 0, 1, 2, ... in map order (the static files, then the pictures); every
  * member with the latest time of the record. */
-static int write_package(const anki *a, const char *col)
+static int write_package(const anki *a, const char *col, qb_zipw_ahead **ahead)
 {
 	int rc = -1;
 	json_t *map = json_object();
@@ -1412,7 +1421,12 @@ static int write_package(const anki *a, const char *col)
 		goto done;
 	}
 	zip = qb_zipw_open(a->ctx->path, a->ctx->latest);
-	if (!zip || qb_zipw_add_file(zip, "collection.anki2", col, true) != 0 ||
+	if (!zip)
+		goto done;
+	qb_zipw_ahead *h = *ahead;
+	*ahead = NULL; /* freed by the add, whatever happens */
+	if ((h ? qb_zipw_add_ahead(zip, "collection.anki2", h)
+	       : qb_zipw_add_file(zip, "collection.anki2", col, true)) != 0 ||
 	    qb_zipw_add(zip, "media", map_text, strlen(map_text), true) != 0)
 		goto done;
 	for (size_t i = 0; i < n; i++) {
@@ -1493,9 +1507,17 @@ int qb_write_anki(const qb_render_ctx *ctx, const qb_bank *bank)
 		qb_diag_fatal("cannot create a file next to '%s': %s", ctx->path, strerror(errno));
 		return -1;
 	}
-	int rc = build_decks(a) != 0 || build_collection(a, col) != 0 || write_package(a, col) != 0
+	/* Compressed ahead, from its second page (the first, SQLite's header
+	 * and schema, changes until the end), when the memory goal leaves
+	 * room for the compressor's buffers beside the renderer's. */
+	qb_zipw_ahead *ahead = qb_mem_room(a->bank->path) >= AHEAD_DEFLATE_ROOM
+	                           ? qb_zipw_ahead_new(col, QB_ANKI_DB_PAGE_SIZE)
+	                           : NULL;
+	int rc = build_decks(a) != 0 || build_collection(a, col, ahead) != 0 ||
+	                 write_package(a, col, &ahead) != 0
 	             ? -1
 	             : 0;
+	qb_zipw_ahead_free(ahead);
 	unlink(col);
 	free(col);
 	return rc;

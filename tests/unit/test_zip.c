@@ -9,6 +9,7 @@
 #include <zip.h>
 #include <zlib.h>
 
+#include "anki_db.h"
 #include "diag.h"
 #include "fsutil.h"
 #include "harness.h"
@@ -317,6 +318,89 @@ static void test_zipw_ahead(void)
 	free(data);
 }
 
+/* The compressed bytes of member name of the archive at path (NULL when
+ * it cannot be read); *len their count. */
+static uint8_t *raw_member(const char *path, const char *name, zip_uint64_t *len)
+{
+	int err = 0;
+	zip_t *in = zip_open(path, ZIP_RDONLY | ZIP_CHECKCONS, &err);
+	zip_stat_t st;
+	if (!in || zip_stat(in, name, 0, &st) != 0) {
+		if (in)
+			zip_close(in);
+		return NULL;
+	}
+	uint8_t *buf = malloc(st.comp_size + 1);
+	zip_file_t *f = zip_fopen(in, name, ZIP_FL_COMPRESSED);
+	bool ok = f && zip_fread(f, buf, st.comp_size) == (zip_int64_t)st.comp_size;
+	if (f)
+		zip_fclose(f);
+	zip_close(in);
+	*len = st.comp_size;
+	return ok ? buf : (free(buf), NULL);
+}
+
+static void told(void *h, uint64_t off, uint64_t len)
+{
+	qb_zipw_ahead_wrote(h, off, len);
+}
+
+/* The Anki collection as write_anki.c builds it: SQLite fills its file
+ * through anki_db.c's watching VFS while zipw compresses it ahead; the
+ * member must be the bytes of the finished file compressed whole. */
+static void test_collection_ahead(void)
+{
+	char dir[] = "/tmp/qbc-unit-col-XXXXXX";
+	if (!mkdtemp(dir)) {
+		OK(!"mkdtemp");
+		return;
+	}
+	char *col = qb_fs_join(dir, "col"), *zpath = qb_fs_join(dir, "out.zip");
+	INT_EQ(qb_fs_write_atomic(col, "", 0), 0);
+	qb_zipw_ahead *h = qb_zipw_ahead_new(col, QB_ANKI_DB_PAGE_SIZE);
+	qb_anki_db *db = qb_anki_db_new(col, told, h);
+	OK(db != NULL);
+	/* About 20 MB of notes: blocks 1 to 3 are compressed ahead. */
+	uint8_t *text = sample_seeded(6000, 3);
+	text[5999] = 0;
+	for (int i = 0; db && i < 3200; i++) {
+		char guid[32], id[32];
+		snprintf(guid, sizeof guid, "g%d", i);
+		snprintf(id, sizeof id, "note %d ", i);
+		const char *fields[] = {id, (const char *)text + i % 100};
+		qb_anki_note note = {1700000000000 + i, guid, 7, 1700000000, " t ", fields, 2, 0};
+		qb_anki_card card = {1600000000000 + i, note.id, 1, 0, 1700000000, i + 1};
+		if (qb_anki_db_add_note(db, &note) != 0 || qb_anki_db_add_card(db, &card) != 0) {
+			OK(!"insert");
+			break;
+		}
+	}
+	json_t *o = json_object();
+	qb_anki_col c = {1700000000, 1700000000000, o, o, o, o};
+	INT_EQ(qb_anki_db_set_col(db, &c), 0);
+	INT_EQ(qb_anki_db_finish(db, col), 0);
+	qb_anki_db_free(db);
+	json_decref(o);
+	for (int i = 0; i < 2000 && qb_zipw_ahead_done(h) < 3; i++)
+		usleep(10000);
+	INT_EQ(qb_zipw_ahead_done(h), 3);
+	qb_zipw *z = qb_zipw_open(zpath, 1700000000);
+	INT_EQ(qb_zipw_add_ahead(z, "ahead", h), 0);
+	INT_EQ(qb_zipw_add_file(z, "whole", col, true), 0);
+	INT_EQ(qb_zipw_commit(z), 0);
+	zip_uint64_t na = 0, nw = 0;
+	uint8_t *a = raw_member(zpath, "ahead", &na), *w = raw_member(zpath, "whole", &nw);
+	OK(a && w && na == nw && nw > 0 && memcmp(a, w, (size_t)nw) == 0);
+	free(a);
+	free(w);
+	free(text);
+	unlink(col);
+	unlink(zpath);
+	rmdir(dir);
+	free(col);
+	free(zpath);
+}
+
 /* A member big enough for pdeflate, added from a file and from memory,
  * read back through libzip: it must see a deflated member with the right
  * CRC and contents. */
@@ -466,6 +550,7 @@ int main(void)
 	test_pdeflate();
 	test_ahead();
 	test_zipw_ahead();
+	test_collection_ahead();
 	test_big_member();
 	test_streams();
 	return h_done("zip");
