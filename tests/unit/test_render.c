@@ -2,6 +2,7 @@
  * renderer against md4c-html, language fallback, the media collector, the
  * label catalogues and their warnings, and the driver's entry. */
 #include <md4c-html.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -42,6 +43,60 @@ static void same_as_md4c_html(const char *md)
 	}
 	qb_buf_dispose(&ours);
 	qb_buf_dispose(&theirs);
+}
+
+/* One-line texts rendered without md4c (plain_line() in markup.c) must
+ * give what md4c gives: each text against itself with a line end after
+ * it, which always goes through md4c and renders the same.  The texts
+ * are drawn from letters, digits, spaces, every ASCII punctuation, tabs
+ * and a few UTF-8 characters (é, a no-break space, U+202F), with and
+ * without the inline flag.  *differ counts the texts rendered otherwise
+ * (each printed); returns how many went the short way. */
+static size_t same_as_parsed(int *differ)
+{
+	static const char *const bits[] = {
+		"a", "Z", "q", "word", " ", " ", "  ", "1", "9.", "0)", "\t", "\xc3\xa9", "\xc2\xa0",
+		"\xe2\x80\xaf", "!", "\"", "#", "$", "%", "&", "'", "(", ")", "*", "+", ",", "-", ".",
+		"/", ":", ";", "<", "=", ">", "?", "@", "[", "\\", "]", "^", "_", "`", "{", "|", "}", "~",
+		"http://x.org", "&amp;", "**", "www.a.org",
+	};
+	uint32_t x = 2024;
+	size_t fast = 0;
+	qb_buf t = QB_BUF_INIT, nl = QB_BUF_INIT, a = QB_BUF_INIT, b = QB_BUF_INIT;
+	for (int i = 0; i < 20000; i++) {
+		qb_buf_clear(&t);
+		x = x * 1103515245u + 12345u;
+		int len = 1 + (int)((x >> 16) % 9);
+		for (int k = 0; k < len; k++) {
+			x = x * 1103515245u + 12345u;
+			/* mostly letters and spaces, as texts are */
+			uint32_t r = (x >> 16) % 100;
+			qb_buf_puts(&t, r < 50 ? bits[r % 4] : r < 65 ? " " : bits[r % QB_NELEM(bits)]);
+		}
+		qb_buf_clear(&nl);
+		qb_buf_puts(&nl, qb_buf_cstr(&t));
+		qb_buf_putc(&nl, '\n');
+		for (unsigned flags = 0; flags <= QB_MARKUP_INLINE; flags += QB_MARKUP_INLINE) {
+			qb_buf_clear(&a);
+			qb_buf_clear(&b);
+			qb_markup_html(&a, qb_buf_cstr(&t), flags, NULL, NULL);
+			qb_markup_html(&b, qb_buf_cstr(&nl), flags, NULL, NULL);
+			if (a.len != b.len || memcmp(qb_buf_cstr(&a), qb_buf_cstr(&b), a.len) != 0) {
+				(*differ)++;
+				printf("FAIL \"%s\" (flags %u): \"%s\", md4c \"%s\"\n", qb_buf_cstr(&t), flags,
+				       qb_buf_cstr(&a), qb_buf_cstr(&b));
+			}
+		}
+		/* the short way is taken where nothing can be markup */
+		const char *s = qb_buf_cstr(&t);
+		fast += t.len && strcspn(s, "\\`*_~$[]!<&|\t") == t.len && ((*s | 0x20) >= 'a' && (*s | 0x20) <= 'z') &&
+		        s[t.len - 1] != ' ' && (unsigned char)s[t.len - 1] < 0x80;
+	}
+	qb_buf_dispose(&t);
+	qb_buf_dispose(&nl);
+	qb_buf_dispose(&a);
+	qb_buf_dispose(&b);
+	return fast;
 }
 
 static const char *rename_png(void *payload, const char *src)
@@ -270,6 +325,9 @@ int main(void)
 	};
 	for (size_t i = 0; i < QB_NELEM(cases); i++)
 		same_as_md4c_html(cases[i]);
+	int differ = 0;
+	OK(same_as_parsed(&differ) > 5000); /* both ways well exercised */
+	INT_EQ(differ, 0);
 	STR_EQ(html("x ![a](media/a.png)"), "x <img src=\"media/0123.png\" alt=\"a\">");
 	STR_EQ(html("![a](https://example.org/a.png)"),
 	       "<img src=\"https://example.org/a.png\" alt=\"a\">");
