@@ -47,6 +47,7 @@ typedef struct work {
 	pthread_cond_t wake;  /* a block became ready, or stop               */
 	uint64_t from, seen;  /* never before from; the data's end so far     */
 	bool started, stop;
+	bool final;           /* finish() under way: take any block          */
 	pthread_t tid;
 } work;
 
@@ -175,12 +176,10 @@ static void drop(block *k)
 	k->state = TODO;
 }
 
-/* Compresses every block still to do, with the others. */
-static void *worker(void *arg)
+/* Takes blocks still to do, one after the other, until none is left;
+ * b's buffers are made at the first (*have). */
+static void take_blocks(work *w, worker_buf *b, bool *have)
 {
-	work *w = arg;
-	worker_buf b = {0};
-	bool have = false; /* b made, at the first block taken */
 	for (;;) {
 		pthread_mutex_lock(&w->lock);
 		while (w->next < w->nblocks && w->blocks[w->next].state != TODO)
@@ -192,12 +191,12 @@ static void *worker(void *arg)
 		pthread_mutex_unlock(&w->lock);
 		if (stop)
 			break;
-		if (!have) {
-			buf_init(&b, w->level, w->size < BLOCK ? (size_t)w->size : BLOCK, w->nblocks > 1);
-			have = true;
+		if (!*have) {
+			buf_init(b, w->level, w->size < BLOCK ? (size_t)w->size : BLOCK, w->nblocks > 1);
+			*have = true;
 		}
 		block got;
-		int rc = compress_block(w, i, block_len(w, i), i + 1 == w->nblocks, &b, &got);
+		int rc = compress_block(w, i, block_len(w, i), i + 1 == w->nblocks, b, &got);
 		pthread_mutex_lock(&w->lock);
 		if (rc == 0)
 			w->blocks[i] = got;
@@ -205,6 +204,14 @@ static void *worker(void *arg)
 			w->failed = true;
 		pthread_mutex_unlock(&w->lock);
 	}
+}
+
+/* Compresses every block still to do, with the others. */
+static void *worker(void *arg)
+{
+	worker_buf b = {0};
+	bool have = false;
+	take_blocks(arg, &b, &have);
 	if (have)
 		buf_dispose(&b);
 	return NULL;
@@ -281,6 +288,11 @@ static int finish(work *w, qb_pdeflated *out, uint64_t size, int threads)
 		if (w->blocks[i].state == BUSY)
 			held = i;
 	w->next = 0;
+	/* The ahead thread, unless a failure ended it, is one of the
+	 * workers now. */
+	int helper = ahead && !w->stop;
+	w->final = true;
+	pthread_cond_broadcast(&w->wake);
 	pthread_mutex_unlock(&w->lock);
 
 	pthread_t tid[MAX_THREADS];
@@ -290,7 +302,7 @@ static int finish(work *w, qb_pdeflated *out, uint64_t size, int threads)
 	if ((size_t)want > n)
 		want = (int)n;
 	/* The caller's thread is one of the workers. */
-	while (nthreads < want - 1 && pthread_create(&tid[nthreads], NULL, worker, w) == 0)
+	while (nthreads < want - 1 - helper && pthread_create(&tid[nthreads], NULL, worker, w) == 0)
 		nthreads++;
 	worker(w);
 	for (int i = 0; i < nthreads; i++)
@@ -369,7 +381,7 @@ static void *ahead_main(void *arg)
 	worker_buf b;
 	buf_init(&b, w->level, BLOCK, true);
 	pthread_mutex_lock(&w->lock);
-	while (!w->stop) {
+	while (!w->stop && !w->final) {
 		size_t i = ready(w);
 		if (i == SIZE_MAX) {
 			pthread_cond_wait(&w->wake, &w->lock);
@@ -391,7 +403,12 @@ static void *ahead_main(void *arg)
 			w->stop = w->stop || rc != 0;
 		}
 	}
+	bool final = w->final && !w->stop;
 	pthread_mutex_unlock(&w->lock);
+	if (final) { /* the data is finished: a worker like the others */
+		bool have = true;
+		take_blocks(w, &b, &have);
+	}
 	buf_dispose(&b);
 	return NULL;
 }
@@ -456,7 +473,6 @@ static void stop(work *w)
 
 int qb_pdeflate_ahead_finish(qb_pdeflate_ahead *a, qb_pdeflated *out, uint64_t size, int threads)
 {
-	stop(&a->w);
 	int rc = finish(&a->w, out, size, threads);
 	qb_pdeflate_ahead_free(a);
 	return rc;
