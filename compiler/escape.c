@@ -2,8 +2,12 @@
 #include "escape.h"
 
 #include <libxml/HTMLparser.h>
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <utf8proc.h>
+
+#include "alloc.h"
 
 void qb_escape_html(qb_buf *out, const char *s)
 {
@@ -116,4 +120,52 @@ size_t qb_entity_decode(qb_buf *out, const char *s, size_t n, unsigned flags)
 	utf8proc_ssize_t k = utf8proc_encode_char((utf8proc_int32_t)cp, u);
 	qb_buf_append(out, (const char *)u, (size_t)k);
 	return len;
+}
+
+void qb_escape_script_text(const char *js, size_t len,
+                           void (*put)(void *payload, const char *s, size_t n), void *payload)
+{
+	for (size_t i = 0; i < len;) {
+		const char *lt = memchr(js + i, '<', len - i);
+		size_t run = lt ? (size_t)(lt - (js + i)) : len - i;
+		put(payload, js + i, run);
+		if ((i += run) == len)
+			break;
+		bool special = i + 1 < len && (js[i + 1] == '/' || js[i + 1] == '!') &&
+		               (strncasecmp(js + i, "</script", 8) == 0 || strncmp(js + i, "<!--", 4) == 0);
+		put(payload, special ? "<\\" : "<", special ? 2 : 1);
+		i++;
+	}
+}
+
+int qb_escape_script_file(FILE *f, size_t piece,
+                          void (*put)(void *payload, const char *s, size_t n), void *payload)
+{
+	/* A '<' in a piece's last 8 bytes waits for the next piece, so that
+	 * "</script" and "<!--" are seen whole. */
+	char *buf = qb_xmalloc(piece + 9);
+	size_t keep = 0;
+	int rc = fseek(f, 0, SEEK_SET) == 0 ? 0 : -1;
+	while (rc == 0) {
+		size_t n = fread(buf + keep, 1, piece, f), have = keep + n, upto = have;
+		bool end = n < piece;
+		buf[have] = '\0';
+		if (ferror(f)) {
+			rc = -1;
+			break;
+		}
+		if (!end) {
+			size_t from = have > 8 ? have - 8 : 0;
+			const char *lt = memchr(buf + from, '<', have - from);
+			if (lt)
+				upto = (size_t)(lt - buf);
+		}
+		qb_escape_script_text(buf, upto, put, payload);
+		keep = have - upto;
+		memmove(buf, buf + upto, keep);
+		if (end)
+			break;
+	}
+	free(buf);
+	return rc;
 }

@@ -4,6 +4,8 @@
 #ifndef QB_ESCAPE_H
 #define QB_ESCAPE_H
 
+#include <stdio.h>
+
 #include "buf.h"
 
 /* Appends s with & < > " ' escaped: safe in HTML text and quoted
@@ -14,6 +16,19 @@ void qb_escape_html(qb_buf *out, const char *s);
  * '&', U+2028 and U+2029 becomes a \uXXXX escape.  s must be JSON (for
  * example from jansson's json_dumps), whose strings stay equivalent. */
 void qb_escape_script_json(qb_buf *out, const char *s);
+
+/* Passes the JavaScript js[0..len) to put in pieces, with "</script"
+ * and "<!--" rewritten ("<\/", "<\!"): the HTML parser ends a <script>
+ * at the first and treats the second specially, and in JavaScript's
+ * strings and regular expressions, the only places they occur, they mean
+ * "</" and "<!".  js[len] must be readable (a string's NUL). */
+void qb_escape_script_text(const char *js, size_t len,
+                           void (*put)(void *payload, const char *s, size_t n), void *payload);
+/* The same for the whole of the file f, read from its start piece bytes
+ * at a time (a script too big to hold).  Returns 0, or -1 when f cannot
+ * be read. */
+int qb_escape_script_file(FILE *f, size_t piece,
+                          void (*put)(void *payload, const char *s, size_t n), void *payload);
 
 /* Character references ("&amp;", "&#233;", "&#x1F600;"), decoded in one
  * place for every reader of HTML: md4c's entity spans, plain text and

@@ -33,9 +33,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "alloc.h"
 #include "diag.h"
+#include "escape.h"
 #include "fsutil.h"
 #include "hash.h"
 #include "render.h"
@@ -89,35 +91,18 @@ static const char *const print_labels[] = {
 
 typedef struct page {
 	const qb_render_ctx *r;
-	qb_buf data;          /* window.QB_DATA = ...                        */
+	FILE *data;           /* window.QB_DATA = ..., in a scratch file     */
+	const char *bank_id;  /* for messages                                */
 	qb_katex_set katex;   /* with math                                   */
 	qb_buf csp;           /* script hashes for the policy                */
 } page;
 
-/* Where the bank's data goes in the page: it is most of the file, so it
- * is written to the file from p->data once, when the page is (a copy in
- * the page would double the memory a big bank needs). */
+/* Where the bank's data goes in the page: it is most of the file (several
+ * times the bank's size), so it waits in a scratch file, p->data, and is
+ * copied into the page where this mark is, never held in memory. */
 static const char data_mark[] = "\x01qbc-data\x01";
-
-/* Passes js to put in pieces, with "</script" and "<!--" rewritten: the
- * HTML parser ends a script at the first and treats the second specially;
- * "<\/" and "<\!" are "</" and "<!" in JavaScript's strings and regular
- * expressions, the only places they occur. */
-static void script_text(const char *js, size_t len, void (*put)(void *, const char *, size_t),
-                        void *payload)
-{
-	for (size_t i = 0; i < len;) {
-		const char *lt = memchr(js + i, '<', len - i);
-		size_t run = lt ? (size_t)(lt - (js + i)) : len - i;
-		put(payload, js + i, run);
-		if ((i += run) == len)
-			break;
-		bool special = i + 1 < len && (js[i + 1] == '/' || js[i + 1] == '!') &&
-		               (strncasecmp(js + i, "</script", 8) == 0 || strncmp(js + i, "<!--", 4) == 0);
-		put(payload, special ? "<\\" : "<", special ? 2 : 1);
-		i++;
-	}
-}
+/* How much of it is read at a time. */
+#define SCRIPT_PIECE ((size_t)1 << 20)
 
 static void put_buf(void *payload, const char *s, size_t n)
 {
@@ -149,37 +134,48 @@ static void put_script(page *p, qb_buf *out, const char *js, size_t len)
 {
 	struct sha256_ctx sha;
 	sha256_init(&sha);
-	script_text(js, len, put_hash, &sha);
+	qb_escape_script_text(js, len, put_hash, &sha);
 	policy_hash(p, &sha);
 	qb_buf_puts(out, "<script>");
-	script_text(js, len, put_buf, out);
+	qb_escape_script_text(js, len, put_buf, out);
 	qb_buf_puts(out, "</script>");
 }
 
-/* The bank's data script: hashed now, its text left to write_page(). */
-static void put_data_script(page *p, qb_buf *out)
+/* The bank's data script: hashed now, its text left to write_part(). */
+static int put_data_script(page *p, qb_buf *out)
 {
 	struct sha256_ctx sha;
 	sha256_init(&sha);
-	script_text(qb_buf_cstr(&p->data), p->data.len, put_hash, &sha);
+	if (qb_escape_script_file(p->data, SCRIPT_PIECE, put_hash, &sha) != 0) {
+		qb_diag_fatal("cannot read a scratch file for bank '%s': %s", p->bank_id,
+		              strerror(errno));
+		return -1;
+	}
 	policy_hash(p, &sha);
 	qb_buf_puts(out, "<script>");
 	qb_buf_puts(out, data_mark);
 	qb_buf_puts(out, "</script>");
+	return 0;
 }
 
-/* Writes part of the page to f, the bank's data where its mark is. */
-static void write_part(FILE *f, const qb_buf *part, const page *p)
+/* Writes part of the page to f, the bank's data where its mark is.
+ * Returns 0, or -1 after reporting that the data could not be read. */
+static int write_part(FILE *f, const qb_buf *part, const page *p)
 {
 	const char *s = qb_buf_cstr(part);
 	const char *mark = strstr(s, data_mark);
 	if (!mark) {
 		fwrite(s, 1, part->len, f);
-		return;
+		return 0;
 	}
 	fwrite(s, 1, (size_t)(mark - s), f);
-	script_text(qb_buf_cstr(&p->data), p->data.len, put_file, f);
+	if (qb_escape_script_file(p->data, SCRIPT_PIECE, put_file, f) != 0) {
+		qb_diag_fatal("cannot read a scratch file for bank '%s': %s", p->bank_id,
+		              strerror(errno));
+		return -1;
+	}
 	fputs(mark + strlen(data_mark), f);
+	return 0;
 }
 
 /* Appends css in a <style> element ("</style" cannot end it early: "\/"
@@ -281,7 +277,8 @@ static int inline_file(page *p, qb_buf *out, const char *name)
 		put_style(out, a);
 		put_style(out, b);
 	} else if (strcmp(name, "data.js") == 0) {
-		put_data_script(p, out);
+		if (put_data_script(p, out) != 0)
+			goto done;
 		char *cfg = qb_xasprintf("window.QB_LOCAL = {\"revision\": %u, \"version\": %lu};\n",
 		                         p->r->revision, p->r->seed);
 		put_script(p, out, cfg, strlen(cfg));
@@ -362,15 +359,30 @@ static int inline_page(page *p, qb_buf *out, const char *html)
 	}
 }
 
+/* An unlinked scratch file on the output's file system (fsutil.h), or
+ * NULL with errno set. */
+static FILE *scratch_next_to(const char *path)
+{
+	int fd = qb_fs_scratch(path);
+	FILE *f = fd >= 0 ? fdopen(fd, "w+b") : NULL;
+	if (fd >= 0 && !f)
+		close(fd);
+	return f;
+}
+
 int qb_write_html(const qb_render_ctx *r, const qb_bank *bank)
 {
 	static const char csp_at[] = "http-equiv=\"Content-Security-Policy\" content=\"";
 	int rc = -1;
 	bool math = false;
-	page p = {r, QB_BUF_INIT, {0}, QB_BUF_INIT};
+	page p = {r, scratch_next_to(r->path), bank->id, {0}, QB_BUF_INIT};
 	qb_buf tmpl = QB_BUF_INIT, head = QB_BUF_INIT, tail = QB_BUF_INIT;
 	qb_fs_atomic out = {NULL, NULL, NULL};
-	if (qb_scorm_player_data(r, bank, data_url, print_labels, &p.data, &math) != 0 ||
+	if (!p.data) {
+		qb_diag_fatal("cannot write a scratch file for bank '%s': %s", bank->id, strerror(errno));
+		goto done;
+	}
+	if (qb_scorm_player_data(r, bank, data_url, print_labels, p.data, &math) != 0 ||
 	    (math && qb_scorm_katex(&p.katex) != 0) ||
 	    qb_scorm_index_html(&tmpl, r, bank, math) != 0)
 		goto done;
@@ -394,13 +406,15 @@ int qb_write_html(const qb_render_ctx *r, const qb_bank *bank)
 		qb_diag_fatal("cannot write %s: %s", r->path, strerror(errno));
 		goto done;
 	}
-	write_part(out.f, &head, &p);
+	if (write_part(out.f, &head, &p) != 0)
+		goto done;
 	fputs("default-src 'none'; script-src", out.f);
 	fwrite(qb_buf_cstr(&p.csp), 1, p.csp.len, out.f);
 	fputs("; style-src 'unsafe-inline'; img-src data:; media-src data:; "
 	      "font-src data:; connect-src 'none'; form-action 'none'; base-uri 'none'",
 	      out.f);
-	write_part(out.f, &tail, &p);
+	if (write_part(out.f, &tail, &p) != 0)
+		goto done;
 	rc = qb_fs_atomic_commit(&out);
 	if (rc != 0)
 		qb_diag_fatal("cannot write %s: %s", r->path, strerror(errno));
@@ -408,7 +422,8 @@ done:
 	qb_fs_atomic_discard(&out);
 	if (math)
 		qb_scorm_katex_dispose(&p.katex);
-	qb_buf_dispose(&p.data);
+	if (p.data)
+		fclose(p.data);
 	qb_buf_dispose(&p.csp);
 	qb_buf_dispose(&tmpl);
 	qb_buf_dispose(&head);

@@ -4,18 +4,22 @@
 #ifndef QB_WRITE_SCORM_H
 #define QB_WRITE_SCORM_H
 
+#include <stdio.h>
+
 #include "buf.h"
 #include "render.h"
 
-/* Appends the player's data.js text (window.QB_DATA = {...};, escaped for
- * a <script>) for bank, with the pictures and sounds named by name, and
+/* Writes the player's data.js text (window.QB_DATA = {...};, escaped for
+ * a <script>) to out from where it stands, for bank, with the pictures and sounds named by name, and
  * each question's "fp" a hash of everything the player gets of it (its
  * texts in every written language, answers, pictures): a saved answer is
  * kept exactly as long as its question is unchanged; labels (NULL or
  * NULL-terminated) are label keys to write besides the player's.  *math
- * tells whether a text shows math.  Returns 0, or -1 after reporting. */
+ * tells whether a text shows math.  The text is several times the
+ * bank's size: out is a file, not memory.  Returns 0, or -1 after
+ * reporting. */
 int qb_scorm_player_data(const qb_render_ctx *r, const qb_bank *bank, qb_media_name_fn name,
-                         const char *const *labels, qb_buf *out, bool *math);
+                         const char *const *labels, FILE *out, bool *math);
 
 /* Appends the player's page, templates/scorm/index.html, in the main
  * language, naming player.css, data.js, player.js and (with math) KaTeX's

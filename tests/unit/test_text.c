@@ -1,5 +1,7 @@
 /* Unit tests of the text helpers: buffers, escaping, languages,
  * Markdown, templates and hashes. */
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <utf8proc.h>
@@ -68,6 +70,49 @@ static void count_image(void *payload, const char *src, size_t off)
 	nimages++;
 }
 
+static void put_buf(void *payload, const char *s, size_t n)
+{
+	qb_buf_append(payload, s, n);
+}
+
+/* A script escaped from a file in small pieces must read as escaped
+ * whole: drawn scripts dense with "</script", "<!--" and their parts,
+ * so that pieces end inside them at every offset.  Returns how many
+ * differed (printed). */
+static int script_pieces_agree(void)
+{
+	static const char *const bits[] = {"<", "/", "!", "-", "script", "SCRIPT", "a", "</script",
+	                                   "<!--", "x", "<<", "</scr"};
+	uint32_t x = 7;
+	int bad = 0;
+	qb_buf whole = QB_BUF_INIT, pieces = QB_BUF_INIT, js = QB_BUF_INIT;
+	for (int t = 0; t < 5000; t++) {
+		qb_buf_clear(&js);
+		x = x * 1103515245u + 12345u;
+		for (int k = 1 + (int)((x >> 16) % 40); k > 0; k--) {
+			x = x * 1103515245u + 12345u;
+			qb_buf_puts(&js, bits[(x >> 16) % QB_NELEM(bits)]);
+		}
+		qb_buf_clear(&whole);
+		qb_buf_clear(&pieces);
+		qb_escape_script_text(qb_buf_cstr(&js), js.len, put_buf, &whole);
+		FILE *f = tmpfile();
+		size_t piece = 1 + (size_t)t % 19;
+		if (!f || fwrite(js.ptr, 1, js.len, f) != js.len ||
+		    qb_escape_script_file(f, piece, put_buf, &pieces) != 0 || whole.len != pieces.len ||
+		    memcmp(qb_buf_cstr(&whole), qb_buf_cstr(&pieces), whole.len) != 0) {
+			if (bad++ < 3)
+				printf("FAIL script in pieces of %zu: %s\n", piece, qb_buf_cstr(&js));
+		}
+		if (f)
+			fclose(f);
+	}
+	qb_buf_dispose(&whole);
+	qb_buf_dispose(&pieces);
+	qb_buf_dispose(&js);
+	return bad;
+}
+
 int main(void)
 {
 	/* buffers */
@@ -114,6 +159,10 @@ int main(void)
 	qb_escape_mustache(&b, "a {{Front}} b }}");
 	STR_EQ(qb_buf_cstr(&b), "a &#123;{Front&#125;} b &#125;}");
 	qb_buf_clear(&b);
+	qb_escape_script_text("a</script><!-- </SCRIPT <b", 26, put_buf, &b);
+	STR_EQ(qb_buf_cstr(&b), "a<\\/script><\\!-- <\\/SCRIPT <b");
+	qb_buf_clear(&b);
+	INT_EQ(script_pieces_agree(), 0);
 
 	/* languages */
 	OK(qb_lang_valid("sw", 2));
