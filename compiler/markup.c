@@ -343,8 +343,8 @@ static const bool markup_byte[256] = {
 };
 
 /* A text that Markdown leaves as it is: one line with none of the bytes
- * above, starting with a letter (so no block starts: no list, heading,
- * quote or code) and ending with a printable ASCII character (so nothing
+ * above, starting with a letter, a parenthesis or a quotation mark (so no
+ * block starts: no list, heading, quote or code) and ending with a printable ASCII character (so nothing
  * to trim).  md4c makes it one paragraph of its characters, escaped.
  * Three texts in four of a bank are such; md4c's parse, which allocates
  * as it goes, was half of the Anki renderer's time.  tests/unit/
@@ -354,8 +354,9 @@ static bool plain_line(const char *md, size_t n)
 	if (!n)
 		return false;
 	unsigned char first = (unsigned char)md[0], last = (unsigned char)md[n - 1];
-	if (!(((first | 0x20) >= 'a' && (first | 0x20) <= 'z') || first >= 0x80) || last <= ' ' ||
-	    last >= 0x7f)
+	bool opens = ((first | 0x20) >= 'a' && (first | 0x20) <= 'z') || first >= 0x80 ||
+	             first == '(' || first == '"' || first == '\'';
+	if (!opens || last <= ' ' || last >= 0x7f)
 		return false;
 	for (size_t i = 0; i < n; i++)
 		if (markup_byte[(unsigned char)md[i]])

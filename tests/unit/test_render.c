@@ -89,7 +89,8 @@ static size_t same_as_parsed(int *differ)
 		}
 		/* the short way is taken where nothing can be markup */
 		const char *s = qb_buf_cstr(&t);
-		fast += t.len && strcspn(s, "\\`*_~$[]!<&|\t") == t.len && ((*s | 0x20) >= 'a' && (*s | 0x20) <= 'z') &&
+		fast += t.len && strcspn(s, "\\`*_~$[]!<&|\t") == t.len &&
+		        (((*s | 0x20) >= 'a' && (*s | 0x20) <= 'z') || strchr("(\"'", *s)) &&
 		        s[t.len - 1] != ' ' && (unsigned char)s[t.len - 1] < 0x80;
 	}
 	qb_buf_dispose(&t);
