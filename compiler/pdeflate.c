@@ -39,7 +39,6 @@ typedef struct work {
 	size_t nblocks, cap;
 	pthread_mutex_t lock; /* guards all below, and each block's state   */
 	size_t next;
-	size_t kept;          /* blocks compressed ahead and used            */
 	bool failed;
 	int spill;            /* the scratch file for the blocks, or -1       */
 	uint64_t spill_end;
@@ -261,28 +260,37 @@ static size_t count_done(const work *w)
 	return n;
 }
 
+/* Keeps block i of n if it was compressed ahead and may stay: only as a
+ * full block in the middle, as the ahead thread never knows which block
+ * is last (the lock held).  Returns whether it was kept. */
+static bool keep_ahead(work *w, size_t i, size_t n)
+{
+	if (w->blocks[i].state != DONE)
+		return false;
+	if (i + 1 == n || w->blocks[i].in_len != block_len(w, i)) {
+		drop(&w->blocks[i]);
+		return false;
+	}
+	return true;
+}
+
 /* Compresses what is left of w's blocks for size bytes of data on
  * threads threads, then joins them into *out and frees w's blocks. */
 static int finish(work *w, qb_pdeflated *out, uint64_t size, int threads)
 {
-	pthread_mutex_lock(&w->lock);
-	w->size = size;
 	size_t n = size ? (size_t)((size + BLOCK - 1) / BLOCK) : 1;
-	if (w->nblocks < n)
-		resize(w, n);
-	pthread_mutex_unlock(&w->lock);
 	if (n > 1 && w->spill < 0)
 		w->spill = scratch(); /* one block stays in memory */
 	bool ahead = w->started;
-	/* Done ahead is done only as a full block in the middle: the ahead
-	 * thread never knows which block is last. */
 	pthread_mutex_lock(&w->lock);
+	w->size = size;
+	if (w->nblocks < n)
+		resize(w, n);
+	size_t kept = 0; /* blocks compressed ahead and used */
 	for (size_t i = 0; i < n; i++)
-		if (w->blocks[i].state == DONE && (i + 1 == n || w->blocks[i].in_len != block_len(w, i)))
-			drop(&w->blocks[i]);
+		kept += keep_ahead(w, i, n);
 	size_t all = w->nblocks;
 	w->nblocks = n; /* the workers' view; the ahead thread's block stays */
-	w->kept = count_done(w);
 	size_t held = SIZE_MAX; /* the ahead thread's block */
 	for (size_t i = 0; i < all; i++)
 		if (w->blocks[i].state == BUSY)
@@ -312,17 +320,13 @@ static int finish(work *w, qb_pdeflated *out, uint64_t size, int threads)
 		w->started = false;
 		w->nblocks = all;
 		resize(w, n);
-		if (held < n && w->blocks[held].state == DONE) {
-			if (held + 1 == n || w->blocks[held].in_len != block_len(w, held))
-				drop(&w->blocks[held]);
-			else
-				w->kept++;
-		}
+		if (held < n)
+			kept += keep_ahead(w, held, n);
 		w->next = 0;
 		worker(w);
 	}
 	uLong crc = 0;
-	*out = (qb_pdeflated){qb_xcalloc(n, sizeof *out->parts), n, w->spill, 0, 0, size, w->kept};
+	*out = (qb_pdeflated){qb_xcalloc(n, sizeof *out->parts), n, w->spill, 0, 0, size, kept};
 	w->spill = -1;
 	for (size_t i = 0; i < n; i++) {
 		out->parts[i] = w->blocks[i].part;
