@@ -255,16 +255,23 @@ static int add_small(qb_zipw *z, const char *name, const void *data, size_t len)
 	return add_source(z, name, member_source(z, s), true);
 }
 
-static int add_deflated(qb_zipw *z, const char *name, qb_pdeflate_read_fn read, void *payload,
-                        uint64_t size)
+/* Adds s, whose s->d was just made (made: 0, or -1 when compressing
+ * failed: s is freed), as the deflated member name. */
+static int add_made(qb_zipw *z, const char *name, member_src *s, int made)
 {
-	member_src *s = qb_xcalloc(1, sizeof *s);
-	if (qb_pdeflate(&s->d, read, payload, size, z->level, 0) != 0) {
+	if (made != 0) {
 		free(s);
 		qb_diag_fatal("cannot compress '%s' for '%s'", name, z->path);
 		return -1;
 	}
 	return add_source(z, name, member_source(z, s), true);
+}
+
+static int add_deflated(qb_zipw *z, const char *name, qb_pdeflate_read_fn read, void *payload,
+                        uint64_t size)
+{
+	member_src *s = qb_xcalloc(1, sizeof *s);
+	return add_made(z, name, s, qb_pdeflate(&s->d, read, payload, size, z->level, 0));
 }
 
 static int read_fd(void *payload, void *buf, size_t len, uint64_t off)
@@ -324,22 +331,14 @@ int qb_zipw_add_ahead(qb_zipw *z, const char *name, qb_zipw_ahead *h)
 	int rc = -1;
 	if (fstat(h->fd, &st) != 0) {
 		qb_diag_fatal("cannot read '%s': %s", h->file, strerror(errno));
-		goto done;
-	}
-	member_src *s = qb_xcalloc(1, sizeof *s);
-	/* Compressed ahead at QB_ZIPW_LEVEL: at another level, all again. */
-	int made = z->level == QB_ZIPW_LEVEL
-	               ? qb_pdeflate_ahead_finish(h->ahead, &s->d, (uint64_t)st.st_size, 0)
-	               : qb_pdeflate(&s->d, read_fd, &h->fd, (uint64_t)st.st_size, z->level, 0);
-	if (z->level == QB_ZIPW_LEVEL)
+	} else if (z->level != QB_ZIPW_LEVEL) { /* compressed ahead at the other: all again */
+		rc = add_deflated(z, name, read_fd, &h->fd, (uint64_t)st.st_size);
+	} else {
+		member_src *s = qb_xcalloc(1, sizeof *s);
+		qb_pdeflate_ahead *a = h->ahead;
 		h->ahead = NULL; /* freed by the finish */
-	if (made != 0) {
-		free(s);
-		qb_diag_fatal("cannot compress '%s' for '%s'", name, z->path);
-		goto done;
+		rc = add_made(z, name, s, qb_pdeflate_ahead_finish(a, &s->d, (uint64_t)st.st_size, 0));
 	}
-	rc = add_source(z, name, member_source(z, s), true);
-done:
 	qb_zipw_ahead_free(h);
 	return rc;
 }
