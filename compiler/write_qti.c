@@ -1090,11 +1090,10 @@ static const char *interaction_of(const qb_question *q)
 
 /* ---- documents in memory ---- */
 
-/* A new writer into buf, with the XML declaration written. */
-static xmlTextWriterPtr doc_open(ctx *c, xmlBufferPtr *buf)
+/* Makes w (NULL: it could not be made, c fails) c's writer, with the
+ * XML declaration written. */
+static xmlTextWriterPtr doc_begin(ctx *c, xmlTextWriterPtr w)
 {
-	*buf = xmlBufferCreate();
-	xmlTextWriterPtr w = *buf ? xmlNewTextWriterMemory(*buf, 0) : NULL;
 	if (!w) {
 		c->failed = true;
 		return NULL;
@@ -1106,14 +1105,28 @@ static xmlTextWriterPtr doc_open(ctx *c, xmlBufferPtr *buf)
 	return w;
 }
 
-/* Ends the document and adds it to z as name. */
-static void doc_close(ctx *c, xmlBufferPtr buf, qb_zipw *z, const char *name)
+/* Ends c's document, if it has one, and frees its writer (which flushes
+ * what it holds). */
+static void doc_end(ctx *c)
 {
 	if (c->w) {
 		xok(c, xmlTextWriterEndDocument(c->w));
 		xmlFreeTextWriter(c->w);
 		c->w = NULL;
 	}
+}
+
+/* A new writer into buf, with the XML declaration written. */
+static xmlTextWriterPtr doc_open(ctx *c, xmlBufferPtr *buf)
+{
+	*buf = xmlBufferCreate();
+	return doc_begin(c, *buf ? xmlNewTextWriterMemory(*buf, 0) : NULL);
+}
+
+/* Ends the document and adds it to z as name. */
+static void doc_close(ctx *c, xmlBufferPtr buf, qb_zipw *z, const char *name)
+{
+	doc_end(c);
 	if (buf && !c->failed &&
 	    qb_zipw_add(z, name, xmlBufferContent(buf), (size_t)xmlBufferLength(buf), true) != 0)
 		c->failed = true;
@@ -1144,26 +1157,16 @@ static xmlTextWriterPtr doc_open_stream(ctx *c, qb_zipw *z, qb_zipw_stream **s)
 	xmlOutputBufferPtr ob = *s ? xmlOutputBufferCreateIO(stream_write, stream_close, *s, NULL)
 	                           : NULL;
 	xmlTextWriterPtr w = ob ? xmlNewTextWriter(ob) : NULL; /* frees ob when done */
-	if (!w) {
-		if (ob)
-			xmlOutputBufferClose(ob);
-		c->failed = true;
-		return NULL;
-	}
-	c->w = w;
-	xok(c, xmlTextWriterStartDocument(w, "1.0", "UTF-8", NULL));
-	return w;
+	if (ob && !w)
+		xmlOutputBufferClose(ob);
+	return doc_begin(c, w);
 }
 
 /* Ends the document and adds its stream to z as name (a stream never
  * added is z's to free). */
 static void doc_close_stream(ctx *c, qb_zipw_stream *s, qb_zipw *z, const char *name)
 {
-	if (c->w) {
-		xok(c, xmlTextWriterEndDocument(c->w));
-		xmlFreeTextWriter(c->w); /* flushes into s */
-		c->w = NULL;
-	}
+	doc_end(c); /* flushes into s */
 	if (s && !c->failed && qb_zipw_add_stream(z, name, s, true) != 0)
 		c->failed = true;
 }
