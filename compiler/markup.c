@@ -344,11 +344,12 @@ static const bool markup_byte[256] = {
 
 /* A text that Markdown leaves as it is: one line with none of the bytes
  * above, starting with a letter, a parenthesis or a quotation mark (so no
- * block starts: no list, heading, quote or code) and ending with a printable ASCII character (so nothing
- * to trim).  md4c makes it one paragraph of its characters, escaped.
- * Three texts in four of a bank are such; md4c's parse, which allocates
- * as it goes, was half of the Anki renderer's time.  tests/unit/
- * test_render.c checks both ways give the same bytes. */
+ * block starts: no list, heading, quote or code) and ending with a
+ * printable ASCII character (so nothing to trim).  md4c makes it one
+ * paragraph of its characters, escaped.  Three texts in four of a bank
+ * are such; md4c's parse, which allocates as it goes, was half of the
+ * Anki renderer's time.  tests/unit/test_render.c checks both ways give
+ * the same bytes. */
 static bool plain_line(const char *md, size_t n)
 {
 	if (!n)
