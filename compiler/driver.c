@@ -626,7 +626,7 @@ static qb_drv_status build_bank(const qb_drv_opts *o, size_t i, const selection 
 	qb_rev_report_print(&report, bank->id, o->dry_run);
 	if (o->dry_run)
 		goto done;
-	qb_rev_park_texts(rev); /* until the save, after the writers */
+	qb_rev_park_texts(rev, changed); /* until the save, after the writers */
 	opts.epoch = qb_rev_latest(rev);
 	opts.rev = rev;
 	rc = write_all(sel, bank, &opts, outdir, jobs);

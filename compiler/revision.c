@@ -108,6 +108,7 @@ struct qb_revisions {
 	size_t nkeys, capkeys;
 	keyindex kx;       /* keys by pair                                   */
 	FILE *parked;      /* t, while parked (qb_rev_park_texts())         */
+	bool dropped;      /* t freed for good: the record is not saved      */
 };
 
 /* ---- small helpers ---- */
@@ -2030,10 +2031,20 @@ static void put_text(FILE *f, const qb_revisions *rev, const tent *e)
 	        basis_text(e, basis), e->reviewed ? " reviewed" : "");
 }
 
-void qb_rev_park_texts(qb_revisions *rev)
+void qb_rev_park_texts(qb_revisions *rev, bool keep)
 {
-	if (rev->parked || !rev->nt)
+	if (rev->parked || rev->dropped || !rev->nt)
 		return;
+	if (!keep) { /* nothing to save: no scratch file to write */
+		free(rev->t);
+		rev->t = NULL;
+		rev->nt = 0;
+		rev->dropped = true;
+		free(rev->tx.slot);
+		rev->tx.slot = NULL;
+		rev->tx.cap = 0;
+		return;
+	}
 	/* The entries' strings stay in the arena, so the entries are written
 	 * as they are, pointers included, for this process only. */
 	FILE *f = tmpfile();
@@ -2071,6 +2082,10 @@ static bool next_text(const qb_revisions *rev, size_t *i, tent *e)
 
 int qb_rev_save(const qb_revisions *rev, const char *path, const char *bank_name)
 {
+	if (rev->dropped) { /* a caller's mistake: the texts are gone */
+		qb_diag_fatal("cannot write revision record '%s': its texts were dropped", path);
+		return -1;
+	}
 	/* Written line by line into the temporary file: the record is as
 	 * big as the bank's source, and never held whole. */
 	qb_fs_atomic a;

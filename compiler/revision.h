@@ -123,8 +123,10 @@ bool qb_rev_text_reviewed(const qb_revisions *rev, const char *qid, const char *
  * for the rest of the build: after qb_rev_update(), only
  * qb_rev_save() and the time lookups are used, and the writers get the
  * memory.  (Stale checks and review no longer find texts.)  Keeps the
- * table in memory when no scratch file can be made. */
-void qb_rev_park_texts(qb_revisions *rev);
+ * table in memory when no scratch file can be made.  Unless keep (the
+ * update changed nothing, so the record is not saved), the table is
+ * freed instead, and qb_rev_save() refuses the record. */
+void qb_rev_park_texts(qb_revisions *rev, bool keep);
 
 /* Writes the record atomically.  Returns 0, or -1 after a diagnostic. */
 int qb_rev_save(const qb_revisions *rev, const char *path, const char *bank_name);
