@@ -744,8 +744,9 @@ static void append_text(qb_buf *b, const qb_text *t, const char *lang, const cha
 	qb_buf_putc(b, '\x1e');
 }
 
-/* Everything of question q that a learner sees in lang, pictures included. */
-static void question_hash(char out[HEX], const qb_bank *bank, const qb_question *q,
+/* Everything of question q that a learner sees in lang, pictures included:
+ * the first 8 bytes of its SHA-256, as qent keeps it. */
+static void question_hash(uint8_t out[8], const qb_bank *bank, const qb_question *q,
                           const char *lang)
 {
 	qb_buf b = QB_BUF_INIT;
@@ -777,7 +778,9 @@ static void question_hash(char out[HEX], const qb_bank *bank, const qb_question 
 		qb_buf_puts(&b, "partial\x1e");
 	if (qb_question_shuffles(bank, q))
 		qb_buf_puts(&b, "shuffle\x1e");
-	hex_of(out, &b);
+	uint8_t d[QB_SHA256_SIZE];
+	qb_hash_sha256(d, b.ptr ? b.ptr : "", b.len);
+	memcpy(out, d, 8);
 	qb_buf_dispose(&b);
 }
 
@@ -1055,6 +1058,14 @@ struct qb_rev_hashes {
 	pthread_t thread;
 	bool running;       /* thread not joined yet                         */
 	bool threaded;      /* the rows come from the thread                 */
+	/* Each question's hash in each language (question_hash()), on a
+	 * thread of its own from the start: the update's question pass then
+	 * only reads them.  NULL when that thread could not start. */
+	uint8_t (*qh)[8];   /* question i's in language k at i * nlangs + k   */
+	size_t qdone;       /* questions [0, qdone) are hashed  (under mu)    */
+	size_t qseen;       /* the reader's copy of qdone                    */
+	bool qstop;         /* the question thread is asked to end (under mu) */
+	pthread_t qthread;
 };
 
 /* Publishes the rows up to the thread's next; waits for room for the next
@@ -1110,6 +1121,75 @@ static void hashes_run(qb_rev_hashes *x)
 	}
 }
 
+#define QHASH_CHUNK ((size_t)64) /* questions published at once */
+
+static void *hash_questions(void *arg)
+{
+	qb_rev_hashes *x = arg;
+	const qb_bank *bank = x->bank;
+	for (size_t i = 0; i < bank->nquestions; i++) {
+		for (size_t k = 0; k < bank->nlangs; k++)
+			question_hash(x->qh[i * bank->nlangs + k], bank, &bank->questions[i],
+			              bank->langs[k].code);
+		if ((i + 1) % QHASH_CHUNK == 0 || i + 1 == bank->nquestions) {
+			pthread_mutex_lock(&x->mu);
+			x->qdone = i + 1;
+			pthread_cond_broadcast(&x->cv);
+			bool stop = x->qstop;
+			pthread_mutex_unlock(&x->mu);
+			if (stop)
+				break;
+		}
+	}
+	return NULL;
+}
+
+/* Starts the question thread; without it, qb_rev_update() hashes the
+ * questions itself. */
+static void questions_run(qb_rev_hashes *x)
+{
+	size_t n = x->bank->nquestions * x->bank->nlangs;
+	if (!n)
+		return;
+	x->qh = qb_xmalloc(n * sizeof *x->qh);
+	if (pthread_create(&x->qthread, NULL, hash_questions, x) != 0) {
+		free(x->qh);
+		x->qh = NULL;
+	}
+}
+
+/* Stops the question thread, if any, and waits for it. */
+static void questions_join(qb_rev_hashes *x)
+{
+	if (!x->qh)
+		return;
+	pthread_mutex_lock(&x->mu);
+	x->qstop = true;
+	pthread_mutex_unlock(&x->mu);
+	pthread_join(x->qthread, NULL);
+	free(x->qh);
+	x->qh = NULL;
+}
+
+/* Question i's hash in the bank's language k into out: from the question
+ * thread (waiting for it) or worked out here. */
+static void question_hash_at(qb_rev_hashes *x, const qb_bank *bank, size_t i, size_t k,
+                             uint8_t out[8])
+{
+	if (!x || !x->qh || x->bank != bank) {
+		question_hash(out, bank, &bank->questions[i], bank->langs[k].code);
+		return;
+	}
+	if (i >= x->qseen) {
+		pthread_mutex_lock(&x->mu);
+		while (x->qdone <= i)
+			pthread_cond_wait(&x->cv, &x->mu);
+		x->qseen = x->qdone;
+		pthread_mutex_unlock(&x->mu);
+	}
+	memcpy(out, x->qh[i * bank->nlangs + k], 8);
+}
+
 qb_rev_hashes *qb_rev_hashes_start(const qb_bank *bank)
 {
 	/* Every row when a twelfth of the room the memory goal leaves holds
@@ -1147,6 +1227,7 @@ qb_rev_hashes *qb_rev_hashes_start_budget(const qb_bank *bank, size_t budget)
 	pthread_mutex_init(&x->mu, NULL);
 	pthread_cond_init(&x->cv, NULL);
 	hashes_run(x);
+	questions_run(x);
 	return x;
 }
 
@@ -1199,6 +1280,7 @@ void qb_rev_hashes_free(qb_rev_hashes *x)
 	if (!x)
 		return;
 	hashes_join(x);
+	questions_join(x);
 	pthread_mutex_destroy(&x->mu);
 	pthread_cond_destroy(&x->cv);
 	free(x->rows);
@@ -1839,13 +1921,11 @@ bool qb_rev_update(qb_revisions *rev, const qb_bank *bank, qb_rev_hashes *hashes
 		const char *qid = qb_arena_strdup(&rev->strs, qq->id);
 		for (size_t k = 0; k < bank->nlangs; k++) {
 			const char *lang = bank->langs[k].code;
-			char h[HEX];
-			question_hash(h, bank, qq, lang);
 			const qent *o = find_q(rev, qq->id, lang);
 			qent *e = &q[nq++];
 			e->qid = qid;
 			e->lang = name_of(rev, lang);
-			hex8_parse(e->hash, h);
+			question_hash_at(hashes, bank, i, k, e->hash);
 			if (o && memcmp(o->hash, e->hash, 8) == 0)
 				e->time = o->time;
 			else {

@@ -39,10 +39,11 @@ char *qb_rev_path(const char *bank_path);
 qb_revisions *qb_rev_load(const char *path, bool *io);
 void qb_rev_free(qb_revisions *rev);
 
-/* Every text's hashes, which the stale check and the update both need:
- * qb_rev_hashes_start() works them out on another thread (the bank must
- * not change until qb_rev_hashes_free()), while the caller goes on
- * checking the bank and reading its record; the first use waits for them.
+/* Every text's hashes, which the stale check and the update both need,
+ * and every question's, which the update needs: qb_rev_hashes_start()
+ * works them out on two other threads (the bank must not change until
+ * qb_rev_hashes_free()), while the caller goes on checking the bank and
+ * reading its record; the first use waits for them.
  * The functions below take NULL too, and then hash as they go. */
 typedef struct qb_rev_hashes qb_rev_hashes;
 qb_rev_hashes *qb_rev_hashes_start(const qb_bank *bank);

@@ -184,16 +184,31 @@ static void many_languages(void)
 	free(path);
 }
 
-/* The texts after the update: parked, they are saved as they were;
- * dropped, as a build that changed nothing drops them, the record is not
- * saved. */
-static void park_or_drop(const qb_bank *edited)
+/* The update's question pass reads the hashes the question thread made
+ * (qb_rev_hashes_start()): the edited question, and only it, changed.
+ * Then the texts: parked, they are saved as they were; dropped, as a
+ * build that changed nothing drops them, the record is not saved. */
+static void question_pass_and_park(const qb_bank *edited)
 {
 	bool io;
-	qb_revisions *rev;
-	qb_rev_hashes *h;
-	qb_rev_report report;
-	char *path = qb_fs_join(dir, "next0.lock");
+	char *path = qb_fs_join(dir, "new0.lock");
+	qb_revisions *rev = qb_rev_load(path, &io);
+	free(path);
+	OK(rev != NULL);
+	if (!rev)
+		return;
+	qb_rev_hashes *h = hashes(edited, FULL);
+	qb_rev_report report = {0};
+	OK(qb_rev_update(rev, edited, h, dir, NOW + 60, &report));
+	qb_rev_hashes_free(h);
+	OK(report.nchanged == 1 && strcmp(report.changed[0], "q-1400") == 0);
+	qb_rev_report_dispose(&report);
+	OK(qb_rev_question_time(rev, "q-1400", "en") == NOW + 60);
+	OK(qb_rev_question_time(rev, "q-1400", "sw") == NOW);
+	OK(qb_rev_question_time(rev, "q-1399", "en") == NOW);
+	qb_rev_free(rev);
+
+	path = qb_fs_join(dir, "next0.lock");
 	char *before = slurp(path);
 	for (int keep = 1; keep >= 0; keep--) {
 		rev = qb_rev_load(path, &io);
@@ -333,7 +348,7 @@ int main(void)
 		free(wtext[how]);
 	}
 	reviewed(bank);
-	park_or_drop(bank);
+	question_pass_and_park(bank);
 	qb_bank_free(bank);
 	many_languages();
 	qb_diag_dispose();
