@@ -223,6 +223,13 @@ static int cores(void)
 	return n < 1 ? 1 : n > MAX_THREADS ? MAX_THREADS : (int)n;
 }
 
+int qb_pdeflate_threads_within(size_t room)
+{
+	size_t fit = room / QB_PDEFLATE_WORKER_MEM;
+	int n = cores();
+	return fit < 1 ? 1 : fit < (size_t)n ? (int)fit : n;
+}
+
 /* An unlinked scratch file for the compressed blocks, or -1. */
 static int scratch(void)
 {

@@ -46,6 +46,13 @@ typedef struct qb_pdeflated {
 	size_t ahead;   /* blocks compressed ahead and used (qb_pdeflate_ahead) */
 } qb_pdeflated;
 
+/* About the memory one worker takes while it compresses a block: the
+ * block, its compressed bytes and libdeflate's compressor. */
+#define QB_PDEFLATE_WORKER_MEM (2 * QB_PDEFLATE_BLOCK + ((size_t)1 << 20))
+/* How many threads qb_pdeflate() may use in room bytes of memory: one
+ * per core, fewer when room holds fewer workers, never less than one. */
+int qb_pdeflate_threads_within(size_t room);
+
 /* Compresses the size bytes that read gives at libdeflate's level (1-12)
  * into *out, with threads threads (0: one per core, at most 8; never more
  * than blocks); the bytes do not depend on threads.  Returns 0, or -1 when

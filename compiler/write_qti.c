@@ -1509,6 +1509,10 @@ static int write_qti(const qb_render_ctx *r, const qb_bank *bank, const qti_vers
 	item_rec *items = NULL;
 	size_t nitems = 0;
 	qb_zipw *z = qb_zipw_open(r->path, r->latest);
+	/* A bank of many short questions takes most of its memory goal (the
+	 * items' members), so the manifest compresses on fewer threads. */
+	if (z)
+		qb_zipw_set_room(z, bank->path);
 	if (!z || qb_render_media(r, qb_render_media_hashed_name, &c.media) != 0) {
 		qb_zipw_discard(z);
 		return -1;

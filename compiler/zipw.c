@@ -27,6 +27,7 @@ struct qb_zipw {
 	char *tmp;  /* what libzip writes; renamed to path on commit         */
 	time_t mtime;
 	int level;
+	char *room_of; /* the bank whose memory goal bounds the threads, or NULL */
 	qb_zipw_stream *streams; /* every stream made for z, freed with it  */
 	/* Members of one block (most of a QTI package's thousands): one
 	 * compressor for them all, and their deflated bytes appended to one
@@ -82,6 +83,12 @@ qb_zipw *qb_zipw_open(const char *path, time_t mtime)
 void qb_zipw_set_level(qb_zipw *z, int level)
 {
 	z->level = level;
+}
+
+void qb_zipw_set_room(qb_zipw *z, const char *bank_path)
+{
+	free(z->room_of);
+	z->room_of = bank_path ? qb_xstrdup(bank_path) : NULL;
 }
 
 /* zip_file_set_mtime() converts through localtime(), so the bytes would
@@ -271,7 +278,10 @@ static int add_deflated(qb_zipw *z, const char *name, qb_pdeflate_read_fn read, 
                         uint64_t size)
 {
 	member_src *s = qb_xcalloc(1, sizeof *s);
-	return add_made(z, name, s, qb_pdeflate(&s->d, read, payload, size, z->level, 0));
+	int threads = z->room_of && size > QB_PDEFLATE_BLOCK
+	                  ? qb_pdeflate_threads_within(qb_mem_room(z->room_of))
+	                  : 0;
+	return add_made(z, name, s, qb_pdeflate(&s->d, read, payload, size, z->level, threads));
 }
 
 static int read_fd(void *payload, void *buf, size_t len, uint64_t off)
@@ -559,6 +569,7 @@ int qb_zipw_commit(qb_zipw *z)
 	free_small(z);
 	free_streams(z);
 	free(z->tmp);
+	free(z->room_of);
 	free(z->path);
 	free(z);
 	return rc;
@@ -574,6 +585,7 @@ void qb_zipw_discard(qb_zipw *z)
 	free_small(z);
 	free_streams(z);
 	free(z->tmp);
+	free(z->room_of);
 	free(z->path);
 	free(z);
 }

@@ -20,6 +20,12 @@ qb_zipw *qb_zipw_open(const char *path, time_t mtime);
  * QB_ZIPW_LEVEL unless set (the benchmark's floor program tries others). */
 #define QB_ZIPW_LEVEL 6
 void qb_zipw_set_level(qb_zipw *z, int level);
+/* From now on, a member of several blocks is compressed on as many
+ * threads as the memory goal of the bank at bank_path leaves room for at
+ * that moment (qb_mem_room(), qb_pdeflate_threads_within()), not one per
+ * core: a writer whose model already takes most of the goal stays
+ * within it.  The bytes are the same. */
+void qb_zipw_set_room(qb_zipw *z, const char *bank_path);
 /* Adds a member with a copy of data.  compress selects deflate (libdeflate,
  * QB_ZIPW_LEVEL) or store.  Returns 0, or -1 after a diagnostic. */
 int qb_zipw_add(qb_zipw *z, const char *name, const void *data, size_t len, bool compress);

@@ -545,6 +545,57 @@ static void test_streams(void)
 	free(data);
 }
 
+/* The threads the memory allows: at least one, one per worker that fits,
+ * at most one per core; and an archive whose threads the room bounds is
+ * the same bytes. */
+static void test_room(void)
+{
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+	int cores = online < 1 ? 1 : online > 8 ? 8 : (int)online;
+	INT_EQ(qb_pdeflate_threads_within(0), 1);
+	INT_EQ(qb_pdeflate_threads_within(QB_PDEFLATE_WORKER_MEM - 1), 1);
+	INT_EQ(qb_pdeflate_threads_within(QB_PDEFLATE_WORKER_MEM), 1);
+	INT_EQ(qb_pdeflate_threads_within(2 * QB_PDEFLATE_WORKER_MEM), cores < 2 ? cores : 2);
+	INT_EQ(qb_pdeflate_threads_within((size_t)-1), cores);
+
+	char dir[] = "/tmp/qbc-unit-room-XXXXXX";
+	if (!mkdtemp(dir)) {
+		OK(!"mkdtemp");
+		return;
+	}
+	char *bank = qb_fs_join(dir, "tiny.qb");
+	OK(qb_fs_write_atomic(bank, "bank: t\n", 8) == 0);
+	size_t n = 2 * QB_PDEFLATE_BLOCK + 777;
+	uint8_t *data = sample(n);
+	char *bytes[2] = {NULL, NULL};
+	size_t lens[2] = {0, 0};
+	for (int k = 0; k < 2; k++) {
+		char *zpath = qb_fs_join(dir, k ? "room.zip" : "cores.zip");
+		qb_zipw *z = qb_zipw_open(zpath, 1700000000);
+		OK(z != NULL);
+		if (!z) {
+			free(zpath);
+			continue;
+		}
+		if (k) /* a goal of about 30 MiB: room for one worker at most */
+			qb_zipw_set_room(z, bank);
+		qb_zipw_stream *s = qb_zipw_stream_new(z);
+		INT_EQ(qb_zipw_stream_write(s, data, n), 0);
+		INT_EQ(qb_zipw_add_stream(z, "big", s, true), 0);
+		INT_EQ(qb_zipw_commit(z), 0);
+		OK(qb_fs_read(zpath, &bytes[k], &lens[k]) == 0);
+		unlink(zpath);
+		free(zpath);
+	}
+	OK(bytes[0] && bytes[1] && lens[0] == lens[1] && memcmp(bytes[0], bytes[1], lens[0]) == 0);
+	free(bytes[0]);
+	free(bytes[1]);
+	free(data);
+	unlink(bank);
+	free(bank);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	test_pdeflate();
@@ -553,5 +604,6 @@ int main(void)
 	test_collection_ahead();
 	test_big_member();
 	test_streams();
+	test_room();
 	return h_done("zip");
 }
