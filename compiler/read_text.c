@@ -248,6 +248,7 @@ typedef struct enc_state {
 typedef struct lblock {
 	struct lblock *next;
 	char *data;          /* its bytes (heap), or the caller's text         */
+	size_t cap;          /* data's allocated size, when owned; 0: unknown  */
 	bool owned;
 	size_t end;          /* the number of lines up to its last one         */
 } lblock;
@@ -265,6 +266,8 @@ typedef struct linesrc {
 	bool ioerr;          /* reading failed (reported)                      */
 	enc_state enc;
 	lblock *head, *tail; /* the blocks, oldest first                       */
+	char *spare;         /* a released block's buffer, for the next one    */
+	size_t spare_cap;
 	const char **line;   /* lines [first, first + n)                       */
 	size_t *len;
 	size_t first, n, cap;
@@ -1546,9 +1549,24 @@ static char *check_encoding(const char *file, const char *data, size_t len, size
 
 #define LS_BLOCK ((size_t)1 << 20)
 
+/* Takes back a block's buffer of cap bytes (0: unknown): kept for the
+ * next block, so that reading a big file writes into the same pages
+ * rather than into new ones each time (their page faults were a tenth
+ * of the read); freed when a buffer is kept already. */
+static void ls_recycle(linesrc *ls, char *data, size_t cap)
+{
+	if (cap && !ls->spare) {
+		ls->spare = data;
+		ls->spare_cap = cap;
+	} else {
+		free(data);
+	}
+}
+
 /* Adds the lines of data[0..len) (whole lines: it ends at a line end or
- * at the end of the file) as a new block; data becomes the block's. */
-static void ls_add_block(linesrc *ls, char *data, size_t len, bool owned)
+ * at the end of the file) as a new block; data, of cap bytes when owned
+ * (0: unknown), becomes the block's. */
+static void ls_add_block(linesrc *ls, char *data, size_t len, bool owned, size_t cap)
 {
 	size_t at = 0;
 	if (!ls->started) {
@@ -1562,13 +1580,15 @@ static void ls_add_block(linesrc *ls, char *data, size_t len, bool owned)
 	char *clean = check_encoding(ls->file, data, len, &clen, &ls->enc);
 	if (clean) {
 		if (owned)
-			free(data);
+			ls_recycle(ls, data, cap);
 		data = clean;
 		len = clen;
 		owned = true;
+		cap = 0;
 	}
 	lblock *b = qb_xcalloc(1, sizeof *b);
 	b->data = data;
+	b->cap = owned ? cap : 0;
 	b->owned = owned;
 	/* Split into lines: \n, \r\n or \r (memchr() finds the \n; a \r
 	 * before it, rare, ends the line there). */
@@ -1613,11 +1633,17 @@ static bool ls_more(linesrc *ls)
 		return false;
 	if (!ls->f) {
 		ls->eof = true;
-		ls_add_block(ls, (char *)ls->text, ls->textlen, false);
+		ls_add_block(ls, (char *)ls->text, ls->textlen, false, 0);
 		ls_ended(ls);
 		return true;
 	}
 	qb_buf b = QB_BUF_INIT;
+	if (ls->spare) {
+		b.ptr = ls->spare;
+		b.cap = ls->spare_cap;
+		b.ptr[0] = '\0';
+		ls->spare = NULL;
+	}
 	qb_buf_append(&b, ls->carry, ls->ncarry);
 	free(ls->carry);
 	ls->carry = NULL;
@@ -1658,7 +1684,8 @@ static bool ls_more(linesrc *ls)
 		return false;
 	}
 	b.len = cut;
-	ls_add_block(ls, qb_buf_detach(&b), cut, true);
+	size_t cap = b.cap;
+	ls_add_block(ls, qb_buf_detach(&b), cut, true, cap);
 	if (ls->eof)
 		ls_ended(ls);
 	return true;
@@ -1693,7 +1720,7 @@ static void ls_release(linesrc *ls, size_t i)
 		ls->n -= drop;
 		ls->first = b->end;
 		if (b->owned)
-			free(b->data);
+			ls_recycle(ls, b->data, b->cap);
 		free(b);
 	}
 }
@@ -1710,6 +1737,7 @@ static void ls_dispose(linesrc *ls)
 	free(ls->line);
 	free(ls->len);
 	free(ls->carry);
+	free(ls->spare);
 }
 
 /* ---------------------------------------------------------------------
