@@ -2,6 +2,7 @@
 #include "alloc.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,16 @@ void *qb_xcalloc(size_t count, size_t size)
 	void *p = calloc(count ? count : 1, size ? size : 1);
 	if (!p)
 		oom(count * size);
+	return p;
+}
+
+void *qb_xcalloc_written(size_t count, size_t size)
+{
+	if (size && count > SIZE_MAX / size)
+		oom(SIZE_MAX);
+	size_t n = count * size;
+	void *p = qb_xmalloc(n ? n : 1);
+	memset(p, 0, n ? n : 1);
 	return p;
 }
 

@@ -7,6 +7,12 @@
 
 void *qb_xmalloc(size_t n);
 void *qb_xcalloc(size_t count, size_t size);
+/* The same, with every page written now.  For a table that is read
+ * before it is written (a hash index probed, bit-fields set): calloc()'s
+ * fresh pages would first map the kernel's shared zero page, and each
+ * first write would then copy it and flush the TLB of every core the
+ * process runs on, an interrupt for the other threads each time. */
+void *qb_xcalloc_written(size_t count, size_t size);
 void *qb_xrealloc(void *p, size_t n);
 char *qb_xstrdup(const char *s);
 char *qb_xstrndup(const char *s, size_t n);

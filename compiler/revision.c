@@ -187,7 +187,7 @@ static void index_init(keyindex *x, size_t n)
 	x->cap = 16;
 	while (x->cap < 2 * n)
 		x->cap *= 2;
-	x->slot = qb_xcalloc(x->cap, sizeof *x->slot);
+	x->slot = qb_xcalloc_written(x->cap, sizeof *x->slot);
 }
 
 /* The slot for key (a, b, c): where it is, or the empty slot where it
@@ -614,8 +614,8 @@ qb_revisions *qb_rev_load(const char *path, bool *io)
 	/* The tables are allocated once, at their size. */
 	size_t cap_q, cap_t, cap_p = 0, linecap = 0;
 	count_lines(f, &cap_q, &cap_t);
-	rev->q = qb_xcalloc(cap_q ? cap_q : 1, sizeof *rev->q);
-	rev->t = qb_xcalloc(cap_t ? cap_t : 1, sizeof *rev->t);
+	rev->q = qb_xcalloc_written(cap_q ? cap_q : 1, sizeof *rev->q);
+	rev->t = qb_xcalloc_written(cap_t ? cap_t : 1, sizeof *rev->t); /* bit-fields */
 	bool ok = true, header = false, quoted = false;
 	char *line = NULL;
 	int lineno = 0;
@@ -1914,7 +1914,7 @@ bool qb_rev_update(qb_revisions *rev, const qb_bank *bank, qb_rev_hashes *hashes
 
 	/* Questions, in source order; what is not in the bank is removed. */
 	size_t nq = 0, capq = bank->nquestions * bank->nlangs;
-	qent *q = qb_xcalloc(capq ? capq : 1, sizeof *q);
+	qent *q = qb_xcalloc_written(capq ? capq : 1, sizeof *q);
 	for (size_t i = 0; i < bank->nquestions; i++) {
 		const qb_question *qq = &bank->questions[i];
 		bool known = has_qid(rev, qq->id);
@@ -1953,7 +1953,7 @@ bool qb_rev_update(qb_revisions *rev, const qb_bank *bank, qb_rev_hashes *hashes
 	} else {
 		each_element(bank, count_elem, &c.cap);
 		c.cap *= bank->nlangs;
-		c.t = qb_xcalloc(c.cap ? c.cap : 1, sizeof *c.t);
+		c.t = qb_xcalloc_written(c.cap ? c.cap : 1, sizeof *c.t);
 	}
 	each_element(bank, upd_elem, &c);
 	free(c.olds);
