@@ -170,6 +170,38 @@ for kind in pinned multiple matching cloze; do
 	check "Moodle XML $kind warning: without --werror the bank builds" \
 		sh -c "test \"\$(cat '$T/rc')\" = 0 && test -f 'mwout-$kind/mw-$kind.moodle.xml'"
 done
+# A rebuild (the record there) reports the record's warnings, then the
+# formats' rules, and stops at the first step with an error: under
+# --werror it writes nothing, whichever step stopped it.
+# (before FILE PATTERN1 PATTERN2: PATTERN1's first line is before PATTERN2's.)
+before() {
+	a=$(grep -n -- "$2" "$1" | head -1 | cut -d: -f1)
+	b=$(grep -n -- "$3" "$1" | head -1 | cut -d: -f1)
+	test -n "$a" && test -n "$b" && test "$a" -lt "$b"
+}
+sed -i 's/en: Pick two\./en: Pick two of them./' mw-multiple.qb
+cp mw-multiple.lock "$T/mwlock"
+cp mwout-multiple/mw-multiple.moodle.xml "$T/mwxml"
+run $QBC build --werror --format make -o mwout-multiple mw-multiple.qb
+check "rebuild --werror, stale: exit 1 at the stale translation" \
+	sh -c "test \"\$(cat '$T/rc')\" = 1 && grep -q 'error: .*may be stale' '$T/err' && ! grep -q 'Moodle' '$T/err'"
+check "rebuild --werror, stale: record untouched" cmp -s mw-multiple.lock "$T/mwlock"
+check "rebuild --werror, stale: output untouched" cmp -s mwout-multiple/mw-multiple.moodle.xml "$T/mwxml"
+run $QBC build --format make -o mwout-multiple mw-multiple.qb
+check "rebuild: built" sh -c "test \"\$(cat '$T/rc')\" = 0 && ! cmp -s mwout-multiple/mw-multiple.moodle.xml '$T/mwxml'"
+check "rebuild: the stale translation, then the Moodle XML rule" \
+	before "$T/err" "warning: .*may be stale" "warning: .*Moodle"
+run $QBC review mw-multiple.qb
+check "rebuild: the translation reviewed" rc 0
+cp mw-multiple.lock "$T/mwlock"
+cp mwout-multiple/mw-multiple.moodle.xml "$T/mwxml"
+run $QBC build --werror --format make -o mwout-multiple mw-multiple.qb
+check "rebuild --werror, the early work's rule: exit 1" rc 1
+check "rebuild --werror, the early work's rule: an error, nothing stale" \
+	sh -c "grep -q 'error: .*Moodle' '$T/err' && ! grep -q 'stale' '$T/err'"
+check "rebuild --werror, the early work's rule: record untouched" cmp -s mw-multiple.lock "$T/mwlock"
+check "rebuild --werror, the early work's rule: output untouched" \
+	sh -c "cmp -s mwout-multiple/mw-multiple.moodle.xml '$T/mwxml' && test -z \"\$(ls -A mwout-multiple | grep -v '^mw-multiple\\.')\""
 # The label catalogues' warning (a language without user-interface labels)
 # is check's too, and stops a build under --werror before anything is written.
 sed 's/^languages: en sw$/languages: en de/; s/^\( *\)sw:/\1de:/' "mw-pinned.qb" >labels.qb
