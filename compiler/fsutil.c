@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,6 +94,38 @@ static int make_tmp(const char *path, char **tmp)
 	}
 	*tmp = t;
 	return fd;
+}
+
+struct qb_fs_removal {
+	pthread_t tid;
+	bool started;
+	char *path;
+};
+
+static void *remove_path(void *arg)
+{
+	unlink(((qb_fs_removal *)arg)->path);
+	return NULL;
+}
+
+qb_fs_removal *qb_fs_remove_async(const char *path)
+{
+	qb_fs_removal *r = qb_xcalloc(1, sizeof *r);
+	r->path = qb_xstrdup(path);
+	r->started = pthread_create(&r->tid, NULL, remove_path, r) == 0;
+	return r;
+}
+
+void qb_fs_removal_wait(qb_fs_removal *r)
+{
+	if (!r)
+		return;
+	if (r->started)
+		pthread_join(r->tid, NULL);
+	else
+		unlink(r->path);
+	free(r->path);
+	free(r);
 }
 
 char *qb_fs_tmpname(const char *path)

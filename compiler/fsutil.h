@@ -27,6 +27,13 @@ char *qb_fs_beside_exe(const char *argv0, const char *const *rel, size_t n);
 /* A temporary path next to path, for libraries that write files
  * themselves (sqlite3, libzip); the file is created empty. */
 char *qb_fs_tmpname(const char *path);
+/* Removes path on a thread of its own when one can start: freeing a big
+ * file's pages (a few milliseconds per 100 MB) then passes beside the
+ * caller's next steps.  qb_fs_removal_wait() waits for it (and removes
+ * path itself when no thread started); NULL waits for nothing. */
+typedef struct qb_fs_removal qb_fs_removal;
+qb_fs_removal *qb_fs_remove_async(const char *path);
+void qb_fs_removal_wait(qb_fs_removal *r);
 /* A scratch file next to path (on the output's file system), open for
  * reading and writing and already unlinked: it goes with its descriptor.
  * Returns the descriptor, or -1 with errno set. */

@@ -1402,8 +1402,11 @@ done:
 
 /* The package (§A1): collection.anki2, the media map, then the media as
  * 0, 1, 2, ... in map order (the static files, then the pictures); every
- * member with the latest time of the record. */
-static int write_package(const anki *a, const char *col, qb_zipw_ahead **ahead)
+ * member with the latest time of the record.  Once the collection is
+ * compressed, its scratch file is removed while the rest is written
+ * (*removal). */
+static int write_package(const anki *a, const char *col, qb_zipw_ahead **ahead,
+                         qb_fs_removal **removal)
 {
 	int rc = -1;
 	json_t *map = json_object();
@@ -1429,8 +1432,10 @@ static int write_package(const anki *a, const char *col, qb_zipw_ahead **ahead)
 	qb_zipw_ahead *h = *ahead;
 	*ahead = NULL; /* freed by the add, whatever happens */
 	if ((h ? qb_zipw_add_ahead(zip, "collection.anki2", h)
-	       : qb_zipw_add_file(zip, "collection.anki2", col, true)) != 0 ||
-	    qb_zipw_add(zip, "media", map_text, strlen(map_text), true) != 0)
+	       : qb_zipw_add_file(zip, "collection.anki2", col, true)) != 0)
+		goto done;
+	*removal = qb_fs_remove_async(col);
+	if (qb_zipw_add(zip, "media", map_text, strlen(map_text), true) != 0)
 		goto done;
 	for (size_t i = 0; i < n; i++) {
 		snprintf(key, sizeof key, "%zu", i);
@@ -1520,12 +1525,14 @@ int qb_write_anki(const qb_render_ctx *ctx, const qb_bank *bank)
 	qb_zipw_ahead *ahead = qb_mem_room(a->bank->path) >= AHEAD_DEFLATE_ROOM
 	                           ? qb_zipw_ahead_new(col, QB_ANKI_DB_PAGE_SIZE)
 	                           : NULL;
+	qb_fs_removal *removal = NULL;
 	int rc = build_decks(a) != 0 || build_collection(a, col, ahead) != 0 ||
-	                 write_package(a, col, &ahead) != 0
+	                 write_package(a, col, &ahead, &removal) != 0
 	             ? -1
 	             : 0;
 	qb_zipw_ahead_free(ahead);
-	unlink(col);
+	qb_fs_removal_wait(removal);
+	unlink(col); /* when the removal did not start */
 	free(col);
 	return rc;
 }

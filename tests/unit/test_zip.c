@@ -596,6 +596,31 @@ static void test_room(void)
 	rmdir(dir);
 }
 
+/* A removal on its own thread: the file is gone once waited for; a path
+ * that is not there, or no removal at all, is fine. */
+static void test_removal(void)
+{
+	char dir[] = "/tmp/qbc-unit-rm-XXXXXX";
+	if (!mkdtemp(dir)) {
+		OK(!"mkdtemp");
+		return;
+	}
+	char *path = qb_fs_join(dir, "big.tmp");
+	size_t n = (size_t)8 << 20;
+	uint8_t *data = sample(n);
+	OK(qb_fs_write_atomic(path, data, n) == 0);
+	qb_fs_removal *r = qb_fs_remove_async(path);
+	OK(r != NULL);
+	qb_fs_removal_wait(r);
+	OK(access(path, F_OK) != 0);
+	qb_fs_removal_wait(qb_fs_remove_async(path)); /* not there any more */
+	qb_fs_removal_wait(NULL);
+	INT_EQ(entries(dir), 0);
+	free(data);
+	free(path);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	test_pdeflate();
@@ -605,5 +630,6 @@ int main(void)
 	test_big_member();
 	test_streams();
 	test_room();
+	test_removal();
 	return h_done("zip");
 }
