@@ -1027,37 +1027,49 @@ static void count_elem(void *payload, const char *qid, const char *elem, const q
 	(*(size_t *)payload)++;
 }
 
-/* ---- every text's hashes, on another core ---- */
+/* ---- every text's hashes, on other cores ---- */
 
-/* The rows are made on another thread while the bank is checked and its
+/* The rows are made on other threads while the bank is checked and its
  * record read, and used in element order by the stale check and then by
  * the update.  A bank whose rows fit in the budget (a twelfth of the room
  * the memory goal leaves, between ROWS_BUDGET and ROWS_MAX) keeps them
- * all; a bigger one keeps a window of them, the budget in all: the thread
- * stays at most that far ahead of the reader, and hashes again from the
- * first element for a second pass (the build's update after its stale
- * check, started early by qb_rev_hashes_rewind()).  So the memory stays
- * small for a bank of any size. */
+ * all; a bigger one keeps a window of them, the budget in all: the
+ * threads stay at most that far ahead of the reader, and hash again from
+ * the first element for a second pass (the build's update after its
+ * stale check, started early by qb_rev_hashes_rewind()).  So the memory
+ * stays small for a bank of any size.  ROW_WORKERS threads share the
+ * rows by chunks, in turn: one alone was the last to finish of the
+ * threads that run while the bank is checked, and the stale check waited
+ * for it. */
 #define ROWS_BUDGET ((size_t)2 << 20)
 #define ROWS_MAX ((size_t)16 << 20)
 #define ROWS_CHUNK ((size_t)256) /* rows published, and released, at once */
+#define ROW_WORKERS 2
+
+typedef struct row_worker {
+	struct qb_rev_hashes *x;
+	size_t w;           /* its chunks: those whose number % nworkers is w  */
+	size_t next;        /* the element its pass over the bank is at       */
+	bool stopped;
+	pthread_t tid;
+} row_worker;
 
 struct qb_rev_hashes {
 	const qb_bank *bank;
 	size_t nelems;      /* each_element()'s calls                        */
 	size_t window;      /* rows kept: all (nelems) or a ring of them      */
 	text_hashes *rows;  /* window rows of bank->nlangs; row i at i % window */
-	size_t next;        /* the row hash_elem() fills (the thread's)       */
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
-	size_t done;        /* rows [0, done) are ready        (under mu)    */
+	row_worker rw[ROW_WORKERS];
+	size_t nworkers;    /* the threads making rows (0: none running)     */
+	size_t done[ROW_WORKERS]; /* worker w's chunks before done[w] are
+	                             ready                  (under mu)    */
 	size_t low;         /* rows before low are no longer read (under mu) */
-	bool stop;          /* the thread is asked to end      (under mu)    */
-	size_t seen_done;   /* the reader's copy of done                     */
+	bool stop;          /* the threads are asked to end    (under mu)    */
+	size_t seen_ready;  /* the reader's: rows before it are known ready  */
 	size_t seen_low;    /* the reader's last low                         */
-	pthread_t thread;
-	bool running;       /* thread not joined yet                         */
-	bool threaded;      /* the rows come from the thread                 */
+	bool threaded;      /* the rows come from the threads                */
 	/* Each question's hash in each language (question_hash()), on a
 	 * thread of its own from the start: the update's question pass then
 	 * only reads them.  NULL when that thread could not start. */
@@ -1068,19 +1080,25 @@ struct qb_rev_hashes {
 	pthread_t qthread;
 };
 
-/* Publishes the rows up to the thread's next; waits for room for the next
- * chunk.  False when the thread is to stop. */
-static bool hashes_publish(qb_rev_hashes *x)
+/* Waits until chunk c fits in the window.  False when the worker is to
+ * stop. */
+static bool chunk_room(qb_rev_hashes *x, size_t c)
 {
 	pthread_mutex_lock(&x->mu);
-	x->done = x->next;
-	pthread_cond_broadcast(&x->cv);
-	while (!x->stop && x->next + ROWS_CHUNK > x->low + x->window && x->next < x->nelems &&
-	       x->window < x->nelems)
+	while (!x->stop && x->window < x->nelems && (c + 1) * ROWS_CHUNK > x->low + x->window)
 		pthread_cond_wait(&x->cv, &x->mu);
 	bool go = !x->stop;
 	pthread_mutex_unlock(&x->mu);
 	return go;
+}
+
+/* Worker w finished its chunk that ends at row end. */
+static void chunk_done(qb_rev_hashes *x, size_t w, size_t end)
+{
+	pthread_mutex_lock(&x->mu);
+	x->done[w] = end;
+	pthread_cond_broadcast(&x->cv);
+	pthread_mutex_unlock(&x->mu);
 }
 
 static void hash_elem(void *payload, const char *qid, const char *elem, const qb_text *t,
@@ -1089,36 +1107,74 @@ static void hash_elem(void *payload, const char *qid, const char *elem, const qb
 	QB_UNUSED(qid);
 	QB_UNUSED(elem);
 	QB_UNUSED(what);
-	qb_rev_hashes *x = payload;
-	if (x->next >= x->nelems) /* stopped: skip the rest */
+	row_worker *r = payload;
+	qb_rev_hashes *x = r->x;
+	size_t i = r->next++;
+	if (r->stopped || i >= x->nelems || (i / ROWS_CHUNK) % x->nworkers != r->w)
 		return;
-	hash_texts(x->rows + x->next++ % x->window * x->bank->nlangs, x->bank, t);
-	if (x->threaded && (x->next % ROWS_CHUNK == 0 || x->next == x->nelems) &&
-	    !hashes_publish(x))
-		x->next = x->nelems;
+	if (i % ROWS_CHUNK == 0 && x->threaded && !chunk_room(x, i / ROWS_CHUNK)) {
+		r->stopped = true;
+		return;
+	}
+	hash_texts(x->rows + i % x->window * x->bank->nlangs, x->bank, t);
+	if (x->threaded && ((i + 1) % ROWS_CHUNK == 0 || i + 1 == x->nelems))
+		chunk_done(x, r->w, i + 1);
 }
 
 static void *hash_all(void *arg)
 {
-	qb_rev_hashes *x = arg;
-	each_element(x->bank, hash_elem, x);
+	row_worker *r = arg;
+	each_element(r->x->bank, hash_elem, r);
 	return NULL;
+}
+
+/* Stops the row threads, if any, and waits for them. */
+static void hashes_join(qb_rev_hashes *x)
+{
+	if (!x->nworkers || !x->threaded)
+		return;
+	pthread_mutex_lock(&x->mu);
+	x->stop = true;
+	pthread_cond_broadcast(&x->cv);
+	pthread_mutex_unlock(&x->mu);
+	for (size_t w = 0; w < x->nworkers; w++)
+		pthread_join(x->rw[w].tid, NULL);
+	x->nworkers = 0;
+}
+
+/* Starts n row threads from the first element; false when one could not
+ * start (the others are stopped then). */
+static bool hashes_start_workers(qb_rev_hashes *x, size_t n)
+{
+	memset(x->done, 0, sizeof x->done);
+	x->low = x->seen_ready = x->seen_low = 0;
+	x->stop = false;
+	x->threaded = true; /* set before the threads start: they read it */
+	x->nworkers = n;
+	for (size_t w = 0; w < n; w++) {
+		x->rw[w] = (row_worker){.x = x, .w = w};
+		if (pthread_create(&x->rw[w].tid, NULL, hash_all, &x->rw[w]) != 0) {
+			x->nworkers = w; /* those started, stopped at once */
+			hashes_join(x);
+			return false;
+		}
+	}
+	return true;
 }
 
 /* Starts making rows from the first element. */
 static void hashes_run(qb_rev_hashes *x)
 {
-	x->next = x->done = x->low = x->seen_done = x->seen_low = 0;
-	x->stop = false;
-	x->threaded = true; /* set before the thread starts: it reads it */
-	x->running = pthread_create(&x->thread, NULL, hash_all, x) == 0;
-	if (!x->running) {
-		x->threaded = false; /* then here and now: every row (a window would not do) */
-		x->window = x->nelems ? x->nelems : 1;
-		x->rows = qb_xrealloc(x->rows, (x->window * x->bank->nlangs + 1) * sizeof *x->rows);
-		hash_all(x);
-		x->done = x->seen_done = x->nelems;
-	}
+	if (hashes_start_workers(x, ROW_WORKERS) || hashes_start_workers(x, 1))
+		return;
+	/* Then here and now: every row (a window would not do). */
+	x->threaded = false;
+	x->nworkers = 1;
+	x->window = x->nelems ? x->nelems : 1;
+	x->rows = qb_xrealloc(x->rows, (x->window * x->bank->nlangs + 1) * sizeof *x->rows);
+	x->rw[0] = (row_worker){.x = x, .w = 0};
+	hash_all(&x->rw[0]);
+	x->seen_ready = x->nelems;
 }
 
 #define QHASH_CHUNK ((size_t)64) /* questions published at once */
@@ -1231,19 +1287,6 @@ qb_rev_hashes *qb_rev_hashes_start_budget(const qb_bank *bank, size_t budget)
 	return x;
 }
 
-/* Stops the thread, if any, and waits for it. */
-static void hashes_join(qb_rev_hashes *x)
-{
-	if (x->running) {
-		pthread_mutex_lock(&x->mu);
-		x->stop = true;
-		pthread_cond_broadcast(&x->cv);
-		pthread_mutex_unlock(&x->mu);
-		pthread_join(x->thread, NULL);
-		x->running = false;
-	}
-}
-
 /* The row of element i (in each_element() order), once it is done.  The
  * reader asks for the rows in order; a row before the last one asked for
  * may be gone, except when the window holds every row. */
@@ -1255,13 +1298,15 @@ static const text_hashes *hashes_row(qb_rev_hashes *x, size_t i)
 		hashes_join(x);
 		hashes_run(x);
 	}
-	if (x->threaded && (i >= x->seen_done || i >= x->seen_low + ROWS_CHUNK)) {
+	if (x->threaded && (i >= x->seen_ready || i >= x->seen_low + ROWS_CHUNK)) {
+		size_t c = i / ROWS_CHUNK, w = c % x->nworkers;
 		pthread_mutex_lock(&x->mu);
-		x->low = x->seen_low = i - i % ROWS_CHUNK;
+		x->low = x->seen_low = c * ROWS_CHUNK;
 		pthread_cond_broadcast(&x->cv);
-		while (x->done <= i && x->running && !x->stop)
+		while (x->done[w] <= i && x->nworkers && !x->stop)
 			pthread_cond_wait(&x->cv, &x->mu);
-		x->seen_done = x->done;
+		/* Worker w's chunks up to done[w] are ready, and so this one. */
+		x->seen_ready = (c + 1) * ROWS_CHUNK;
 		pthread_mutex_unlock(&x->mu);
 	}
 	return x->rows + i % x->window * x->bank->nlangs;
