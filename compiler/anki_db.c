@@ -354,10 +354,11 @@ int qb_anki_db_add_note(qb_anki_db *db, const qb_anki_note *note)
 {
 	qb_buf flds = QB_BUF_INIT, sfld = QB_BUF_INIT;
 	int rc = -1;
-	/* Each field's length measured once (the note types have 6 and 7). */
+	/* Each field's length as the renderer knows it, or measured once
+	 * (the note types have 6 and 7 fields). */
 	size_t lens[16], len = note->nfields;
 	for (size_t i = 0; i < note->nfields; i++) {
-		size_t n = strlen(note->fields[i]);
+		size_t n = note->lens ? note->lens[i] : strlen(note->fields[i]);
 		if (i < QB_NELEM(lens))
 			lens[i] = n;
 		len += n;
@@ -367,7 +368,9 @@ int qb_anki_db_add_note(qb_anki_db *db, const qb_anki_note *note)
 		if (i)
 			qb_buf_putc(&flds, FIELD_SEP);
 		qb_buf_append(&flds, note->fields[i],
-		              i < QB_NELEM(lens) ? lens[i] : strlen(note->fields[i]));
+		              i < QB_NELEM(lens) ? lens[i]
+		              : note->lens       ? note->lens[i]
+		                                 : strlen(note->fields[i]));
 	}
 	qb_anki_strip_html_media(&sfld, note->sortf < note->nfields ? note->fields[note->sortf] : "");
 	int64_t csum = qb_anki_field_checksum(note->nfields ? note->fields[0] : "");
