@@ -2156,18 +2156,24 @@ static void put_text(FILE *f, const qb_revisions *rev, const tent *e)
 	        basis_text(e, basis), e->reviewed ? " reviewed" : "");
 }
 
+/* Frees the table of texts and its index (parked or dropped). */
+static void free_texts(qb_revisions *rev)
+{
+	free(rev->t);
+	rev->t = NULL;
+	free(rev->tx.slot);
+	rev->tx.slot = NULL;
+	rev->tx.cap = 0;
+}
+
 void qb_rev_park_texts(qb_revisions *rev, bool keep)
 {
 	if (rev->parked || rev->dropped || !rev->nt)
 		return;
 	if (!keep) { /* nothing to save: no scratch file to write */
-		free(rev->t);
-		rev->t = NULL;
+		free_texts(rev);
 		rev->nt = 0;
 		rev->dropped = true;
-		free(rev->tx.slot);
-		rev->tx.slot = NULL;
-		rev->tx.cap = 0;
 		return;
 	}
 	/* The entries' strings stay in the arena, so the entries are written
@@ -2180,11 +2186,7 @@ void qb_rev_park_texts(qb_revisions *rev, bool keep)
 		return;
 	}
 	rev->parked = f;
-	free(rev->t);
-	rev->t = NULL;
-	free(rev->tx.slot);
-	rev->tx.slot = NULL;
-	rev->tx.cap = 0;
+	free_texts(rev);
 }
 
 /* The next text entry (the first after *i == 0), from memory or from the

@@ -41,7 +41,7 @@ void qb_rev_free(qb_revisions *rev);
 
 /* Every text's hashes, which the stale check and the update both need,
  * and every question's, which the update needs: qb_rev_hashes_start()
- * works them out on two other threads (the bank must not change until
+ * works them out on other threads (the bank must not change until
  * qb_rev_hashes_free()), while the caller goes on checking the bank and
  * reading its record; the first use waits for them.
  * The functions below take NULL too, and then hash as they go. */
