@@ -354,23 +354,14 @@ int qb_anki_db_add_note(qb_anki_db *db, const qb_anki_note *note)
 {
 	qb_buf flds = QB_BUF_INIT, sfld = QB_BUF_INIT;
 	int rc = -1;
-	/* Each field's length as the renderer knows it, or measured once
-	 * (the note types have 6 and 7 fields). */
-	size_t lens[16], len = note->nfields;
-	for (size_t i = 0; i < note->nfields; i++) {
-		size_t n = note->lens ? note->lens[i] : strlen(note->fields[i]);
-		if (i < QB_NELEM(lens))
-			lens[i] = n;
-		len += n;
-	}
+	size_t len = note->nfields;
+	for (size_t i = 0; i < note->nfields; i++)
+		len += note->lens[i];
 	qb_buf_reserve(&flds, len);
 	for (size_t i = 0; i < note->nfields; i++) {
 		if (i)
 			qb_buf_putc(&flds, FIELD_SEP);
-		qb_buf_append(&flds, note->fields[i],
-		              i < QB_NELEM(lens) ? lens[i]
-		              : note->lens       ? note->lens[i]
-		                                 : strlen(note->fields[i]));
+		qb_buf_append(&flds, note->fields[i], note->lens[i]);
 	}
 	qb_anki_strip_html_media(&sfld, note->sortf < note->nfields ? note->fields[note->sortf] : "");
 	int64_t csum = qb_anki_field_checksum(note->nfields ? note->fields[0] : "");

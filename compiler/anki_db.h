@@ -40,7 +40,7 @@ typedef struct qb_anki_note {
 	int64_t mod;                /* seconds                               */
 	const char *tags;           /* " a b c " (leading and trailing space)*/
 	const char *const *fields;  /* HTML, in notetype field order         */
-	const size_t *lens;         /* their lengths, or NULL (measured)     */
+	const size_t *lens;         /* their lengths (strlen())              */
 	size_t nfields;
 	size_t sortf;               /* index of the sort field               */
 } qb_anki_note;

@@ -368,7 +368,8 @@ static void test_collection_ahead(void)
 		snprintf(guid, sizeof guid, "g%d", i);
 		snprintf(id, sizeof id, "note %d ", i);
 		const char *fields[] = {id, (const char *)text + i % 100};
-		qb_anki_note note = {1700000000000 + i, guid, 7, 1700000000, " t ", fields, NULL, 2, 0};
+		size_t lens[] = {strlen(fields[0]), strlen(fields[1])};
+		qb_anki_note note = {1700000000000 + i, guid, 7, 1700000000, " t ", fields, lens, 2, 0};
 		qb_anki_card card = {1600000000000 + i, note.id, 1, 0, 1700000000, i + 1};
 		if (qb_anki_db_add_note(db, &note) != 0 || qb_anki_db_add_card(db, &card) != 0) {
 			OK(!"insert");
