@@ -411,11 +411,12 @@ static void finish_field_into(qb_buf *o, const qb_buf *html, qb_buf *m)
 }
 
 /* The same, as a string of its own (heap). */
-static char *finish_field(const qb_buf *html, qb_buf scratch[2])
+static char *finish_field(const qb_buf *html)
 {
-	qb_buf_clear(&scratch[1]);
-	finish_field_into(&scratch[1], html, &scratch[0]);
-	return qb_xstrndup(qb_buf_cstr(&scratch[1]), scratch[1].len);
+	qb_buf m = QB_BUF_INIT, out = QB_BUF_INIT;
+	finish_field_into(&out, html, &m);
+	qb_buf_dispose(&m);
+	return qb_buf_detach(&out);
 }
 
 static const char *tr_text(const anki *a, const qb_text *t, const char *lang)
@@ -957,12 +958,9 @@ static char *deck_desc(const anki *a, const qb_text *t, const char *lang)
 	qb_buf p = QB_BUF_INIT, h = QB_BUF_INIT;
 	qb_render_plain(&p, tr_text(a, t, lang));
 	qb_escape_html(&h, qb_buf_cstr(&p));
-	qb_buf scratch[2] = {QB_BUF_INIT, QB_BUF_INIT};
-	char *out = finish_field(&h, scratch);
 	qb_buf_dispose(&p);
+	char *out = finish_field(&h);
 	qb_buf_dispose(&h);
-	qb_buf_dispose(&scratch[0]);
-	qb_buf_dispose(&scratch[1]);
 	return out;
 }
 
@@ -1580,7 +1578,7 @@ int qb_write_anki(const qb_render_ctx *ctx, const qb_bank *bank)
 	             : 0;
 	qb_zipw_ahead_free(ahead);
 	qb_fs_removal_wait(removal);
-	unlink(col); /* when the removal did not start */
+	unlink(col); /* when the package failed before its removal began */
 	free(col);
 	return rc;
 }
