@@ -553,6 +553,17 @@ static void free_small(qb_zipw *z)
 		close(z->small_fd);
 }
 
+/* Frees z and what it holds, once libzip is done with its members. */
+static void zipw_free(qb_zipw *z)
+{
+	free_small(z);
+	free_streams(z);
+	free(z->tmp);
+	free(z->room_of);
+	free(z->path);
+	free(z);
+}
+
 int qb_zipw_commit(qb_zipw *z)
 {
 	int rc = 0;
@@ -566,12 +577,7 @@ int qb_zipw_commit(qb_zipw *z)
 		rc = -1;
 	}
 	z->zip = NULL;
-	free_small(z);
-	free_streams(z);
-	free(z->tmp);
-	free(z->room_of);
-	free(z->path);
-	free(z);
+	zipw_free(z);
 	return rc;
 }
 
@@ -582,10 +588,5 @@ void qb_zipw_discard(qb_zipw *z)
 	if (z->zip)
 		zip_discard(z->zip);
 	unlink(z->tmp);
-	free_small(z);
-	free_streams(z);
-	free(z->tmp);
-	free(z->room_of);
-	free(z->path);
-	free(z);
+	zipw_free(z);
 }
