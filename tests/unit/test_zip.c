@@ -89,6 +89,15 @@ static bool inflates_to(const qb_pdeflated *d, const uint8_t *data, size_t n)
 	return ok;
 }
 
+/* mkdtemp(tmpl), a failure counted as a failed check. */
+static bool made_dir(char *tmpl)
+{
+	if (mkdtemp(tmpl))
+		return true;
+	OK(!"mkdtemp");
+	return false;
+}
+
 static void test_pdeflate(void)
 {
 	/* Sizes around the block size, an empty input, and several blocks. */
@@ -270,10 +279,8 @@ static void test_ahead(void)
 static void test_zipw_ahead(void)
 {
 	char dir[] = "/tmp/qbc-unit-zipa-XXXXXX";
-	if (!mkdtemp(dir)) {
-		OK(!"mkdtemp");
+	if (!made_dir(dir))
 		return;
-	}
 	char *file = qb_fs_join(dir, "col"), *zpath = qb_fs_join(dir, "out.zip");
 	size_t n = 4 * BLK + 4321;
 	uint8_t *data = sample_seeded(n, 5);
@@ -351,10 +358,8 @@ static void told(void *h, uint64_t off, uint64_t len)
 static void test_collection_ahead(void)
 {
 	char dir[] = "/tmp/qbc-unit-col-XXXXXX";
-	if (!mkdtemp(dir)) {
-		OK(!"mkdtemp");
+	if (!made_dir(dir))
 		return;
-	}
 	char *col = qb_fs_join(dir, "col"), *zpath = qb_fs_join(dir, "out.zip");
 	INT_EQ(qb_fs_write_atomic(col, "", 0), 0);
 	qb_zipw_ahead *h = qb_zipw_ahead_new(col, QB_ANKI_DB_PAGE_SIZE);
@@ -408,10 +413,8 @@ static void test_collection_ahead(void)
 static void test_big_member(void)
 {
 	char dir[] = "/tmp/qbc-unit-zip-XXXXXX";
-	if (!mkdtemp(dir)) {
-		OK(!"mkdtemp");
+	if (!made_dir(dir))
 		return;
-	}
 	char *file = qb_fs_join(dir, "big.bin"), *zpath = qb_fs_join(dir, "out.zip");
 	size_t n = (size_t)QB_PDEFLATE_BLOCK + 777777;
 	uint8_t *data = sample(n);
@@ -471,10 +474,8 @@ static int entries(const char *dir)
 static void test_streams(void)
 {
 	char dir[] = "/tmp/qbc-unit-zips-XXXXXX";
-	if (!mkdtemp(dir)) {
-		OK(!"mkdtemp");
+	if (!made_dir(dir))
 		return;
-	}
 	char *zpath = qb_fs_join(dir, "out.zip");
 	const size_t sizes[] = {5, ((size_t)2 << 20) + 3, (size_t)QB_PDEFLATE_BLOCK + 12345,
 	                        ((size_t)2 << 20) + 5};
@@ -560,10 +561,8 @@ static void test_room(void)
 	INT_EQ(qb_pdeflate_threads_within((size_t)-1), cores);
 
 	char dir[] = "/tmp/qbc-unit-room-XXXXXX";
-	if (!mkdtemp(dir)) {
-		OK(!"mkdtemp");
+	if (!made_dir(dir))
 		return;
-	}
 	char *bank = qb_fs_join(dir, "tiny.qb");
 	OK(qb_fs_write_atomic(bank, "bank: t\n", 8) == 0);
 	size_t n = 2 * QB_PDEFLATE_BLOCK + 777;
@@ -602,10 +601,8 @@ static void test_room(void)
 static void test_removal(void)
 {
 	char dir[] = "/tmp/qbc-unit-rm-XXXXXX";
-	if (!mkdtemp(dir)) {
-		OK(!"mkdtemp");
+	if (!made_dir(dir))
 		return;
-	}
 	char *path = qb_fs_join(dir, "big.tmp");
 	size_t n = (size_t)8 << 20;
 	uint8_t *data = sample(n);
