@@ -102,12 +102,12 @@ static const qti_version V30 = {
 };
 
 /* An item written: its manifest resource. */
+/* One item file, kept until the manifest lists it: its file name and
+ * identifier are made again there (item_file(), q_ident()), not held for
+ * each of a big bank's items. */
 typedef struct item_rec {
-	char *file;          /* item-<id>-<lang>.xml                         */
-	char *ident;         /* its resource identifier                      */
 	const qb_question *q;
 	const char *lang;
-	const char *interaction; /* for qtiMetadata's interactionType       */
 	size_t *media;       /* indexes into the media set                   */
 	size_t nmedia;
 } item_rec;
@@ -1188,14 +1188,22 @@ static char *q_ident(const qb_question *q, const char *lang)
 	return lang ? qb_xasprintf("q-%s-%s", q->id, lang) : qb_xasprintf("q-%s", q->id);
 }
 
+/* The item file of q in lang. */
+static char *item_file(const qb_question *q, const char *lang)
+{
+	return qb_xasprintf("item-%s-%s.xml", q->id, lang);
+}
+
 static void write_item(ctx *c, qb_zipw *z, item_rec *it)
 {
 	const qb_question *q = it->q;
 	const char *lang = it->lang;
 	xmlBufferPtr buf = NULL;
+	char *file = item_file(q, lang);
 	c->cur = it;
 	if (!doc_open(c, &buf)) {
-		doc_close(c, buf, z, it->file);
+		doc_close(c, buf, z, file);
+		free(file);
 		return;
 	}
 	el(c, "assessmentItem");
@@ -1235,7 +1243,8 @@ static void write_item(ctx *c, qb_zipw *z, item_rec *it)
 	}
 	free(ids);
 	end(c);
-	doc_close(c, buf, z, it->file);
+	doc_close(c, buf, z, file);
+	free(file);
 	c->cur = NULL;
 }
 
@@ -1316,7 +1325,7 @@ static void write_test(ctx *c, qb_zipw *z, const char *lang, const char *file)
 			if (strcmp(b->draw_per_tag && q->ntags ? q->tags[0].name : "", tags[s]) != 0)
 				continue;
 			el(c, "assessmentItemRef");
-			char *id = q_ident(q, NULL), *href = qb_xasprintf("item-%s-%s.xml", q->id, lang);
+			char *id = q_ident(q, NULL), *href = item_file(q, lang);
 			at(c, "identifier", id);
 			at(c, "href", href);
 			free(id);
@@ -1458,27 +1467,33 @@ static void write_manifest(ctx *c, qb_zipw *z, const item_rec *items, size_t nit
 		end(c);
 		file_ref(c, file);
 		for (size_t i = 0; i < nitems; i++)
-			if (strcmp(items[i].lang, r->langs[l]) == 0)
-				dependency(c, items[i].ident);
+			if (strcmp(items[i].lang, r->langs[l]) == 0) {
+				char *ident = q_ident(items[i].q, items[i].lang);
+				dependency(c, ident);
+				free(ident);
+			}
 		end(c);
 		free(file);
 		free(id);
 	}
 	for (size_t i = 0; i < nitems; i++) {
 		const item_rec *it = &items[i];
+		char *ident = q_ident(it->q, it->lang), *file = item_file(it->q, it->lang);
 		el_plain(c, "resource");
-		at_plain(c, "identifier", it->ident);
+		at_plain(c, "identifier", ident);
 		at_plain(c, "type", c->v->item_type);
-		at_plain(c, "href", it->file);
+		at_plain(c, "href", file);
 		el_plain(c, "metadata");
-		qti_metadata(c, it->interaction, has_feedback(it->q));
+		qti_metadata(c, interaction_of(it->q), has_feedback(it->q));
 		qb_buf title = QB_BUF_INIT;
 		qb_buf_appendf(&title, "%s: ", it->q->id);
 		qb_render_plain(&title, qb_render_md(r, &it->q->prompt, it->lang));
-		lom(c, it->ident, qb_buf_cstr(&title), it->lang);
+		lom(c, ident, qb_buf_cstr(&title), it->lang);
 		qb_buf_dispose(&title);
 		end(c);
-		file_ref(c, it->file);
+		file_ref(c, file);
+		free(ident);
+		free(file);
 		for (size_t k = 0; k < it->nmedia; k++) {
 			char *ref = media_ident(it->media[k]);
 			dependency(c, ref);
@@ -1524,9 +1539,6 @@ static int write_qti(const qb_render_ctx *r, const qb_bank *bank, const qti_vers
 			item_rec *it = &items[nitems++];
 			it->q = q;
 			it->lang = r->langs[l];
-			it->file = qb_xasprintf("item-%s-%s.xml", q->id, it->lang);
-			it->ident = q_ident(q, it->lang);
-			it->interaction = interaction_of(q);
 			write_item(&c, z, it);
 		}
 		char *file = qb_xasprintf("test-%s.xml", r->langs[l]);
@@ -1548,8 +1560,6 @@ static int write_qti(const qb_render_ctx *r, const qb_bank *bank, const qti_vers
 		rc = qb_zipw_commit(z);
 	}
 	for (size_t i = 0; i < nitems; i++) {
-		free(items[i].file);
-		free(items[i].ident);
 		free(items[i].media);
 	}
 	free(items);
