@@ -454,6 +454,51 @@ static void test_big_member(void)
 	free(data);
 }
 
+/* Members of one block, as a QTI package's thousands of items: more than
+ * one chunk of their records (4,096), each read back through libzip with
+ * its own bytes and CRC, the archive checked for consistency. */
+static void test_many_small(void)
+{
+	char dir[] = "/tmp/qbc-unit-zip-XXXXXX";
+	if (!made_dir(dir))
+		return;
+	char *zpath = qb_fs_join(dir, "out.zip");
+	enum { N = 9000 };
+	qb_zipw *z = qb_zipw_open(zpath, 1700000000);
+	OK(z != NULL);
+	char name[32], text[128];
+	for (int i = 0; z && i < N; i++) {
+		snprintf(name, sizeof name, "item-%d.xml", i);
+		int len = snprintf(text, sizeof text, "<item n='%d'>%0*d</item>", i, i % 60, i);
+		INT_EQ(qb_zipw_add(z, name, text, (size_t)len, true), 0);
+	}
+	if (z)
+		INT_EQ(qb_zipw_commit(z), 0);
+	int err = 0;
+	zip_t *in = zip_open(zpath, ZIP_RDONLY | ZIP_CHECKCONS, &err);
+	OK(in != NULL);
+	INT_EQ(in ? zip_get_num_entries(in, 0) : 0, N);
+	int bad = 0;
+	for (int i = 0; in && i < N; i++) {
+		snprintf(name, sizeof name, "item-%d.xml", i);
+		int len = snprintf(text, sizeof text, "<item n='%d'>%0*d</item>", i, i % 60, i);
+		zip_stat_t st;
+		char back[128];
+		zip_file_t *f = zip_stat(in, name, 0, &st) == 0 ? zip_fopen(in, name, 0) : NULL;
+		bad += !f || st.comp_method != ZIP_CM_DEFLATE || st.size != (zip_uint64_t)len ||
+		       st.crc != crc32(0L, (const Bytef *)text, (uInt)len) ||
+		       zip_fread(f, back, sizeof back) != len || memcmp(back, text, (size_t)len) != 0;
+		if (f)
+			zip_fclose(f);
+	}
+	INT_EQ(bad, 0);
+	if (in)
+		zip_close(in);
+	unlink(zpath);
+	rmdir(dir);
+	free(zpath);
+}
+
 /* The entries of dir, but "." and "..". */
 static int entries(const char *dir)
 {
@@ -626,6 +671,7 @@ int main(void)
 	test_zipw_ahead();
 	test_collection_ahead();
 	test_big_member();
+	test_many_small();
 	test_streams();
 	test_room();
 	test_removal();
