@@ -592,6 +592,8 @@ static qb_drv_status build_bank(const qb_drv_opts *o, size_t i, const selection 
 	const char **langs = NULL;
 	qb_rev_report report = {0};
 	qb_render_job **jobs = NULL; /* one per selected writer */
+	qb_fs_atomic saved = {0};    /* the record's save, until the outputs are written */
+	qb_rev_times times = {0};
 	qb_revisions *rev = record_finish(rr, &rpath, &rc);
 	if (!rev)
 		goto done;
@@ -626,15 +628,25 @@ static qb_drv_status build_bank(const qb_drv_opts *o, size_t i, const selection 
 	qb_rev_report_print(&report, bank->id, o->dry_run);
 	if (o->dry_run)
 		goto done;
-	qb_rev_park_texts(rev, changed); /* until the save, after the writers */
-	opts.epoch = qb_rev_latest(rev);
-	opts.rev = rev;
+	/* The record's save is written now but put in place only after every
+	 * output was written, so a failed build leaves both as they were.  The
+	 * writers keep only the record's times: its tables, as big as the
+	 * bank's model, are freed for them. */
+	if (changed && qb_rev_save_begin(rev, rpath, bank->path, &saved) != 0) {
+		rc = QB_DRV_IO;
+		goto done;
+	}
+	qb_rev_times_take(&times, rev, bank, opts.langs, opts.nlangs);
+	qb_rev_free(rev);
+	rev = NULL;
+	opts.epoch = times.latest;
+	opts.times = &times;
 	rc = write_all(sel, bank, &opts, outdir, jobs);
-	/* The record is saved only after every output was written, so a
-	 * failed build leaves both as they were. */
-	if (!rc && changed && qb_rev_save(rev, rpath, bank->path) != 0)
+	if (changed && !rc && qb_rev_save_commit(&saved, rpath) != 0)
 		rc = QB_DRV_IO;
 done:
+	qb_fs_atomic_discard(&saved); /* after a failure; nothing after the commit */
+	qb_rev_times_dispose(&times);
 	for (size_t k = 0; jobs && k < sel->n; k++)
 		qb_render_discard(jobs[k]);
 	free(jobs);
@@ -799,6 +811,7 @@ static void preview_bank(const qb_drv_opts *o, size_t i, const char *tdir, const
 	char *rpath = NULL;
 	const char **langs = NULL;
 	qb_build_opts opts = {0};
+	qb_rev_times times = {0};
 	qb_bank *bank = load(o->banks[i], NULL, &errors, &hashes);
 	qb_drv_status rc = !bank ? QB_DRV_IO : errors ? QB_DRV_BANK_ERRORS : QB_DRV_OK;
 	bool shown = false, failed = rc != QB_DRV_OK;
@@ -826,8 +839,10 @@ static void preview_bank(const qb_drv_opts *o, size_t i, const char *tdir, const
 		qb_render_check_labels(bank, tdir);
 		langs = qb_xcalloc(bank->nlangs + 1, sizeof *langs);
 		time_t latest = qb_rev_latest(rev);
-		opts = (qb_build_opts){dir, langs, 0, latest ? latest : revision_now(), tdir, rev, 0};
+		opts = (qb_build_opts){dir, langs, 0, latest ? latest : revision_now(), tdir, NULL, 0};
 		rc = worst(rc, select_langs(bank, o->langs, langs, &opts.nlangs));
+		qb_rev_times_take(&times, rev, bank, opts.langs, opts.nlangs);
+		opts.times = &times;
 		/* A format that cannot hold the bank (SCORM 1.2's saved state)
 		 * leaves the other to show; its error shows over the page. */
 		shown = rc == QB_DRV_OK;
@@ -852,6 +867,7 @@ static void preview_bank(const qb_drv_opts *o, size_t i, const char *tdir, const
 	}
 	free(diags);
 	free(langs);
+	qb_rev_times_dispose(&times);
 	qb_rev_hashes_free(hashes);
 	qb_rev_free(rev);
 	free(rpath);

@@ -26,9 +26,6 @@
 struct qb_render_state {
 	qb_write_status failure; /* QB_WRITE_OK until something is reported  */
 	time_t templates_raw;     /* the record's template time, 0 if none    */
-	time_t *qtime;            /* per question: qb_render_question_time(),
-	                             -1 until asked (a writer asks once per
-	                             question and language)                  */
 };
 
 /* ==== Texts and times ==================================================== */
@@ -47,25 +44,13 @@ const char *qb_render_md(const qb_render_ctx *ctx, const qb_text *t, const char 
 
 time_t qb_render_question_time(const qb_render_ctx *ctx, const qb_question *q)
 {
-	if (!ctx->rev)
+	if (!ctx->times)
 		return ctx->latest;
-	time_t *known = NULL;
-	if (ctx->state->qtime && q >= ctx->bank->questions &&
-	    q < ctx->bank->questions + ctx->bank->nquestions) {
-		known = &ctx->state->qtime[q - ctx->bank->questions];
-		if (*known != -1)
-			return *known;
-	}
 	time_t t = ctx->state->templates_raw;
-	for (size_t i = 0; i < ctx->nlangs; i++) {
-		time_t tl = qb_rev_question_time(ctx->rev, q->id, ctx->langs[i]);
-		if (tl > t)
-			t = tl;
-	}
-	t = t ? t : ctx->latest;
-	if (known)
-		*known = t;
-	return t;
+	if (q >= ctx->bank->questions && q < ctx->bank->questions + ctx->bank->nquestions &&
+	    ctx->times->question[q - ctx->bank->questions] > t)
+		t = ctx->times->question[q - ctx->bank->questions];
+	return t ? t : ctx->latest;
 }
 
 /* ==== Failure ============================================================ */
@@ -724,9 +709,9 @@ static void ctx_langs(qb_render_ctx *ctx, const qb_bank *bank, const qb_build_op
 
 int qb_render_check(const qb_writer *w, const qb_bank *bank, const qb_build_opts *opts)
 {
-	qb_render_state state = {QB_WRITE_OK, 0, NULL};
+	qb_render_state state = {QB_WRITE_OK, 0};
 	qb_render_ctx ctx = {.writer = w, .bank = bank, .templates_dir = opts->templates_dir,
-	                     .latest = opts->epoch, .rev = opts->rev, .state = &state};
+	                     .latest = opts->epoch, .times = opts->times, .state = &state};
 	const char **all;
 	ctx_langs(&ctx, bank, opts, &all);
 	if (supports_types(&ctx) && w->check)
@@ -775,7 +760,6 @@ void qb_render_discard(qb_render_job *job)
 	if (job->ctx.early)
 		job->ctx.writer->end(job->ctx.early);
 	labels_free(job->ctx.labels);
-	free(job->state.qtime);
 	free(job->path);
 	free(job->all);
 	free(job);
@@ -789,20 +773,15 @@ int qb_render_finish(qb_render_job *job, const qb_build_opts *opts)
 	if (rc != QB_WRITE_OK)
 		goto done;
 	ctx->latest = opts->epoch;
-	ctx->rev = opts->rev;
-	if (opts->rev) {
+	ctx->times = opts->times;
+	if (opts->times) {
 		const char *tdir = ctx->writer->templates;
-		time_t t = tdir ? qb_rev_template_time(opts->rev, tdir) : 0;
-		time_t tl = qb_rev_template_time(opts->rev, QB_LABELS_DIR);
+		time_t t = tdir ? qb_rev_times_template(opts->times, tdir) : 0;
+		time_t tl = qb_rev_times_template(opts->times, QB_LABELS_DIR);
 		job->state.templates_raw = tl > t ? tl : t;
 	}
 	ctx->templates_time = job->state.templates_raw ? job->state.templates_raw : opts->epoch;
-	if (opts->rev && bank->nquestions) {
-		job->state.qtime = qb_xcalloc(bank->nquestions, sizeof *job->state.qtime);
-		for (size_t i = 0; i < bank->nquestions; i++)
-			job->state.qtime[i] = -1;
-	}
-	unsigned n = opts->rev ? qb_rev_number(opts->rev) : 0;
+	unsigned n = opts->times ? opts->times->revision : 0;
 	ctx->revision = n ? n : 1;
 	/* Where opts says now (the driver's staging folder). */
 	job->path = qb_writer_output_path(ctx->writer, bank, opts);

@@ -56,7 +56,7 @@ struct qb_render_ctx {
 	                              labels last changed; else latest         */
 	unsigned revision;         /* the record's revision number (>= 1); it
 	                              increases with content                  */
-	const struct qb_revisions *rev; /* NULL: no record                      */
+	const struct qb_rev_times *times; /* the record's times; NULL: no record */
 	unsigned long seed;        /* --seed (write.h), for the HTML's print  */
 	qb_labels *labels;
 	qb_render_state *state;

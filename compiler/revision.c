@@ -107,8 +107,6 @@ struct qb_revisions {
 	tkey *keys;        /* (element, language) pairs of t (tent.key)      */
 	size_t nkeys, capkeys;
 	keyindex kx;       /* keys by pair                                   */
-	FILE *parked;      /* t, while parked (qb_rev_park_texts())         */
-	bool dropped;      /* t freed for good: the record is not saved      */
 };
 
 /* ---- small helpers ---- */
@@ -327,8 +325,6 @@ void qb_rev_free(qb_revisions *rev)
 	free(rev->ids);
 	free(rev->keys);
 	free(rev->kx.slot);
-	if (rev->parked)
-		fclose(rev->parked);
 	free(rev);
 }
 
@@ -463,7 +459,7 @@ static bool has_qid(const qb_revisions *rev, const char *qid)
 
 static tent *find_t(const qb_revisions *rev, const char *qid, const char *elem, const char *lang)
 {
-	if (!rev->nt || rev->parked) /* parked: not to be looked up */
+	if (!rev->nt)
 		return NULL;
 	if (!rev->tx.cap) /* a cache: the record itself does not change */
 		index_texts((qb_revisions *)rev);
@@ -478,8 +474,6 @@ static tent *find_t(const qb_revisions *rev, const char *qid, const char *elem, 
 static tent *find_t_next(const qb_revisions *rev, size_t *cursor, const char *qid,
                          const char *elem, const char *lang)
 {
-	if (rev->parked)
-		return NULL;
 	tent *e = *cursor < rev->nt && t_eq(rev, *cursor, qid, elem, lang)
 	                  ? &rev->t[*cursor]
 	                  : find_t(rev, qid, elem, lang);
@@ -523,6 +517,47 @@ time_t qb_rev_latest(const qb_revisions *rev)
 unsigned qb_rev_number(const qb_revisions *rev)
 {
 	return rev ? rev->revision : 0;
+}
+
+void qb_rev_times_take(qb_rev_times *t, const qb_revisions *rev, const qb_bank *bank,
+                       const char *const *langs, size_t nlangs)
+{
+	t->revision = qb_rev_number(rev);
+	t->latest = qb_rev_latest(rev);
+	t->ntpl = rev->ntpl;
+	t->tpl_name = qb_xcalloc(rev->ntpl + 1, sizeof *t->tpl_name);
+	t->tpl_time = qb_xcalloc(rev->ntpl + 1, sizeof *t->tpl_time);
+	for (size_t i = 0; i < rev->ntpl; i++) {
+		t->tpl_name[i] = qb_xstrdup(rev->tpl[i].name);
+		t->tpl_time[i] = rev->tpl[i].time;
+	}
+	size_t n = nlangs ? nlangs : bank->nlangs;
+	t->question = qb_xcalloc(bank->nquestions + 1, sizeof *t->question);
+	for (size_t i = 0; i < bank->nquestions; i++)
+		for (size_t k = 0; k < n; k++) {
+			time_t tl = qb_rev_question_time(rev, bank->questions[i].id,
+			                                 nlangs ? langs[k] : bank->langs[k].code);
+			if (tl > t->question[i])
+				t->question[i] = tl;
+		}
+}
+
+time_t qb_rev_times_template(const qb_rev_times *t, const char *name)
+{
+	for (size_t i = 0; i < t->ntpl; i++)
+		if (strcmp(t->tpl_name[i], name) == 0)
+			return t->tpl_time[i];
+	return 0;
+}
+
+void qb_rev_times_dispose(qb_rev_times *t)
+{
+	for (size_t i = 0; i < t->ntpl; i++)
+		free(t->tpl_name[i]);
+	free(t->tpl_name);
+	free(t->tpl_time);
+	free(t->question);
+	memset(t, 0, sizeof *t);
 }
 
 /* ---- reading ---- */
@@ -2156,71 +2191,16 @@ static void put_text(FILE *f, const qb_revisions *rev, const tent *e)
 	        basis_text(e, basis), e->reviewed ? " reviewed" : "");
 }
 
-/* Frees the table of texts and its index (parked or dropped). */
-static void free_texts(qb_revisions *rev)
+int qb_rev_save_begin(const qb_revisions *rev, const char *path, const char *bank_name,
+                      qb_fs_atomic *a)
 {
-	free(rev->t);
-	rev->t = NULL;
-	free(rev->tx.slot);
-	rev->tx.slot = NULL;
-	rev->tx.cap = 0;
-}
-
-void qb_rev_park_texts(qb_revisions *rev, bool keep)
-{
-	if (rev->parked || rev->dropped || !rev->nt)
-		return;
-	if (!keep) { /* nothing to save: no scratch file to write */
-		free_texts(rev);
-		rev->nt = 0;
-		rev->dropped = true;
-		return;
-	}
-	/* The entries' strings stay in the arena, so the entries are written
-	 * as they are, pointers included, for this process only. */
-	FILE *f = tmpfile();
-	if (!f)
-		return; /* then they stay in memory */
-	if (fwrite(rev->t, sizeof *rev->t, rev->nt, f) != rev->nt || fflush(f) != 0) {
-		fclose(f);
-		return;
-	}
-	rev->parked = f;
-	free_texts(rev);
-}
-
-/* The next text entry (the first after *i == 0), from memory or from the
- * parked file; false at the end or on a read error (*i < nt then). */
-static bool next_text(const qb_revisions *rev, size_t *i, tent *e)
-{
-	if (*i >= rev->nt)
-		return false;
-	if (rev->parked) {
-		if (*i == 0)
-			rewind(rev->parked);
-		if (fread(e, sizeof *e, 1, rev->parked) != 1)
-			return false;
-	} else {
-		*e = rev->t[*i];
-	}
-	++*i;
-	return true;
-}
-
-int qb_rev_save(const qb_revisions *rev, const char *path, const char *bank_name)
-{
-	if (rev->dropped) { /* a caller's mistake: the texts are gone */
-		qb_diag_fatal("cannot write revision record '%s': its texts were dropped", path);
-		return -1;
-	}
 	/* Written line by line into the temporary file: the record is as
 	 * big as the bank's source, and never held whole. */
-	qb_fs_atomic a;
-	if (qb_fs_atomic_open(&a, path) != 0) {
+	if (qb_fs_atomic_open(a, path) != 0) {
 		qb_diag_fatal("cannot write revision record '%s': %s", path, strerror(errno));
 		return -1;
 	}
-	FILE *f = a.f;
+	FILE *f = a->f;
 	/* The file name only: the record must not depend on the folder the
 	 * build was started from. */
 	const char *slash = strrchr(bank_name, '/');
@@ -2241,10 +2221,8 @@ int qb_rev_save(const qb_revisions *rev, const char *path, const char *bank_name
 	/* Texts are stored in source order: the bank's own ("-") first, then
 	 * each question's, in the same order as the question lines. */
 	size_t ti = 0;
-	tent e;
-	bool have = next_text(rev, &ti, &e);
-	for (; have && strcmp(t_qid(rev, &e), "-") == 0; have = next_text(rev, &ti, &e))
-		put_text(f, rev, &e);
+	for (; ti < rev->nt && strcmp(t_qid(rev, &rev->t[ti]), "-") == 0; ti++)
+		put_text(f, rev, &rev->t[ti]);
 	for (size_t i = 0; i < rev->nq;) {
 		const char *qid = rev->q[i].qid;
 		fputc('\n', f);
@@ -2254,25 +2232,31 @@ int qb_rev_save(const qb_revisions *rev, const char *path, const char *bank_name
 			qb_hash_hex(hex, rev->q[i].hash, 8);
 			fprintf(f, "question %s %s %s %s\n", qid, rev->q[i].lang, hex, tm);
 		}
-		for (; have && strcmp(t_qid(rev, &e), qid) == 0; have = next_text(rev, &ti, &e))
-			put_text(f, rev, &e);
+		for (; ti < rev->nt && strcmp(t_qid(rev, &rev->t[ti]), qid) == 0; ti++)
+			put_text(f, rev, &rev->t[ti]);
 	}
-	/* All read, or the parked file failed (then the record is not saved). */
-	while (have)
-		have = next_text(rev, &ti, &e);
-	if (ti < rev->nt)
-		errno = EIO;
-	int rc = ferror(f) || ti < rev->nt ? -1 : 0;
-	if (rc) {
+	if (ferror(f) || fflush(f) != 0) {
 		int err = errno;
-		qb_fs_atomic_discard(&a);
-		errno = err;
-	} else {
-		rc = qb_fs_atomic_commit(&a);
+		qb_fs_atomic_discard(a);
+		qb_diag_fatal("cannot write revision record '%s': %s", path, strerror(err));
+		return -1;
 	}
-	if (rc)
+	return 0;
+}
+
+int qb_rev_save_commit(qb_fs_atomic *a, const char *path)
+{
+	if (qb_fs_atomic_commit(a) != 0) {
 		qb_diag_fatal("cannot write revision record '%s': %s", path, strerror(errno));
-	return rc;
+		return -1;
+	}
+	return 0;
+}
+
+int qb_rev_save(const qb_revisions *rev, const char *path, const char *bank_name)
+{
+	qb_fs_atomic a;
+	return qb_rev_save_begin(rev, path, bank_name, &a) == 0 ? qb_rev_save_commit(&a, path) : -1;
 }
 
 /* ---- the change report ---- */

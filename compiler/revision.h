@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "buf.h"
+#include "fsutil.h"
 #include "model.h"
 
 typedef struct qb_revisions qb_revisions;
@@ -120,17 +121,35 @@ bool qb_rev_set_text(qb_revisions *rev, const qb_bank *bank, const char *qid, co
 bool qb_rev_text_reviewed(const qb_revisions *rev, const char *qid, const char *elem,
                           const char *lang, const char *text);
 
-/* Moves the table of texts out of memory, into an unlinked scratch file,
- * for the rest of the build: after qb_rev_update(), only
- * qb_rev_save() and the time lookups are used, and the writers get the
- * memory.  (Stale checks and review no longer find texts.)  Keeps the
- * table in memory when no scratch file can be made.  Unless keep (the
- * update changed nothing, so the record is not saved), the table is
- * freed instead, and qb_rev_save() refuses the record. */
-void qb_rev_park_texts(qb_revisions *rev, bool keep);
-
 /* Writes the record atomically.  Returns 0, or -1 after a diagnostic. */
 int qb_rev_save(const qb_revisions *rev, const char *path, const char *bank_name);
+/* The same in two steps, so that a build can let the record go before its
+ * writers and still keep it as it was when one fails: _begin() writes the
+ * whole record into a temporary file next to path (0, or -1 after a
+ * diagnostic, nothing left behind); then _commit() puts it in place (0, or
+ * -1 after a diagnostic), or qb_fs_atomic_discard(a) removes it. */
+int qb_rev_save_begin(const qb_revisions *rev, const char *path, const char *bank_name,
+                      qb_fs_atomic *a);
+int qb_rev_save_commit(qb_fs_atomic *a, const char *path);
+
+/* What the writers stamp, taken from the record (qb_rev_times_take()) so
+ * that the record itself can be freed before them: its tables are as big
+ * as the bank's model, and a big bank's writers need the memory. */
+typedef struct qb_rev_times {
+	unsigned revision; /* qb_rev_number()                                */
+	time_t latest;     /* qb_rev_latest()                                */
+	time_t *question;  /* per question of the bank: the latest time it
+	                      changed in the languages built (0: none)       */
+	char **tpl_name;   /* the template folders' times                    */
+	time_t *tpl_time;
+	size_t ntpl;
+} qb_rev_times;
+/* langs: the languages built (nlangs 0: every declared one). */
+void qb_rev_times_take(qb_rev_times *t, const qb_revisions *rev, const qb_bank *bank,
+                       const char *const *langs, size_t nlangs);
+/* qb_rev_template_time() of the record t was taken from. */
+time_t qb_rev_times_template(const qb_rev_times *t, const char *name);
+void qb_rev_times_dispose(qb_rev_times *t);
 
 /* The time the content of question qid in lang last changed, or 0. */
 time_t qb_rev_question_time(const qb_revisions *rev, const char *qid, const char *lang);

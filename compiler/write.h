@@ -25,8 +25,9 @@ typedef struct qb_build_opts {
 	time_t epoch;              /* the latest time in the revision record:
 	                              for zip members and whole-package times  */
 	const char *templates_dir; /* the templates/ folder; NULL if not found  */
-	const struct qb_revisions *rev; /* the bank's revision record: every
-	                              time a writer stamps comes from it
+	const struct qb_rev_times *times; /* what the bank's revision record
+	                              says of its questions and templates:
+	                              every time a writer stamps comes from it
 	                              (NULL: use epoch everywhere)             */
 	unsigned long seed;        /* --seed: the printed version the HTML file
 	                              opens its print screen with (0: the

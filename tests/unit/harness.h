@@ -4,6 +4,7 @@
 #ifndef QB_HARNESS_H
 #define QB_HARNESS_H
 
+#include <dirent.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -43,6 +44,18 @@ static int h_pass, h_fail;
 			       h_b ? h_b : "(null)");                                 \
 		}                                                                    \
 	} while (0)
+
+/* The entries of dir, but "." and "..": what a test left behind there. */
+static inline int h_entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	int n = 0;
+	for (struct dirent *e; d && (e = readdir(d)) != NULL;)
+		n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+	if (d)
+		closedir(d);
+	return n;
+}
 
 static int h_done(const char *name)
 {

@@ -1,6 +1,5 @@
 /* Unit tests of the zip side: deflate on every core (pdeflate.c) and a
  * big member written through zipw.c, read back with zlib and libzip. */
-#include <dirent.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -499,18 +498,6 @@ static void test_many_small(void)
 	free(zpath);
 }
 
-/* The entries of dir, but "." and "..". */
-static int entries(const char *dir)
-{
-	DIR *d = opendir(dir);
-	int n = 0;
-	for (struct dirent *e; d && (e = readdir(d)) != NULL;)
-		n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
-	if (d)
-		closedir(d);
-	return n;
-}
-
 /* Streamed members: small (kept in memory), past the memory limit (a
  * scratch file), big (deflated on every core) and stored from a scratch
  * file, each
@@ -529,6 +516,7 @@ static void test_streams(void)
 	uint8_t *data = sample(n);
 	qb_zipw *z = qb_zipw_open(zpath, 1700000000);
 	OK(z != NULL);
+	uint8_t back[4096];
 	qb_zipw_stream *scratch = qb_zipw_stream_new(z);
 	for (size_t at = 0; at < n; at += 1001)
 		INT_EQ(qb_zipw_stream_write(scratch, data + at, n - at < 1001 ? n - at : 1001), 0);
@@ -546,7 +534,6 @@ static void test_streams(void)
 		}
 	}
 	/* The scratch stream reads back exactly, at any offset. */
-	uint8_t back[4096];
 	INT_EQ(qb_zipw_stream_read(scratch, 3000000, back, sizeof back), 0);
 	OK(memcmp(back, data + 3000000, sizeof back) == 0);
 	INT_EQ(qb_zipw_stream_read(scratch, 0, back, 10), 0);
@@ -556,9 +543,9 @@ static void test_streams(void)
 	OK(memcmp(back, "tail", 4) == 0);
 	/* Only the archive's temporary file is there: scratch files are
 	 * unlinked from the start. */
-	INT_EQ(entries(dir), 1);
+	INT_EQ(h_entries(dir), 1);
 	INT_EQ(qb_zipw_commit(z), 0);
-	INT_EQ(entries(dir), 1);
+	INT_EQ(h_entries(dir), 1);
 
 	int err = 0;
 	zip_t *in = zip_open(zpath, ZIP_RDONLY | ZIP_CHECKCONS, &err);
@@ -586,7 +573,7 @@ static void test_streams(void)
 	qb_zipw_stream *s = qb_zipw_stream_new(z);
 	INT_EQ(qb_zipw_stream_write(s, data, n), 0);
 	qb_zipw_discard(z);
-	INT_EQ(entries(dir), 0);
+	INT_EQ(h_entries(dir), 0);
 	rmdir(dir);
 	free(zpath);
 	free(data);
@@ -658,7 +645,7 @@ static void test_removal(void)
 	OK(access(path, F_OK) != 0);
 	qb_fs_removal_wait(qb_fs_remove_async(path)); /* not there any more */
 	qb_fs_removal_wait(NULL);
-	INT_EQ(entries(dir), 0);
+	INT_EQ(h_entries(dir), 0);
 	free(data);
 	free(path);
 	rmdir(dir);
