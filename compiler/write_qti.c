@@ -1253,9 +1253,9 @@ static void write_item(ctx *c, qb_zipw *z, item_rec *it)
 static void write_test(ctx *c, qb_zipw *z, const char *lang, const char *file)
 {
 	const qb_bank *b = c->bank;
-	xmlBufferPtr buf = NULL;
-	if (!doc_open(c, &buf)) {
-		doc_close(c, buf, z, file);
+	qb_zipw_stream *out = NULL; /* it lists every question: streamed */
+	if (!doc_open_stream(c, z, &out)) {
+		doc_close_stream(c, out, z, file);
 		return;
 	}
 	el(c, "assessmentTest");
@@ -1362,7 +1362,7 @@ static void write_test(ctx *c, qb_zipw *z, const char *lang, const char *file)
 	}
 	end(c);
 	end(c);
-	doc_close(c, buf, z, file);
+	doc_close_stream(c, out, z, file);
 }
 
 /* ---- the manifest ---- */

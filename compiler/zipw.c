@@ -73,6 +73,7 @@ struct qb_zipw_stream {
 	uint64_t size;    /* bytes appended                                      */
 	bool failed;      /* a write failed (reported)                           */
 	bool added;       /* a member now: read only                             */
+	bool let_go;      /* added deflated: its bytes are no longer kept        */
 };
 
 qb_zipw *qb_zipw_open(const char *path, time_t mtime)
@@ -577,7 +578,7 @@ int qb_zipw_stream_read(qb_zipw_stream *s, uint64_t off, void *buf, size_t len)
 {
 	if (s->failed)
 		return -1;
-	if (off > s->size || len > s->size - off) {
+	if (s->let_go || off > s->size || len > s->size - off) {
 		qb_diag_fatal("internal error: a read past the end of a scratch file of '%s'",
 		              s->z->path);
 		return -1;
@@ -602,8 +603,15 @@ int qb_zipw_add_stream(qb_zipw *z, const char *name, qb_zipw_stream *s, bool com
 	if (s->failed || (s->fd >= 0 && s->mem.len && stream_flush(s) != 0))
 		return -1;
 	s->added = true;
-	if (compress)
-		return add_deflated(z, name, read_stream, s, s->size);
+	if (compress) { /* deflated now: the bytes are let go */
+		int rc = add_deflated(z, name, read_stream, s, s->size);
+		qb_buf_dispose(&s->mem);
+		if (s->fd >= 0)
+			close(s->fd);
+		s->fd = -1;
+		s->let_go = true;
+		return rc;
+	}
 	if (s->fd < 0)
 		return add_source(z, name, zip_source_buffer(z->zip, s->size ? s->mem.ptr : "", s->size, 0),
 		                  false);

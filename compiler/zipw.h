@@ -71,7 +71,8 @@ uint64_t qb_zipw_stream_size(const qb_zipw_stream *s);
  * after a diagnostic. */
 int qb_zipw_stream_read(qb_zipw_stream *s, uint64_t off, void *buf, size_t len);
 /* Adds the stream's bytes as member name, at this place in the order; the
- * stream is read only from now on.  Returns 0, or -1 after a diagnostic
+ * stream is read only from now on, and once deflated (compress) its bytes
+ * are let go: it cannot be read back.  Returns 0, or -1 after a diagnostic
  * (also when a write to the stream had failed). */
 int qb_zipw_add_stream(qb_zipw *z, const char *name, qb_zipw_stream *s, bool compress);
 /* Writes the archive and renames it over the destination; frees z.
