@@ -96,9 +96,9 @@ void qb_imp_text(qb_imp *im, qb_text *t, qb_loc loc, const qb_imp_ml *ml)
 		qb_buf canon = QB_BUF_INIT;
 		const char *lang = *ml->lang[i] ? ml->lang[i] : im->lang;
 		qb_lang_canonical(&canon, lang, strlen(lang));
-		t->tr[t->ntr++] = (qb_tr){.text = text_nfc(im, ml->text[i]),
-		                          .lang = qb_bank_code(im->bank, qb_buf_cstr(&canon)),
-		                          .line = loc.line, .col = loc.col, .text_col = loc.col};
+		qb_tr *tr = &t->tr[t->ntr++];
+		*tr = (qb_tr){.text = text_nfc(im, ml->text[i]), .line = loc.line};
+		qb_tr_place(im->bank, tr, loc.col, loc.col, qb_bank_code(im->bank, qb_buf_cstr(&canon)));
 		qb_buf_dispose(&canon);
 	}
 }

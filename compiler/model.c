@@ -34,6 +34,7 @@ void qb_bank_free(qb_bank *bank)
 	free(bank->codes);
 	free(bank->code_lang);
 	free(bank->cols.slots);
+	free(bank->far);
 	qb_arena_dispose(&bank->arena);
 	free(bank);
 }
@@ -216,12 +217,26 @@ qb_loc qb_text_loc(const qb_text *t)
 
 qb_loc qb_tr_loc(const qb_text *t, const qb_tr *tr)
 {
-	return (qb_loc){t->bank ? t->bank->path : NULL, tr->line, tr->col};
+	return (qb_loc){t->bank ? t->bank->path : NULL, tr->line, qb_tr_col(t->bank, tr)};
 }
 
 qb_loc qb_tr_text_loc(const qb_text *t, const qb_tr *tr)
 {
-	return (qb_loc){t->bank ? t->bank->path : NULL, tr->line, tr->text_col};
+	return (qb_loc){t->bank ? t->bank->path : NULL, tr->line, qb_tr_text_col(t->bank, tr)};
+}
+
+void qb_tr_place(qb_bank *bank, qb_tr *tr, int col, int text_col, uint32_t code)
+{
+	if (code < 1u << 14 && col >= 0 && col < 1 << 11 && text_col >= col && text_col - col < 64) {
+		tr->pos = code << 17 | (uint32_t)col << 6 | (uint32_t)(text_col - col);
+		return;
+	}
+	if (bank->nfar == bank->capfar) {
+		bank->capfar = bank->capfar ? 2 * bank->capfar : 16;
+		bank->far = qb_xrealloc(bank->far, bank->capfar * sizeof *bank->far);
+	}
+	bank->far[bank->nfar] = (qb_tr_far){col, text_col, code};
+	tr->pos = QB_TR_FAR | (uint32_t)bank->nfar++;
 }
 
 void qb_text_set_loc(qb_text *t, qb_loc loc)
@@ -233,7 +248,7 @@ void qb_text_set_loc(qb_text *t, qb_loc loc)
 /* The declared index of t's translation i, or QB_TR_NO_LANG. */
 static uint32_t tr_decl(const qb_text *t, size_t i)
 {
-	return t->bank->code_lang[t->tr[i].lang];
+	return t->bank->code_lang[qb_tr_code(t->bank, &t->tr[i])];
 }
 
 void qb_text_index(qb_text *t)
@@ -283,7 +298,7 @@ const qb_tr *qb_text_tr(const qb_text *t, const char *lang)
 	size_t c = t->bank->code_index.n ? qb_lang_index_get(&t->bank->code_index, lang)
 	                                 : QB_LANG_NONE;
 	for (size_t i = 0; c != QB_LANG_NONE && i < t->ntr; i++)
-		if (t->tr[i].lang == c)
+		if (qb_tr_code(t->bank, &t->tr[i]) == c)
 			return &t->tr[i];
 	return NULL;
 }

@@ -56,12 +56,23 @@ typedef struct qb_tr {
 	const char *text; /* Markdown source, NFC, never NULL (may be "");
 	                   * where the lines of a text continued with '\\'
 	                   * start: qb_bank_text_cols()                         */
-	uint32_t lang;    /* the language code as written ("" for none), as
-	                   * an index into its bank's codes: qb_tr_lang()      */
 	int line;         /* the line of the language tag and of the text      */
-	int col;          /* the column of the language tag                    */
-	int text_col;     /* the column of the text's first character          */
+	uint32_t pos;     /* the language code as written ("" for none), as an
+	                   * index into its bank's codes (qb_tr_code(),
+	                   * qb_tr_lang()); the column of the language tag
+	                   * (qb_tr_col()) and of the text's first character
+	                   * (qb_tr_text_col()): packed by qb_tr_place()       */
 } qb_tr;
+
+/* Where a translation's code and columns do not fit its pos: the code's
+ * index below 2^14, the tag's column below 2^11 and the text's column at
+ * most 63 after it fit; else pos has QB_TR_FAR set and the index of one
+ * of these in its bank (qb_bank.far). */
+typedef struct qb_tr_far {
+	int col, text_col;
+	uint32_t code;
+} qb_tr_far;
+#define QB_TR_FAR 0x80000000u
 
 /* qb_bank.code_lang of a code the bank does not declare. */
 #define QB_TR_NO_LANG UINT32_MAX
@@ -216,6 +227,8 @@ typedef struct qb_bank {
 	uint32_t *code_lang;
 	size_t ncodes, capcodes;
 	qb_lang_index code_index;/* codes by code                           */
+	qb_tr_far *far;          /* the translations whose pos does not fit */
+	size_t nfar, capfar;
 	qb_arena arena;          /* owns everything above                   */
 } qb_bank;
 
@@ -227,13 +240,34 @@ qb_loc qb_tr_text_loc(const qb_text *t, const qb_tr *tr);
 /* Sets t's position: the file is its bank's. */
 void qb_text_set_loc(qb_text *t, qb_loc loc);
 /* The language code of tr, a translation of t ("" when untagged). */
-static inline const char *qb_tr_lang(const qb_text *t, const qb_tr *tr)
-{
-	return t->bank->codes[tr->lang];
-}
+/* Sets tr's language (an index into bank's codes) and columns. */
+void qb_tr_place(qb_bank *bank, qb_tr *tr, int col, int text_col, uint32_t code);
+static inline uint32_t qb_tr_code(const struct qb_bank *bank, const qb_tr *tr);
+static inline int qb_tr_col(const struct qb_bank *bank, const qb_tr *tr);
+static inline int qb_tr_text_col(const struct qb_bank *bank, const qb_tr *tr);
+static inline const char *qb_tr_lang(const qb_text *t, const qb_tr *tr);
 
 /* A new empty bank for the file at path; the caller frees it with
  * qb_bank_free(). */
+static inline uint32_t qb_tr_code(const qb_bank *bank, const qb_tr *tr)
+{
+	return tr->pos & QB_TR_FAR ? bank->far[tr->pos & ~QB_TR_FAR].code : tr->pos >> 17;
+}
+static inline int qb_tr_col(const qb_bank *bank, const qb_tr *tr)
+{
+	return tr->pos & QB_TR_FAR ? bank->far[tr->pos & ~QB_TR_FAR].col
+	                           : (int)(tr->pos >> 6 & 0x7ff);
+}
+static inline int qb_tr_text_col(const qb_bank *bank, const qb_tr *tr)
+{
+	return tr->pos & QB_TR_FAR ? bank->far[tr->pos & ~QB_TR_FAR].text_col
+	                           : (int)(tr->pos >> 6 & 0x7ff) + (int)(tr->pos & 0x3f);
+}
+static inline const char *qb_tr_lang(const qb_text *t, const qb_tr *tr)
+{
+	return t->bank->codes[qb_tr_code(t->bank, tr)];
+}
+
 qb_bank *qb_bank_new(const char *path);
 void qb_bank_free(qb_bank *bank);
 

@@ -245,13 +245,14 @@ int qb_edit_set(qb_edit *ed, const qb_text *t, const char *lang, const char *tex
 		line *l = &ed->v[tr->line - 1];
 		if (l->gone || l->repl)
 			return -1;
-		size_t off = col_offset(l, tr->text_col);
+		int col = qb_tr_col(t->bank, tr), text_col = qb_tr_text_col(t->bank, tr);
+		size_t off = col_offset(l, text_col);
 		int end = tr_end(ed, tr, off);
 		qb_buf b = QB_BUF_INIT;
 		/* The line up to the text as written, unless the text is the
 		 * right side of a pair, which starts after ' => ': then up to
 		 * the tag, and the tag. */
-		size_t tag = col_offset(l, tr->col), taglen = strlen(lang);
+		size_t tag = col_offset(l, col), taglen = strlen(lang);
 		bool at_tag = off >= tag + taglen + 1 && memcmp(l->s + tag, lang, taglen) == 0 &&
 		              l->s[tag + taglen] == ':' &&
 		              strspn(l->s + tag + taglen + 1, " \t") == off - tag - taglen - 1;
@@ -261,7 +262,7 @@ int qb_edit_set(qb_edit *ed, const qb_text *t, const char *lang, const char *tex
 			qb_buf_append(&b, l->s, tag);
 			qb_buf_appendf(&b, "%s: ", lang);
 		}
-		put_text(&b, text, at_tag ? tr->text_col - 1 : tr->col - 1 + (int)taglen + 2);
+		put_text(&b, text, at_tag ? text_col - 1 : col - 1 + (int)taglen + 2);
 		l->repl = qb_buf_detach(&b);
 		for (int k = tr->line + 1; k <= end; k++)
 			ed->v[k - 1].gone = true;
@@ -275,8 +276,9 @@ int qb_edit_set(qb_edit *ed, const qb_text *t, const char *lang, const char *tex
 	if (!last || last->line < 1 || (size_t)last->line > ed->n)
 		return -1;
 	const line *l = &ed->v[last->line - 1];
-	int end = tr_end(ed, last, col_offset(l, last->text_col));
-	size_t tag = col_offset(l, last->col);
+	int end = tr_end(ed, last, col_offset(l, qb_tr_text_col(t->bank, last)));
+	int last_col = qb_tr_col(t->bank, last);
+	size_t tag = col_offset(l, last_col);
 	qb_buf b = QB_BUF_INIT;
 	line *at = &ed->v[end - 1];
 	if (at->after)
@@ -286,9 +288,9 @@ int qb_edit_set(qb_edit *ed, const qb_text *t, const char *lang, const char *tex
 	if (strspn(l->s, " \t") >= tag)
 		qb_buf_append(&b, l->s, tag);
 	else
-		qb_buf_appendf(&b, "%*s", (int)(last->col - 1), "");
+		qb_buf_appendf(&b, "%*s", last_col - 1, "");
 	qb_buf_appendf(&b, "%s: ", lang);
-	put_text(&b, text, last->col - 1 + (int)strlen(lang) + 2);
+	put_text(&b, text, last_col - 1 + (int)strlen(lang) + 2);
 	free(at->after);
 	at->after = qb_buf_detach(&b);
 	return 0;

@@ -509,12 +509,12 @@ static void add_tr(reader *r, const char *lang, size_t langlen, qb_loc loc, size
 		return;
 	}
 	qb_tr *t = vec_push(&r->text.trs);
-	t->lang = qb_bank_code(r->bank, code);
+	uint32_t c = qb_bank_code(r->bank, code);
+	qb_tr_place(r->bank, t, loc.col, loc_at(r, textoff).col, c);
 	const uint32_t *decl = r->bank->code_lang;
-	r->text.ordered = r->text.ordered && (!sofar.ntr || decl[t->lang] > decl[t[-1].lang]);
+	r->text.ordered = r->text.ordered &&
+	                  (!sofar.ntr || decl[c] > decl[qb_tr_code(r->bank, &t[-1])]);
 	t->line = loc.line;
-	t->col = loc.col;
-	t->text_col = loc_at(r, textoff).col;
 	t->text = text_dup(r, text, textlen);
 	if (r->jtext && r->jcols.n) {
 		int *cols = qb_arena_alloc(&r->bank->arena, r->jcols.n * sizeof *cols);
@@ -677,7 +677,9 @@ static void split_pairs(reader *r, qb_choice *c)
 		if (cols) /* the right side's lines start where the text's did */
 			qb_bank_set_text_cols(r->bank, rs, cols);
 		if (!memchr(t, '\n', (size_t)(rs - t)))
-			rt.text_col += (int)qb_utf8_count(t, (size_t)(rs - t));
+			qb_tr_place(r->bank, &rt, qb_tr_col(r->bank, tr),
+			            qb_tr_text_col(r->bank, tr) + (int)qb_utf8_count(t, (size_t)(rs - t)),
+			            qb_tr_code(r->bank, tr));
 		right[nr++] = rt;
 		if (arrow != t) {
 			qb_tr lt = *tr;

@@ -158,7 +158,8 @@ static void reader(void)
 	OK(!q->choices[2].text.present && qb_choice_match(&q->choices[2])->present);
 	STR_EQ(qb_text_get(qb_choice_match(&q->choices[2]), "sw"), "kimiminika");
 	/* the right side's column: after 'ice => ' */
-	INT_EQ(qb_choice_match(&q->choices[0])->tr[0].text_col, q->choices[0].text.tr[0].text_col + 7);
+	INT_EQ(qb_tr_text_col(b, &qb_choice_match(&q->choices[0])->tr[0]),
+	       qb_tr_text_col(b, &q->choices[0].text.tr[0]) + 7);
 
 	q = &b->questions[3];
 	OK(qb_question_num(q)->range);
@@ -231,8 +232,8 @@ static void lang_index(void)
 	OK(q->choices[0].text.ordered); /* en de: sw and fr missing */
 	OK(q->choices[2].text.ordered); /* en sw, then the undeclared xx */
 	STR_EQ(qb_tr_lang(&q->choices[2].text, &q->choices[2].text.tr[2]), "xx");
-	INT_EQ(b->code_lang[q->choices[2].text.tr[2].lang], QB_TR_NO_LANG);
-	INT_EQ(b->code_lang[q->choices[2].text.tr[1].lang], 1);
+	INT_EQ(b->code_lang[qb_tr_code(b, &q->choices[2].text.tr[2])], QB_TR_NO_LANG);
+	INT_EQ(b->code_lang[qb_tr_code(b, &q->choices[2].text.tr[1])], 1);
 	same_as_scan(b, &b->title);
 	same_as_scan(b, &q->prompt);
 	same_as_scan(b, &q->explanation);
@@ -244,9 +245,10 @@ static void lang_index(void)
 	STR_EQ(qb_text_get(&q->choices[2].text, "xx"), "C3");
 	/* A text of a bank that declares no languages is searched by code. */
 	qb_bank *hb = qb_bank_new("h.qb");
-	qb_tr tr[2] = {{.lang = qb_bank_code(hb, "sw"), .text = "x"},
-	               {.lang = qb_bank_code(hb, "en"), .text = "y"}};
-	INT_EQ(qb_bank_code(hb, "sw"), tr[0].lang); /* each code once */
+	qb_tr tr[2] = {{.text = "x"}, {.text = "y"}};
+	qb_tr_place(hb, &tr[0], 0, 0, qb_bank_code(hb, "sw"));
+	qb_tr_place(hb, &tr[1], 0, 0, qb_bank_code(hb, "en"));
+	INT_EQ(qb_bank_code(hb, "sw"), qb_tr_code(hb, &tr[0])); /* each code once */
 	qb_text hand = {.tr = tr, .ntr = 2, .bank = hb, .present = true};
 	STR_EQ(qb_text_get(&hand, "en"), "y");
 	STR_EQ(qb_tr_lang(&hand, &tr[0]), "sw");
@@ -262,8 +264,8 @@ static void lang_index(void)
 	b = qb_read_text("late.qb", late, sizeof late - 1);
 	STR_EQ(qb_text_get(&b->title, "en"), "T");
 	STR_EQ(qb_text_get(&b->title, "sw"), "K");
-	INT_EQ(b->code_lang[b->title.tr[0].lang], 1);
-	INT_EQ(b->code_lang[b->title.tr[1].lang], 0);
+	INT_EQ(b->code_lang[qb_tr_code(b, &b->title.tr[0])], 1);
+	INT_EQ(b->code_lang[qb_tr_code(b, &b->title.tr[1])], 0);
 	OK(!b->title.ordered); /* tagged before the languages: searched */
 	OK(b->questions[0].prompt.ordered);
 	STR_EQ(qb_text_get(&b->questions[0].prompt, "sw"), "S");
@@ -273,9 +275,34 @@ static void lang_index(void)
 	qb_diag_dispose();
 }
 
+/* A translation's code and columns: packed when they fit, kept in the
+ * bank's far table when they do not; either way read back as placed. */
+static void tr_place(void)
+{
+	qb_bank *b = qb_bank_new("p.qb");
+	static const struct { int col, text_col; uint32_t code; bool far; } cases[] = {
+		{0, 0, 0, false},          {1, 5, 3, false},       {2047, 2110, 16383, false},
+		{2048, 2052, 1, true},     {10, 74, 1, true},      {10, 9, 1, true},
+		{3, 7, 16384, true},       {-1, 4, 1, true},       {1000000, 1000004, 70000, true},
+	};
+	qb_tr tr[QB_NELEM(cases)];
+	for (size_t i = 0; i < QB_NELEM(cases); i++)
+		qb_tr_place(b, &tr[i], cases[i].col, cases[i].text_col, cases[i].code);
+	for (size_t i = 0; i < QB_NELEM(cases); i++) { /* after every far entry was made */
+		INT_EQ(qb_tr_col(b, &tr[i]), cases[i].col);
+		INT_EQ(qb_tr_text_col(b, &tr[i]), cases[i].text_col);
+		INT_EQ(qb_tr_code(b, &tr[i]), cases[i].code);
+		INT_EQ((tr[i].pos & QB_TR_FAR) != 0, cases[i].far);
+	}
+	INT_EQ(b->nfar, 6);
+	INT_EQ(sizeof(qb_tr), 16);
+	qb_bank_free(b);
+}
+
 int main(void)
 {
 	lang_index();
+	tr_place();
 	scoring_and_shuffle();
 	cloze();
 	normalise();

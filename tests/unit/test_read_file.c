@@ -24,8 +24,8 @@ static void dump_text(qb_buf *o, const char *name, const qb_text *t)
 	qb_buf_appendf(o, "  %s %d:%d present=%d\n", name, t->line, t->col, t->present);
 	for (size_t i = 0; i < t->ntr; i++) {
 		const qb_tr *tr = &t->tr[i];
-		qb_buf_appendf(o, "    [%s] %d:%d:%d %s\n", qb_tr_lang(t, tr), tr->line, tr->col,
-		               tr->text_col, tr->text);
+		qb_buf_appendf(o, "    [%s] %d:%d:%d %s\n", qb_tr_lang(t, tr), tr->line,
+		               qb_tr_col(t->bank, tr), qb_tr_text_col(t->bank, tr), tr->text);
 		const int *cols = qb_bank_text_cols(t->bank, tr->text);
 		for (const char *p = tr->text; cols && (p = strchr(p, '\n')) != NULL; p++)
 			qb_buf_appendf(o, "      col %d\n", *cols++);
