@@ -101,16 +101,15 @@ static const qti_version V30 = {
 	"QTI Package", "3.0.0",
 };
 
-/* An item written: its manifest resource. */
-/* One item file, kept until the manifest lists it: its file name and
- * identifier are made again there (item_file(), q_ident()), not held for
- * each of a big bank's items. */
-typedef struct item_rec {
-	const qb_question *q;
-	const char *lang;
+/* The pictures and sounds an item shows, for its manifest resource.  Only
+ * the items that show any are kept: the manifest makes every item's file
+ * name and identifier again (item_file(), q_ident()), so a big bank's
+ * items take no memory until it is written. */
+typedef struct item_media {
+	size_t item;         /* language by language, question by question   */
 	size_t *media;       /* indexes into the media set                   */
 	size_t nmedia;
-} item_rec;
+} item_media;
 
 typedef struct ctx {
 	const qb_render_ctx *r;
@@ -120,7 +119,9 @@ typedef struct ctx {
 	xmlTextWriterPtr w;
 	qb_buf name;         /* scratch for el() and at()                    */
 	qb_media_set media;
-	item_rec *cur;       /* the item being written (its media)           */
+	item_media *cur;     /* the item being written (its media)           */
+	item_media *with_media; /* the items written that show media, in order */
+	size_t nwith, capwith;
 	const qb_cloze_part *gaps; /* cloze: the parts, while writing its prompt */
 	size_t ngaps_parts;
 	bool failed;
@@ -1194,18 +1195,18 @@ static char *item_file(const qb_question *q, const char *lang)
 	return qb_xasprintf("item-%s-%s.xml", q->id, lang);
 }
 
-static void write_item(ctx *c, qb_zipw *z, item_rec *it)
+/* Writes item k of the package, q in lang. */
+static void write_item(ctx *c, qb_zipw *z, const qb_question *q, const char *lang, size_t k)
 {
-	const qb_question *q = it->q;
-	const char *lang = it->lang;
+	item_media it = {k, NULL, 0};
 	xmlBufferPtr buf = NULL;
 	char *file = item_file(q, lang);
-	c->cur = it;
 	if (!doc_open(c, &buf)) {
 		doc_close(c, buf, z, file);
 		free(file);
 		return;
 	}
+	c->cur = &it;
 	el(c, "assessmentItem");
 	root_ns(c, c->v->ns, c->v->xsd);
 	char *ident = q_ident(q, lang);
@@ -1246,6 +1247,13 @@ static void write_item(ctx *c, qb_zipw *z, item_rec *it)
 	doc_close(c, buf, z, file);
 	free(file);
 	c->cur = NULL;
+	if (it.nmedia) {
+		if (c->nwith == c->capwith) {
+			c->capwith = c->capwith ? 2 * c->capwith : 16;
+			c->with_media = qb_xrealloc(c->with_media, c->capwith * sizeof *c->with_media);
+		}
+		c->with_media[c->nwith++] = it;
+	}
 }
 
 /* The test in lang: one section, or one per first tag when the bank
@@ -1425,7 +1433,7 @@ static bool has_feedback(const qb_question *q)
 	return q->explanation.present || q->feedback_wrong.present;
 }
 
-static void write_manifest(ctx *c, qb_zipw *z, const item_rec *items, size_t nitems)
+static void write_manifest(ctx *c, qb_zipw *z)
 {
 	const qb_render_ctx *r = c->r;
 	qb_zipw_stream *out = NULL;
@@ -1466,39 +1474,42 @@ static void write_manifest(ctx *c, qb_zipw *z, const item_rec *items, size_t nit
 		qb_buf_dispose(&title);
 		end(c);
 		file_ref(c, file);
-		for (size_t i = 0; i < nitems; i++)
-			if (strcmp(items[i].lang, r->langs[l]) == 0) {
-				char *ident = q_ident(items[i].q, items[i].lang);
-				dependency(c, ident);
-				free(ident);
-			}
+		for (size_t i = 0; i < c->bank->nquestions; i++) {
+			char *ident = q_ident(&c->bank->questions[i], r->langs[l]);
+			dependency(c, ident);
+			free(ident);
+		}
 		end(c);
 		free(file);
 		free(id);
 	}
-	for (size_t i = 0; i < nitems; i++) {
-		const item_rec *it = &items[i];
-		char *ident = q_ident(it->q, it->lang), *file = item_file(it->q, it->lang);
+	const item_media *next = c->with_media, *past = c->with_media + c->nwith;
+	for (size_t k = 0; k < r->nlangs * c->bank->nquestions; k++) {
+		const qb_question *q = &c->bank->questions[k % c->bank->nquestions];
+		const char *lang = r->langs[k / c->bank->nquestions];
+		char *ident = q_ident(q, lang), *file = item_file(q, lang);
 		el_plain(c, "resource");
 		at_plain(c, "identifier", ident);
 		at_plain(c, "type", c->v->item_type);
 		at_plain(c, "href", file);
 		el_plain(c, "metadata");
-		qti_metadata(c, interaction_of(it->q), has_feedback(it->q));
+		qti_metadata(c, interaction_of(q), has_feedback(q));
 		qb_buf title = QB_BUF_INIT;
-		qb_buf_appendf(&title, "%s: ", it->q->id);
-		qb_render_plain(&title, qb_render_md(r, &it->q->prompt, it->lang));
-		lom(c, ident, qb_buf_cstr(&title), it->lang);
+		qb_buf_appendf(&title, "%s: ", q->id);
+		qb_render_plain(&title, qb_render_md(r, &q->prompt, lang));
+		lom(c, ident, qb_buf_cstr(&title), lang);
 		qb_buf_dispose(&title);
 		end(c);
 		file_ref(c, file);
 		free(ident);
 		free(file);
-		for (size_t k = 0; k < it->nmedia; k++) {
-			char *ref = media_ident(it->media[k]);
+		for (size_t m = 0; next < past && next->item == k && m < next->nmedia; m++) {
+			char *ref = media_ident(next->media[m]);
 			dependency(c, ref);
 			free(ref);
 		}
+		if (next < past && next->item == k)
+			next++;
 		end(c);
 	}
 	for (size_t i = 0; i < c->media.nfiles; i++) {
@@ -1521,8 +1532,6 @@ static void write_manifest(ctx *c, qb_zipw *z, const item_rec *items, size_t nit
 static int write_qti(const qb_render_ctx *r, const qb_bank *bank, const qti_version *v)
 {
 	ctx c = {.r = r, .bank = bank, .v = v, .v3 = v == &V30};
-	item_rec *items = NULL;
-	size_t nitems = 0;
 	qb_zipw *z = qb_zipw_open(r->path, r->latest);
 	/* A bank of many short questions takes most of its memory goal (the
 	 * items' members), so the manifest compresses on fewer threads. */
@@ -1532,15 +1541,9 @@ static int write_qti(const qb_render_ctx *r, const qb_bank *bank, const qti_vers
 		qb_zipw_discard(z);
 		return -1;
 	}
-	items = qb_xcalloc(bank->nquestions * r->nlangs + 1, sizeof *items);
 	for (size_t l = 0; l < r->nlangs && !c.failed; l++) {
-		for (size_t i = 0; i < bank->nquestions && !c.failed; i++) {
-			const qb_question *q = &bank->questions[i];
-			item_rec *it = &items[nitems++];
-			it->q = q;
-			it->lang = r->langs[l];
-			write_item(&c, z, it);
-		}
+		for (size_t i = 0; i < bank->nquestions && !c.failed; i++)
+			write_item(&c, z, &bank->questions[i], r->langs[l], l * bank->nquestions + i);
 		char *file = qb_xasprintf("test-%s.xml", r->langs[l]);
 		if (!c.failed)
 			write_test(&c, z, r->langs[l], file);
@@ -1551,7 +1554,7 @@ static int write_qti(const qb_render_ctx *r, const qb_bank *bank, const qti_vers
 		                false) != 0)
 			c.failed = true;
 	if (!c.failed)
-		write_manifest(&c, z, items, nitems);
+		write_manifest(&c, z);
 	int rc = -1;
 	if (c.failed) {
 		qb_diag_fatal("cannot write the QTI package for bank '%s'", bank->id);
@@ -1559,10 +1562,9 @@ static int write_qti(const qb_render_ctx *r, const qb_bank *bank, const qti_vers
 	} else {
 		rc = qb_zipw_commit(z);
 	}
-	for (size_t i = 0; i < nitems; i++) {
-		free(items[i].media);
-	}
-	free(items);
+	for (size_t i = 0; i < c.nwith; i++)
+		free(c.with_media[i].media);
+	free(c.with_media);
 	qb_buf_dispose(&c.name);
 	qb_media_set_dispose(&c.media);
 	return rc;
