@@ -369,7 +369,7 @@ void qb_imp_truefalse(qb_imp *im, bool truth, const qb_imp_ml *fb_true,
 {
 	qb_question *q = last_q(im);
 	q->truth = truth;
-	q->answer_loc = loc;
+	qb_question_rare_w(&im->bank->arena, q)->answer_loc = loc;
 	if ((fb_true && fb_true->n) || (fb_false && fb_false->n)) {
 		q->feedback_tf = qb_arena_alloc(&im->bank->arena, 2 * sizeof *q->feedback_tf);
 		q->feedback_tf[0] = q->feedback_tf[1] = (qb_text){.bank = im->bank};

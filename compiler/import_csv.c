@@ -372,11 +372,12 @@ static void row(csvr *r)
 		}
 	} else if (t == QB_QTYPE_NUMERIC) {
 		q->num = num;
-		q->answer_loc = rloc;
+		qb_rare *rare = qb_question_rare_w(&im->bank->arena, q);
+		rare->answer_loc = rloc;
 		const char *unit = cell(r, C_UNIT, "", &k);
 		if (*unit) {
-			q->unit = qb_arena_strdup(&im->bank->arena, unit);
-			q->unit_loc = at(r, r->row[k].off);
+			rare->unit = qb_arena_strdup(&im->bank->arena, unit);
+			rare->unit_loc = at(r, r->row[k].off);
 		}
 	} else if (t != QB_QTYPE_CLOZE) {
 		for (size_t i = 0; i < nopts; i++) {

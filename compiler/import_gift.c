@@ -377,7 +377,7 @@ static void question(gift *g, size_t start, const char *name, size_t qa, size_t 
 			return;
 		q = qb_imp_question(im, QB_QTYPE_NUMERIC, loc);
 		q->num = num;
-		q->answer_loc = num->loc;
+		qb_question_rare_w(&g->im->bank->arena, q)->answer_loc = num->loc;
 		set_md(g, &q->prompt, qa, qe);
 		gf = gfb;
 	} else {

@@ -449,16 +449,17 @@ static void numerical(mx *x, xmlNode *qn, qb_loc loc)
 		free(t);
 	}
 	q->num = num;
-	q->answer_loc = loc;
+	qb_rare *rare = qb_question_rare_w(&x->im->bank->arena, q);
+	rare->answer_loc = loc;
 	xmlNode *u = child(child(qn, "units"), "unit");
 	for (xmlNode *v = u; v; v = v->next) {
 		if (!is(v, "unit"))
 			continue;
 		char *m = text_of(child(v, "multiplier"));
 		char *name = text_of(child(v, "unit_name"));
-		if (!q->unit && *name && (!*m || strtod(m, NULL) == 1)) {
-			q->unit = qb_arena_strdup(&x->im->bank->arena, name);
-			q->unit_loc = loc_of(x, v);
+		if (!rare->unit && *name && (!*m || strtod(m, NULL) == 1)) {
+			rare->unit = qb_arena_strdup(&x->im->bank->arena, name);
+			rare->unit_loc = loc_of(x, v);
 		} else if (*name)
 			qb_imp_lost(x->im, loc_of(x, v), "the unit '%s' is not carried: qbc has one unit "
 			            "per question", name);

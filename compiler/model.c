@@ -309,6 +309,15 @@ const char *qb_text_get(const qb_text *t, const char *lang)
 	return tr ? tr->text : NULL;
 }
 
+qb_rare *qb_question_rare_w(qb_arena *arena, qb_question *q)
+{
+	if (!q->rare) {
+		q->rare = qb_arena_alloc(arena, sizeof *q->rare);
+		memset(q->rare, 0, sizeof *q->rare);
+	}
+	return q->rare;
+}
+
 size_t qb_question_ncorrect(const qb_question *q)
 {
 	size_t n = 0;

@@ -152,6 +152,18 @@ typedef struct qb_tag {
 	qb_loc loc;
 } qb_tag;
 
+/* What few questions have: keywords that are seldom written (their places;
+ * line 0: not written) and a numeric question's unit.  Behind a pointer
+ * (qb_question_rare(), qb_question_rare_w()): a big bank holds none. */
+typedef struct qb_rare {
+	qb_loc scoring_loc;
+	qb_loc shuffle_loc;
+	qb_loc case_loc;
+	qb_loc answer_loc;   /* the 'answer:' keyword                        */
+	qb_loc unit_loc;
+	const char *unit;    /* numeric, NULL if none                        */
+} qb_rare;
+
 typedef struct qb_question {
 	const char *id;      /* authored id; NULL if the author wrote none    */
 	qb_loc id_loc;
@@ -163,14 +175,9 @@ typedef struct qb_question {
 	qb_choice *choices;
 	size_t nchoices;
 	qb_text explanation;
-	qb_loc scoring_loc;
-	qb_loc shuffle_loc;
-	qb_loc case_loc;
-	qb_loc answer_loc;   /* the 'answer:' keyword (line 0: not written)  */
+	qb_rare *rare;       /* NULL when the question has none of it        */
 	const qb_numeric *num; /* numeric: its answer (qb_question_num());
 	                        NULL for the other types                     */
-	const char *unit;    /* numeric, NULL if none                        */
-	qb_loc unit_loc;
 	qb_text *feedback_tf; /* true-false: 'feedback-true:' and
 	                        'feedback-false:' (also on the synthetic
 	                        choices' feedback); NULL when neither was
@@ -317,6 +324,14 @@ static inline const qb_text *qb_question_feedback(const qb_question *q, bool tru
 }
 /* q's accepted answer (numeric), else one that is all zeros. */
 const qb_numeric *qb_question_num(const qb_question *q);
+/* q's seldom written parts, all empty when it has none. */
+static inline const qb_rare *qb_question_rare(const qb_question *q)
+{
+	static const qb_rare none = {{0}, {0}, {0}, {0}, {0}, NULL};
+	return q->rare ? q->rare : &none;
+}
+/* The same, to be set: made in arena the first time. */
+qb_rare *qb_question_rare_w(qb_arena *arena, qb_question *q);
 /* Reports, at loc, a numeric answer whose number s[0..n) (the value, the
  * tolerance or the range's ends, or the answer plus or minus its
  * tolerance) is too large for a double (400 nines): every output would

@@ -78,8 +78,10 @@ qb_edit *qb_edit_new(const qb_bank *bank, const char *src, size_t len)
 	add_text(ed, &bank->description);
 	for (size_t i = 0; i < bank->nquestions; i++) {
 		const qb_question *q = &bank->questions[i];
-		const qb_loc locs[] = {q->loc, q->id_loc, q->type_loc, q->scoring_loc, q->shuffle_loc,
-		                       q->case_loc, q->answer_loc, q->unit_loc};
+		const qb_rare *rare = qb_question_rare(q);
+		const qb_loc locs[] = {q->loc,           q->id_loc,          q->type_loc,
+		                       rare->scoring_loc, rare->shuffle_loc, rare->case_loc,
+		                       rare->answer_loc,  rare->unit_loc};
 		for (size_t k = 0; k < QB_NELEM(locs); k++)
 			add_start(ed, locs[k].line);
 		for (size_t k = 0; k < q->ntags; k++)

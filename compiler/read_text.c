@@ -722,7 +722,7 @@ static void finish_type(reader *r, qb_question *q)
 		numeric_answer(v, r->answer_vloc, num);
 		q->num = num;
 	} else if (v) {
-		qb_diag_error(q->answer_loc, "'answer:' is for true-false and numeric questions; "
+		qb_diag_error(qb_question_rare(q)->answer_loc, "'answer:' is for true-false and numeric questions; "
 		              "a question of type '%s' marks its answers with '*'",
 		              qb_qtype_name(q->type));
 	}
@@ -884,6 +884,12 @@ static size_t key_value(const reader *r, const qb_line *ln, const char **val)
 
 /* True the first time a keyword is written for its element (its loc is
  * then recorded in *seen); else reports the second one. */
+/* q's seldom written parts, to be set. */
+static qb_rare *rare_w(reader *r, qb_question *q)
+{
+	return qb_question_rare_w(&r->bank->arena, q);
+}
+
 static bool once(qb_loc kloc, const char *kw, qb_loc *seen)
 {
 	if (seen->line) {
@@ -1066,20 +1072,20 @@ static void question_key(reader *r, const qb_line *ln)
 			                    "'cloze'", (int)vlen, val);
 		q->type_loc = kloc;
 	} else if (key_is(r, ln, "scoring")) {
-		if (!once(kloc, "scoring", &q->scoring_loc))
+		if (!once(kloc, "scoring", &rare_w(r, q)->scoring_loc))
 			return;
 		q->scoring = scoring_value(val, vlen, vloc);
 	} else if (key_is(r, ln, "shuffle")) {
-		if (!once(kloc, "shuffle", &q->shuffle_loc))
+		if (!once(kloc, "shuffle", &rare_w(r, q)->shuffle_loc))
 			return;
 		int v = yes_no(val, vlen, vloc, "shuffle");
 		q->shuffle = v < 0 ? QB_UNSET : v ? QB_YES : QB_NO;
 	} else if (key_is(r, ln, "case-sensitive")) {
-		if (!once(kloc, "case-sensitive", &q->case_loc))
+		if (!once(kloc, "case-sensitive", &rare_w(r, q)->case_loc))
 			return;
 		q->case_sensitive = yes_no(val, vlen, vloc, "case-sensitive") == 1;
 	} else if (key_is(r, ln, "answer")) {
-		if (!once(kloc, "answer", &q->answer_loc))
+		if (!once(kloc, "answer", &rare_w(r, q)->answer_loc))
 			return;
 		if (!vlen) { /* reported once: the question has an answer line */
 			qb_diag_error(kloc, "'answer:' needs a value, e.g. 'answer: true' or "
@@ -1090,12 +1096,12 @@ static void question_key(reader *r, const qb_line *ln)
 		r->answer = qb_xstrndup(val, vlen);
 		r->answer_vloc = vloc;
 	} else if (key_is(r, ln, "unit")) {
-		if (!once(kloc, "unit", &q->unit_loc))
+		if (!once(kloc, "unit", &rare_w(r, q)->unit_loc))
 			return;
 		if (!vlen)
 			qb_diag_error(kloc, "'unit:' needs the unit, e.g. 'unit: ms'");
 		else
-			q->unit = text_dup(r, val, vlen);
+			q->rare->unit = text_dup(r, val, vlen);
 	} else if (key_is(r, ln, "feedback-true") || key_is(r, ln, "feedback-false") ||
 	           key_is(r, ln, "feedback-wrong")) {
 		bool tf = !key_is(r, ln, "feedback-wrong");

@@ -944,16 +944,16 @@ static void check_type(ctx *c, const qb_question *q, const char *name, bool unta
 {
 	const char *tn = qb_qtype_name(q->type);
 	size_t ncorrect = qb_question_ncorrect(q);
-	if (q->scoring_loc.line && !qb_qtype_partial(q->type))
-		qb_diag_error(q->scoring_loc, "'scoring:' is for multiple, matching and cloze "
+	if (qb_question_rare(q)->scoring_loc.line && !qb_qtype_partial(q->type))
+		qb_diag_error(qb_question_rare(q)->scoring_loc, "'scoring:' is for multiple, matching and cloze "
 		                              "questions; a question of type '%s' is right or wrong", tn);
-	if (q->shuffle_loc.line && !qb_qtype_shuffles(q->type))
-		qb_diag_error(q->shuffle_loc, "'shuffle:' is for single, multiple and matching "
+	if (qb_question_rare(q)->shuffle_loc.line && !qb_qtype_shuffles(q->type))
+		qb_diag_error(qb_question_rare(q)->shuffle_loc, "'shuffle:' is for single, multiple and matching "
 		                              "questions; a question of type '%s' has no options to shuffle", tn);
-	if (q->case_loc.line && q->type != QB_QTYPE_SHORT && q->type != QB_QTYPE_CLOZE)
-		qb_diag_error(q->case_loc, "'case-sensitive:' is for short-answer and cloze questions");
-	if (q->unit_loc.line && q->type != QB_QTYPE_NUMERIC)
-		qb_diag_error(q->unit_loc, "'unit:' is for numeric questions");
+	if (qb_question_rare(q)->case_loc.line && q->type != QB_QTYPE_SHORT && q->type != QB_QTYPE_CLOZE)
+		qb_diag_error(qb_question_rare(q)->case_loc, "'case-sensitive:' is for short-answer and cloze questions");
+	if (qb_question_rare(q)->unit_loc.line && q->type != QB_QTYPE_NUMERIC)
+		qb_diag_error(qb_question_rare(q)->unit_loc, "'unit:' is for numeric questions");
 	if (q->type != QB_QTYPE_TRUE_FALSE) {
 		if (qb_question_feedback(q, true)->present)
 			qb_diag_error(qb_text_loc(qb_question_feedback(q, true)), "'feedback-true:' is for true-false questions; "
@@ -970,7 +970,7 @@ static void check_type(ctx *c, const qb_question *q, const char *name, bool unta
 		                                              "'{{answer}}'"));
 	switch (q->type) {
 	case QB_QTYPE_TRUE_FALSE:
-		if (!q->answer_loc.line)
+		if (!qb_question_rare(q)->answer_loc.line)
 			qb_diag_error(q->loc, "true-false %s has no answer; add 'answer: true' or "
 			                      "'answer: false'", name);
 		check_block(c, qb_question_feedback(q, true), "feedback-true", name, untagged);
@@ -983,7 +983,7 @@ static void check_type(ctx *c, const qb_question *q, const char *name, bool unta
 			              "starting with '*'", name);
 		break;
 	case QB_QTYPE_NUMERIC:
-		if (!q->answer_loc.line)
+		if (!qb_question_rare(q)->answer_loc.line)
 			qb_diag_error(q->loc, "numeric %s has no answer; add e.g. 'answer: 42', "
 			                      "'answer: 3.5 \xC2\xB1 0.1' or 'answer: 3..4'", name);
 		else if (q->num && q->num->range && q->num->lo > q->num->hi)

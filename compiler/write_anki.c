@@ -439,9 +439,9 @@ static void numeric_answer(qb_buf *out, const qb_question *q)
 		qb_buf_appendf(out, "%g \xC2\xB1 %g", n->value, n->tol);
 	else
 		qb_buf_appendf(out, "%g", n->value);
-	if (q->unit) {
+	if (qb_question_rare(q)->unit) {
 		qb_buf_putc(out, ' ');
-		qb_escape_html(out, q->unit);
+		qb_escape_html(out, qb_question_rare(q)->unit);
 	}
 	qb_buf_puts(out, "</li>");
 }

@@ -316,7 +316,7 @@ static const char *equal_share(size_t n)
  * the message), and 'scoring: partial' says so in the bank. */
 static void all_or_nothing_warning(const qb_question *q, const char *what)
 {
-	qb_diag_warning(q->scoring_loc.line ? q->scoring_loc : q->loc,
+	qb_diag_warning(qb_question_rare(q)->scoring_loc.line ? qb_question_rare(q)->scoring_loc : q->loc,
 	                "question '%s' is scored all-or-nothing, but Moodle gives partial credit "
 	                "for %s; write 'scoring: partial' to accept that in Moodle XML", q->id, what);
 }
@@ -583,9 +583,9 @@ static void put_number(qb_buf *out, double v)
 static void write_numerical(ctx *c, const qb_question *q)
 {
 	qb_buf qtext = QB_BUF_INIT, tail = QB_BUF_INIT, v = QB_BUF_INIT, t = QB_BUF_INIT;
-	if (q->unit) {
+	if (qb_question_rare(q)->unit) {
 		qb_buf_puts(&tail, "<p>__________ ");
-		qb_escape_html(&tail, q->unit);
+		qb_escape_html(&tail, qb_question_rare(q)->unit);
 		qb_buf_puts(&tail, "</p>");
 	}
 	prompt_html(c, &qtext, q, "_", qb_buf_cstr(&tail));
@@ -603,17 +603,17 @@ static void write_numerical(ctx *c, const qb_question *q)
 		write_elem(c, "tolerance", "0");
 		xok(c, xmlTextWriterEndElement(c->w));
 	}
-	if (q->unit) {
+	if (qb_question_rare(q)->unit) {
 		xok(c, xmlTextWriterStartElement(c->w, BAD_CAST "units"));
 		xok(c, xmlTextWriterStartElement(c->w, BAD_CAST "unit"));
 		write_elem(c, "multiplier", "1");
-		write_elem(c, "unit_name", q->unit);
+		write_elem(c, "unit_name", qb_question_rare(q)->unit);
 		xok(c, xmlTextWriterEndElement(c->w));
 		xok(c, xmlTextWriterEndElement(c->w));
 	}
 	write_elem(c, "unitgradingtype", "0");
 	write_elem(c, "unitpenalty", "0");
-	write_elem(c, "showunits", q->unit ? "0" : "3");
+	write_elem(c, "showunits", qb_question_rare(q)->unit ? "0" : "3");
 	write_elem(c, "unitsleft", "0");
 	end_question(c, q);
 	qb_buf_dispose(&qtext);

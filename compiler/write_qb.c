@@ -218,8 +218,8 @@ static void put_question(qb_buf *out, const qb_bank *bank, const qb_question *q,
 			}
 		}
 		qb_buf_putc(out, '\n');
-		if (q->unit)
-			qb_buf_appendf(out, "   unit: %s\n", q->unit);
+		if (qb_question_rare(q)->unit)
+			qb_buf_appendf(out, "   unit: %s\n", qb_question_rare(q)->unit);
 	}
 	put_trs(out, bank, &q->prompt, 3, false);
 	if (q->type != QB_QTYPE_TRUE_FALSE && q->type != QB_QTYPE_NUMERIC &&

@@ -842,7 +842,7 @@ static void write_numeric(ctx *c, const qb_question *q, const char *lang)
 	response_decl(c, "RESPONSE", "single", "float");
 	const char *vals[] = {v};
 	correct_response(c, vals, 1);
-	text_entry_body(c, q, lang, q->unit);
+	text_entry_body(c, q, lang, qb_question_rare(q)->unit);
 	el(c, "responseProcessing");
 	response_if(c);
 	el(c, "and");

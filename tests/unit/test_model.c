@@ -144,7 +144,7 @@ static void reader(void)
 	OK(num->value > 9.79 && num->value < 9.81);
 	OK(num->tol > 0.1959 && num->tol < 0.1961);
 	OK(num->lo > 9.6039 && num->hi < 9.9961 && num->hi > 9.9959);
-	STR_EQ(q->unit, "m/s");
+	STR_EQ(qb_question_rare(q)->unit, "m/s");
 
 	q = &b->questions[2];
 	INT_EQ(q->type, QB_QTYPE_MATCHING);
