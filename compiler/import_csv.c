@@ -421,7 +421,7 @@ static void row(csvr *r)
 		}
 	}
 	q = &im->qs[im->nqs - 1];
-	text_of(r, &q->feedback_wrong, C_FBWRONG, -1, false);
+	text_of(r, &qb_question_rare_w(&r->im->bank->arena, q)->feedback_wrong, C_FBWRONG, -1, false);
 	text_of(r, &q->explanation, C_EXPLANATION, -1, false);
 	const char *tags = cell(r, C_TAGS, "", &k);
 	for (const char *p = tags; *p;) {

@@ -153,7 +153,8 @@ typedef struct qb_tag {
 } qb_tag;
 
 /* What few questions have: keywords that are seldom written (their places;
- * line 0: not written) and a numeric question's unit.  Behind a pointer
+ * line 0: not written), a numeric question's unit and the feedback for a
+ * wrong answer.  Behind a pointer
  * (qb_question_rare(), qb_question_rare_w()): a big bank holds none. */
 typedef struct qb_rare {
 	qb_loc scoring_loc;
@@ -162,6 +163,8 @@ typedef struct qb_rare {
 	qb_loc answer_loc;   /* the 'answer:' keyword                        */
 	qb_loc unit_loc;
 	const char *unit;    /* numeric, NULL if none                        */
+	qb_text feedback_wrong; /* every type: the default feedback for a
+	                        wrong answer (qb_question_feedback_wrong())   */
 } qb_rare;
 
 typedef struct qb_question {
@@ -183,8 +186,6 @@ typedef struct qb_question {
 	                        choices' feedback); NULL when neither was
 	                        written, as in most questions:
 	                        qb_question_feedback()                        */
-	qb_text feedback_wrong; /* every type: the default feedback for a
-	                        wrong answer                                  */
 	int number;          /* the printed number, as written ("3." -> 3)   */
 	qb_qtype type;
 	qb_scoring scoring;  /* as written (INHERIT when absent); resolved by
@@ -327,8 +328,12 @@ const qb_numeric *qb_question_num(const qb_question *q);
 /* q's seldom written parts, all empty when it has none. */
 static inline const qb_rare *qb_question_rare(const qb_question *q)
 {
-	static const qb_rare none = {{0}, {0}, {0}, {0}, {0}, NULL};
+	static const qb_rare none = {{0}, {0}, {0}, {0}, {0}, NULL, {0}};
 	return q->rare ? q->rare : &none;
+}
+static inline const qb_text *qb_question_feedback_wrong(const qb_question *q)
+{
+	return &qb_question_rare(q)->feedback_wrong;
 }
 /* The same, to be set: made in arena the first time. */
 qb_rare *qb_question_rare_w(qb_arena *arena, qb_question *q);

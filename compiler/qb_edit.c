@@ -97,7 +97,7 @@ qb_edit *qb_edit_new(const qb_bank *bank, const char *src, size_t len)
 			add_text(ed, &q->feedback_tf[0]);
 			add_text(ed, &q->feedback_tf[1]);
 		}
-		add_text(ed, &q->feedback_wrong);
+		add_text(ed, qb_question_feedback_wrong(q));
 		add_text(ed, &q->explanation);
 	}
 	qsort(ed->starts, ed->nstarts, sizeof *ed->starts, cmp_int);

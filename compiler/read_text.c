@@ -1108,7 +1108,7 @@ static void question_key(reader *r, const qb_line *ln)
 		if (tf && !q->feedback_tf) /* the first of the two */
 			q->feedback_tf = memset(qb_arena_alloc(&r->bank->arena, 2 * sizeof(qb_text)), 0,
 			                        2 * sizeof(qb_text));
-		qb_text *t = !tf ? &q->feedback_wrong
+		qb_text *t = !tf ? &rare_w(r, q)->feedback_wrong
 		                 : &q->feedback_tf[key_is(r, ln, "feedback-true") ? 0 : 1];
 		if (t->present) {
 			qb_diag_error(kloc, "second '%s:' block; the first is on line %d", r->kw,

@@ -127,7 +127,7 @@ int qb_render_media(const qb_render_ctx *ctx, qb_media_name_fn name, qb_media_se
 			walk_text(ctx, &w, qb_choice_match(&q->choices[c]));
 			walk_text(ctx, &w, &q->choices[c].feedback);
 		}
-		walk_text(ctx, &w, &q->feedback_wrong);
+		walk_text(ctx, &w, qb_question_feedback_wrong(q));
 		walk_text(ctx, &w, &q->explanation);
 	}
 	walk_text(ctx, &w, &bank->description);

@@ -802,8 +802,8 @@ static void question_hash(uint8_t out[8], const qb_bank *bank, const qb_question
 			append_text(&b, qb_choice_match(&q->choices[i]), lang, bank->dir);
 	}
 	append_text(&b, &q->explanation, lang, bank->dir);
-	if (q->feedback_wrong.present)
-		append_text(&b, &q->feedback_wrong, lang, bank->dir);
+	if (qb_question_feedback_wrong(q)->present)
+		append_text(&b, qb_question_feedback_wrong(q), lang, bank->dir);
 	if (q->type == QB_QTYPE_NUMERIC)
 		qb_buf_appendf(&b, "%.17g %.17g %.17g %s\x1e", qb_question_num(q)->value, qb_question_num(q)->lo, qb_question_num(q)->hi,
 		               qb_question_rare(q)->unit ? qb_question_rare(q)->unit : "");
@@ -1042,9 +1042,9 @@ static void each_element(const qb_bank *bank, elem_fn fn, void *payload)
 			}
 		}
 		r.n = 0;
-		if (q->feedback_wrong.present) {
+		if (qb_question_feedback_wrong(q)->present) {
 			r.kind = W_FEEDBACK_WRONG;
-			fn(payload, q->id, "feedback-wrong", &q->feedback_wrong, &r);
+			fn(payload, q->id, "feedback-wrong", qb_question_feedback_wrong(q), &r);
 		}
 		r.kind = W_EXPLANATION;
 		fn(payload, q->id, "explanation", &q->explanation, &r);

@@ -238,7 +238,7 @@ static void collect_question(collect_ctx *c, const qb_question *q)
 		add_unit(c, "feedback-false", "feedback-2", qb_question_feedback(q, false),
 		         "Feedback shown when the learner answers 'false'");
 	}
-	add_unit(c, "feedback-wrong", "feedback-wrong", &q->feedback_wrong,
+	add_unit(c, "feedback-wrong", "feedback-wrong", qb_question_feedback_wrong(q),
 	         "Feedback shown for any wrong answer");
 	add_unit(c, "explanation", "explanation", &q->explanation,
 	         "The explanation, shown after the answer");

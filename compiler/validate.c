@@ -605,7 +605,7 @@ static void check_text(ctx *c, const qb_text *t, const char *what, bool check_mi
 static bool question_has(const qb_question *q, bool tagged)
 {
 	if (text_has(&q->prompt, tagged) || text_has(&q->explanation, tagged) ||
-	    text_has(&q->feedback_wrong, tagged) || text_has(qb_question_feedback(q, true), tagged) ||
+	    text_has(qb_question_feedback_wrong(q), tagged) || text_has(qb_question_feedback(q, true), tagged) ||
 	    text_has(qb_question_feedback(q, false), tagged))
 		return true;
 	for (size_t i = 0; i < q->nchoices; i++)
@@ -1177,7 +1177,7 @@ static void check_question(ctx *c, const qb_question *q)
 		check_choices(c, q, name, folded);
 	check_type(c, q, name, folded);
 	check_media_names(c, q);
-	check_block(c, &q->feedback_wrong, "feedback-wrong", name, folded);
+	check_block(c, qb_question_feedback_wrong(q), "feedback-wrong", name, folded);
 
 	/* The answer key. */
 	if (q->nchoices && !(folded && !ncorrect)) {

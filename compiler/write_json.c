@@ -161,8 +161,8 @@ static json_t *question_json(const qb_bank *bank, const qb_question *q,
 	}
 	json_object_set_new(jq, "choices", chs);
 	type_keys(jq, q, opts);
-	if (q->feedback_wrong.present)
-		set_text(jq, "feedback_wrong", &q->feedback_wrong, opts);
+	if (qb_question_feedback_wrong(q)->present)
+		set_text(jq, "feedback_wrong", qb_question_feedback_wrong(q), opts);
 	set_text(jq, "explanation", &q->explanation, opts);
 	json_t *src = json_object();
 	json_object_set_new(src, "file", json_string(q->loc.file));

@@ -329,7 +329,7 @@ static const qb_text *answer_feedback(const qb_question *q, const qb_choice *ch,
 {
 	if (ch && ch->feedback.present)
 		return &ch->feedback;
-	return right ? NULL : &q->feedback_wrong;
+	return right ? NULL : qb_question_feedback_wrong(q);
 }
 
 /* <answer fraction= format=><text>text</text> (HTML when html, with its
@@ -548,8 +548,8 @@ static void write_shortanswer(ctx *c, const qb_question *q)
 		}
 		free(a);
 	}
-	if (q->feedback_wrong.present) {
-		start_answer(c, "0", "*", false, &q->feedback_wrong);
+	if (qb_question_feedback_wrong(q)->present) {
+		start_answer(c, "0", "*", false, qb_question_feedback_wrong(q));
 		xok(c, xmlTextWriterEndElement(c->w));
 	}
 	for (size_t i = 0; i < nkeys; i++)
@@ -598,8 +598,8 @@ static void write_numerical(ctx *c, const qb_question *q)
 	start_answer(c, "100", qb_buf_cstr(&v), false, NULL);
 	write_elem(c, "tolerance", qb_buf_cstr(&t));
 	xok(c, xmlTextWriterEndElement(c->w));
-	if (q->feedback_wrong.present) {
-		start_answer(c, "0", "*", false, &q->feedback_wrong);
+	if (qb_question_feedback_wrong(q)->present) {
+		start_answer(c, "0", "*", false, qb_question_feedback_wrong(q));
 		write_elem(c, "tolerance", "0");
 		xok(c, xmlTextWriterEndElement(c->w));
 	}
@@ -653,7 +653,7 @@ static void write_matching(ctx *c, const qb_question *q)
 {
 	start_question(c, q, "matching", NULL, NULL, NULL);
 	shuffle_answers(c, q);
-	combined_feedback(c, &q->feedback_wrong);
+	combined_feedback(c, qb_question_feedback_wrong(q));
 	for (size_t i = 0; i < q->nchoices; i++) {
 		const qb_choice *ch = &q->choices[i];
 		qb_buf left = QB_BUF_INIT, right = QB_BUF_INIT;
@@ -757,8 +757,8 @@ static void cloze_gap(ctx *c, qb_buf *out, const qb_question *q, const qb_cloze_
 {
 	qb_buf html = QB_BUF_INIT;
 	qb_buf fb = QB_BUF_INIT;
-	if (q->feedback_wrong.present)
-		text_html(c, &fb, &q->feedback_wrong);
+	if (qb_question_feedback_wrong(q)->present)
+		text_html(c, &fb, qb_question_feedback_wrong(q));
 	if (gap_differs(g, c->nlangs)) { /* qb_check_moodlexml() reported it */
 		c->failed = true;
 		goto done;
@@ -1059,8 +1059,8 @@ static void check_cloze(const qb_render_ctx *r, const char **langs, size_t nlang
 		}
 	}
 	for (size_t gi = 0; gi < ngaps; gi++) {
-		bool kept = !(q->feedback_wrong.present &&
-		              strchr(qb_render_md(r, &q->feedback_wrong, langs[0]), '~'));
+		bool kept = !(qb_question_feedback_wrong(q)->present &&
+		              strchr(qb_render_md(r, qb_question_feedback_wrong(q), langs[0]), '~'));
 		for (size_t l = 0; l < nlangs && kept; l++)
 			for (size_t k = 0; k < gaps[l][gi]->nanswers && kept; k++)
 				kept = editor_keeps(gaps[l][gi]->answers[k], !gaps[l][gi]->choice);

@@ -237,7 +237,7 @@ static void put_question(qb_buf *out, const qb_bank *bank, const qb_question *q,
 			}
 		}
 	}
-	put_keyword_text(out, bank, "feedback-wrong", &q->feedback_wrong, 3);
+	put_keyword_text(out, bank, "feedback-wrong", qb_question_feedback_wrong(q), 3);
 	if (q->type == QB_QTYPE_TRUE_FALSE) {
 		put_keyword_text(out, bank, "feedback-true", qb_question_feedback(q, true), 3);
 		put_keyword_text(out, bank, "feedback-false", qb_question_feedback(q, false), 3);

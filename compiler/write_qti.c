@@ -330,7 +330,7 @@ static void feedback_if_chosen(ctx *c, bool multi, const char *choice, const cha
  * explanation after any answer. */
 static void feedback_end(ctx *c, const qb_question *q)
 {
-	if (q->feedback_wrong.present) {
+	if (qb_question_feedback_wrong(q)->present) {
 		response_if(c);
 		el(c, "lt");
 		variable(c, "SCORE");
@@ -404,7 +404,7 @@ static size_t feedback_ids(const qb_question *q, char (*ids)[32], size_t max)
 	for (size_t i = 0; i < q->nchoices && n < max; i++)
 		if (q->choices[i].feedback.present)
 			snprintf(ids[n++], sizeof ids[0], "F%zu", i + 1);
-	if (q->feedback_wrong.present && n < max)
+	if (qb_question_feedback_wrong(q)->present && n < max)
 		snprintf(ids[n++], sizeof ids[0], "WRONG");
 	if (q->explanation.present && n < max)
 		snprintf(ids[n++], sizeof ids[0], "EXPLANATION");
@@ -1236,7 +1236,7 @@ static void write_item(ctx *c, qb_zipw *z, const qb_question *q, const char *lan
 	char (*ids)[32] = qb_xcalloc(q->nchoices + 2, sizeof *ids);
 	size_t nfb = feedback_ids(q, ids, q->nchoices + 2);
 	for (size_t i = 0; i < nfb; i++) {
-		const qb_text *t = strcmp(ids[i], "WRONG") == 0         ? &q->feedback_wrong
+		const qb_text *t = strcmp(ids[i], "WRONG") == 0         ? qb_question_feedback_wrong(q)
 		                   : strcmp(ids[i], "EXPLANATION") == 0 ? &q->explanation
 		                       : &q->choices[strtoul(ids[i] + 1, NULL, 10) - 1].feedback;
 		modal_feedback(c, ids[i], t, lang,
@@ -1430,7 +1430,7 @@ static bool has_feedback(const qb_question *q)
 	for (size_t i = 0; i < q->nchoices; i++)
 		if (q->choices[i].feedback.present)
 			return true;
-	return q->explanation.present || q->feedback_wrong.present;
+	return q->explanation.present || qb_question_feedback_wrong(q)->present;
 }
 
 static void write_manifest(ctx *c, qb_zipw *z)

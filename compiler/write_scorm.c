@@ -523,7 +523,7 @@ static json_t *question_json(ctx *c, const qb_question *q, size_t keylen)
 		json_array_append_new(opts, oo);
 	}
 	set(o, "options", opts);
-	set(o, "feedbackWrong", html_map(c, &q->feedback_wrong));
+	set(o, "feedbackWrong", html_map(c, qb_question_feedback_wrong(q)));
 	set(o, "explanation", html_map(c, &q->explanation));
 	switch (q->type) {
 	case QB_QTYPE_SHORT:

@@ -60,7 +60,7 @@ static char *dump(const qb_bank *b)
 			dump_text(&o, "match", qb_choice_match(ch));
 		}
 		dump_text(&o, "explanation", &q->explanation);
-		dump_text(&o, "feedback-wrong", &q->feedback_wrong);
+		dump_text(&o, "feedback-wrong", qb_question_feedback_wrong(q));
 		dump_text(&o, "feedback-true", qb_question_feedback(q, true));
 		dump_text(&o, "feedback-false", qb_question_feedback(q, false));
 	}
