@@ -371,12 +371,13 @@ void qb_imp_truefalse(qb_imp *im, bool truth, const qb_imp_ml *fb_true,
 	q->truth = truth;
 	qb_question_rare_w(&im->bank->arena, q)->answer_loc = loc;
 	if ((fb_true && fb_true->n) || (fb_false && fb_false->n)) {
-		q->feedback_tf = qb_arena_alloc(&im->bank->arena, 2 * sizeof *q->feedback_tf);
-		q->feedback_tf[0] = q->feedback_tf[1] = (qb_text){.bank = im->bank};
+		qb_text *tf = qb_arena_alloc(&im->bank->arena, 2 * sizeof *tf);
+		tf[0] = tf[1] = (qb_text){.bank = im->bank};
+		qb_question_rare_w(&im->bank->arena, q)->feedback_tf = tf;
 		if (fb_true && fb_true->n)
-			qb_imp_text(im, &q->feedback_tf[0], loc, fb_true);
+			qb_imp_text(im, &tf[0], loc, fb_true);
 		if (fb_false && fb_false->n)
-			qb_imp_text(im, &q->feedback_tf[1], loc, fb_false);
+			qb_imp_text(im, &tf[1], loc, fb_false);
 	}
 	for (int i = 0; i < 2; i++) {
 		qb_choice *c = qb_imp_choice(im, loc);

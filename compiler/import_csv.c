@@ -364,15 +364,16 @@ static void row(csvr *r)
 		qb_imp_truefalse(im, truth, NULL, NULL, rloc);
 		q = &im->qs[im->nqs - 1];
 		if (fb[0].present || fb[1].present) {
-			q->feedback_tf = qb_arena_alloc(&im->bank->arena, 2 * sizeof *q->feedback_tf);
-			q->feedback_tf[0] = fb[0].present ? fb[0] : (qb_text){.bank = im->bank};
-			q->feedback_tf[1] = fb[1].present ? fb[1] : (qb_text){.bank = im->bank};
-			q->choices[0].feedback = q->feedback_tf[0];
-			q->choices[1].feedback = q->feedback_tf[1];
+			qb_text *tf = qb_arena_alloc(&im->bank->arena, 2 * sizeof *tf);
+			tf[0] = fb[0].present ? fb[0] : (qb_text){.bank = im->bank};
+			tf[1] = fb[1].present ? fb[1] : (qb_text){.bank = im->bank};
+			qb_question_rare_w(&im->bank->arena, q)->feedback_tf = tf;
+			q->choices[0].feedback = tf[0];
+			q->choices[1].feedback = tf[1];
 		}
 	} else if (t == QB_QTYPE_NUMERIC) {
-		q->num = num;
 		qb_rare *rare = qb_question_rare_w(&im->bank->arena, q);
+		rare->num = num;
 		rare->answer_loc = rloc;
 		const char *unit = cell(r, C_UNIT, "", &k);
 		if (*unit) {

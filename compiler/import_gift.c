@@ -376,8 +376,9 @@ static void question(gift *g, size_t start, const char *name, size_t qa, size_t 
 		if (qb_numeric_too_large(num, num->loc, g->data + v, vend - v))
 			return;
 		q = qb_imp_question(im, QB_QTYPE_NUMERIC, loc);
-		q->num = num;
-		qb_question_rare_w(&g->im->bank->arena, q)->answer_loc = num->loc;
+		qb_rare *rare = qb_question_rare_w(&g->im->bank->arena, q);
+		rare->num = num;
+		rare->answer_loc = num->loc;
 		set_md(g, &q->prompt, qa, qe);
 		gf = gfb;
 	} else {

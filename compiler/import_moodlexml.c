@@ -448,8 +448,8 @@ static void numerical(mx *x, xmlNode *qn, qb_loc loc)
 		}
 		free(t);
 	}
-	q->num = num;
 	qb_rare *rare = qb_question_rare_w(&x->im->bank->arena, q);
+	rare->num = num;
 	rare->answer_loc = loc;
 	xmlNode *u = child(child(qn, "units"), "unit");
 	for (xmlNode *v = u; v; v = v->next) {

@@ -192,7 +192,7 @@ const qb_text qb_no_text;
 const qb_numeric *qb_question_num(const qb_question *q)
 {
 	static const qb_numeric none;
-	return q->num ? q->num : &none;
+	return q->rare && q->rare->num ? q->rare->num : &none;
 }
 
 bool qb_numeric_too_large(qb_numeric *num, qb_loc loc, const char *s, size_t n)

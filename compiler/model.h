@@ -153,8 +153,8 @@ typedef struct qb_tag {
 } qb_tag;
 
 /* What few questions have: keywords that are seldom written (their places;
- * line 0: not written), a numeric question's unit and the feedback for a
- * wrong answer.  Behind a pointer
+ * line 0: not written), a numeric question's answer and unit, true-false
+ * feedback and the feedback for a wrong answer.  Behind a pointer
  * (qb_question_rare(), qb_question_rare_w()): a big bank holds none. */
 typedef struct qb_rare {
 	qb_loc scoring_loc;
@@ -165,6 +165,12 @@ typedef struct qb_rare {
 	const char *unit;    /* numeric, NULL if none                        */
 	qb_text feedback_wrong; /* every type: the default feedback for a
 	                        wrong answer (qb_question_feedback_wrong())   */
+	const qb_numeric *num; /* numeric: its answer (qb_question_num());
+	                        NULL for the other types                     */
+	qb_text *feedback_tf; /* true-false: 'feedback-true:' and
+	                        'feedback-false:' (also on the synthetic
+	                        choices' feedback); NULL when neither was
+	                        written: qb_question_feedback()              */
 } qb_rare;
 
 typedef struct qb_question {
@@ -179,13 +185,6 @@ typedef struct qb_question {
 	size_t nchoices;
 	qb_text explanation;
 	qb_rare *rare;       /* NULL when the question has none of it        */
-	const qb_numeric *num; /* numeric: its answer (qb_question_num());
-	                        NULL for the other types                     */
-	qb_text *feedback_tf; /* true-false: 'feedback-true:' and
-	                        'feedback-false:' (also on the synthetic
-	                        choices' feedback); NULL when neither was
-	                        written, as in most questions:
-	                        qb_question_feedback()                        */
 	int number;          /* the printed number, as written ("3." -> 3)   */
 	qb_qtype type;
 	qb_scoring scoring;  /* as written (INHERIT when absent); resolved by
@@ -321,14 +320,14 @@ static inline const qb_text *qb_choice_match(const qb_choice *c)
  * qb_no_text. */
 static inline const qb_text *qb_question_feedback(const qb_question *q, bool truth)
 {
-	return q->feedback_tf ? &q->feedback_tf[truth ? 0 : 1] : &qb_no_text;
+	return q->rare && q->rare->feedback_tf ? &q->rare->feedback_tf[truth ? 0 : 1] : &qb_no_text;
 }
 /* q's accepted answer (numeric), else one that is all zeros. */
 const qb_numeric *qb_question_num(const qb_question *q);
 /* q's seldom written parts, all empty when it has none. */
 static inline const qb_rare *qb_question_rare(const qb_question *q)
 {
-	static const qb_rare none = {{0}, {0}, {0}, {0}, {0}, NULL, {0}};
+	static const qb_rare none = {{0}, {0}, {0}, {0}, {0}, NULL, {0}, NULL, NULL};
 	return q->rare ? q->rare : &none;
 }
 static inline const qb_text *qb_question_feedback_wrong(const qb_question *q)

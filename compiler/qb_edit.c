@@ -93,9 +93,9 @@ qb_edit *qb_edit_new(const qb_bank *bank, const char *src, size_t len)
 			add_text(ed, &q->choices[c].feedback);
 			add_text(ed, q->choices[c].match);
 		}
-		if (q->feedback_tf) {
-			add_text(ed, &q->feedback_tf[0]);
-			add_text(ed, &q->feedback_tf[1]);
+		if (qb_question_rare(q)->feedback_tf) {
+			add_text(ed, qb_question_feedback(q, true));
+			add_text(ed, qb_question_feedback(q, false));
 		}
 		add_text(ed, qb_question_feedback_wrong(q));
 		add_text(ed, &q->explanation);

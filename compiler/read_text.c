@@ -648,6 +648,12 @@ static void numeric_answer(const char *v, qb_loc vloc, qb_numeric *num)
 	qb_numeric_too_large(num, vloc, v, n);
 }
 
+/* q's seldom written parts, to be set. */
+static qb_rare *rare_w(reader *r, qb_question *q)
+{
+	return qb_question_rare_w(&r->bank->arena, q);
+}
+
 /* A matching question's options: each language's 'left => right' is
  * split into text (left) and match (right); '=> right' is a distractor. */
 static void split_pairs(reader *r, qb_choice *c)
@@ -720,7 +726,7 @@ static void finish_type(reader *r, qb_question *q)
 		qb_numeric *num = qb_arena_alloc(&r->bank->arena, sizeof *num);
 		*num = (qb_numeric){0};
 		numeric_answer(v, r->answer_vloc, num);
-		q->num = num;
+		rare_w(r, q)->num = num;
 	} else if (v) {
 		qb_diag_error(qb_question_rare(q)->answer_loc, "'answer:' is for true-false and numeric questions; "
 		              "a question of type '%s' marks its answers with '*'",
@@ -884,12 +890,6 @@ static size_t key_value(const reader *r, const qb_line *ln, const char **val)
 
 /* True the first time a keyword is written for its element (its loc is
  * then recorded in *seen); else reports the second one. */
-/* q's seldom written parts, to be set. */
-static qb_rare *rare_w(reader *r, qb_question *q)
-{
-	return qb_question_rare_w(&r->bank->arena, q);
-}
-
 static bool once(qb_loc kloc, const char *kw, qb_loc *seen)
 {
 	if (seen->line) {
@@ -1105,11 +1105,11 @@ static void question_key(reader *r, const qb_line *ln)
 	} else if (key_is(r, ln, "feedback-true") || key_is(r, ln, "feedback-false") ||
 	           key_is(r, ln, "feedback-wrong")) {
 		bool tf = !key_is(r, ln, "feedback-wrong");
-		if (tf && !q->feedback_tf) /* the first of the two */
-			q->feedback_tf = memset(qb_arena_alloc(&r->bank->arena, 2 * sizeof(qb_text)), 0,
-			                        2 * sizeof(qb_text));
+		if (tf && !rare_w(r, q)->feedback_tf) /* the first of the two */
+			q->rare->feedback_tf = memset(qb_arena_alloc(&r->bank->arena, 2 * sizeof(qb_text)),
+			                              0, 2 * sizeof(qb_text));
 		qb_text *t = !tf ? &rare_w(r, q)->feedback_wrong
-		                 : &q->feedback_tf[key_is(r, ln, "feedback-true") ? 0 : 1];
+		                 : &q->rare->feedback_tf[key_is(r, ln, "feedback-true") ? 0 : 1];
 		if (t->present) {
 			qb_diag_error(kloc, "second '%s:' block; the first is on line %d", r->kw,
 			              t->line);

@@ -986,9 +986,11 @@ static void check_type(ctx *c, const qb_question *q, const char *name, bool unta
 		if (!qb_question_rare(q)->answer_loc.line)
 			qb_diag_error(q->loc, "numeric %s has no answer; add e.g. 'answer: 42', "
 			                      "'answer: 3.5 \xC2\xB1 0.1' or 'answer: 3..4'", name);
-		else if (q->num && q->num->range && q->num->lo > q->num->hi)
-			qb_diag_error(q->num->loc, "the range of %s starts above its end (%g > %g); write "
-			                           "the smaller number first", name, q->num->lo, q->num->hi);
+		else if (qb_question_num(q)->range && qb_question_num(q)->lo > qb_question_num(q)->hi)
+			qb_diag_error(qb_question_num(q)->loc,
+			              "the range of %s starts above its end (%g > %g); write the smaller "
+			              "number first",
+			              name, qb_question_num(q)->lo, qb_question_num(q)->hi);
 		break;
 	case QB_QTYPE_CLOZE:
 		if (q->prompt.present)
