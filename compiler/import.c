@@ -351,7 +351,8 @@ qb_choice *qb_imp_choice(qb_imp *im, qb_loc loc)
 	q->choices = qb_xrealloc(q->choices, (q->nchoices + 1) * sizeof *q->choices);
 	qb_choice *c = &q->choices[q->nchoices++];
 	memset(c, 0, sizeof *c);
-	c->loc = loc;
+	c->text.bank = im->bank; /* the file of its place */
+	qb_choice_set_loc(c, loc);
 	return c;
 }
 

@@ -69,6 +69,12 @@ static qb_loc loc_of(const mx *x, const xmlNode *n)
 	return (qb_loc){x->im->file, line, col};
 }
 
+/* q's feedback for a wrong answer, to be set. */
+static qb_text *wrong_of(const mx *x, qb_question *q)
+{
+	return &qb_question_rare_w(&x->im->bank->arena, q)->feedback_wrong;
+}
+
 /* The content of n's <text> child (or of n itself when it has none),
  * heap ("" when absent). */
 static char *text_of(const xmlNode *n)
@@ -374,7 +380,7 @@ static void shortanswer(mx *x, xmlNode *qn, qb_loc loc)
 		free(raw);
 		if (star) {
 			q = &x->im->qs[x->im->nqs - 1];
-			set_text(x, &qb_question_rare_w(&x->im->bank->arena, q)->feedback_wrong, child(a, "feedback"), false);
+			set_text(x, wrong_of(x, q), child(a, "feedback"), false);
 		} else if (ml.n) {
 			if (f > 0 && f < 100)
 				qb_imp_lost(x->im, loc_of(x, a), "the answer's %g%% credit is not carried: "
@@ -420,7 +426,7 @@ static void numerical(mx *x, xmlNode *qn, qb_loc loc)
 		char *t = text_of(a);
 		double f = fraction(a);
 		if (strcmp(t, "*") == 0) {
-			set_text(x, &qb_question_rare_w(&x->im->bank->arena, q)->feedback_wrong, child(a, "feedback"), false);
+			set_text(x, wrong_of(x, q), child(a, "feedback"), false);
 		} else if (f >= 100 && !found) {
 			char *end, *tend;
 			num->value = qb_imp_strtod(t, &end);
@@ -490,7 +496,7 @@ static void combined_wrong(mx *x, qb_question *q, const xmlNode *qn)
 			qb_imp_ml_set(&rest, inc.lang[i], a + 2, strlen(a + 2));
 	}
 	if (same)
-		qb_imp_text(x->im, &qb_question_rare_w(&x->im->bank->arena, q)->feedback_wrong, loc_of(x, n), &rest);
+		qb_imp_text(x->im, wrong_of(x, q), loc_of(x, n), &rest);
 	qb_imp_ml_dispose(&part);
 	qb_imp_ml_dispose(&inc);
 	qb_imp_ml_dispose(&rest);
@@ -693,7 +699,7 @@ static void multianswer(mx *x, xmlNode *qn, qb_loc loc, const char *name)
 		q->scoring = QB_SCORING_PARTIAL;
 		qb_imp_text(x->im, &q->prompt, loc_of(x, qt), &gaps);
 		if (wrong.n && !differ)
-			qb_imp_text(x->im, &qb_question_rare_w(&x->im->bank->arena, q)->feedback_wrong, loc_of(x, qt), &wrong);
+			qb_imp_text(x->im, wrong_of(x, q), loc_of(x, qt), &wrong);
 		else if (wrong.n)
 			qb_imp_lost(x->im, loc, "the feedback of a gap's wrong answers is not carried: "
 			            "qbc has one feedback for any wrong answer");

@@ -115,7 +115,7 @@ typedef struct qb_choice {
 	qb_text feedback; /* why it is right or wrong; .present may be false */
 	const qb_text *match; /* matching: the right side (qb_choice_match());
 	                     NULL otherwise: most choices have none          */
-	qb_loc loc;       /* the bullet                                      */
+	int line, col;    /* the bullet, in its text's bank: qb_choice_loc()  */
 	bool correct;     /* marked with '*'                                 */
 	bool pinned;      /* '!' after the mark: stays where it is when the
 	                     options are shuffled                            */
@@ -273,6 +273,16 @@ static inline int qb_tr_text_col(const qb_bank *bank, const qb_tr *tr)
 static inline const char *qb_tr_lang(const qb_text *t, const qb_tr *tr)
 {
 	return t->bank->codes[qb_tr_code(t->bank, tr)];
+}
+/* Where c's bullet is (its text knows the bank, and so the file). */
+static inline qb_loc qb_choice_loc(const qb_choice *c)
+{
+	return (qb_loc){c->text.bank ? c->text.bank->path : NULL, c->line, c->col};
+}
+static inline void qb_choice_set_loc(qb_choice *c, qb_loc loc)
+{
+	c->line = loc.line;
+	c->col = loc.col;
 }
 
 qb_bank *qb_bank_new(const char *path);

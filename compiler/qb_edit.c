@@ -88,7 +88,7 @@ qb_edit *qb_edit_new(const qb_bank *bank, const char *src, size_t len)
 			add_start(ed, q->tags[k].loc.line);
 		add_text(ed, &q->prompt);
 		for (size_t c = 0; c < q->nchoices; c++) {
-			add_start(ed, q->choices[c].loc.line);
+			add_start(ed, q->choices[c].line);
 			add_text(ed, &q->choices[c].text);
 			add_text(ed, &q->choices[c].feedback);
 			add_text(ed, q->choices[c].match);

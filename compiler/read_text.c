@@ -728,7 +728,8 @@ static void finish_type(reader *r, qb_question *q)
 		numeric_answer(v, r->answer_vloc, num);
 		rare_w(r, q)->num = num;
 	} else if (v) {
-		qb_diag_error(qb_question_rare(q)->answer_loc, "'answer:' is for true-false and numeric questions; "
+		qb_diag_error(qb_question_rare(q)->answer_loc,
+		              "'answer:' is for true-false and numeric questions; "
 		              "a question of type '%s' marks its answers with '*'",
 		              qb_qtype_name(q->type));
 	}
@@ -737,7 +738,7 @@ static void finish_type(reader *r, qb_question *q)
 			split_pairs(r, (qb_choice *)r->choices.v + i);
 	if (q->type == QB_QTYPE_TRUE_FALSE) {
 		if (r->choices.n)
-			qb_diag_error(((qb_choice *)r->choices.v)[0].loc,
+			qb_diag_error(qb_choice_loc((qb_choice *)r->choices.v),
 			              "a true-false question has no options; write 'answer: true' or "
 			              "'answer: false' (and 'feedback-true:', 'feedback-false:')");
 		r->choices.n = 0;
@@ -745,7 +746,7 @@ static void finish_type(reader *r, qb_question *q)
 			qb_choice *c = vec_push(&r->choices);
 			c->correct = (i == 0) == q->truth && ok;
 			c->feedback = *qb_question_feedback(q, i == 0);
-			c->loc = q->loc;
+			qb_choice_set_loc(c, q->loc);
 			c->text.bank = r->bank;
 			qb_text_set_loc(&c->text, q->loc);
 		}
@@ -1405,8 +1406,9 @@ static void read_line(reader *r, const qb_line *ln)
 		qb_choice *c = push_choice(r);
 		c->correct = ln->correct;
 		c->pinned = ln->pinned;
-		c->loc = loc_at(r, ln->indent);
-		open_text(r, &c->text, T_CHOICE, c->loc);
+		qb_loc bullet = loc_at(r, ln->indent);
+		qb_choice_set_loc(c, bullet);
+		open_text(r, &c->text, T_CHOICE, bullet);
 		c->text.present = true;
 		marker_rest(r, ln->rest);
 		return;

@@ -605,7 +605,8 @@ static void check_text(ctx *c, const qb_text *t, const char *what, bool check_mi
 static bool question_has(const qb_question *q, bool tagged)
 {
 	if (text_has(&q->prompt, tagged) || text_has(&q->explanation, tagged) ||
-	    text_has(qb_question_feedback_wrong(q), tagged) || text_has(qb_question_feedback(q, true), tagged) ||
+	    text_has(qb_question_feedback_wrong(q), tagged) ||
+	    text_has(qb_question_feedback(q, true), tagged) ||
 	    text_has(qb_question_feedback(q, false), tagged))
 		return true;
 	for (size_t i = 0; i < q->nchoices; i++)
@@ -738,7 +739,7 @@ static void check_pair(ctx *c, const qb_choice *ch, const char *what)
 		for (size_t k = 0; k < c->bank->nlangs; k++)
 			if (match->present && !qb_text_tr(match, c->bank->langs[k].code)) {
 				char *d = describe_lang(c->bank->langs[k].code);
-				qb_diag_error(ch->loc, "%s has no %s text", what, d);
+				qb_diag_error(qb_choice_loc(ch), "%s has no %s text", what, d);
 				free(d);
 			}
 }
@@ -762,7 +763,7 @@ static void check_choices(ctx *c, const qb_question *q, const char *name, bool u
 		} else
 			check_text(c, &ch->text, qb_buf_cstr(&what), !untagged, untagged);
 		if (ch->pinned && !qb_qtype_shuffles(q->type))
-			qb_diag_error(ch->loc, "'!' pins an option in place when options are shuffled; "
+			qb_diag_error(qb_choice_loc(ch), "'!' pins an option in place when options are shuffled; "
 			                       "the %ss of a question of type '%s' are not shuffled", word,
 			              qb_qtype_name(q->type));
 		if (ch->feedback.present) {
@@ -798,15 +799,15 @@ static void check_choices(ctx *c, const qb_question *q, const char *name, bool u
 	}
 	qb_buf_dispose(&what);
 	if (q->type == QB_QTYPE_MATCHING && pairs < 2)
-		qb_diag_error(q->nchoices ? q->choices[0].loc : q->loc,
+		qb_diag_error(q->nchoices ? qb_choice_loc(&q->choices[0]) : q->loc,
 		              "matching %s has %zu pair%s; it needs at least two ('left => right')",
 		              name, pairs, pairs == 1 ? "" : "s");
 	else if (q->nchoices < 2 && qb_qtype_has_options(q->type))
-		qb_diag_error(q->nchoices ? q->choices[0].loc : q->loc,
+		qb_diag_error(q->nchoices ? qb_choice_loc(&q->choices[0]) : q->loc,
 		              "%s has %zu option%s; it needs at least two", name, q->nchoices,
 		              q->nchoices == 1 ? "" : "s");
 	if (q->nchoices > QB_MANY_OPTIONS)
-		qb_diag_warning(q->choices[QB_MANY_OPTIONS].loc,
+		qb_diag_warning(qb_choice_loc(&q->choices[QB_MANY_OPTIONS]),
 		                "%s has %zu %ss; more than %d is hard to answer on a phone", name,
 		                q->nchoices, word, QB_MANY_OPTIONS);
 }
@@ -951,7 +952,8 @@ static void check_type(ctx *c, const qb_question *q, const char *name, bool unta
 		qb_diag_error(qb_question_rare(q)->shuffle_loc, "'shuffle:' is for single, multiple and matching "
 		                              "questions; a question of type '%s' has no options to shuffle", tn);
 	if (qb_question_rare(q)->case_loc.line && q->type != QB_QTYPE_SHORT && q->type != QB_QTYPE_CLOZE)
-		qb_diag_error(qb_question_rare(q)->case_loc, "'case-sensitive:' is for short-answer and cloze questions");
+		qb_diag_error(qb_question_rare(q)->case_loc,
+		              "'case-sensitive:' is for short-answer and cloze questions");
 	if (qb_question_rare(q)->unit_loc.line && q->type != QB_QTYPE_NUMERIC)
 		qb_diag_error(qb_question_rare(q)->unit_loc, "'unit:' is for numeric questions");
 	if (q->type != QB_QTYPE_TRUE_FALSE) {
@@ -964,7 +966,7 @@ static void check_type(ctx *c, const qb_question *q, const char *name, bool unta
 			                                     "with '>'");
 	}
 	if ((q->type == QB_QTYPE_NUMERIC || q->type == QB_QTYPE_CLOZE) && q->nchoices)
-		qb_diag_error(q->choices[0].loc, "a question of type '%s' has no options; %s", tn,
+		qb_diag_error(qb_choice_loc(&q->choices[0]), "a question of type '%s' has no options; %s", tn,
 		              q->type == QB_QTYPE_NUMERIC ? _("write its answer as 'answer: 42'")
 		                                          : _("write its gaps in the prompt as "
 		                                              "'{{answer}}'"));
@@ -978,7 +980,7 @@ static void check_type(ctx *c, const qb_question *q, const char *name, bool unta
 		break;
 	case QB_QTYPE_SHORT:
 		if (!ncorrect)
-			qb_diag_error(q->nchoices ? q->choices[0].loc : q->loc,
+			qb_diag_error(q->nchoices ? qb_choice_loc(&q->choices[0]) : q->loc,
 			              "short-answer %s has no accepted answer; write one per line, "
 			              "starting with '*'", name);
 		break;
@@ -1192,7 +1194,7 @@ static void check_question(ctx *c, const qb_question *q)
 				size_t seen = 0;
 				for (size_t i = 0; i < q->nchoices && seen < 2; i++)
 					if (q->choices[i].correct && ++seen == 2)
-						second = q->choices[i].loc;
+						second = qb_choice_loc(&q->choices[i]);
 				qb_diag_error(second, "single-choice %s has %zu correct options; mark "
 				                           "exactly one with '*', or add 'type: multiple'",
 				              name, ncorrect);

@@ -517,7 +517,8 @@ static int options_list(anki *a, qb_buf *out, const qb_question *q, const char *
 	qb_buf_puts(out, "</ol>");
 	/* feedback-wrong, once: the back shows it for a wrong pick without
 	 * feedback of its own (without the script, always). */
-	const char *fbw = qb_question_feedback_wrong(q)->present ? tr_text(a, qb_question_feedback_wrong(q), lang) : "";
+	const qb_text *wrong = qb_question_feedback_wrong(q);
+	const char *fbw = wrong->present ? tr_text(a, wrong, lang) : "";
 	if (*fbw) {
 		qb_buf_puts(out, "<small class=\"qb-fbw\">");
 		if (md(a, out, fbw) != 0)

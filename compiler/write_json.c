@@ -96,7 +96,8 @@ static void type_keys(json_t *jq, const qb_question *q, const qb_build_opts *opt
 		json_object_set_new(a, "max", json_real(num->hi));
 		json_object_set_new(a, "percent", json_boolean(num->percent));
 		json_object_set_new(jq, "answer", a);
-		json_object_set_new(jq, "unit", qb_question_rare(q)->unit ? json_string(qb_question_rare(q)->unit) : json_null());
+		const char *unit = qb_question_rare(q)->unit;
+		json_object_set_new(jq, "unit", unit ? json_string(unit) : json_null());
 		break;
 	}
 	case QB_QTYPE_CLOZE:

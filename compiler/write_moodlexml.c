@@ -316,7 +316,8 @@ static const char *equal_share(size_t n)
  * the message), and 'scoring: partial' says so in the bank. */
 static void all_or_nothing_warning(const qb_question *q, const char *what)
 {
-	qb_diag_warning(qb_question_rare(q)->scoring_loc.line ? qb_question_rare(q)->scoring_loc : q->loc,
+	qb_loc scoring = qb_question_rare(q)->scoring_loc;
+	qb_diag_warning(scoring.line ? scoring : q->loc,
 	                "question '%s' is scored all-or-nothing, but Moodle gives partial credit "
 	                "for %s; write 'scoring: partial' to accept that in Moodle XML", q->id, what);
 }
@@ -1094,7 +1095,7 @@ void qb_check_moodlexml(const qb_render_ctx *r, const qb_bank *bank)
 		                              ? pinned_option(bank, q)
 		                              : NULL;
 		if (pinned)
-			qb_diag_warning(pinned->loc, "Moodle cannot keep an option in place while "
+			qb_diag_warning(qb_choice_loc(pinned), "Moodle cannot keep an option in place while "
 			                "shuffling: the Moodle XML question '%s' is not shuffled", q->id);
 		size_t ncorrect = qb_question_ncorrect(q);
 		switch (q->type) {

@@ -540,7 +540,8 @@ static json_t *question_json(ctx *c, const qb_question *q, size_t keylen)
 		set(n, "percent", json_boolean(num->percent));
 		set(n, "range", json_boolean(num->range));
 		set(o, "num", n);
-		set(o, "unit", qb_question_rare(q)->unit ? json_string(qb_question_rare(q)->unit) : json_null());
+		const char *unit = qb_question_rare(q)->unit;
+		set(o, "unit", unit ? json_string(unit) : json_null());
 		set(o, "cap", json_integer(NUMBER_CAP));
 		break;
 	}

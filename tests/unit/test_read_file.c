@@ -53,8 +53,8 @@ static char *dump(const qb_bank *b)
 		dump_text(&o, "prompt", &q->prompt);
 		for (size_t c = 0; c < q->nchoices; c++) {
 			const qb_choice *ch = &q->choices[c];
-			qb_buf_appendf(&o, "  choice %zu %d:%d correct=%d\n", c, ch->loc.line,
-			               ch->loc.col, ch->correct);
+			qb_buf_appendf(&o, "  choice %zu %d:%d correct=%d\n", c, ch->line, ch->col,
+			               ch->correct);
 			dump_text(&o, "text", &ch->text);
 			dump_text(&o, "feedback", &ch->feedback);
 			dump_text(&o, "match", qb_choice_match(ch));
