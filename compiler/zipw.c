@@ -218,6 +218,24 @@ static zip_int64_t member_cb(void *ud, void *data, zip_uint64_t len, zip_source_
 	}
 }
 
+/* Reads exactly len bytes at off of the file *payload (a
+ * qb_pdeflate_read_fn).  Returns 0, or -1 with errno set (EIO: the file
+ * ended first). */
+static int read_fd(void *payload, void *buf, size_t len, uint64_t off)
+{
+	int fd = *(const int *)payload;
+	for (size_t got = 0; got < len;) {
+		ssize_t n = pread(fd, (char *)buf + got, len - got, (off_t)(off + got));
+		if (n <= 0) {
+			if (n == 0)
+				errno = EIO;
+			return -1;
+		}
+		got += (size_t)n;
+	}
+	return 0;
+}
+
 /* The source of a member of one block kept in z's scratch file: as
  * member_cb(), with nothing to free. */
 static zip_int64_t small_cb(void *ud, void *data, zip_uint64_t len, zip_source_cmd_t cmd)
@@ -230,14 +248,9 @@ static zip_int64_t small_cb(void *ud, void *data, zip_uint64_t len, zip_source_c
 		return 0;
 	case ZIP_SOURCE_READ: {
 		size_t n = r->len - r->pos < len ? r->len - r->pos : (size_t)len;
-		for (size_t got = 0; got < n;) {
-			ssize_t k = pread(r->z->small_fd, (char *)data + got, n - got,
-			                  (off_t)(r->off + r->pos + got));
-			if (k <= 0) {
-				zip_error_set(error, ZIP_ER_READ, k ? errno : EIO);
-				return -1;
-			}
-			got += (size_t)k;
+		if (read_fd(&r->z->small_fd, data, n, r->off + r->pos) != 0) {
+			zip_error_set(error, ZIP_ER_READ, errno);
+			return -1;
 		}
 		r->pos += (uint32_t)n;
 		return (zip_int64_t)n;
@@ -366,18 +379,6 @@ static int add_deflated(qb_zipw *z, const char *name, qb_pdeflate_read_fn read, 
 	                  ? qb_pdeflate_threads_within(qb_mem_room(z->room_of))
 	                  : 0;
 	return add_made(z, name, s, qb_pdeflate(&s->d, read, payload, size, z->level, threads));
-}
-
-static int read_fd(void *payload, void *buf, size_t len, uint64_t off)
-{
-	int fd = *(const int *)payload;
-	for (size_t got = 0; got < len;) {
-		ssize_t n = pread(fd, (char *)buf + got, len - got, (off_t)(off + got));
-		if (n <= 0)
-			return -1;
-		got += (size_t)n;
-	}
-	return 0;
 }
 
 /* ---- compressed ahead (zipw.h) ---- */
@@ -562,16 +563,7 @@ static int stream_pread(qb_zipw_stream *s, void *buf, size_t len, uint64_t off)
 		memcpy(buf, s->mem.ptr + off, len);
 		return 0;
 	}
-	for (size_t got = 0; got < len;) {
-		ssize_t n = pread(s->fd, (char *)buf + got, len - got, (off_t)(off + got));
-		if (n <= 0) {
-			if (n == 0)
-				errno = EIO;
-			return -1;
-		}
-		got += (size_t)n;
-	}
-	return 0;
+	return read_fd(&s->fd, buf, len, off);
 }
 
 int qb_zipw_stream_read(qb_zipw_stream *s, uint64_t off, void *buf, size_t len)
@@ -593,6 +585,16 @@ int qb_zipw_stream_read(qb_zipw_stream *s, uint64_t off, void *buf, size_t len)
 	return 0;
 }
 
+/* Frees s's bytes, in memory and in its scratch file. */
+static void stream_let_go(qb_zipw_stream *s)
+{
+	qb_buf_dispose(&s->mem);
+	if (s->fd >= 0)
+		close(s->fd);
+	s->fd = -1;
+	s->let_go = true;
+}
+
 static int read_stream(void *payload, void *buf, size_t len, uint64_t off)
 {
 	return stream_pread(payload, buf, len, off);
@@ -605,11 +607,7 @@ int qb_zipw_add_stream(qb_zipw *z, const char *name, qb_zipw_stream *s, bool com
 	s->added = true;
 	if (compress) { /* deflated now: the bytes are let go */
 		int rc = add_deflated(z, name, read_stream, s, s->size);
-		qb_buf_dispose(&s->mem);
-		if (s->fd >= 0)
-			close(s->fd);
-		s->fd = -1;
-		s->let_go = true;
+		stream_let_go(s);
 		return rc;
 	}
 	if (s->fd < 0)
@@ -626,9 +624,7 @@ static void free_streams(qb_zipw *z)
 {
 	for (qb_zipw_stream *s = z->streams, *next; s; s = next) {
 		next = s->next;
-		qb_buf_dispose(&s->mem);
-		if (s->fd >= 0)
-			close(s->fd);
+		stream_let_go(s);
 		free(s);
 	}
 	z->streams = NULL;
