@@ -1503,13 +1503,12 @@ static void write_manifest(ctx *c, qb_zipw *z)
 		file_ref(c, file);
 		free(ident);
 		free(file);
-		for (size_t m = 0; next < past && next->item == k && m < next->nmedia; m++) {
-			char *ref = media_ident(next->media[m]);
+		const item_media *shown = next < past && next->item == k ? next++ : NULL;
+		for (size_t m = 0; shown && m < shown->nmedia; m++) {
+			char *ref = media_ident(shown->media[m]);
 			dependency(c, ref);
 			free(ref);
 		}
-		if (next < past && next->item == k)
-			next++;
 		end(c);
 	}
 	for (size_t i = 0; i < c->media.nfiles; i++) {
