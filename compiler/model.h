@@ -246,16 +246,9 @@ qb_loc qb_tr_loc(const qb_text *t, const qb_tr *tr);
 qb_loc qb_tr_text_loc(const qb_text *t, const qb_tr *tr);
 /* Sets t's position: the file is its bank's. */
 void qb_text_set_loc(qb_text *t, qb_loc loc);
-/* The language code of tr, a translation of t ("" when untagged). */
 /* Sets tr's language (an index into bank's codes) and columns. */
 void qb_tr_place(qb_bank *bank, qb_tr *tr, int col, int text_col, uint32_t code);
-static inline uint32_t qb_tr_code(const struct qb_bank *bank, const qb_tr *tr);
-static inline int qb_tr_col(const struct qb_bank *bank, const qb_tr *tr);
-static inline int qb_tr_text_col(const struct qb_bank *bank, const qb_tr *tr);
-static inline const char *qb_tr_lang(const qb_text *t, const qb_tr *tr);
-
-/* A new empty bank for the file at path; the caller frees it with
- * qb_bank_free(). */
+/* What qb_tr_place() set: the code's index, the tag's column, the text's. */
 static inline uint32_t qb_tr_code(const qb_bank *bank, const qb_tr *tr)
 {
 	return tr->pos & QB_TR_FAR ? bank->far[tr->pos & ~QB_TR_FAR].code : tr->pos >> 17;
@@ -270,6 +263,7 @@ static inline int qb_tr_text_col(const qb_bank *bank, const qb_tr *tr)
 	return tr->pos & QB_TR_FAR ? bank->far[tr->pos & ~QB_TR_FAR].text_col
 	                           : (int)(tr->pos >> 6 & 0x7ff) + (int)(tr->pos & 0x3f);
 }
+/* The language code of tr, a translation of t ("" when untagged). */
 static inline const char *qb_tr_lang(const qb_text *t, const qb_tr *tr)
 {
 	return t->bank->codes[qb_tr_code(t->bank, tr)];
@@ -285,6 +279,8 @@ static inline void qb_choice_set_loc(qb_choice *c, qb_loc loc)
 	c->col = loc.col;
 }
 
+/* A new empty bank for the file at path; the caller frees it with
+ * qb_bank_free(). */
 qb_bank *qb_bank_new(const char *path);
 void qb_bank_free(qb_bank *bank);
 
