@@ -1102,15 +1102,16 @@ static void question_key(reader *r, const qb_line *ln)
 		if (!vlen)
 			qb_diag_error(kloc, "'unit:' needs the unit, e.g. 'unit: ms'");
 		else
-			q->rare->unit = text_dup(r, val, vlen);
+			rare_w(r, q)->unit = text_dup(r, val, vlen);
 	} else if (key_is(r, ln, "feedback-true") || key_is(r, ln, "feedback-false") ||
 	           key_is(r, ln, "feedback-wrong")) {
 		bool tf = !key_is(r, ln, "feedback-wrong");
-		if (tf && !rare_w(r, q)->feedback_tf) /* the first of the two */
-			q->rare->feedback_tf = memset(qb_arena_alloc(&r->bank->arena, 2 * sizeof(qb_text)),
-			                              0, 2 * sizeof(qb_text));
-		qb_text *t = !tf ? &rare_w(r, q)->feedback_wrong
-		                 : &q->rare->feedback_tf[key_is(r, ln, "feedback-true") ? 0 : 1];
+		qb_rare *rare = rare_w(r, q);
+		if (tf && !rare->feedback_tf) /* the first of the two */
+			rare->feedback_tf = memset(qb_arena_alloc(&r->bank->arena, 2 * sizeof(qb_text)), 0,
+			                           2 * sizeof(qb_text));
+		qb_text *t = !tf ? &rare->feedback_wrong
+		                 : &rare->feedback_tf[key_is(r, ln, "feedback-true") ? 0 : 1];
 		if (t->present) {
 			qb_diag_error(kloc, "second '%s:' block; the first is on line %d", r->kw,
 			              t->line);

@@ -47,9 +47,9 @@ time_t qb_render_question_time(const qb_render_ctx *ctx, const qb_question *q)
 	if (!ctx->times)
 		return ctx->latest;
 	time_t t = ctx->state->templates_raw;
-	if (q >= ctx->bank->questions && q < ctx->bank->questions + ctx->bank->nquestions &&
-	    ctx->times->question[q - ctx->bank->questions] > t)
-		t = ctx->times->question[q - ctx->bank->questions];
+	const qb_question *first = ctx->bank->questions;
+	if (q >= first && q < first + ctx->bank->nquestions && ctx->times->question[q - first] > t)
+		t = ctx->times->question[q - first];
 	return t ? t : ctx->latest;
 }
 

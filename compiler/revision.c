@@ -804,9 +804,12 @@ static void question_hash(uint8_t out[8], const qb_bank *bank, const qb_question
 	append_text(&b, &q->explanation, lang, bank->dir);
 	if (qb_question_feedback_wrong(q)->present)
 		append_text(&b, qb_question_feedback_wrong(q), lang, bank->dir);
-	if (q->type == QB_QTYPE_NUMERIC)
-		qb_buf_appendf(&b, "%.17g %.17g %.17g %s\x1e", qb_question_num(q)->value, qb_question_num(q)->lo, qb_question_num(q)->hi,
-		               qb_question_rare(q)->unit ? qb_question_rare(q)->unit : "");
+	if (q->type == QB_QTYPE_NUMERIC) {
+		const qb_numeric *num = qb_question_num(q);
+		const char *unit = qb_question_rare(q)->unit;
+		qb_buf_appendf(&b, "%.17g %.17g %.17g %s\x1e", num->value, num->lo, num->hi,
+		               unit ? unit : "");
+	}
 	if (q->case_sensitive)
 		qb_buf_puts(&b, "case\x1e");
 	if (qb_question_scoring(bank, q) == QB_SCORING_PARTIAL)
