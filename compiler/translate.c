@@ -8,6 +8,10 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "arena.h"
+#include "i18n.h"
+#include "lang.h"
+#include "markup.h"
 #include "utf8.h"
 
 /* ---- the units ---- */
@@ -60,6 +64,74 @@ static bool has_term(const char *s, const char *term)
 	return false;
 }
 
+/* What markup a text holds, for its note. */
+typedef struct markup_seen {
+	bool math, code, link, picture, sound, gap;
+} markup_seen;
+
+static void see_piece(void *payload, const char *kind, const char *s, size_t len)
+{
+	markup_seen *m = payload;
+	if (!kind)
+		return;
+	if (strcmp(kind, "math") == 0) {
+		m->math = true;
+	} else if (strcmp(kind, "code") == 0) {
+		m->code = true;
+	} else if (strcmp(kind, "gap") == 0) {
+		m->gap = true;
+	} else if (strcmp(kind, "link") == 0) {
+		m->link = true;
+	} else if (s[0] == ']' && len > 3) { /* a picture's or sound's "](file)" */
+		char *file = qb_xstrndup(s + 2, strcspn(s + 2, " )"));
+		if (qb_markup_media_kind(file) == QB_MEDIA_AUDIO)
+			m->sound = true;
+		else
+			m->picture = true;
+		free(file);
+	}
+}
+
+/* A language's name for a note: "French", else its tag. */
+static const char *lang_name(const char *tag)
+{
+	const char *en = qb_lang_english_name(tag);
+	return en ? en : tag;
+}
+
+/* The note's lines on the markup of src that a translation keeps. */
+static void markup_note(qb_buf *note, const char *src, const char *deflang, const char *lang)
+{
+	markup_seen m = {false, false, false, false, false, false};
+	qb_tu_pieces(src, see_piece, &m);
+	const char *keep[4];
+	size_t n = 0;
+	if (m.math)
+		keep[n++] = "the formulas ($…$, \\(…\\))";
+	if (m.code)
+		keep[n++] = "the code";
+	if (m.link)
+		keep[n++] = "the link targets, (…) after the [link text] you translate";
+	if (m.picture)
+		keep[n++] = "the pictures, ![description](file): translate the description; the "
+		            "file may be a picture of the language's own";
+	if (n) {
+		qb_buf_puts(note, "Keep as they are: ");
+		for (size_t i = 0; i < n; i++)
+			qb_buf_appendf(note, "%s%s", i == 0 ? "" : i + 1 == n ? "; and " : "; ", keep[i]);
+		qb_buf_putc(note, '\n');
+	}
+	if (m.sound)
+		qb_buf_appendf(note, "The sound, ![description](file), speaks %s: translate the "
+		               "description, and give a recording in %s as the file if there is one\n",
+		               lang_name(deflang), lang_name(lang));
+	if (m.gap)
+		qb_buf_appendf(note, "Cloze gaps: keep {{ }} and the marks in them ('|' between "
+		               "accepted answers, '=' before the right choice, '~' before a wrong "
+		               "one); translate the answers, which learners type or choose in %s\n",
+		               lang_name(lang));
+}
+
 static void add_unit(collect_ctx *c, const char *where, const char *elem, const qb_text *t,
                      const char *what)
 {
@@ -95,6 +167,7 @@ static void add_unit(collect_ctx *c, const char *where, const char *elem, const 
 		qb_buf_putc(&note, '\n');
 	}
 	qb_buf_appendf(&note, "%s\n", what);
+	markup_note(&note, src, c->deflang, c->lang);
 	for (size_t i = 0; i < c->ngloss; i++) {
 		char *tab = strchr(c->gloss[i], '\t');
 		*tab = '\0';
@@ -107,28 +180,69 @@ static void add_unit(collect_ctx *c, const char *where, const char *elem, const 
 	u->note = qb_buf_detach(&note);
 }
 
+/* The cells of a table row ("| a | b |" without its first '|'), trimmed,
+ * in place; returns how many (at most max). */
+static size_t row_cells(char *row, char **cell, size_t max)
+{
+	size_t n = 0;
+	for (char *p = row; p && n < max;) {
+		char *bar = strchr(p, '|');
+		if (!bar)
+			break; /* the text after the last '|' is no cell */
+		*bar = '\0';
+		p += strspn(p, " \t");
+		for (char *e = p + strlen(p); e > p && (e[-1] == ' ' || e[-1] == '\t');)
+			*--e = '\0';
+		cell[n++] = p;
+		p = bar + 1;
+	}
+	return n;
+}
+
+/* Whether a glossary's column heading names the language tag: its
+ * English or own name, or the tag itself. */
+static bool names_lang(const char *heading, const char *tag)
+{
+	const char *en = qb_lang_english_name(tag), *own = qb_lang_native_name(tag);
+	return strcasecmp(heading, tag) == 0 || (en && strcasecmp(heading, en) == 0) ||
+	       (own && strcasecmp(heading, own) == 0);
+}
+
 /* Reads the glossary's table rows ("| term | other | notes |") into
- * "term\tother" lines: each term of the first cell (split at '/' and
- * ',', without parentheses) with the second cell. */
+ * "term\tother" lines: each term of the source language's cell (the
+ * column its header names, else the first; split at '/' and ',', without
+ * parentheses) with the target language's cell.  A table with no column
+ * for the target language gives no terms: its other columns are other
+ * languages'. */
 static void read_glossary(collect_ctx *c, const char *text)
 {
-	size_t cap = 0;
-	bool header = true;
+	size_t cap = 0, scol = 0, tcol = 0;
+	bool header = true, table = false;
 	for (const char *p = text; p && *p;) {
 		const char *nl = strchr(p, '\n');
 		size_t n = nl ? (size_t)(nl - p) : strlen(p);
 		if (n && p[0] == '|') {
-			char *row = qb_xstrndup(p + 1, n - 1);
-			char *bar = strchr(row, '|');
-			char *bar2 = bar ? strchr(bar + 1, '|') : NULL;
+			char *row = qb_xstrndup(p + 1, n - 1), *cell[16];
 			bool rule = strspn(row, "|-: ") == strlen(row);
-			if (bar && bar2 && !rule && !header) {
-				*bar = *bar2 = '\0';
-				char *other = bar + 1;
-				other += strspn(other, " ");
-				for (char *e = other + strlen(other); e > other && e[-1] == ' ';)
-					*--e = '\0';
-				for (char *tok = row; *tok;) {
+			size_t ncells = row_cells(row, cell, 16);
+			if (header && !rule) {
+				table = false;
+				scol = 0;
+				for (size_t k = 0; k < ncells; k++)
+					if (names_lang(cell[k], c->deflang)) {
+						scol = k;
+						break;
+					}
+				for (size_t k = 0; k < ncells; k++)
+					if (k != scol && names_lang(cell[k], c->lang)) {
+						tcol = k;
+						table = true;
+						snprintf(c->gname, sizeof c->gname, "%s", cell[k]);
+						break;
+					}
+			} else if (table && !rule && scol < ncells && tcol < ncells && *cell[tcol]) {
+				const char *other = cell[tcol];
+				for (char *tok = cell[scol]; *tok;) {
 					size_t len = strcspn(tok, "/,");
 					char term[128];
 					size_t k = 0;
@@ -154,14 +268,6 @@ static void read_glossary(collect_ctx *c, const char *text)
 					tok += len;
 					tok += *tok != '\0';
 				}
-			}
-			if (header && !rule && bar && bar2) {
-				*bar2 = '\0';
-				const char *h = bar + 1 + strspn(bar + 1, " ");
-				size_t hl = strlen(h);
-				while (hl && h[hl - 1] == ' ')
-					hl--;
-				snprintf(c->gname, sizeof c->gname, "%.*s", (int)hl, h);
 			}
 			header = rule ? false : header;
 			free(row);
@@ -198,9 +304,7 @@ static void collect_question(collect_ctx *c, const qb_question *q)
 	else
 		snprintf(c->qid, sizeof c->qid, "#%d", q->number);
 	add_unit(c, "prompt", "prompt", &q->prompt,
-	         q->type == QB_QTYPE_CLOZE ? "The prompt: keep each {{...}} gap; its answers may be "
-	                                     "translated"
-	                                   : "The prompt");
+	         "The prompt");
 	const char *noun = q->type == QB_QTYPE_SHORT      ? "answer"
 	                   : q->type == QB_QTYPE_MATCHING ? "pair"
 	                                                  : "option";
@@ -222,14 +326,23 @@ static void collect_question(collect_ctx *c, const qb_question *q)
 			char w2[80];
 			snprintf(w2, sizeof w2, "%s/right", where);
 			snprintf(elem, sizeof elem, "match-%zu", i + 1);
-			snprintf(what, sizeof what, "Pair %zu of %zu, right side", i + 1, q->nchoices);
+			if (ch->text.present)
+				snprintf(what, sizeof what, "Pair %zu of %zu, right side", i + 1,
+				         q->nchoices);
+			else
+				snprintf(what, sizeof what, "A distractor: a right side that matches no "
+				         "left side (pair %zu of %zu)", i + 1, q->nchoices);
 			add_unit(c, w2, elem, qb_choice_match(ch), what);
 		}
 		char w3[80];
 		snprintf(w3, sizeof w3, "%s/feedback", where);
 		snprintf(elem, sizeof elem, "feedback-%zu", i + 1);
-		snprintf(what, sizeof what, "Feedback shown when the learner chooses %s %zu", noun,
-		         i + 1);
+		if (q->type == QB_QTYPE_SHORT)
+			snprintf(what, sizeof what, "Feedback shown when the learner types %s %zu",
+			         ch->correct ? "accepted answer" : "wrong answer", i + 1);
+		else
+			snprintf(what, sizeof what, "Feedback shown when the learner chooses %s %zu",
+			         noun, i + 1);
 		add_unit(c, w3, elem, &ch->feedback, what);
 	}
 	if (q->type == QB_QTYPE_TRUE_FALSE) {
@@ -406,6 +519,58 @@ static size_t piece_at(const char *s, size_t i, const char **kind)
 	return 0;
 }
 
+/* The '[' or '![' that opens the link or picture starting at s[i] (the
+ * last '[' before a "](...)"), or 0; *kind: "link" or "media". */
+static size_t opener_at(const char *s, size_t i, const char **kind)
+{
+	size_t k = s[i] == '!' ? 1 : 0;
+	if (s[i + k] != '[')
+		return 0;
+	for (const char *p = s + i + k + 1; *p && *p != '['; p++) {
+		if (*p == '\\' && p[1]) {
+			p++;
+			continue;
+		}
+		if (*p != ']')
+			continue;
+		if (p[1] != '(' || !strchr(p + 2, ')'))
+			return 0;
+		/* Picture and sound pieces as piece_at() names their target. */
+		*kind = k ? "media" : "link";
+		return k + 1;
+	}
+	return 0;
+}
+
+/* A cloze gap s[0..len) ("{{=right ~wrong}}", "{{a|b}}") as its markup
+ * (the braces and the marks, kind "gap") around its answers, which are
+ * text to translate; the answers as qb_cloze_split() reads them. */
+static void gap_pieces(const char *s, size_t len, qb_tu_piece_fn fn, void *payload)
+{
+	qb_arena a = QB_ARENA_INIT;
+	char *gap = qb_xstrndup(s, len);
+	qb_cloze_part *parts = NULL;
+	size_t nparts = 0, at = 0;
+	const qb_cloze_gap *g = NULL;
+	if (qb_cloze_split(&a, gap, &parts, &nparts) == 1)
+		for (size_t k = 0; k < nparts; k++)
+			g = parts[k].gap ? parts[k].gap : g;
+	for (size_t k = 0; g && k < g->nanswers; k++) {
+		size_t n = strlen(g->answers[k]);
+		const char *hit = n ? strstr(gap + at, g->answers[k]) : NULL;
+		if (!hit || (size_t)(hit - gap) + n > len - 2)
+			continue;
+		size_t off = (size_t)(hit - gap);
+		if (off > at)
+			fn(payload, "gap", s + at, off - at);
+		fn(payload, NULL, s + off, n);
+		at = off + n;
+	}
+	fn(payload, "gap", s + at, len - at);
+	free(gap);
+	qb_arena_dispose(&a);
+}
+
 void qb_tu_pieces(const char *text, qb_tu_piece_fn fn, void *payload)
 {
 	size_t lit = 0, i = 0;
@@ -416,13 +581,20 @@ void qb_tu_pieces(const char *text, qb_tu_piece_fn fn, void *payload)
 			continue;
 		}
 		size_t end = piece_at(text, i, &kind);
+		if (!end && (text[i] == '[' || text[i] == '!')) {
+			size_t n = opener_at(text, i, &kind);
+			end = n ? i + n : 0;
+		}
 		if (!end) {
 			i++;
 			continue;
 		}
 		if (i > lit)
 			fn(payload, NULL, text + lit, i - lit);
-		fn(payload, kind, text + i, end - i);
+		if (strcmp(kind, "gap") == 0)
+			gap_pieces(text + i, end - i, fn, payload);
+		else
+			fn(payload, kind, text + i, end - i);
 		lit = i = end;
 	}
 	if (i > lit)
@@ -434,25 +606,93 @@ typedef struct piece_list {
 	size_t n, cap;
 } piece_list;
 
-/* A cloze gap's answers may be translated, and a picture or sound may be
- * the language's own: they count by their kind only (typed or choice
- * gap; picture or sound); every other piece by its exact text. */
+/* A picture or sound may be the language's own: it counts by its kind
+ * only; a cloze gap's answers are translated, and its structure is
+ * checked by gaps_check(); every other piece counts by its exact text. */
 static void add_piece(void *payload, const char *kind, const char *s, size_t len)
 {
 	piece_list *l = payload;
-	if (!kind)
+	if (!kind || strcmp(kind, "gap") == 0)
 		return;
 	if (l->n == l->cap)
 		l->v = qb_xrealloc(l->v, (l->cap = l->cap * 2 + 8) * sizeof *l->v);
-	if (strcmp(kind, "media") == 0) {
+	if (strcmp(kind, "media") == 0 && s[0] == ']')
 		l->v[l->n++] = qb_xstrdup("![…](…) (a picture or sound)");
-	} else if (strcmp(kind, "gap") == 0) {
-		const char *in = s + 2 + strspn(s + 2, " ");
-		l->v[l->n++] = qb_xstrdup(*in == '=' || *in == '~' ? "{{=…}} (a choice gap)"
-		                                                   : "{{…}} (a typed gap)");
-	} else {
+	else
 		l->v[l->n++] = qb_xstrndup(s, len);
+}
+
+/* The cloze gaps of target against those of source, one by one: the
+ * same number, each of the same kind (typed, or a choice); a choice gap
+ * keeps its right choice ('=') and its number of choices; no answer is
+ * empty.  The answers themselves are the translator's. */
+static int gaps_check(const char *source, const char *target, qb_buf *why)
+{
+	qb_arena a = QB_ARENA_INIT;
+	qb_cloze_part *ps = NULL, *pt = NULL;
+	size_t nps = 0, npt = 0;
+	int gs = qb_cloze_split(&a, source, &ps, &nps), gt = qb_cloze_split(&a, target, &pt, &npt);
+	int rc = -1;
+	if (gt < 0 && gs >= 0) {
+		qb_buf_puts(why, _("a '{{' of the translation has no '}}': keep each gap's braces "
+		                   "as they are"));
+		goto done;
 	}
+	if (gs != gt) {
+		qb_buf_appendf(why, ngettext("the translation has %d cloze gap, the source %d: keep "
+		                             "each {{…}} gap and translate the answers inside it",
+		                             "the translation has %d cloze gaps, the source %d: keep "
+		                             "each {{…}} gap and translate the answers inside it",
+		                             (unsigned long)(gt < 0 ? 0 : gt)),
+		               gt < 0 ? 0 : gt, gs);
+		goto done;
+	}
+	for (size_t i = 0, j = 0, k = 1; i < nps && j < npt; i++, j++, k++) {
+		while (i < nps && !ps[i].gap)
+			i++;
+		while (j < npt && !pt[j].gap)
+			j++;
+		if (i == nps || j == npt)
+			break;
+		const qb_cloze_gap *x = ps[i].gap, *y = pt[j].gap;
+		if (x->choice && !y->choice) {
+			qb_buf_appendf(why, _("gap %zu is a choice gap ('{{=right ~wrong}}') in the "
+			                      "source and a typed gap in the translation: keep its "
+			                      "'=' and '~' marks"), k);
+			goto done;
+		}
+		if (!x->choice && y->choice) {
+			qb_buf_appendf(why, _("gap %zu is a typed gap ('{{answer|other}}') in the source "
+			                      "and a choice gap in the translation: an answer does not "
+			                      "start with '=' or '~'"), k);
+			goto done;
+		}
+		if (y->choice && !y->nright) {
+			qb_buf_appendf(why, _("gap %zu of the translation has no right choice: keep "
+			                      "the '=' before the right one"), k);
+			goto done;
+		}
+		if (y->choice && y->nright != x->nright) {
+			qb_buf_appendf(why, _("gap %zu of the translation marks %zu choices right "
+			                      "('='), the source %zu"), k, y->nright, x->nright);
+			goto done;
+		}
+		if (y->choice && y->nanswers != x->nanswers) {
+			qb_buf_appendf(why, _("gap %zu of the translation has %zu choices, the source "
+			                      "%zu: translate each choice and keep its '=' or '~'"),
+			               k, y->nanswers, x->nanswers);
+			goto done;
+		}
+		for (size_t n = 0; n < y->nanswers; n++)
+			if (!*y->answers[n]) {
+				qb_buf_appendf(why, _("gap %zu of the translation has an empty answer"), k);
+				goto done;
+			}
+	}
+	rc = 0;
+done:
+	qb_arena_dispose(&a);
+	return rc;
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -469,6 +709,8 @@ static void pieces_dispose(piece_list *l)
 
 int qb_tu_markup_check(const char *source, const char *target, qb_buf *why)
 {
+	if (gaps_check(source, target, why) != 0)
+		return -1;
 	piece_list a = {NULL, 0, 0}, b = {NULL, 0, 0};
 	qb_tu_pieces(source, add_piece, &a);
 	qb_tu_pieces(target, add_piece, &b);

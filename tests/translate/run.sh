@@ -254,7 +254,7 @@ check "broken markup: a lost formula, located in the PO file" \
 check "broken markup: a changed link target, located" \
 	err_has "markup.po:$line2:1: error: translation of 'cell-parts/explanation': the translation lacks '](https://example.org/mito)' of the source"
 check "broken markup: a lost cloze gap, located" \
-	err_has "markup.po:$line3:1: error: translation of 'gaps/prompt': the translation lacks '{{…}} (a typed gap)' of the source"
+	err_has "markup.po:$line3:1: error: translation of 'gaps/prompt': the translation has 0 cloze gaps, the source 1: keep each {{…}} gap and translate the answers inside it"
 check "broken markup: nothing written, even the good unit" cmp -s bank.qb orig.qb
 check "broken markup: said so" err_has "bank.qb: note: nothing was written"
 
@@ -565,4 +565,5 @@ check "partial new language: exit 1" rc 1
 check "partial new language: said why" err_has "partial.po: error: 25 of the bank's 26 texts have no 'fr' translation here"
 check "partial new language: nothing written" cmp -s bank.qb orig.qb
 
+. "$HERE/view.sh"
 finish
