@@ -61,15 +61,18 @@ const qb_tu *qb_tu_find(const qb_tu_list *l, const char *key);
 
 /* The markup a translation must keep: formulas (\(..\), $..$, $$..$$),
  * code spans and fenced code, link targets (the same), pictures and
- * sounds and cloze gaps (as many of each kind: a language may have its
- * own picture or recording, and a gap's answers are translated).
- * Returns 0 when target has the same markup as source, else -1 with a
- * sentence in why ("lacks the formula '$x^2$' of the source"). */
+ * sounds (as many: a language may have its own picture or recording),
+ * and cloze gaps, gap by gap: the same kind, a choice gap's right choice
+ * and number of choices, no empty answer (a gap's answers are
+ * translated).  Returns 0 when target has the same markup as source, else
+ * -1 with a sentence in why ("lacks the formula '$x^2$' of the source"). */
 int qb_tu_markup_check(const char *source, const char *target, qb_buf *why);
 
-/* One piece of a text: literal text, or a protected piece of markup
- * (kind: "math", "code", "link", "media", "gap"), for XLIFF's
- * placeholders. */
+/* One piece of a text: literal text (kind NULL), or a protected piece of
+ * markup, for XLIFF's placeholders: "math", "code", "link" (a link's '['
+ * and its "](target)"), "media" (a picture's or sound's '![' and its
+ * "](file)"), "gap" (a cloze gap's braces and marks: "{{=", " ~", "|",
+ * "}}"; its answers are literal text between them). */
 typedef void (*qb_tu_piece_fn)(void *payload, const char *kind, const char *s, size_t len);
 void qb_tu_pieces(const char *text, qb_tu_piece_fn fn, void *payload);
 

@@ -8,10 +8,12 @@
  * source; XLIFF 2.0 core has no element of its own for it); one
  * segment whose state is initial (untranslated, or stale with its old
  * target), translated, or reviewed (marked so in the record by `qbc
- * review` or an import --reviewed).  Protected markup (formulas, code, link and picture
- * targets, cloze gaps) becomes <ph dataRef=".."/>, its text in the unit's
- * <originalData>, so that tools show it as a tag the translator moves but
- * does not edit. */
+ * review` or an import --reviewed).  Protected markup (formulas, code, a
+ * link's or picture's '[' / '![' and its "](target)", a cloze gap's braces
+ * and marks around its answers) becomes <ph dataRef=".."/>, its text in
+ * the unit's <originalData>, so that tools show it as a tag the translator
+ * moves but does not edit; a picture's description, a link's text and a
+ * gap's answers stay text to translate. */
 #include "translate.h"
 
 #include <errno.h>
