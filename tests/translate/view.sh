@@ -292,6 +292,9 @@ run "$QBC" translate import ok.po bank.qb
 check "view gaps: other accepted spellings: exit 0" rc 0
 check "view gaps: other accepted spellings: written" \
 	grep -qxF "   fr: L’eau {{s’évapore|évapore|s'évapore}} ; la vapeur {{=se condense ~fond ~gèle}} en nuages." bank.qb
+run "$QBC" dump --json bank.qb
+check "view gaps: the PO's French spellings are the French gap's answers" \
+	jq -e '.questions[0].gaps.fr[0].answers == ["s’évapore", "évapore", "s'"'"'évapore"]' "$T/out" >/dev/null
 # In XLIFF, a broken gap is located at the unit's target.
 cd "$T" || exit 2
 cp orig.qb bank.qb
