@@ -313,9 +313,12 @@ static void collect_question(collect_ctx *c, const qb_question *q)
 		snprintf(where, sizeof where, "%s %zu", noun, i + 1);
 		snprintf(elem, sizeof elem, "option-%zu", i + 1);
 		if (q->type == QB_QTYPE_SHORT)
-			snprintf(what, sizeof what, "%s %zu, %s typed by the learner (plain text)",
-			         ch->correct ? "Accepted answer" : "Wrong answer", i + 1,
-			         ch->correct ? "accepted when" : "recognised when");
+			snprintf(what, sizeof what,
+			         ch->correct ? "Accepted answer %zu: what a learner types in %s to be "
+			                       "right (plain text)"
+			                     : "Wrong answer %zu: a mistake a learner types in %s, "
+			                       "recognised for its feedback (plain text)",
+			         i + 1, lang_name(c->lang));
 		else if (q->type == QB_QTYPE_MATCHING)
 			snprintf(what, sizeof what, "Pair %zu of %zu, left side", i + 1, q->nchoices);
 		else

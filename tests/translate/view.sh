@@ -110,6 +110,8 @@ check "view notes: a text without markup has no such line" \
 	sh -c "! grep -A3 '^#. Option 1 of 2' bank.fr.po | grep -q 'Keep as they are'"
 check "view notes: a typed answer's feedback is for an accepted answer" \
 	po_note "typed/answer 1/feedback" "Feedback shown when the learner types accepted answer 1"
+check "view notes: a typed answer is what learners type in the target language" \
+	po_note "typed/answer 1" "Accepted answer 1: what a learner types in French to be right (plain text)"
 check "view notes: no typed answer is chosen" sh -c "! grep -q 'chooses answer' bank.fr.po"
 check "view notes: a matching distractor is called one" \
 	po_note "pairs/pair 3/right" "A distractor: a right side that matches no left side (pair 3 of 3)"
