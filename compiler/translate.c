@@ -426,7 +426,7 @@ size_t qb_tu_previous(qb_tu_list *l, const qb_tu_file *f, bool record)
 	size_t n = 0;
 	for (size_t i = 0; i < l->n && f->n; i++) {
 		qb_tu *u = &l->v[i];
-		qb_tu_in key = {u->key, NULL, NULL, false, 0};
+		qb_tu_in key = {.key = u->key};
 		const qb_tu_in *k = &key, **hit = bsearch(&k, v, f->n, sizeof *v, cmp_in_key);
 		if (!hit || strcmp((*hit)->source, u->source) == 0)
 			continue;

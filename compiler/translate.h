@@ -80,13 +80,29 @@ void qb_tu_pieces(const char *text, qb_tu_piece_fn fn, void *payload);
 typedef struct qb_tu_in {
 	char *key, *source, *target; /* target "" when untranslated          */
 	bool fuzzy;                  /* PO fuzzy, XLIFF state "initial"      */
+	bool reviewed;               /* XLIFF state "reviewed" or "final", a
+	                                PO translator comment "reviewed"     */
+	bool reviewed_kept;          /* PO: qbc's own "#. reviewed" note: the
+	                                exported text was reviewed           */
+	bool nostate;                /* XLIFF: the segment has no state (a tool
+	                                dropped it): only a new target says
+	                                anything                            */
+	bool space_default;          /* XLIFF without xml:space="preserve": its
+	                                white space is the tool's to change  */
+	bool unresolved;             /* XLIFF: placeholders left for
+	                                qb_xliff_resolve()                   */
 	int line;                    /* where the unit is in the file        */
+	int ref_line;                /* a PO message without msgctxt (a tool
+	                                dropped it): its "#:" bank line, the
+	                                key "" until qb_tu_in_place() finds it */
 } qb_tu_in;
 
 typedef struct qb_tu_file {
 	char *lang;                  /* the file's target language, or NULL  */
 	qb_tu_in *v;
 	size_t n;
+	int lang_line;               /* where the file names its language
+	                                (0: unknown)                        */
 } qb_tu_file;
 void qb_tu_file_dispose(qb_tu_file *f);
 
@@ -96,9 +112,24 @@ void qb_tu_file_dispose(qb_tu_file *f);
  * ("-": stdout); and read back.  0, or -1 after a diagnostic. */
 int qb_po_write(const qb_tu_list *l, const qb_bank *bank, const char *lang, const char *path);
 int qb_po_read(const char *path, qb_tu_file *out);
+/* The key of each message of f that has none (ref_line: a tool dropped
+ * its msgctxt): the unit whose source text is on that line of the bank
+ * with the same text, else the one unit with that source.  Reports the
+ * messages it cannot place (a warning, the key left "") and those that
+ * take a unit another one has (an error). */
+void qb_tu_in_place(qb_tu_file *f, const qb_tu_list *units, const qb_bank *bank,
+                    const char *path);
 
 /* translate_xliff.c: the same as XLIFF 2.0 through libxml2. */
 int qb_xliff_write(const qb_tu_list *l, const qb_bank *bank, const char *lang, const char *path);
 int qb_xliff_read(const char *path, qb_tu_file *out);
+/* A unit read from XLIFF made whole against the bank's unit u: a <ph>
+ * whose data the file lacks (a tool dropped <originalData>) takes the
+ * data the export gave its id, and in a file that does not preserve
+ * white space (xml:space default) the white space a pretty-printer puts
+ * around placeholders is taken out, and a source that differs from the
+ * bank's only in white space is the bank's.  0, or -1 after an error
+ * located at the unit. */
+int qb_xliff_resolve(qb_tu_in *in, const qb_tu *u, const char *path);
 
 #endif

@@ -82,7 +82,7 @@ static qb_drv_status export_bank(const qb_drv_opts *o, const char *path)
 	char *rpath = NULL, *gloss = NULL, *out = NULL;
 	qb_revisions *rev = NULL;
 	qb_tu_list units = {NULL, 0};
-	qb_tu_file prev = {NULL, NULL, 0};
+	qb_tu_file prev = {.lang = NULL};
 	qb_buf lang = QB_BUF_INIT;
 	qb_lang_canonical(&lang, o->langs, strlen(o->langs));
 	if (qb_diag_errors_since(m)) {
@@ -283,7 +283,7 @@ static void check_file(qb_tu_file *f, const char *fpath)
 static qb_drv_status import_file(const qb_drv_opts *o, const char *fpath, const char *bpath)
 {
 	qb_drv_status rc = QB_DRV_OK;
-	qb_tu_file f = {NULL, NULL, 0};
+	qb_tu_file f = {.lang = NULL};
 	char *src = NULL, *rpath = NULL;
 	size_t len = 0;
 	qb_bank *bank = NULL, *nb = NULL;

@@ -14,9 +14,11 @@
 
 #include <errno.h>
 #include <gettext-po.h>
+#include <iconv.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "alloc.h"
@@ -151,53 +153,153 @@ static void unquote(qb_buf *out, const char *s, size_t n)
 	}
 }
 
-/* The line of each message's msgctxt in the file's text, as "key" ->
- * line pairs, in order. */
+/* Where each message starts in the file's text: the line of its msgctxt
+ * (key: the context), or of its msgid when it has none (key: the msgid;
+ * bare true), in order.  Obsolete messages ("#~") are not lines of it. */
 typedef struct ctx_line {
 	char *key;
 	int line;
+	bool bare;
 } ctx_line;
 
-static ctx_line *ctx_lines(const char *text, size_t *n)
+/* The string of the keyword line p (len bytes, kw the keyword and its
+ * quote), with the string lines that continue it. */
+static char *po_string_at(const char *p, size_t len, const char *nl, size_t kwlen)
+{
+	qb_buf k = QB_BUF_INIT;
+	const char *e = p + len;
+	while (e > p + kwlen && e[-1] != '"')
+		e--;
+	if (e > p + kwlen)
+		unquote(&k, p + kwlen, (size_t)(e - 1 - (p + kwlen)));
+	/* A long string is continued on the following string lines. */
+	for (const char *q = nl; q && q[1] == '"';) {
+		const char *nl2 = strchr(q + 1, '\n');
+		size_t l2 = nl2 ? (size_t)(nl2 - (q + 1)) : strlen(q + 1);
+		while (l2 && (q[1 + l2 - 1] == '\r' || q[1 + l2 - 1] == ' '))
+			l2--;
+		if (l2 >= 2)
+			unquote(&k, q + 2, l2 - 2);
+		q = nl2;
+	}
+	return qb_buf_detach(&k);
+}
+
+static ctx_line *ctx_lines(const char *text, size_t *n, int *lang_line)
 {
 	ctx_line *v = NULL;
 	size_t cap = 0;
 	*n = 0;
 	int ln = 1;
+	bool ctx = false; /* the message being read has a msgctxt */
 	for (const char *p = text; *p;) {
 		const char *nl = strchr(p, '\n');
 		size_t len = nl ? (size_t)(nl - p) : strlen(p);
-		if (len > 9 && strncmp(p, "msgctxt \"", 9) == 0) {
-			qb_buf k = QB_BUF_INIT;
-			const char *e = p + len;
-			while (e > p + 9 && e[-1] != '"')
-				e--;
-			if (e > p + 9)
-				unquote(&k, p + 9, (size_t)(e - 1 - (p + 9)));
-			/* A long key is continued on the following string lines. */
-			const char *q = nl;
-			while (q && q[1] == '"') {
-				const char *nl2 = strchr(q + 1, '\n');
-				size_t l2 = nl2 ? (size_t)(nl2 - (q + 1)) : strlen(q + 1);
-				if (l2 >= 2)
-					unquote(&k, q + 2, l2 - 2);
-				q = nl2;
-			}
+		bool isctx = len > 9 && strncmp(p, "msgctxt \"", 9) == 0;
+		bool isid = len > 7 && strncmp(p, "msgid \"", 7) == 0;
+		if (!*lang_line && len > 11 && strncmp(p, "\"Language:", 10) == 0)
+			*lang_line = ln;
+		if (isctx || (isid && !ctx)) {
 			if (*n == cap)
 				v = qb_xrealloc(v, (cap = cap * 2 + 64) * sizeof *v);
-			v[(*n)++] = (ctx_line){qb_buf_detach(&k), ln};
+			v[(*n)++] = (ctx_line){po_string_at(p, len, nl, isctx ? 9 : 7), ln, isid};
 		}
+		if (isctx || isid)
+			ctx = isctx;
 		ln++;
 		p = nl ? nl + 1 : p + len;
 	}
 	return v;
 }
 
+/* The charset a PO file's header names ("UTF-8" when it names none). */
+static char *po_charset(const char *header)
+{
+	char *ct = header ? po_header_field(header, "Content-Type") : NULL;
+	const char *cs = ct ? strstr(ct, "charset=") : NULL;
+	char *out = NULL;
+	if (cs) {
+		cs += 8;
+		size_t n = strcspn(cs, " \t;\n");
+		out = qb_xstrndup(cs, n);
+	}
+	free(ct);
+	if (!out || !*out || strcmp(out, "CHARSET") == 0 || strcasecmp(out, "ASCII") == 0 ||
+	    strcasecmp(out, "US-ASCII") == 0 || strcasecmp(out, "UTF8") == 0) {
+		free(out);
+		out = qb_xstrdup("UTF-8");
+	}
+	return out;
+}
+
+/* s (from cs) in UTF-8, or NULL when it is not cs text; s itself (a copy)
+ * when cd is NULL (the file is UTF-8). */
+static char *to_utf8(iconv_t cd, const char *s)
+{
+	if (!s)
+		return NULL;
+	if (cd == (iconv_t)-1)
+		return qb_xstrdup(s);
+	qb_buf out = QB_BUF_INIT;
+	char *in = (char *)s;
+	size_t inleft = strlen(s);
+	iconv(cd, NULL, NULL, NULL, NULL);
+	while (inleft) {
+		char chunk[256], *o = chunk;
+		size_t oleft = sizeof chunk;
+		size_t r = iconv(cd, &in, &inleft, &o, &oleft);
+		qb_buf_append(&out, chunk, (size_t)(o - chunk));
+		if (r == (size_t)-1 && errno != E2BIG) {
+			qb_buf_dispose(&out);
+			return NULL;
+		}
+	}
+	char chunk[64], *o = chunk;
+	size_t oleft = sizeof chunk;
+	iconv(cd, NULL, NULL, &o, &oleft);
+	qb_buf_append(&out, chunk, (size_t)(o - chunk));
+	return qb_buf_detach(&out);
+}
+
+/* True when the lines of s (a PO comment) have one that reads "reviewed";
+ * last: only its last line counts. */
+static bool says_reviewed(const char *s, bool last)
+{
+	for (const char *p = s; p && *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		const char *a = p, *e = p + len;
+		while (a < e && (*a == ' ' || *a == '\t'))
+			a++;
+		while (e > a && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
+			e--;
+		bool is = (size_t)(e - a) == 8 && strncasecmp(a, "reviewed", 8) == 0;
+		p = nl ? nl + 1 : e;
+		if (last && *p)
+			continue;
+		if (is)
+			return true;
+	}
+	return false;
+}
+
+/* says_reviewed() of a message's comments, which libgettextpo joins into
+ * a new string at each call and leaves to the caller (0.21's "FIXME:
+ * memory leak"): freed here, unless it is its "" of no comment. */
+static bool comment_says_reviewed(const char *joined, bool last)
+{
+	bool r = says_reviewed(joined, last);
+	if (joined && *joined)
+		free((char *)joined);
+	return r;
+}
+
 int qb_po_read(const char *path, qb_tu_file *out)
 {
 	memset(out, 0, sizeof *out);
-	char *text = NULL;
+	char *text = NULL, *utext = NULL, *charset = NULL;
 	size_t len = 0;
+	iconv_t cd = (iconv_t)-1;
 	if (qb_fs_read(path, &text, &len) != 0) {
 		qb_diag_fatal("cannot read '%s': %s", path, strerror(errno));
 		return -1;
@@ -210,13 +312,33 @@ int qb_po_read(const char *path, qb_tu_file *out)
 		free(text);
 		return -1;
 	}
-	size_t nctx = 0, next = 0;
-	ctx_line *lines = ctx_lines(text, &nctx);
 	/* A copy (libgettextpo's xstrdup), the caller's to free. */
 	char *header = (char *)po_file_domain_header(file, NULL);
-	if (header)
-		out->lang = po_header_field(header, "Language");
-	free(header);
+	charset = po_charset(header);
+	size_t nctx = 0, next = 0;
+	if (strcasecmp(charset, "UTF-8") != 0) {
+		/* The file's own encoding, as msgfmt reads it: texts in UTF-8. */
+		cd = iconv_open("UTF-8", charset);
+		if (cd == (iconv_t)-1) {
+			qb_diag_error(QB_LOC(path, 0, 0), "the file's charset '%s' is not one this "
+			              "system knows; save it as UTF-8", charset);
+			goto done;
+		}
+		utext = to_utf8(cd, text);
+		if (!utext) {
+			qb_diag_error(QB_LOC(path, 0, 0), "the file is not '%s' text as its header "
+			              "says; save it as UTF-8", charset);
+			goto done;
+		}
+	}
+	int lang_line = 0;
+	ctx_line *lines = ctx_lines(utext ? utext : text, &nctx, &lang_line);
+	if (header) {
+		char *raw = po_header_field(header, "Language");
+		out->lang = to_utf8(cd, raw);
+		free(raw);
+		out->lang_line = lang_line;
+	}
 	if (out->lang && !*out->lang) {
 		free(out->lang);
 		out->lang = NULL;
@@ -225,33 +347,113 @@ int qb_po_read(const char *path, qb_tu_file *out)
 	size_t cap = 0;
 	for (po_message_t m; (m = po_next_message(it)) != NULL;) {
 		const char *ctx = po_message_msgctxt(m);
-		if (po_message_is_obsolete(m) || !ctx)
-			continue; /* the header, and messages a tool retired */
-		if (out->n == cap)
-			out->v = qb_xrealloc(out->v, (cap = cap * 2 + 64) * sizeof *out->v);
-		qb_tu_in *u = &out->v[out->n++];
-		u->key = qb_xstrdup(ctx);
-		u->source = qb_xstrdup(po_message_msgid(m));
-		u->target = qb_xstrdup(po_message_msgstr(m) ? po_message_msgstr(m) : "");
-		u->fuzzy = po_message_is_fuzzy(m) != 0;
-		u->line = 0;
+		if (po_message_is_obsolete(m) || (!ctx && !*po_message_msgid(m)))
+			continue; /* messages a tool retired, and the header */
+		char *key = ctx ? to_utf8(cd, ctx) : qb_xstrdup("");
+		char *msgid = to_utf8(cd, po_message_msgid(m));
+		int line = 0;
 		/* The messages come in file order: look from the last one on. */
 		for (size_t k = 0; k < nctx; k++) {
 			size_t j = (next + k) % nctx;
-			if (strcmp(lines[j].key, ctx) == 0) {
-				u->line = lines[j].line;
+			if (lines[j].bare == !ctx && strcmp(lines[j].key, ctx ? key : msgid) == 0) {
+				line = lines[j].line;
 				next = j + 1;
 				break;
 			}
 		}
+		qb_loc at = {path, line, line ? 1 : 0};
+		if (po_message_msgid_plural(m)) {
+			qb_diag_error(at, "'%s' is a plural message (msgid_plural): a text of the bank "
+			              "has one translation, given as msgstr", ctx ? key : msgid);
+			free(key);
+			free(msgid);
+			continue;
+		}
+		if (out->n == cap)
+			out->v = qb_xrealloc(out->v, (cap = cap * 2 + 64) * sizeof *out->v);
+		qb_tu_in *u = &out->v[out->n++];
+		memset(u, 0, sizeof *u);
+		u->key = key;
+		u->source = msgid;
+		u->target = to_utf8(cd, po_message_msgstr(m) ? po_message_msgstr(m) : "");
+		if (!u->source || !u->target) {
+			free(u->source);
+			free(u->target);
+			u->source = qb_xstrdup("");
+			u->target = qb_xstrdup("");
+			qb_diag_error(at, "the message is not '%s' text as the file's header says; save "
+			              "the file as UTF-8", charset);
+		}
+		u->fuzzy = po_message_is_fuzzy(m) != 0;
+		u->reviewed = comment_says_reviewed(po_message_comments(m), false);
+		u->reviewed_kept = comment_says_reviewed(po_message_extracted_comments(m), true);
+		u->line = line;
+		po_filepos_t fp = ctx ? NULL : po_message_filepos(m, 0);
+		u->ref_line = fp ? (int)po_filepos_start_line(fp) : 0;
+		if (!ctx && !u->ref_line)
+			u->ref_line = -1; /* no msgctxt, no "#:": found by its msgid alone */
 	}
 	po_message_iterator_free(it);
-	po_free(file);
 	for (size_t k = 0; k < nctx; k++)
 		free(lines[k].key);
 	free(lines);
+done:
+	if (cd != (iconv_t)-1)
+		iconv_close(cd);
+	po_free(file);
+	free(header);
+	free(charset);
+	free(utext);
 	free(text);
-	return 0;
+	return qb_diag_errors_since(mk) ? -1 : 0;
+}
+
+/* The default-language line of u's text, 0 when unknown. */
+static int unit_line(const qb_tu *u, const qb_bank *bank)
+{
+	const qb_tr *tr = qb_text_tr(u->text, qb_bank_default_lang(bank));
+	return tr ? (int)tr->line : 0;
+}
+
+void qb_tu_in_place(qb_tu_file *f, const qb_tu_list *units, const qb_bank *bank,
+                    const char *path)
+{
+	const qb_tu_in **taken = qb_xcalloc(units->n + 1, sizeof *taken);
+	for (size_t i = 0; i < f->n; i++) {
+		qb_tu_in *in = &f->v[i];
+		if (*in->key || !in->ref_line)
+			continue;
+		qb_loc at = {path, in->line, in->line ? 1 : 0};
+		size_t hit = units->n, nsame = 0, same = units->n;
+		for (size_t k = 0; k < units->n; k++) {
+			if (strcmp(units->v[k].source, in->source) != 0)
+				continue;
+			nsame++;
+			same = k;
+			if (in->ref_line > 0 && unit_line(&units->v[k], bank) == in->ref_line)
+				hit = k;
+		}
+		if (hit == units->n && nsame == 1)
+			hit = same;
+		if (hit == units->n) {
+			if (nsame)
+				qb_diag_warning(at, "skipped a message without msgctxt: %zu texts of the bank "
+				                "have its msgid, and its '#:' line names none of them", nsame);
+			else
+				qb_diag_warning(at, "skipped a message without msgctxt: no text of the bank "
+				                "has its msgid");
+			continue;
+		}
+		if (taken[hit]) {
+			qb_diag_error(at, "a second message for '%s'; the first is on line %d",
+			              units->v[hit].key, taken[hit]->line);
+			continue;
+		}
+		taken[hit] = in;
+		free(in->key);
+		in->key = qb_xstrdup(units->v[hit].key);
+	}
+	free(taken);
 }
 
 void qb_tu_file_dispose(qb_tu_file *f)
