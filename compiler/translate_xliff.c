@@ -238,10 +238,12 @@ int qb_xliff_write(const qb_tu_list *l, const qb_bank *bank, const char *lang, c
 
 /* ---- reading ---- */
 
+/* An element of XLIFF 2: in its namespace, or in none (ilib-xliff writes
+ * its files without one). */
 static bool is(const xmlNode *n, const char *name)
 {
 	return n && n->type == XML_ELEMENT_NODE && strcmp((const char *)n->name, name) == 0 &&
-	       n->ns && strcmp((const char *)n->ns->href, XLIFF_NS) == 0;
+	       (!n->ns || strcmp((const char *)n->ns->href, XLIFF_NS) == 0);
 }
 
 static xmlNode *child(const xmlNode *n, const char *name)
@@ -260,8 +262,19 @@ static char *attr(const xmlNode *n, const char *name)
 	return s;
 }
 
-/* The text of a <source> or <target>: text, and each <ph>'s data. */
-static int seg_text(qb_buf *out, const xmlNode *seg, const xmlNode *orig, const char *file)
+/* A placeholder left in a text for qb_xliff_resolve(): its id, its
+ * dataRef and, when the file has it, its data, between bytes XML cannot
+ * hold, so that no text of a file is taken for one. */
+#define PH_OPEN '\x01'
+#define PH_SEP '\x1f'
+#define PH_DATA '\x1e'
+#define PH_CLOSE '\x02'
+
+/* The text of a <source> or <target>: text, and each <ph>'s data (a
+ * placeholder for qb_xliff_resolve() when the data is not in the file, or
+ * when white space is the tool's: *unresolved is then set). */
+static int seg_text(qb_buf *out, const xmlNode *seg, const xmlNode *orig, const char *file,
+                    bool keep, bool *unresolved)
 {
 	for (const xmlNode *c = seg->children; c; c = c->next) {
 		if (c->type == XML_TEXT_NODE || c->type == XML_CDATA_SECTION_NODE) {
@@ -270,26 +283,115 @@ static int seg_text(qb_buf *out, const xmlNode *seg, const xmlNode *orig, const 
 		}
 		if (c->type != XML_ELEMENT_NODE)
 			continue;
-		char *ref = is(c, "ph") ? attr(c, "dataRef") : NULL;
-		const xmlNode *d = NULL;
-		for (const xmlNode *k = orig ? orig->children : NULL; ref && k; k = k->next) {
-			char *id = is(k, "data") ? attr(k, "id") : NULL;
-			if (id && strcmp(id, ref) == 0)
-				d = k;
-			free(id);
-		}
-		free(ref);
-		if (!d) {
+		if (!is(c, "ph")) {
 			qb_diag_error(QB_LOC(file, (int)xmlGetLineNo(c), 1),
 			              "<%s> is not a placeholder of this unit's original data: the "
 			              "protected markup must be kept", (const char *)c->name);
 			return -1;
 		}
-		xmlChar *s = xmlNodeGetContent(d);
-		qb_buf_puts(out, s ? (const char *)s : "");
+		char *ref = attr(c, "dataRef"), *id = attr(c, "id");
+		const xmlNode *d = NULL;
+		for (const xmlNode *k = orig ? orig->children : NULL; ref && k; k = k->next) {
+			char *did = is(k, "data") ? attr(k, "id") : NULL;
+			if (did && strcmp(did, ref) == 0)
+				d = k;
+			free(did);
+		}
+		xmlChar *s = d ? xmlNodeGetContent(d) : NULL;
+		if (d && !keep) {
+			qb_buf_puts(out, s ? (const char *)s : "");
+		} else {
+			qb_buf_putc(out, PH_OPEN);
+			qb_buf_puts(out, id ? id : "");
+			qb_buf_putc(out, PH_SEP);
+			qb_buf_puts(out, ref ? ref : "");
+			if (d) {
+				qb_buf_putc(out, PH_DATA);
+				qb_buf_puts(out, s ? (const char *)s : "");
+			}
+			qb_buf_putc(out, PH_CLOSE);
+			*unresolved = true;
+		}
 		xmlFree(s);
+		free(ref);
+		free(id);
 	}
 	return 0;
+}
+
+typedef struct read_ctx {
+	const char *path;
+	qb_tu_file *out;
+	size_t cap;
+	int rc;
+} read_ctx;
+
+static void read_unit(read_ctx *r, xmlNode *u)
+{
+	const char *path = r->path;
+	xmlNode *seg = child(u, "segment"), *src = child(seg, "source");
+	char *key = attr(u, "name");
+	if (!key || !src) {
+		qb_diag_error(QB_LOC(path, (int)xmlGetLineNo(u), 1),
+		              "a <unit> without a name or a <segment> without a <source>");
+		free(key);
+		r->rc = -1;
+		return;
+	}
+	qb_tu_file *out = r->out;
+	if (out->n == r->cap)
+		out->v = qb_xrealloc(out->v, (r->cap = r->cap * 2 + 64) * sizeof *out->v);
+	qb_tu_in *in = &out->v[out->n++];
+	memset(in, 0, sizeof *in);
+	in->key = key;
+	in->space_default = xmlNodeGetSpacePreserve(seg) != 1;
+	qb_buf s = QB_BUF_INIT, t = QB_BUF_INIT;
+	xmlNode *orig = child(u, "originalData");
+	bool any_target = false, initial = false, reviewed = true, nostate = false;
+	/* A tool may split a unit's text into segments (and <ignorable>
+	 * white space between them): the unit's text is all of them. */
+	for (xmlNode *g = u->children; g; g = g->next) {
+		if (!is(g, "segment") && !is(g, "ignorable"))
+			continue;
+		xmlNode *gs = child(g, "source"), *gt = child(g, "target");
+		if (!in->line || gt)
+			in->line = (int)xmlGetLineNo(gt ? gt : gs ? gs : g);
+		if ((gs && seg_text(&s, gs, orig, path, in->space_default, &in->unresolved) != 0) ||
+		    (gt && seg_text(&t, gt, orig, path, in->space_default, &in->unresolved) != 0))
+			r->rc = -1;
+		if (!gt && gs && is(g, "ignorable")) /* the same white space in both */
+			if (seg_text(&t, gs, orig, path, in->space_default, &in->unresolved) != 0)
+				r->rc = -1;
+		any_target |= gt != NULL;
+		if (!is(g, "segment"))
+			continue;
+		char *state = attr(g, "state");
+		nostate |= !state;
+		initial |= state && strcmp(state, "initial") == 0;
+		reviewed &= state && (strcmp(state, "reviewed") == 0 || strcmp(state, "final") == 0);
+		free(state);
+	}
+	in->source = qb_xstrdup(qb_buf_cstr(&s));
+	in->target = qb_xstrdup(any_target ? qb_buf_cstr(&t) : "");
+	qb_buf_dispose(&s);
+	qb_buf_dispose(&t);
+	/* No state: a tool dropped it (XLIFF's default is initial, which
+	 * would make every translation stale): a new target is translated,
+	 * an unchanged one keeps what the record says. */
+	in->nostate = nostate && !initial;
+	in->fuzzy = initial;
+	in->reviewed = reviewed && !initial && !nostate;
+}
+
+/* The units of a <file> or <group>, groups within groups too. */
+static void read_units(read_ctx *r, xmlNode *parent)
+{
+	for (xmlNode *u = parent->children; u; u = u->next) {
+		if (is(u, "unit"))
+			read_unit(r, u);
+		else if (is(u, "group"))
+			read_units(r, u);
+	}
 }
 
 int qb_xliff_read(const char *path, qb_tu_file *out)
@@ -303,52 +405,211 @@ int qb_xliff_read(const char *path, qb_tu_file *out)
 		              e && e->message ? e->message : "not XML");
 		return -1;
 	}
-	int rc = 0;
+	read_ctx r = {path, out, 0, 0};
 	xmlNode *root = xmlDocGetRootElement(doc);
-	if (!is(root, "xliff")) {
+	char *version = is(root, "xliff") ? attr(root, "version") : NULL;
+	if (!version || strncmp(version, "2.", 2) != 0) {
 		qb_diag_error(QB_LOC(path, root ? (int)xmlGetLineNo(root) : 0, 1),
-		              "not an XLIFF 2.0 file: the root is not <xliff> in its namespace");
-		rc = -1;
+		              "not an XLIFF 2 file: the root is not <xliff version=\"2.x\"> in its "
+		              "namespace");
+		r.rc = -1;
 		goto done;
 	}
 	out->lang = attr(root, "trgLang");
-	size_t cap = 0;
-	for (xmlNode *f = root->children; f; f = f->next) {
-		if (!is(f, "file"))
-			continue;
-		for (xmlNode *u = f->children; u; u = u->next) {
-			if (!is(u, "unit"))
-				continue;
-			xmlNode *seg = child(u, "segment"), *src = child(seg, "source"),
-			        *trg = child(seg, "target");
-			char *key = attr(u, "name");
-			if (!key || !src) {
-				qb_diag_error(QB_LOC(path, (int)xmlGetLineNo(u), 1),
-				              "a <unit> without a name or a <segment> without a <source>");
-				free(key);
-				rc = -1;
-				continue;
-			}
-			if (out->n == cap)
-				out->v = qb_xrealloc(out->v, (cap = cap * 2 + 64) * sizeof *out->v);
-			qb_tu_in *in = &out->v[out->n++];
-			memset(in, 0, sizeof *in);
-			in->key = key;
-			in->line = (int)xmlGetLineNo(trg ? trg : src);
-			qb_buf s = QB_BUF_INIT, t = QB_BUF_INIT;
-			xmlNode *orig = child(u, "originalData");
-			if (seg_text(&s, src, orig, path) != 0 || (trg && seg_text(&t, trg, orig, path) != 0))
-				rc = -1;
-			in->source = qb_xstrdup(qb_buf_cstr(&s));
-			in->target = qb_xstrdup(qb_buf_cstr(&t));
-			qb_buf_dispose(&s);
-			qb_buf_dispose(&t);
-			char *state = attr(seg, "state");
-			in->fuzzy = !state || strcmp(state, "initial") == 0;
-			free(state);
-		}
-	}
+	out->lang_line = (int)xmlGetLineNo(root);
+	for (xmlNode *f = root->children; f; f = f->next)
+		if (is(f, "file"))
+			read_units(&r, f);
 done:
+	free(version);
 	xmlFreeDoc(doc);
+	return r.rc;
+}
+
+/* ---- a unit made whole against the bank ---- */
+
+/* The export's placeholders of a unit: each id ("p3") and data ref
+ * ("d2") with its data, and the white space before each piece of data in
+ * the source, as qb_xliff_write() numbers them. */
+typedef struct ph_map {
+	data_set d;
+	ph_set ph;
+	bool target;
+	char **ws;        /* the source's white space before data i + 1, or NULL */
+	size_t nws;
+	const char *text; /* the text being split, for the white space         */
+	size_t at;        /* where its last piece ended                          */
+} ph_map;
+
+static void map_piece(void *payload, const char *kind, const char *s, size_t len)
+{
+	ph_map *m = payload;
+	if (!kind)
+		return;
+	size_t r = data_id(&m->d, s, len);
+	ph_id(&m->ph, r, m->target);
+	if (m->target)
+		return;
+	/* The white space right before it in the source. */
+	size_t off = (size_t)(s - m->text), a = off;
+	while (a > m->at && strchr(" \t\n", m->text[a - 1]))
+		a--;
+	if (r > m->nws) {
+		m->ws = qb_xrealloc(m->ws, r * sizeof *m->ws);
+		for (size_t k = m->nws; k < r; k++)
+			m->ws[k] = NULL;
+		m->nws = r;
+	}
+	if (!m->ws[r - 1])
+		m->ws[r - 1] = qb_xstrndup(m->text + a, off - a);
+	m->at = off + len;
+}
+
+/* The data a placeholder of the file stands for, or NULL. */
+static const char *ph_data(const ph_map *m, const char *id, const char *ref, size_t *which)
+{
+	unsigned long n = 0;
+	char end = 0;
+	*which = 0;
+	if (ref && sscanf(ref, "d%lu%c", &n, &end) == 1 && n >= 1 && n <= m->d.n) {
+		*which = (size_t)n;
+		return m->d.v[n - 1];
+	}
+	if (id && sscanf(id, "p%lu%c", &n, &end) == 1 && n >= 1 && n <= m->ph.n) {
+		*which = m->ph.ref[n - 1];
+		return m->d.v[*which - 1];
+	}
+	return NULL;
+}
+
+/* The white space of s[0..n): a run that ends before a placeholder loses
+ * what a pretty-printer adds there (a line break and its indentation). */
+static size_t strip_pretty(const char *s, size_t n)
+{
+	size_t e = n;
+	while (e && (s[e - 1] == ' ' || s[e - 1] == '\t'))
+		e--;
+	return e && s[e - 1] == '\n' ? e - 1 : n;
+}
+
+/* text with its placeholders given their data; -1 after an error. */
+static int resolve_text(qb_buf *out, const char *text, const ph_map *m, bool space_default,
+                        const qb_tu_in *in, const char *path)
+{
+	const char *p = text;
+	for (const char *o; (o = strchr(p, PH_OPEN)) != NULL;) {
+		const char *sep = strchr(o, PH_SEP), *close = strchr(o, PH_CLOSE);
+		if (!sep || !close || sep > close)
+			break;
+		size_t lit = (size_t)(o - p);
+		if (space_default)
+			lit = strip_pretty(p, lit);
+		qb_buf_append(out, p, lit);
+		char *id = qb_xstrndup(o + 1, (size_t)(sep - o - 1));
+		const char *dm = memchr(sep, PH_DATA, (size_t)(close - sep));
+		char *ref = qb_xstrndup(sep + 1, (size_t)((dm ? dm : close) - sep - 1));
+		size_t which = 0;
+		char *own = dm ? qb_xstrndup(dm + 1, (size_t)(close - dm - 1)) : NULL;
+		const char *data = own ? own : ph_data(m, id, ref, &which);
+		if (own) /* the file's own data: the source's piece of the same text */
+			for (size_t k = 0; k < m->d.n && !which; k++)
+				if (strcmp(m->d.v[k], own) == 0)
+					which = k + 1;
+		if (!data) {
+			qb_diag_error(QB_LOC(path, in->line, in->line ? 1 : 0),
+			              "translation of '%s': the placeholder <ph id=\"%s\"> has no data "
+			              "in the file and is none of the unit's: keep the placeholders as "
+			              "the file gave them", in->key, id);
+			free(id);
+			free(ref);
+			free(own);
+			return -1;
+		}
+		/* Pretty-printing took the line break before a piece of markup
+		 * that starts a line in the source (a code block): put it back. */
+		if (space_default && which && which <= m->nws && m->ws[which - 1] &&
+		    strchr(m->ws[which - 1], '\n') && out->len &&
+		    !strchr(" \t\n", qb_buf_cstr(out)[out->len - 1]))
+			qb_buf_puts(out, m->ws[which - 1]);
+		qb_buf_puts(out, data);
+		free(id);
+		free(ref);
+		free(own);
+		p = close + 1;
+	}
+	qb_buf_puts(out, p);
+	/* The text's ends, as the reader keeps texts. */
+	size_t n = out->len;
+	while (n && strchr(" \t\n", qb_buf_cstr(out)[n - 1]))
+		n--;
+	size_t a = 0;
+	while (a < n && strchr(" \t\n", qb_buf_cstr(out)[a]))
+		a++;
+	char *t = qb_xstrndup(qb_buf_cstr(out) + a, n - a);
+	qb_buf_clear(out);
+	qb_buf_puts(out, t);
+	free(t);
+	return 0;
+}
+
+/* s with every run of white space one space, for a comparison that XLIFF's
+ * default white space allows. */
+static char *collapse(const char *s)
+{
+	qb_buf b = QB_BUF_INIT;
+	bool space = false;
+	for (const char *p = s; *p; p++) {
+		if (strchr(" \t\n\r", *p)) {
+			space = true;
+			continue;
+		}
+		if (space && b.len)
+			qb_buf_putc(&b, ' ');
+		space = false;
+		qb_buf_putc(&b, *p);
+	}
+	return qb_buf_detach(&b);
+}
+
+int qb_xliff_resolve(qb_tu_in *in, const qb_tu *u, const char *path)
+{
+	if (!in->unresolved && !in->space_default)
+		return 0;
+	ph_map m = {{NULL, 0, 0}, {NULL, NULL, 0, 0}, false, NULL, 0, u->source, 0};
+	qb_tu_pieces(u->source, map_piece, &m);
+	m.target = true;
+	if (u->target)
+		qb_tu_pieces(u->target, map_piece, &m);
+	int rc = 0;
+	qb_buf s = QB_BUF_INIT, t = QB_BUF_INIT;
+	if (resolve_text(&s, in->source, &m, in->space_default, in, path) != 0 ||
+	    resolve_text(&t, in->target, &m, in->space_default, in, path) != 0) {
+		rc = -1;
+	} else {
+		free(in->source);
+		free(in->target);
+		in->source = qb_buf_detach(&s);
+		in->target = qb_buf_detach(&t);
+		if (in->space_default && strcmp(in->source, u->source) != 0) {
+			char *a = collapse(in->source), *b = collapse(u->source);
+			if (strcmp(a, b) == 0) {
+				free(in->source);
+				in->source = qb_xstrdup(u->source);
+			}
+			free(a);
+			free(b);
+		}
+		in->unresolved = false;
+	}
+	qb_buf_dispose(&s);
+	qb_buf_dispose(&t);
+	for (size_t k = 0; k < m.d.n; k++)
+		free(m.d.v[k]);
+	free(m.d.v);
+	free(m.ph.ref);
+	free(m.ph.paired);
+	for (size_t k = 0; k < m.nws; k++)
+		free(m.ws[k]);
+	free(m.ws);
 	return rc;
 }
