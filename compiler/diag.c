@@ -126,6 +126,13 @@ void qb_diag_later_free(qb_diag_later *l)
 	free(l);
 }
 
+void qb_diag_later_each(const qb_diag_later *l, qb_diag_later_fn fn, void *payload)
+{
+	for (size_t i = 0; l && i < l->n; i++)
+		if (!l->items[i].is_source)
+			fn(payload, l->items[i].level, l->items[i].loc, l->items[i].text);
+}
+
 /* Registers text (owned) for file, in place of an earlier text of that
  * file: a bank read again (watch) is quoted as it is now. */
 static void add_source(const char *file, char *text, size_t len)

@@ -92,6 +92,12 @@ void qb_diag_later_begin(void);
 qb_diag_later *qb_diag_later_end(void);
 void qb_diag_later_report(qb_diag_later *l);
 void qb_diag_later_free(qb_diag_later *l);
+/* Each diagnostic of l in order (its message translated), for a caller
+ * that reports them at other places (translate import: a bank it did not
+ * write is no place to point at). */
+typedef void (*qb_diag_later_fn)(void *payload, qb_diag_level level, qb_loc loc,
+                                 const char *message);
+void qb_diag_later_each(const qb_diag_later *l, qb_diag_later_fn fn, void *payload);
 
 /* Every error reported so far (for unit tests; callers use a mark). */
 unsigned long qb_diag_errors(void);

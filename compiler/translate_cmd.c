@@ -20,6 +20,7 @@
 #include "read.h"
 #include "revision.h"
 #include "translate.h"
+#include "utf8.h"
 #include "validate.h"
 
 /* "po" or "xliff": --format, else from the file's name. */
@@ -156,7 +157,7 @@ done:
 
 /* What an import did, for its report. */
 typedef struct import_counts {
-	size_t added, changed, same, confirmed, untranslated, changed_source, unknown;
+	size_t added, changed, same, confirmed, untranslated, changed_source, unknown, altered;
 	size_t current, stale;
 } import_counts;
 
@@ -258,7 +259,7 @@ static void check_file(qb_tu_file *f, const char *fpath)
 	if (f->n)
 		qsort(v, f->n, sizeof *v, cmp_key);
 	for (size_t i = 1; i < f->n; i++)
-		if (strcmp(v[i]->key, v[i - 1]->key) == 0)
+		if (*v[i]->key && strcmp(v[i]->key, v[i - 1]->key) == 0)
 			qb_diag_error(QB_LOC(fpath, v[i]->line, v[i]->line ? 1 : 0),
 			              "a second unit '%s'; the first is on line %d", v[i]->key,
 			              v[i - 1]->line);
@@ -280,6 +281,149 @@ static void check_file(qb_tu_file *f, const char *fpath)
 	}
 }
 
+/* The language a file names (a PO header's "fr_FR", "sr@latin" or
+ * "pt_BR.UTF-8"), as a BCP 47 code in *out; false when it is none. */
+static bool file_lang(qb_buf *out, const char *s)
+{
+	qb_buf b = QB_BUF_INIT;
+	for (const char *p = s; *p && *p != '.' && *p != '@'; p++)
+		qb_buf_putc(&b, *p == '_' ? '-' : *p);
+	bool ok = qb_lang_valid(qb_buf_cstr(&b), b.len);
+	if (ok)
+		qb_lang_canonical(out, qb_buf_cstr(&b), b.len);
+	qb_buf_dispose(&b);
+	return ok;
+}
+
+/* The target language: --lang, checked against the language the file
+ * names (its region may be more than --lang says: fr_FR for fr, with a
+ * note), or the file's.  -1 after an error located in the file. */
+static int import_lang(qb_buf *lang, const qb_drv_opts *o, const qb_tu_file *f,
+                       const char *fpath)
+{
+	qb_loc at = {fpath, f->lang_line, f->lang_line ? 1 : 0};
+	qb_buf fl = QB_BUF_INIT;
+	int rc = 0;
+	if (f->lang && !file_lang(&fl, f->lang)) {
+		qb_diag_error(at, "the file's language '%s' is not a BCP 47 language code",
+		              f->lang);
+		rc = -1;
+	} else if (!o->langs && !f->lang) {
+		qb_diag_error(at, "the file names no target language; give --lang");
+		rc = -1;
+	} else if (!o->langs) {
+		qb_buf_puts(lang, qb_buf_cstr(&fl));
+	} else if (!qb_lang_valid(o->langs, strlen(o->langs))) {
+		qb_diag_error(QB_LOC(fpath, 0, 0), "'%s' is not a BCP 47 language code", o->langs);
+		rc = -1;
+	} else {
+		qb_lang_canonical(lang, o->langs, strlen(o->langs));
+		const char *want = qb_buf_cstr(lang), *have = qb_buf_cstr(&fl);
+		size_t n = strlen(want);
+		if (!f->lang || strcmp(have, want) == 0) {
+			/* the same language */
+		} else if (strncmp(have, want, n) == 0 && have[n] == '-') {
+			qb_diag_note(at, "the file's language '%s' taken as '%s'", f->lang, want);
+		} else {
+			qb_diag_error(at, "the file is a translation into '%s', not '%s': give the "
+			              "file of '%s' (or --lang %s)", f->lang, want, want, have);
+			rc = -1;
+		}
+	}
+	qb_buf_dispose(&fl);
+	return rc;
+}
+
+/* A translation as the .qb reader takes texts: no control character
+ * (check_encoding() in read_text.c), and not past the length the checks
+ * call very long (QB_LONG_TEXT, a warning there) unless its source is
+ * too; one more than four times its source's length is refused.  -1
+ * after an error. */
+static int check_target(const qb_tu_in *in, const char *fpath)
+{
+	qb_loc at = {fpath, in->line, in->line ? 1 : 0};
+	for (const unsigned char *p = (const unsigned char *)in->target; *p; p++)
+		if ((*p < 0x20 && *p != '\t' && *p != '\n') || *p == 0x7F) {
+			qb_diag_error(at, "translation of '%s': control character U+%04X in the text",
+			              in->key, (unsigned)*p);
+			return -1;
+		}
+	size_t n = qb_utf8_count(in->target, strlen(in->target));
+	size_t ns = qb_utf8_count(in->source, strlen(in->source));
+	if (n <= QB_LONG_TEXT || ns > QB_LONG_TEXT)
+		return 0;
+	if (n > 4 * ns) {
+		qb_diag_error(at, "translation of '%s': %zu characters, for a source of %zu: a text "
+		              "of the bank is at most %d characters (more is hard to read on a phone)",
+		              in->key, n, ns, QB_LONG_TEXT);
+		return -1;
+	}
+	qb_diag_warning(at, "translation of '%s': very long (%zu characters; more than %d is hard "
+	                "to read on a phone)", in->key, n, QB_LONG_TEXT);
+	return 0;
+}
+
+/* The letters and digits of a text's literal pieces (every byte of a
+ * character outside ASCII counts as one). */
+static void literal_piece(void *payload, const char *kind, const char *s, size_t len)
+{
+	for (size_t i = 0; !kind && i < len; i++)
+		if ((unsigned char)s[i] >= 0x80 || (s[i] >= '0' && s[i] <= '9') ||
+		    ((s[i] | 0x20) >= 'a' && (s[i] | 0x20) <= 'z'))
+			qb_buf_putc(payload, s[i]);
+}
+
+/* True when a and b have the same words, differing only in markup,
+ * punctuation or white space: what a tool that drops XLIFF's
+ * placeholders or reflows white space leaves of a source. */
+static bool same_words(const char *a, const char *b)
+{
+	qb_buf x = QB_BUF_INIT, y = QB_BUF_INIT;
+	qb_tu_pieces(a, literal_piece, &x);
+	qb_tu_pieces(b, literal_piece, &y);
+	bool same = strcmp(qb_buf_cstr(&x), qb_buf_cstr(&y)) == 0;
+	qb_buf_dispose(&x);
+	qb_buf_dispose(&y);
+	return same;
+}
+
+/* What the edited bank's read-back reports, told at the units of the
+ * translator's file whose translations it is about. */
+typedef struct readback {
+	const qb_tu_file *f;
+	const char *const *done;
+	const qb_tu_list *after;
+	const char *lang, *fpath, *bpath;
+} readback;
+
+static void readback_at(void *payload, qb_diag_level level, qb_loc loc, const char *message)
+{
+	const readback *rb = payload;
+	const qb_tu_in *hit = NULL;
+	for (size_t i = 0; loc.file && strcmp(loc.file, rb->bpath) == 0 && i < rb->f->n; i++) {
+		const qb_tu *u = rb->done[i] ? qb_tu_find(rb->after, rb->f->v[i].key) : NULL;
+		const qb_tr *tr = u ? qb_text_tr(u->text, rb->lang) : NULL;
+		if (!tr || !u->target)
+			continue;
+		int last = (int)tr->line;
+		for (const char *p = u->target; (p = strchr(p, '\n')) != NULL; p++)
+			last++;
+		if (loc.line >= (int)tr->line && loc.line <= last)
+			hit = &rb->f->v[i];
+	}
+	if (hit) {
+		qb_loc at = {rb->fpath, hit->line, hit->line ? 1 : 0};
+		if (level == QB_DIAG_ERROR)
+			qb_diag_error(at, "translation of '%s': %s", hit->key, message);
+		else if (level == QB_DIAG_WARNING)
+			qb_diag_warning(at, "translation of '%s': %s", hit->key, message);
+	} else if (level == QB_DIAG_ERROR) {
+		/* (A warning about another text was told when the bank was read.) */
+		qb_diag_error(QB_LOC(rb->fpath, 0, 0), "the bank with these translations would "
+		              "not check: %s", message);
+	}
+}
+
 static qb_drv_status import_file(const qb_drv_opts *o, const char *fpath, const char *bpath)
 {
 	qb_drv_status rc = QB_DRV_OK;
@@ -293,6 +437,7 @@ static qb_drv_status import_file(const qb_drv_opts *o, const char *fpath, const 
 	qb_buf result = QB_BUF_INIT, lang = QB_BUF_INIT;
 	const char **done = NULL; /* the text written for each unit of f      */
 	bool *cur = NULL;         /* its record entry made current (else stale) */
+	bool *rv = NULL;          /* the file marks it reviewed                */
 	import_counts n = {0};
 	pairs pend = {NULL, 0};
 	int lockfd = -1;
@@ -311,18 +456,10 @@ static qb_drv_status import_file(const qb_drv_opts *o, const char *fpath, const 
 		rc = QB_DRV_BANK_ERRORS;
 		goto done;
 	}
-	if (!f.lang && !o->langs) {
-		qb_diag_error(QB_LOC(fpath, 0, 0), "the file names no target language; give --lang");
+	if (import_lang(&lang, o, &f, fpath) != 0) {
 		rc = QB_DRV_BANK_ERRORS;
 		goto done;
 	}
-	const char *want = o->langs ? o->langs : f.lang;
-	if (!qb_lang_valid(want, strlen(want))) {
-		qb_diag_error(QB_LOC(fpath, 0, 0), "'%s' is not a BCP 47 language code", want);
-		rc = QB_DRV_BANK_ERRORS;
-		goto done;
-	}
-	qb_lang_canonical(&lang, want, strlen(want));
 	/* As builds do: the bank and its record are read and written under
 	 * an exclusive lock on the bank file. */
 	lockfd = open(bpath, O_RDONLY | O_CLOEXEC);
@@ -355,17 +492,30 @@ static qb_drv_status import_file(const qb_drv_opts *o, const char *fpath, const 
 		goto done;
 	}
 	qb_tu_collect(&units, bank, L, NULL, NULL);
+	qb_tu_in_place(&f, &units, bank, fpath);
 	ed = qb_edit_new(bank, src, len);
 	done = qb_xcalloc(f.n + 1, sizeof *done);
 	cur = qb_xcalloc(f.n + 1, sizeof *cur);
+	rv = qb_xcalloc(f.n + 1, sizeof *rv);
 	/* First every check, so that one mistake writes nothing. */
 	for (size_t i = 0; i < f.n; i++) {
-		const qb_tu_in *in = &f.v[i];
+		qb_tu_in *in = &f.v[i];
 		qb_loc at = {fpath, in->line, in->line ? 1 : 0};
 		const qb_tu *u = qb_tu_find(&units, in->key);
 		if (!u) {
-			qb_diag_warning(at, "skipped '%s': the bank has no such text", in->key);
+			if (*in->key) /* (one without a key was reported as it was placed) */
+				qb_diag_warning(at, "skipped '%s': the bank has no such text", in->key);
 			n.unknown++;
+			continue;
+		}
+		if (strcmp(fmt, "xliff") == 0 && qb_xliff_resolve(in, u, fpath) != 0)
+			continue;
+		if (strcmp(u->source, in->source) != 0 && same_words(u->source, in->source)) {
+			qb_diag_warning(at, "skipped '%s': its source differs from the bank's '%s' text only "
+			                "in markup, punctuation or white space, as a tool that drops "
+			                "XLIFF's placeholders leaves it; translate it in a tool that "
+			                "keeps them", in->key, deflang);
+			n.altered++;
 			continue;
 		}
 		if (strcmp(u->source, in->source) != 0) {
@@ -378,9 +528,16 @@ static qb_drv_status import_file(const qb_drv_opts *o, const char *fpath, const 
 			n.untranslated++;
 			continue;
 		}
-		cur[i] = o->reviewed || !in->fuzzy;
-		qb_buf why = QB_BUF_INIT;
+		if (check_target(in, fpath) != 0)
+			continue;
 		bool same = u->target && strcmp(u->target, in->target) == 0;
+		/* A file without states (a tool dropped them) says nothing of a
+		 * translation it does not change. */
+		cur[i] = (o->reviewed || !in->fuzzy) && !(same && in->nostate);
+		/* Reviewed in the file: marked there by a reviewer, or qbc's own
+		 * note on a text the file leaves as exported. */
+		rv[i] = in->reviewed || (same && in->reviewed_kept);
+		qb_buf why = QB_BUF_INIT;
 		if (!same && qb_tu_markup_check(in->source, in->target, &why) != 0) {
 			qb_diag_error(at, "translation of '%s': %s", in->key, qb_buf_cstr(&why));
 			qb_buf_dispose(&why);
@@ -407,6 +564,12 @@ static qb_drv_status import_file(const qb_drv_opts *o, const char *fpath, const 
 		else
 			n.added++;
 	}
+	/* A file of another bank, or one a tool emptied, is no translation. */
+	if (!f.n)
+		qb_diag_error(QB_LOC(fpath, 0, 0), "the file has no translation unit");
+	else if (n.unknown + n.altered + n.changed_source == f.n && !qb_diag_errors_since(m))
+		qb_diag_error(QB_LOC(fpath, 0, 0), "none of the file's %zu units is a text of %s as "
+		              "the bank has it: is it the file of another bank?", f.n, bpath);
 	if (pairs_flush(ed, &pend, L) != 0)
 		qb_diag_error(QB_LOC(fpath, 0, 0), "a pair's place in %s cannot be found", bpath);
 	if (qb_diag_errors_since(m)) {
@@ -444,13 +607,22 @@ static qb_drv_status import_file(const qb_drv_opts *o, const char *fpath, const 
 		/* The edited bank must read as the file says before it replaces
 		 * the old one. */
 		qb_diag_mark m2 = qb_diag_mark_now();
+		/* Its diagnostics point at lines of a bank that is not written
+		 * yet: they are told at the translator's units (readback_at()). */
+		qb_diag_later_begin();
 		nb = qb_read_text(bpath, qb_buf_cstr(&result), result.len);
+		if (nb)
+			qb_validate(nb);
+		qb_diag_later *kept = qb_diag_later_end();
 		if (!nb) {
+			qb_diag_later_report(kept);
 			rc = QB_DRV_IO;
 			goto done;
 		}
-		qb_validate(nb);
 		qb_tu_collect(&after, nb, L, NULL, NULL);
+		readback rb = {&f, done, &after, L, fpath, bpath};
+		qb_diag_later_each(kept, readback_at, &rb);
+		qb_diag_later_free(kept);
 		for (size_t i = 0; i < f.n; i++) {
 			const qb_tu *u = done[i] ? qb_tu_find(&after, f.v[i].key) : NULL;
 			if (done[i] && (!u || !u->target || strcmp(u->target, done[i]) != 0))
@@ -479,17 +651,25 @@ static qb_drv_status import_file(const qb_drv_opts *o, const char *fpath, const 
 		const qb_tu *u = done[i] ? qb_tu_find(&after, f.v[i].key) : NULL;
 		if (u && u->qid && *u->elem &&
 		    qb_rev_set_text(rev, cb, u->qid, u->elem, u->text, L, cur[i],
-		                    cur[i] && o->reviewed))
+		                    cur[i] && (o->reviewed || rv[i])))
 			cur[i] ? n.current++ : n.stale++;
 	}
 	if (rev && n.current + n.stale && qb_rev_save(rev, rpath, bpath) != 0) {
 		rc = QB_DRV_IO;
 		goto done;
 	}
-	printf(_("%s: %s from %s: %zu added, %zu changed, %zu unchanged, %zu skipped (%zu changed "
-	         "in the bank since the export, %zu unknown), %zu untranslated\n"),
-	       bpath, L, fpath, n.added, n.changed, n.same + n.confirmed,
-	       n.changed_source + n.unknown, n.changed_source, n.unknown, n.untranslated);
+	if (n.altered)
+		printf(_("%s: %s from %s: %zu added, %zu changed, %zu unchanged, %zu skipped (%zu "
+		         "changed in the bank since the export, %zu changed by a tool, %zu unknown), "
+		         "%zu untranslated\n"),
+		       bpath, L, fpath, n.added, n.changed, n.same + n.confirmed,
+		       n.changed_source + n.altered + n.unknown, n.changed_source, n.altered, n.unknown,
+		       n.untranslated);
+	else
+		printf(_("%s: %s from %s: %zu added, %zu changed, %zu unchanged, %zu skipped (%zu "
+		         "changed in the bank since the export, %zu unknown), %zu untranslated\n"),
+		       bpath, L, fpath, n.added, n.changed, n.same + n.confirmed,
+		       n.changed_source + n.unknown, n.changed_source, n.unknown, n.untranslated);
 	if (newlang && n.added)
 		printf(_("  '%s' added to the bank's languages\n"), L);
 	if (rev)
@@ -501,6 +681,7 @@ done:
 	free(pend.v);
 	free(done);
 	free(cur);
+	free(rv);
 	qb_edit_free(ed);
 	qb_tu_dispose(&units);
 	qb_tu_dispose(&after);
