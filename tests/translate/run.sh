@@ -567,4 +567,5 @@ check "partial new language: said why" err_has "partial.po: error: 25 of the ban
 check "partial new language: nothing written" cmp -s bank.qb orig.qb
 
 . "$HERE/view.sh"
+. "$HERE/readers.sh"
 finish
