@@ -410,8 +410,7 @@ int qb_xliff_read(const char *path, qb_tu_file *out)
 	char *version = is(root, "xliff") ? attr(root, "version") : NULL;
 	if (!version || strncmp(version, "2.", 2) != 0) {
 		qb_diag_error(QB_LOC(path, root ? (int)xmlGetLineNo(root) : 0, 1),
-		              "not an XLIFF 2 file: the root is not <xliff version=\"2.x\"> in its "
-		              "namespace");
+		              "not an XLIFF 2 file: the root is not <xliff version=\"2.x\">");
 		r.rc = -1;
 		goto done;
 	}
