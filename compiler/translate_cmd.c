@@ -483,6 +483,18 @@ static qb_drv_status import_file(const qb_drv_opts *o, const char *fpath, const 
 		rc = QB_DRV_BANK_ERRORS;
 		goto done;
 	}
+	/* A file of fr_FR, without --lang, for a bank that has fr: fr. */
+	const char *dash = strchr(qb_buf_cstr(&lang), '-');
+	if (!o->langs && dash && !qb_bank_has_lang(bank, qb_buf_cstr(&lang))) {
+		char *primary = qb_xstrndup(qb_buf_cstr(&lang), (size_t)(dash - qb_buf_cstr(&lang)));
+		if (qb_bank_has_lang(bank, primary)) {
+			qb_diag_note(QB_LOC(fpath, f.lang_line, f.lang_line ? 1 : 0),
+			             "the file's language '%s' taken as '%s'", f.lang, primary);
+			qb_buf_clear(&lang);
+			qb_buf_puts(&lang, primary);
+		}
+		free(primary);
+	}
 	const char *L = qb_buf_cstr(&lang);
 	const char *deflang = qb_bank_default_lang(bank);
 	if (deflang && strcmp(deflang, L) == 0) {

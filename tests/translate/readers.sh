@@ -194,6 +194,10 @@ sed 's/^"Language: sw\\n"$/"Language: sw_KE\\n"/' sw.po >sw-ke.po
 run "$QBC" translate import --lang sw sw-ke.po bank.qb
 check "sw_KE for sw: exit 0" rc 0
 check "sw_KE for sw: a note" err_has "note: the file's language 'sw_KE' taken as 'sw'"
+restore
+run "$QBC" translate import sw-ke.po bank.qb
+check "sw_KE without --lang, for a bank of sw: taken as sw" out_has "bank.qb: sw from sw-ke.po: 0 added, 0 changed, 26 unchanged"
+check "sw_KE without --lang: a note" err_has "note: the file's language 'sw_KE' taken as 'sw'"
 sed 's/trgLang="sw"/trgLang="fr"/' sw.xlf >fr-label.xlf
 run "$QBC" translate import --lang sw fr-label.xlf bank.qb
 check "an XLIFF trgLang fr as --lang sw: refused" err_has "fr-label.xlf:2:1: error: the file is a translation into 'fr', not 'sw'"
