@@ -38,6 +38,7 @@
 #include "hash.h"
 #include "i18n.h"
 #include "markup.h"
+#include "stale.h"
 #include "write.h"
 
 #define HEX 17 /* 16 hex digits and a NUL */
@@ -842,6 +843,7 @@ static const char *text_in(const qb_bank *bank, const qb_text *t, size_t k)
  * each text's own short hash. */
 typedef struct basis_set {
 	const qb_bank *bank;
+	const qb_text *t;  /* the element's texts                            */
 	uint8_t (*h)[8];   /* per declared language                          */
 	uint8_t all[8];    /* their XOR                                      */
 	char (*own)[HEX];  /* text_hash() of each text, for the pairs form   */
@@ -879,6 +881,7 @@ static void basis_set_init(basis_set *bs, const qb_bank *bank, const qb_text *t,
 		hash_texts(mine = qb_xcalloc(n ? n : 1, sizeof *mine), bank, t);
 	row = row ? row : mine;
 	bs->bank = bank;
+	bs->t = t;
 	bs->h = qb_xcalloc(n ? n : 1, sizeof *bs->h);
 	bs->own = pairs ? qb_xcalloc(n, sizeof *bs->own) : NULL;
 	memset(bs->all, 0, sizeof bs->all);
@@ -940,14 +943,6 @@ static bool basis_matches(const tent *e, const basis_set *bs, size_t self, const
 	bool same = basis_is(e, basis);
 	free(basis);
 	return same;
-}
-
-/* The basis of lang's text as a string, made once when first needed. */
-static const char *basis_made(char **basis, const basis_set *bs, const char *lang)
-{
-	if (!*basis)
-		*basis = basis_of(bs, lang);
-	return *basis;
 }
 
 /* Where an element is, for messages: formatted only by the callbacks that
@@ -1447,75 +1442,83 @@ void qb_rev_each_media(const qb_bank *bank, qb_rev_media_fn fn, void *payload)
 	each_element(bank, media_elem, &m);
 }
 
-/* ---- settling: a translation that catches up ---- */
+/* ---- the stale rules (stale.c) applied to the record ---- */
 
-/* Whether the basis of e (the text of the bank's language self) no longer
- * matches language k's current text: its own part in the pairs form; the
- * whole basis in the two-language form (k is then the other language)
- * and in the combined form (where the parts cannot be told apart). */
-static bool part_differs(const tent *e, const basis_set *bs, size_t self, size_t k)
+/* Language k's part in a basis of the pairs form: the first 8 hex digits
+ * of the hash of its current text. */
+static void own_part(char out[HEX], const basis_set *bs, size_t k)
 {
-	const qb_bank *bank = bs->bank;
-	if (e->long_basis != (bs->own != NULL))
-		return true; /* the bank's number of languages changed */
-	if (!e->long_basis) {
-		char *basis = basis_of(bs, bank->langs[self].code);
-		bool same = basis_is(e, basis);
-		free(basis);
-		return !same;
+	if (bs->own) {
+		memcpy(out, bs->own[k], HEX);
+		return;
 	}
-	size_t len = strlen(bank->langs[k].code);
-	for (const char *p = e->basis.s; *p;) {
-		if (strncmp(p, bank->langs[k].code, len) == 0 && p[len] == ':')
-			return strncmp(p + len + 1, bs->own[k], 8) != 0;
+	const char *s = text_in(bs->bank, bs->t, k);
+	uint8_t h[8];
+	text_hash8(h, s ? s : "");
+	qb_hash_hex(out, h, 8);
+}
+
+/* Where the part of language code is in a basis of the pairs form (its
+ * 8 hex digits), or NULL. */
+static const char *pair_of(const char *basis, const char *code)
+{
+	size_t len = strlen(code);
+	for (const char *p = basis; *p;) {
+		if (strncmp(p, code, len) == 0 && p[len] == ':')
+			return p + len + 1;
 		p += strcspn(p, ",");
 		p += *p == ',';
 	}
-	return true;
+	return NULL;
 }
 
-/* Whether the unchanged text e (language self) is out of date only for
- * languages that have no text in the record (old[k] NULL: a translation
- * added, or a language new to the bank) or no text now: its basis still
- * matches every other language's current text.  Adding a translation
- * never makes the texts it was translated from stale, and a bank that
- * gains a language changes the basis's form (two languages: the other's
- * hash; three to BASIS_PAIRS_MAX: a hash per language).  False when the
- * record's form cannot tell (the combined form of many languages). */
-static bool out_of_date_only_for_new(const tent *e, const basis_set *bs, const qb_text *t,
-                                     size_t self, const tent *const *old)
+/* What each language's text of one element did since the record. */
+typedef struct elem_state {
+	const tent *const *old; /* per bank language: the record's entry, or NULL */
+	bool *changed;          /* a text that differs from the record's (or new)  */
+	bool *caught;           /* changed, and was stale itself: brought up to date */
+	size_t nchanged;
+} elem_state;
+
+/* The part of the basis of e (the text of the bank's language self) for
+ * language k, against k's current text (stale.h).  A basis of the pairs
+ * form says it exactly, whatever the bank's languages now; a short basis
+ * in a bank of two languages is the other one's part; a short basis in a
+ * bank of three to BASIS_PAIRS_MAX was written when the bank had two, and
+ * is the part of the one language it matches; the combined form of more
+ * languages cannot tell the parts apart: when it is out of date, it is
+ * for the languages that changed (st), or for all when none did. */
+static qb_stale_part basis_part(const tent *e, const basis_set *bs, size_t self, size_t k,
+                                const elem_state *st)
 {
 	const qb_bank *bank = bs->bank;
-	if (e->long_basis && !bs->own)
-		return false;
-	size_t nknown = 0, known = 0;
-	for (size_t k = 0; k < bank->nlangs; k++)
-		if (k != self && old[k] && text_in(bank, t, k) != NULL) {
-			if (e->long_basis && part_differs(e, bs, self, k))
-				return false;
-			nknown++;
-			known = k;
-		}
-	/* the two-language form: the other language's part, alone */
-	return e->long_basis || (nknown == 1 && memcmp(e->basis.b, bs->h[known], 8) == 0);
+	if (e->long_basis) {
+		const char *p = pair_of(e->basis.s, bank->langs[k].code);
+		if (!p)
+			return QB_PART_NONE;
+		char own[HEX];
+		own_part(own, bs, k);
+		return strncmp(p, own, 8) == 0 ? QB_PART_SAME : QB_PART_DIFFERS;
+	}
+	if (bs->own) {
+		if (memcmp(e->basis.b, bs->h[k], 8) == 0)
+			return QB_PART_SAME;
+		for (size_t j = 0; j < bank->nlangs; j++)
+			if (j != self && j != k && memcmp(e->basis.b, bs->h[j], 8) == 0)
+				return QB_PART_NONE; /* the basis is j's: k came later */
+		return QB_PART_DIFFERS;
+	}
+	uint8_t x[8];
+	memcpy(x, bs->all, sizeof x);
+	for (size_t i = 0; i < 8; i++)
+		x[i] ^= bs->h[self][i];
+	if (memcmp(x, e->basis.b, 8) == 0)
+		return QB_PART_SAME;
+	if (bank->nlangs <= 2 || !st)
+		return QB_PART_DIFFERS;
+	size_t others = st->nchanged - st->changed[self];
+	return !others || st->changed[k] ? QB_PART_DIFFERS : QB_PART_SAME;
 }
-
-/* What each language's text of one element did since the record: it
- * changed (or is new), and a changed text "caught up" when it was
- * written after another language's text had changed in an earlier build:
- * a translation brought up to date.  A text that catches up stales no
- * other language's text, and it settles: the texts it was translated
- * from take its new version into their bases.  Texts changed in the
- * same build (edited together) do not catch up with each other, so an
- * edit of the source and a translation together still stales a third
- * language.  The combined form of more than BASIS_PAIRS_MAX languages
- * cannot tell which language a basis is out of date for: there a text
- * catches up only when it is the one text of the element that changed,
- * and the others do not take it in (review clears them). */
-typedef struct elem_state {
-	bool *changed;
-	bool *caught;
-} elem_state;
 
 /* old[k]: the record's entry for the element's text in the bank's
  * language k, or NULL. */
@@ -1523,30 +1526,36 @@ static void elem_state_init(elem_state *st, const qb_bank *bank, const qb_text *
                             const basis_set *bs, const text_hashes *row, const tent *const *old)
 {
 	size_t n = bank->nlangs;
+	st->old = old;
 	st->changed = qb_xcalloc(n + 1, sizeof *st->changed);
 	st->caught = qb_xcalloc(n + 1, sizeof *st->caught);
-	size_t nchanged = 0;
+	st->nchanged = 0;
 	for (size_t k = 0; k < n; k++) {
 		const char *s = text_in(bank, t, k);
+		if (!s)
+			continue;
 		uint8_t h[8];
 		if (row)
 			memcpy(h, row[k].text, 8);
 		else
-			text_hash8(h, s ? s : "");
-		st->changed[k] = old[k] ? memcmp(old[k]->hash, h, 8) != 0 : s != NULL;
-		nchanged += st->changed[k];
+			text_hash8(h, s);
+		st->changed[k] = !old[k] || memcmp(old[k]->hash, h, 8) != 0;
+		st->nchanged += st->changed[k];
 	}
+	/* The combined form cannot tell which language a text was stale
+	 * for: there a text catches up only when it alone changed. */
 	bool combined = n > BASIS_PAIRS_MAX;
 	for (size_t k = 0; k < n; k++) {
-		if (!st->changed[k] || !text_in(bank, t, k))
+		if (!st->changed[k])
 			continue;
 		if (!old[k]) { /* a new translation is written against the others */
 			st->caught[k] = true;
 			continue;
 		}
 		for (size_t j = 0; j < n && !st->caught[k]; j++)
-			if (j != k && !st->changed[j] && part_differs(old[k], bs, k, j))
-				st->caught[k] = !combined || nchanged == 1;
+			if (j != k && old[j] && !st->changed[j] && text_in(bank, t, j) &&
+			    basis_part(old[k], bs, k, j, st) == QB_PART_DIFFERS)
+				st->caught[k] = !combined || st->nchanged == 1;
 	}
 }
 
@@ -1556,56 +1565,115 @@ static void elem_state_dispose(elem_state *st)
 	free(st->caught);
 }
 
-/* Appends to out ('xx', 'yy') the languages whose change leaves the
- * unchanged text e of language self stale: those its basis is out of
- * date for, but for the ones that caught up. */
-static void stale_for(qb_buf *out, const tent *e, const basis_set *bs, size_t self,
-                      const elem_state *st)
+static qb_stale_other other_of(const elem_state *st, size_t k)
 {
-	const qb_bank *bank = bs->bank;
-	bool combined = !e->long_basis && bank->nlangs > 2;
-	for (size_t k = 0; k < bank->nlangs; k++) {
-		if (k == self || st->caught[k])
-			continue;
-		if (combined ? st->changed[k] : part_differs(e, bs, self, k))
-			qb_buf_appendf(out, "%s'%s'", out->len ? ", " : "", bank->langs[k].code);
-	}
+	if (!st->old[k])
+		return QB_OTHER_NEW;
+	if (!st->changed[k])
+		return QB_OTHER_SAME;
+	return st->caught[k] ? QB_OTHER_CAUGHT : QB_OTHER_CHANGED;
 }
 
-/* Takes into the basis of the unchanged text e (language self) the
- * current text of every language that caught up; basis is the text's
- * basis against every current text. */
-static void settle(qb_revisions *rev, tent *e, const basis_set *bs, size_t self,
-                   const elem_state *st, const char *basis)
+/* The table's verdict on the unchanged text e of language self: whether
+ * it is stale, and for which languages ("'xx', 'yy'" appended to who when
+ * not NULL); take[k] (when not NULL) for the languages the build takes
+ * into its basis; *settled (when not NULL) when one of those caught up. */
+static bool judge(const tent *e, const basis_set *bs, size_t self, const elem_state *st,
+                  bool *take, bool *settled, qb_buf *who)
 {
 	const qb_bank *bank = bs->bank;
-	if (e->long_basis != (bs->own != NULL))
-		return;
-	if (!e->long_basis) { /* two languages: settled when the other caught up */
-		for (size_t k = 0; k < bank->nlangs; k++)
-			if (k != self && st->caught[k] && bank->nlangs == 2)
-				put_basis(rev, e, basis);
-		return;
+	/* the combined form, out of date while nothing changed: one of them */
+	bool guess = !e->long_basis && !bs->own && bank->nlangs > 2 &&
+	             st->nchanged == (size_t)st->changed[self];
+	bool stale = false;
+	if (settled)
+		*settled = false;
+	for (size_t k = 0; k < bank->nlangs; k++) {
+		if (take)
+			take[k] = true;
+		if (k == self || !text_in(bank, bs->t, k))
+			continue;
+		qb_stale_part part = basis_part(e, bs, self, k, st);
+		qb_stale_other other = other_of(st, k);
+		const qb_stale_rule *r = qb_stale_rule_of(part, other);
+		if (take)
+			take[k] = r->take;
+		if (settled && r->take && part == QB_PART_DIFFERS && other == QB_OTHER_CAUGHT)
+			*settled = true;
+		if (r->stale && who)
+			qb_buf_appendf(who, "%s'%s'", !who->len ? "" : guess ? _(" or ") : ", ",
+			               bank->langs[k].code);
+		stale |= r->stale;
 	}
-	qb_buf b = QB_BUF_INIT;
-	for (const char *p = e->basis.s; *p;) {
-		size_t len = strcspn(p, ":"), part = strcspn(p, ",");
-		size_t k = 0;
-		while (k < bank->nlangs && (strlen(bank->langs[k].code) != len ||
-		                            strncmp(bank->langs[k].code, p, len) != 0))
-			k++;
-		if (b.len)
-			qb_buf_putc(&b, ',');
-		if (k < bank->nlangs && st->caught[k])
-			qb_buf_appendf(&b, "%.*s:%.8s", (int)len, p, bs->own[k]);
+	return stale;
+}
+
+/* Brings the basis of e (language self) up to date for the languages
+ * take[k] names (st: NULL when not worked out), in the form the bank's
+ * number of languages asks for; the parts not taken stay as they are (a
+ * part out of date stays out of date).  True when the basis changed. */
+static bool rebase(qb_revisions *rev, tent *e, const basis_set *bs, size_t self,
+                   const elem_state *st, const bool *take)
+{
+	const qb_bank *bank = bs->bank;
+	size_t n = bank->nlangs;
+	bool current = true, took = false;
+	for (size_t k = 0; k < n; k++) {
+		if (k == self || !text_in(bank, bs->t, k))
+			continue;
+		qb_stale_part p = basis_part(e, bs, self, k, st);
+		if (p == QB_PART_SAME)
+			continue;
+		if (take[k])
+			took = true;
 		else
-			qb_buf_append(&b, p, part);
-		p += part;
-		p += *p == ',';
+			current = false;
 	}
-	if (strcmp(qb_buf_cstr(&b), e->basis.s) != 0)
-		put_basis(rev, e, qb_buf_cstr(&b));
-	qb_buf_dispose(&b);
+	char *basis = basis_of(bs, bank->langs[self].code);
+	bool changed = false;
+	if (current) {
+		changed = !basis_is(e, basis);
+		if (changed)
+			put_basis(rev, e, basis);
+	} else if (bs->own && (took || !e->long_basis)) {
+		/* the pairs form: the parts taken from the texts now, the
+		 * others kept (a short basis recorded with two languages gives
+		 * its digits to the part out of date) */
+		qb_buf b = QB_BUF_INIT;
+		for (size_t k = 0; k < n; k++) {
+			if (k == self)
+				continue;
+			qb_stale_part p = text_in(bank, bs->t, k) ? basis_part(e, bs, self, k, st)
+			                                          : QB_PART_SAME;
+			char part[HEX];
+			const char *keep = NULL;
+			if (p == QB_PART_SAME || take[k])
+				own_part(part, bs, k);
+			else if (p == QB_PART_NONE)
+				continue;
+			else if (e->long_basis)
+				keep = pair_of(e->basis.s, bank->langs[k].code);
+			else
+				qb_hash_hex(part, e->basis.b, 8);
+			qb_buf_appendf(&b, "%s%s:%.8s", b.len ? "," : "", bank->langs[k].code,
+			               keep ? keep : part);
+		}
+		changed = !basis_is(e, qb_buf_cstr(&b));
+		if (changed)
+			put_basis(rev, e, qb_buf_cstr(&b));
+		qb_buf_dispose(&b);
+	} else if (e->long_basis && n == 2) {
+		/* back to two languages, out of date for the other one: a short
+		 * basis that is not its text's */
+		size_t k = !self;
+		const char *p = pair_of(e->basis.s, bank->langs[k].code);
+		char hex[HEX];
+		snprintf(hex, sizeof hex, "%.8s%.8s", p ? p : "00000000", p ? p : "00000000");
+		put_basis(rev, e, is_hex16(hex) ? hex : "0000000000000000");
+		changed = true;
+	}
+	free(basis);
+	return changed;
 }
 
 /* ---- stale translations ---- */
@@ -1622,27 +1690,6 @@ typedef struct stale_ctx {
 	void *payload;
 } stale_ctx;
 
-/* The languages whose text of the element changed since the record, as
- * indexes into bank->langs (a heap array of *n): worked out once per
- * element, not once per stale translation (an element whose English text
- * changed has a stale translation in every other language). */
-static size_t *changed_langs(const qb_revisions *rev, const qb_bank *bank, const char *qid,
-                             const char *elem, const qb_text *t, size_t *n)
-{
-	size_t *v = qb_xcalloc(bank->nlangs + 1, sizeof *v);
-	*n = 0;
-	for (size_t k = 0; k < bank->nlangs; k++) {
-		const char *lang = bank->langs[k].code;
-		const tent *o = find_t(rev, qid, elem, lang);
-		const char *s = qb_text_get(t, lang);
-		uint8_t h[8];
-		text_hash8(h, s ? s : "");
-		if (!o || memcmp(o->hash, h, 8) != 0)
-			v[(*n)++] = k;
-	}
-	return v;
-}
-
 static void stale_elem(void *payload, const char *qid, const char *elem, const qb_text *t,
                        const elem_ref *what)
 {
@@ -1650,9 +1697,8 @@ static void stale_elem(void *payload, const char *qid, const char *elem, const q
 	const text_hashes *row = c->hashes ? hashes_row(c->hashes, c->elem++) : NULL;
 	basis_set bs;
 	basis_set_init(&bs, c->bank, t, row);
-	size_t *changed = NULL, nchanged = 0;
-	elem_state st = {NULL, NULL}; /* worked out for the first stale candidate */
-	const tent **old = NULL;        /* the record's entries, with st */
+	elem_state st = {NULL, NULL, NULL, 0}; /* worked out for the first candidate */
+	const tent **old = NULL;
 	for (size_t i = 0; i < t->ntr; i++) {
 		const qb_tr *tr = &t->tr[i];
 		const tent *e = find_t_next(c->rev, &c->cursor, qid, elem, qb_tr_lang(t, tr));
@@ -1664,6 +1710,7 @@ static void stale_elem(void *payload, const char *qid, const char *elem, const q
 			memcpy(h, row[self].text, 8);
 		else
 			text_hash8(h, tr->text);
+		/* changed since the record (written now), or current */
 		if (memcmp(h, e->hash, 8) != 0 || self == QB_LANG_NONE ||
 		    basis_matches(e, &bs, self, qb_tr_lang(t, tr)))
 			continue;
@@ -1673,28 +1720,10 @@ static void stale_elem(void *payload, const char *qid, const char *elem, const q
 				old[k] = find_t(c->rev, qid, elem, c->bank->langs[k].code);
 			elem_state_init(&st, c->bank, t, &bs, row, old);
 		}
-		if (out_of_date_only_for_new(e, &bs, t, self, old))
-			continue;
 		qb_buf who = QB_BUF_INIT;
-		stale_for(&who, e, &bs, self, &st);
-		if (!who.len && (e->long_basis || c->bank->nlangs == 2)) {
+		if (!judge(e, &bs, self, &st, NULL, NULL, &who)) {
 			qb_buf_dispose(&who);
-			continue; /* only translations that caught up changed */
-		}
-		if (!who.len) {
-			if (!changed)
-				changed = changed_langs(c->rev, c->bank, qid, elem, t, &nchanged);
-			for (size_t j = 0; j < nchanged; j++)
-				if (changed[j] != self)
-					qb_buf_appendf(&who, "%s'%s'", who.len ? ", " : "",
-					               c->bank->langs[changed[j]].code);
-		}
-		if (!who.len) {
-			/* Already recorded as changed by an earlier build: name
-			 * the languages this text is translated from. */
-			for (size_t k = 0; k < t->ntr; k++)
-				if (strcmp(qb_tr_lang(t, &t->tr[k]), qb_tr_lang(t, tr)) != 0)
-					qb_buf_appendf(&who, "%s'%s'", who.len ? _(" or ") : "", qb_tr_lang(t, &t->tr[k]));
+			continue;
 		}
 		char buf[256];
 		if (c->tfn)
@@ -1708,7 +1737,6 @@ static void stale_elem(void *payload, const char *qid, const char *elem, const q
 		if (c->fn)
 			c->fn(c->payload, qid, qb_tr_lang(t, tr));
 	}
-	free(changed);
 	free(old);
 	elem_state_dispose(&st);
 	basis_set_dispose(&bs);
@@ -1754,6 +1782,7 @@ typedef struct upd_ctx {
 	size_t elem;   /* the element's row in hashes */
 	tent *olds;    /* upd_elem()'s scratch, nlangs + 1 each: made once, */
 	const tent **oldp; /* not for each of the bank's elements         */
+	bool *take;
 } upd_ctx;
 
 static void upd_elem(void *payload, const char *qid, const char *elem, const qb_text *t,
@@ -1780,7 +1809,8 @@ static void upd_elem(void *payload, const char *qid, const char *elem, const qb_
 			old[k] = &olds[k];
 		}
 	}
-	elem_state st = {NULL, NULL};
+	elem_state st = {NULL, NULL, NULL, 0};
+	bool *take = c->take;
 	for (size_t k = 0; k < n; k++) {
 		const char *lang = c->bank->langs[k].code;
 		const char *s = text_in(c->bank, t, k);
@@ -1791,7 +1821,6 @@ static void upd_elem(void *payload, const char *qid, const char *elem, const qb_
 			memcpy(h, row[k].text, 8);
 		else
 			text_hash8(h, s);
-		char *basis = NULL; /* basis_made() */
 		/* In place, o is (a copy of) the entry this one replaces. */
 		const tent *o = old[k];
 		tent e;
@@ -1801,33 +1830,38 @@ static void upd_elem(void *payload, const char *qid, const char *elem, const qb_
 			e.qid = id_of(c->old, qid) & 0x3fffffffu;
 			e.key = key_of(c->old, elem, lang);
 		}
-		bool added = false; /* the basis changed only for a new translation */
 		memcpy(e.hash, h, 8);
-		/* A text written now is written against the current others;
-		 * an unchanged text keeps its basis, so staleness persists,
-		 * but for the languages that caught up (settle()). */
 		bool same_text = o && memcmp(o->hash, h, 8) == 0;
-		bool same_basis = o && basis_matches(o, &bs, k, lang);
-		if (same_text && !same_basis && out_of_date_only_for_new(o, &bs, t, k, old)) {
-			/* a translation added: still current */
-			put_basis(c->old, &e, basis_made(&basis, &bs, lang));
-			added = true;
-		} else if (same_text || same_basis) {
+		if (same_text && basis_matches(o, &bs, k, lang)) {
+			/* current, as recorded */
 			e.long_basis = o->long_basis;
 			e.basis = o->basis;
-			if (same_text && !same_basis) {
-				if (!st.changed)
-					elem_state_init(&st, c->bank, t, &bs, row, old);
-				settle(c->old, &e, &bs, k, &st, basis_made(&basis, &bs, lang));
-			}
+			e.reviewed = o->reviewed;
+		} else if (same_text) {
+			/* stale, or out of date only for what the table lets the
+			 * build take in (stale.c) */
+			if (!st.changed)
+				elem_state_init(&st, c->bank, t, &bs, row, old);
+			bool settled = false;
+			e.long_basis = o->long_basis;
+			e.basis = o->basis;
+			judge(o, &bs, k, &st, take, &settled, NULL);
+			rebase(c->old, &e, &bs, k, &st, take);
+			/* Reviewed stays with a text that is current and took no
+			 * text that caught up. */
+			e.reviewed = o->reviewed && !settled && basis_matches(&e, &bs, k, lang);
 		} else {
-			put_basis(c->old, &e, basis_made(&basis, &bs, lang));
+			/* written now: against every other language's text */
+			char *basis = basis_of(&bs, lang);
+			if (o && basis_is(o, basis)) {
+				e.long_basis = o->long_basis;
+				e.basis = o->basis;
+			} else {
+				put_basis(c->old, &e, basis);
+			}
+			free(basis);
+			e.reviewed = 0;
 		}
-		/* Reviewed stays with the text and the basis it was reviewed
-		 * against: a new edit of either (the text stale) takes it away. */
-		e.reviewed = o && o->reviewed && memcmp(o->hash, e.hash, 8) == 0 &&
-		             (added || basis_same(o, &e)) && basis_matches(&e, &bs, k, lang);
-		free(basis);
 		if (!o || memcmp(o->hash, e.hash, 8) != 0 || !basis_same(o, &e) ||
 		    o->reviewed != e.reviewed)
 			c->changed = true;
@@ -2027,7 +2061,8 @@ bool qb_rev_update(qb_revisions *rev, const qb_bank *bank, qb_rev_hashes *hashes
 	/* Texts. */
 	upd_ctx c = {rev, bank, NULL, 0, 0, false, 0, hashes, 0,
 	             qb_xcalloc(bank->nlangs + 1, sizeof(tent)),
-	             qb_xcalloc(bank->nlangs + 1, sizeof(const tent *))};
+	             qb_xcalloc(bank->nlangs + 1, sizeof(const tent *)),
+	             qb_xcalloc(bank->nlangs + 1, sizeof(bool))};
 	same_ctx same = {rev, bank, 0, rev->nt > 0};
 	each_element(bank, same_elem, &same);
 	if (same.same && same.n == rev->nt) {
@@ -2041,6 +2076,7 @@ bool qb_rev_update(qb_revisions *rev, const qb_bank *bank, qb_rev_hashes *hashes
 	each_element(bank, upd_elem, &c);
 	free(c.olds);
 	free(c.oldp);
+	free(c.take);
 	if (c.nt != rev->nt)
 		c.changed = true;
 
@@ -2090,12 +2126,12 @@ static void review_elem(void *payload, const char *qid, const char *elem, const 
 	size_t n = c->bank->nlangs;
 	basis_set bs;
 	basis_set_init(&bs, c->bank, t, NULL);
-	elem_state st = {NULL, NULL};
+	elem_state st = {NULL, NULL, NULL, 0};
 	tent **ents = qb_xcalloc(n + 1, sizeof *ents);
 	for (size_t k = 0; k < n; k++)
 		ents[k] = find_t(c->rev, qid, elem, c->bank->langs[k].code);
-	/* What the stale check reports: an unchanged text whose basis is
-	 * out of date for a language that did not catch up. */
+	/* What the stale check reports (judge()) gets the current texts as
+	 * its basis, and the mark. */
 	for (size_t k = 0; k < n; k++) {
 		const char *s = text_in(c->bank, t, k);
 		tent *e = ents[k];
@@ -2103,25 +2139,22 @@ static void review_elem(void *payload, const char *qid, const char *elem, const 
 			continue;
 		uint8_t h[8];
 		text_hash8(h, s);
+		if (memcmp(h, e->hash, 8) != 0 || basis_matches(e, &bs, k, c->bank->langs[k].code))
+			continue;
+		if (!st.changed)
+			elem_state_init(&st, c->bank, t, &bs, NULL, (const tent *const *)ents);
+		if (!judge(e, &bs, k, &st, NULL, NULL, NULL))
+			continue;
 		char *basis = basis_of(&bs, c->bank->langs[k].code);
-		if (memcmp(h, e->hash, 8) == 0 && !basis_is(e, basis)) {
-			if (!st.changed)
-				elem_state_init(&st, c->bank, t, &bs, NULL, (const tent *const *)ents);
-			qb_buf who = QB_BUF_INIT;
-			stale_for(&who, e, &bs, k, &st);
-			if (who.len || (!e->long_basis && n > 2)) {
-				put_basis(c->rev, e, basis);
-				e->reviewed = 1;
-				c->n++;
-				if (c->what) {
-					char buf[256];
-					qb_buf_appendf(c->what, "%s (%s)\n", elem_what(what, buf, sizeof buf),
-					               c->bank->langs[k].code);
-				}
-			}
-			qb_buf_dispose(&who);
-		}
+		put_basis(c->rev, e, basis);
 		free(basis);
+		e->reviewed = 1;
+		c->n++;
+		if (c->what) {
+			char buf[256];
+			qb_buf_appendf(c->what, "%s (%s)\n", elem_what(what, buf, sizeof buf),
+			               c->bank->langs[k].code);
+		}
 	}
 	free(ents);
 	elem_state_dispose(&st);
@@ -2141,7 +2174,8 @@ bool qb_rev_set_text(qb_revisions *rev, const qb_bank *bank, const char *qid, co
 {
 	tent *self = find_t(rev, qid, elem, lang);
 	const char *s = qb_text_get(t, lang);
-	if (!self || !s)
+	size_t me = qb_bank_lang_index(bank, lang);
+	if (!self || !s || me == QB_LANG_NONE)
 		return false;
 	uint8_t h[8];
 	text_hash8(h, s);
@@ -2149,27 +2183,39 @@ bool qb_rev_set_text(qb_revisions *rev, const qb_bank *bank, const char *qid, co
 	memcpy(self->hash, h, 8);
 	if (changed)
 		self->reviewed = 0; /* a new text, not reviewed yet */
-	if (!current)
-		return changed; /* the old basis stays: stale until reviewed */
 	basis_set bs;
 	basis_set_init(&bs, bank, t, NULL);
+	/* The other languages take the imported text into their bases: a
+	 * translation, fuzzy or not, never makes its sources stale (stale.c).
+	 * Their other parts stay as they are. */
+	bool *take = qb_xcalloc(bank->nlangs + 1, sizeof *take);
+	take[me] = true;
 	for (size_t k = 0; k < bank->nlangs; k++) {
-		tent *e = find_t(rev, qid, elem, bank->langs[k].code);
+		tent *e = k == me ? NULL : find_t(rev, qid, elem, bank->langs[k].code);
 		if (!e || !text_in(bank, t, k))
 			continue;
-		char *basis = basis_of(&bs, bank->langs[k].code);
-		if (!basis_is(e, basis)) {
-			put_basis(rev, e, basis);
-			e->reviewed = 0; /* reviewed against another basis */
+		if (rebase(rev, e, &bs, k, NULL, take)) {
+			e->reviewed = 0; /* reviewed against another text */
+			changed = true;
+		}
+	}
+	free(take);
+	/* Translated (not fuzzy): written against the others as they are
+	 * now; fuzzy keeps its basis, so a stale translation stays stale. */
+	if (current) {
+		char *basis = basis_of(&bs, lang);
+		if (!basis_is(self, basis)) {
+			put_basis(rev, self, basis);
+			self->reviewed = 0;
 			changed = true;
 		}
 		free(basis);
+		if (reviewed && !self->reviewed) {
+			self->reviewed = 1;
+			changed = true;
+		}
 	}
 	basis_set_dispose(&bs);
-	if (reviewed && !self->reviewed) {
-		self->reviewed = 1;
-		changed = true;
-	}
 	return changed;
 }
 
