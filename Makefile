@@ -7,7 +7,8 @@
 #                   regeneration, fuzz, shipped banks, real clients, then the
 #                   C-level suites again under ASan and UBSan
 #   make bench      benchmarks (speed is measured here, never in tests)
-#   make fuzz       the reader's and importers' libFuzzer targets (clang)
+#   make fuzz       the reader's and importers' libFuzzer targets (clang), and a
+#                   long run of the stale rules' model-based test (tests/stale)
 #   make pot        extract qbc's messages into compiler/po/qbc.pot (xgettext)
 #   make install PREFIX=/usr/local,  make clean,  make deps,  make lint
 #
@@ -204,6 +205,11 @@ units: $(UNITS)
 # seconds (default 60; FUZZ_TARGETS="gift csv" picks some: read, moodlexml,
 # gift, aiken, csv); `make test` shares 30 s among them when clang is
 # installed.  tests/README.md tells how to reproduce a crash.
+# `make fuzz` also gives the stale rules' model-based test (tests/stale)
+# a longer run than `make test` does: MODEL_SEEDS sequences of MODEL_STEPS
+# events (a seed that finds a difference replays with --seeds N).
+MODEL_SEEDS  ?= 1-40
+MODEL_STEPS  ?= 500
 FUZZ_DIR     := $(BUILD)/fuzz
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS ?= read moodlexml gift aiken csv
@@ -230,6 +236,9 @@ $(FUZZ_DIR)/fuzz_import_%: tests/fuzz/fuzz_import.c $(FUZZ_OBJS)
 -include $(FUZZ_OBJS:.o=.d)
 
 fuzz:
+	@$(MAKE) -s --no-print-directory $(BUILD)/qbc
+	@QBC=$(CURDIR)/$(BUILD)/qbc MODEL_SEEDS=$(MODEL_SEEDS) MODEL_STEPS=$(MODEL_STEPS) \
+	  sh tests/stale/run.sh
 	@[ -n "$(CLANG)" ] || { echo "make fuzz: needs clang (sudo apt-get install -y clang)"; exit 2; }
 	@$(MAKE) -s --no-print-directory $(BUILD)/qbc $(FUZZ_BINS)
 	@QBC=$(CURDIR)/$(BUILD)/qbc sh tests/fuzz/libfuzzer.sh $(FUZZ_SECONDS) $(FUZZ_BINS:%=$(CURDIR)/%)

@@ -1664,12 +1664,9 @@ static bool rebase(qb_revisions *rev, tent *e, const basis_set *bs, size_t self,
 		qb_buf_dispose(&b);
 	} else if (e->long_basis && n == 2) {
 		/* back to two languages, out of date for the other one: a short
-		 * basis that is not its text's */
-		size_t k = !self;
-		const char *p = pair_of(e->basis.s, bank->langs[k].code);
-		char hex[HEX];
-		snprintf(hex, sizeof hex, "%.8s%.8s", p ? p : "00000000", p ? p : "00000000");
-		put_basis(rev, e, is_hex16(hex) ? hex : "0000000000000000");
+		 * basis that matches no text (its old text cannot be told in
+		 * this form; a review clears it) */
+		put_basis(rev, e, "ffffffffffffffff");
 		changed = true;
 	}
 	free(basis);

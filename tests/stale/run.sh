@@ -1,7 +1,9 @@
 #!/bin/sh
 # tests/stale/run.sh - the stale rules of the revision record (compiler/
 # stale.c): the three bugs of issue 35 §2, each on a small bank shaped like
-# input/showcase.qb (en sw, fr added by `qbc translate import`).
+# input/showcase.qb (en sw, fr added by `qbc translate import`), and the
+# model-based test (model.py), which drives random sequences of events
+# through the CLI against its own model of the rules table.
 . "$(dirname "$0")/../lib.sh"
 HERE="$ROOT/tests/stale"
 T=$(tmpdir)
@@ -108,4 +110,14 @@ run $B b.qb; [ "$(cat "$T/rc")" = 0 ] || cat "$T/err"
 check "bug 3: an English edit then stales its one translation" \
 	test "$(nstale)" = 1 -a "$(grep -c "'sw' text of question 'beta' prompt may be stale: 'en' changed" "$T/err")" = 1
 
+# The model-based test: the sequences of seeds MODEL_SEEDS, MODEL_STEPS
+# events each (`make fuzz` gives it a longer run); the sanitizer build, ten
+# times slower, checks its memory on fewer of them.
+case "$QBC" in
+*/asan/*) seeds=${MODEL_SEEDS:-1-2} ;;
+*) seeds=${MODEL_SEEDS:-1-10} ;;
+esac
+run $PY "$HERE/model.py" --qbc "$QBC" --seeds "$seeds" --steps "${MODEL_STEPS:-150}"
+check "model: every text's state as the rules table says, after every step" rc 0
+[ "$(cat "$T/rc")" = 0 ] || cat "$T/out" "$T/err"
 finish
