@@ -61,8 +61,9 @@ qb_rev_hashes *qb_rev_hashes_start_budget(const qb_bank *bank, size_t budget);
 void qb_rev_hashes_rewind(qb_rev_hashes *x);
 void qb_rev_hashes_free(qb_rev_hashes *hashes);
 
-/* Warns about stale translations: an element whose text changed in one
- * language since the record while its text in another did not. */
+/* Warns about stale translations: a text that did not change since the
+ * record while the text of another language it was written against did,
+ * as the table of stale.c says. */
 void qb_rev_check_stale(const qb_revisions *rev, const qb_bank *bank, qb_rev_hashes *hashes);
 /* The same, calling fn for each stale translation too (the preview marks
  * them in its list of questions). */
@@ -104,13 +105,15 @@ size_t qb_rev_review(qb_revisions *rev, const qb_bank *bank, const char *const *
                      size_t nids, const char *lang, qb_buf *what);
 
 /* For `qbc translate import`: records the text t of element elem of
- * question qid in lang (its current text) as written.  current false
- * keeps the entry's basis, so a translation that was stale stays stale;
- * true makes every language's text of the element current against the
- * others, as review does; reviewed (with current) marks the text
- * reviewed too, as review does, and a changed text loses its mark.
- * True when the record changed; false too when it has no entry for the
- * text (a new translation: the next build records it as current). */
+ * question qid in lang (its current text) as written, by the rules of
+ * stale.c: the element's texts in the other languages take it into their
+ * bases (an import never makes them stale; their other parts stay as
+ * they are).  current false (a fuzzy unit) keeps the entry's own basis,
+ * so a translation that was stale stays stale; true writes it against
+ * the others' current texts; reviewed (with current) marks it reviewed
+ * too, as review does, and a changed text loses its mark.  True when the
+ * record changed; false too when it has no entry for the text (a new
+ * translation: the next build records it as current). */
 bool qb_rev_set_text(qb_revisions *rev, const qb_bank *bank, const char *qid, const char *elem,
                      const qb_text *t, const char *lang, bool current, bool reviewed);
 
