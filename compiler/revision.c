@@ -24,7 +24,6 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,7 +36,7 @@
 #include "fsutil.h"
 #include "hash.h"
 #include "i18n.h"
-#include "markup.h"
+#include "rev_bank.h"
 #include "stale.h"
 #include "write.h"
 
@@ -115,14 +114,6 @@ struct qb_revisions {
 static void hex_of(char out[HEX], const qb_buf *b)
 {
 	qb_hash_sha256_hex(out, 8, b->ptr ? b->ptr : "", b->len);
-}
-
-/* A text's hash as tent keeps it: the first 8 bytes of its SHA-256. */
-static void text_hash8(uint8_t out[8], const char *s)
-{
-	uint8_t d[QB_SHA256_SIZE];
-	qb_hash_sha256(d, s, strlen(s));
-	memcpy(out, d, 8);
 }
 
 /* 16 lower-case hex digits (checked by is_hex16()) to 8 bytes. */
@@ -469,7 +460,7 @@ static tent *find_t(const qb_revisions *rev, const char *qid, const char *elem, 
 }
 
 /* The same, trying first the entry at *cursor: a record lists the texts
- * in the order each_element() visits them, so a pass over the bank finds
+ * in the order qb_rev_each_element() visits them, so a pass over the bank finds
  * almost every entry right after the previous one, without hashing.
  * *cursor moves past the entry found. */
 static tent *find_t_next(const qb_revisions *rev, size_t *cursor, const char *qid,
@@ -744,97 +735,10 @@ qb_revisions *qb_rev_load(const char *path, bool *io)
 	return rev;
 }
 
-/* ---- hashing the bank ---- */
-
-/* The images a text shows count as its content: each adds its path and
- * the hash of its bytes (nothing for a text without images, so records
- * of such banks stay as they were). */
-typedef struct media_ctx {
-	qb_buf *b;
-	const char *dir;
-} media_ctx;
-
-static void hash_image(void *payload, const char *src, size_t offset)
-{
-	QB_UNUSED(offset);
-	const media_ctx *m = payload;
-	char *path = qb_fs_join(m->dir, src);
-	char *data = NULL;
-	size_t len = 0;
-	char h[HEX] = "missing";
-	if (qb_fs_read(path, &data, &len) == 0)
-		qb_hash_sha256_hex(h, 8, data, len);
-	qb_buf_appendf(m->b, "\x1dimage %s=%s", src, h);
-	free(data);
-	free(path);
-}
-
-static void append_text(qb_buf *b, const qb_text *t, const char *lang, const char *dir)
-{
-	const char *s = t->present ? qb_text_get(t, lang) : NULL;
-	qb_buf_puts(b, s ? s : "");
-	if (s) {
-		media_ctx m = {b, dir};
-		qb_markup_images(s, hash_image, &m);
-	}
-	qb_buf_putc(b, '\x1e');
-}
-
-/* Everything of question q that a learner sees in lang, pictures included:
- * the first 8 bytes of its SHA-256, as qent keeps it. */
-static void question_hash(uint8_t out[8], const qb_bank *bank, const qb_question *q,
-                          const char *lang)
-{
-	qb_buf b = QB_BUF_INIT;
-	qb_buf_appendf(&b, "%s\x1e", qb_qtype_name(q->type));
-	for (size_t i = 0; i < q->ntags; i++)
-		qb_buf_appendf(&b, "%s ", q->tags[i].name);
-	qb_buf_putc(&b, '\x1e');
-	append_text(&b, &q->prompt, lang, bank->dir);
-	for (size_t i = 0; i < q->nchoices; i++) {
-		qb_buf_putc(&b, q->choices[i].correct ? '*' : '-');
-		append_text(&b, &q->choices[i].text, lang, bank->dir);
-		append_text(&b, &q->choices[i].feedback, lang, bank->dir);
-		/* What issue 10 added, only when written, so that the hashes
-		 * of older questions stay as they were. */
-		if (q->choices[i].pinned)
-			qb_buf_putc(&b, '!');
-		if (qb_choice_match(&q->choices[i])->present)
-			append_text(&b, qb_choice_match(&q->choices[i]), lang, bank->dir);
-	}
-	append_text(&b, &q->explanation, lang, bank->dir);
-	if (qb_question_feedback_wrong(q)->present)
-		append_text(&b, qb_question_feedback_wrong(q), lang, bank->dir);
-	if (q->type == QB_QTYPE_NUMERIC) {
-		const qb_numeric *num = qb_question_num(q);
-		const char *unit = qb_question_rare(q)->unit;
-		qb_buf_appendf(&b, "%.17g %.17g %.17g %s\x1e", num->value, num->lo, num->hi,
-		               unit ? unit : "");
-	}
-	if (q->case_sensitive)
-		qb_buf_puts(&b, "case\x1e");
-	if (qb_question_scoring(bank, q) == QB_SCORING_PARTIAL)
-		qb_buf_puts(&b, "partial\x1e");
-	if (qb_question_shuffles(bank, q))
-		qb_buf_puts(&b, "shuffle\x1e");
-	uint8_t d[QB_SHA256_SIZE];
-	qb_hash_sha256(d, b.ptr ? b.ptr : "", b.len);
-	memcpy(out, d, 8);
-	qb_buf_dispose(&b);
-}
-
 /* Banks of three to this many languages keep one short hash per other
  * language in each basis, so a warning names the language that changed;
  * larger ones keep one combined hash, so the record stays linear in size. */
 #define BASIS_PAIRS_MAX 8
-
-/* The text of t in the bank's language k (O(1): model.h), by its index:
- * no lookup of the code, as this runs for every text several times. */
-static const char *text_in(const qb_bank *bank, const qb_text *t, size_t k)
-{
-	const qb_tr *tr = t->ntr ? qb_text_tr_at(t, k) : NULL;
-	return tr ? tr->text : t->ntr ? qb_text_get(t, bank->langs[k].code) : NULL;
-}
 
 /* The bases of one element's texts, worked out once per element: per
  * language the first 8 bytes of SHA-256("<lang>=<text>\x1e") and their XOR
@@ -849,36 +753,16 @@ typedef struct basis_set {
 	char (*own)[HEX];  /* text_hash() of each text, for the pairs form   */
 } basis_set;
 
-/* One text's two hashes (qb_rev_hashes): the first 8 bytes of SHA-256 of
- * the text, as tent keeps it, and of "<lang>=<text>\x1e", its part of the
- * bases of the other languages' texts.  An absent text counts as "". */
-typedef struct text_hashes {
-	uint8_t text[8], lang[8];
-} text_hashes;
-
-/* Works out row[k] for the element's text in each of the bank's languages. */
-static void hash_texts(text_hashes *row, const qb_bank *bank, const qb_text *t)
-{
-	for (size_t k = 0; k < bank->nlangs; k++) {
-		const char *s = text_in(bank, t, k);
-		const char *parts[] = {bank->langs[k].code, "=", s ? s : "", "\x1e"};
-		uint8_t d[QB_SHA256_SIZE];
-		qb_hash_sha256_strs(d, parts, QB_NELEM(parts));
-		memcpy(row[k].lang, d, 8);
-		text_hash8(row[k].text, s ? s : "");
-	}
-}
-
 /* The bases of the element whose texts' hashes are row (NULL: worked out
  * here from t). */
 static void basis_set_init(basis_set *bs, const qb_bank *bank, const qb_text *t,
-                           const text_hashes *row)
+                           const qb_rev_text_hashes *row)
 {
 	size_t n = bank->nlangs;
 	bool pairs = n > 2 && n <= BASIS_PAIRS_MAX;
-	text_hashes *mine = NULL;
+	qb_rev_text_hashes *mine = NULL;
 	if (!row)
-		hash_texts(mine = qb_xcalloc(n ? n : 1, sizeof *mine), bank, t);
+		qb_rev_hash_texts(mine = qb_xcalloc(n ? n : 1, sizeof *mine), bank, t);
 	row = row ? row : mine;
 	bs->bank = bank;
 	bs->t = t;
@@ -945,427 +829,6 @@ static bool basis_matches(const tent *e, const basis_set *bs, size_t self, const
 	return same;
 }
 
-/* Where an element is, for messages: formatted only by the callbacks that
- * print it (elem_what()), since a build visits every element several
- * times and prints almost none. */
-typedef enum {
-	W_TITLE, W_DESCRIPTION, W_PROMPT, W_OPTION, W_FEEDBACK, W_MATCH, W_FEEDBACK_WRONG,
-	W_EXPLANATION
-} elem_kind;
-
-typedef struct elem_ref {
-	elem_kind kind;
-	const char *qid;
-	size_t n; /* the option's number, from 1 */
-} elem_ref;
-
-/* The element's description ("question 'x' option 2"), in buf. */
-static const char *elem_what(const elem_ref *r, char *buf, size_t size)
-{
-	switch (r->kind) {
-	case W_TITLE:
-		return _("the bank's title");
-	case W_DESCRIPTION:
-		return _("the bank's description");
-	case W_PROMPT:
-		snprintf(buf, size, _("question '%s' prompt"), r->qid);
-		break;
-	case W_OPTION:
-		snprintf(buf, size, _("question '%s' option %zu"), r->qid, r->n);
-		break;
-	case W_FEEDBACK:
-		snprintf(buf, size, _("question '%s' feedback %zu"), r->qid, r->n);
-		break;
-	case W_MATCH:
-		snprintf(buf, size, _("question '%s' pair %zu, right side"), r->qid, r->n);
-		break;
-	case W_FEEDBACK_WRONG:
-		snprintf(buf, size, _("question '%s' feedback-wrong"), r->qid);
-		break;
-	case W_EXPLANATION:
-		snprintf(buf, size, _("question '%s' explanation"), r->qid);
-		break;
-	}
-	return buf;
-}
-
-/* Calls fn for every text element of the bank, in source order. */
-typedef void (*elem_fn)(void *payload, const char *qid, const char *elem, const qb_text *t,
-                        const elem_ref *where);
-
-/* "prefix-N" into buf, without printf: this runs for every option of
- * every question, several times a build. */
-static const char *numbered(char *buf, const char *prefix, size_t n)
-{
-	char digits[24];
-	size_t k = 0, len = strlen(prefix);
-	do
-		digits[k++] = (char)('0' + n % 10);
-	while ((n /= 10) != 0);
-	memcpy(buf, prefix, len);
-	while (k)
-		buf[len++] = digits[--k];
-	buf[len] = '\0';
-	return buf;
-}
-
-static void each_element(const qb_bank *bank, elem_fn fn, void *payload)
-{
-	elem_ref r = {W_TITLE, "-", 0};
-	fn(payload, "-", "title", &bank->title, &r);
-	if (bank->description.present) {
-		r.kind = W_DESCRIPTION;
-		fn(payload, "-", "description", &bank->description, &r);
-	}
-	char elem[48];
-	for (size_t i = 0; i < bank->nquestions; i++) {
-		const qb_question *q = &bank->questions[i];
-		if (!q->id)
-			continue;
-		r = (elem_ref){W_PROMPT, q->id, 0};
-		fn(payload, q->id, "prompt", &q->prompt, &r);
-		for (size_t c = 0; c < q->nchoices; c++) {
-			r.n = c + 1;
-			r.kind = W_OPTION;
-			fn(payload, q->id, numbered(elem, "option-", c + 1), &q->choices[c].text, &r);
-			if (q->choices[c].feedback.present) {
-				r.kind = W_FEEDBACK;
-				fn(payload, q->id, numbered(elem, "feedback-", c + 1),
-				   &q->choices[c].feedback, &r);
-			}
-			if (qb_choice_match(&q->choices[c])->present) {
-				r.kind = W_MATCH;
-				fn(payload, q->id, numbered(elem, "match-", c + 1),
-				   qb_choice_match(&q->choices[c]), &r);
-			}
-		}
-		r.n = 0;
-		if (qb_question_feedback_wrong(q)->present) {
-			r.kind = W_FEEDBACK_WRONG;
-			fn(payload, q->id, "feedback-wrong", qb_question_feedback_wrong(q), &r);
-		}
-		r.kind = W_EXPLANATION;
-		fn(payload, q->id, "explanation", &q->explanation, &r);
-	}
-}
-
-/* Counts the elements (an upper bound of the texts per language). */
-static void count_elem(void *payload, const char *qid, const char *elem, const qb_text *t,
-                       const elem_ref *what)
-{
-	QB_UNUSED(qid);
-	QB_UNUSED(elem);
-	QB_UNUSED(t);
-	QB_UNUSED(what);
-	(*(size_t *)payload)++;
-}
-
-/* ---- every text's hashes, on other cores ---- */
-
-/* The rows are made on other threads while the bank is checked and its
- * record read, and used in element order by the stale check and then by
- * the update.  A bank whose rows fit in the budget (a twelfth of the room
- * the memory goal leaves, between ROWS_BUDGET and ROWS_MAX) keeps them
- * all; a bigger one keeps a window of them, the budget in all: the
- * threads stay at most that far ahead of the reader, and hash again from
- * the first element for a second pass (the build's update after its
- * stale check, started early by qb_rev_hashes_rewind()).  So the memory
- * stays small for a bank of any size.  ROW_WORKERS threads share the
- * rows by chunks, in turn: one alone was the last to finish of the
- * threads that run while the bank is checked, and the stale check waited
- * for it. */
-#define ROWS_BUDGET ((size_t)2 << 20)
-#define ROWS_MAX ((size_t)16 << 20)
-#define ROWS_CHUNK ((size_t)256) /* rows published, and released, at once */
-#define ROW_WORKERS 2
-
-typedef struct row_worker {
-	struct qb_rev_hashes *x;
-	size_t w;           /* its chunks: those whose number % nworkers is w  */
-	size_t next;        /* the element its pass over the bank is at       */
-	bool stopped;
-	pthread_t tid;
-} row_worker;
-
-struct qb_rev_hashes {
-	const qb_bank *bank;
-	size_t nelems;      /* each_element()'s calls                        */
-	size_t window;      /* rows kept: all (nelems) or a ring of them      */
-	text_hashes *rows;  /* window rows of bank->nlangs; row i at i % window */
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
-	row_worker rw[ROW_WORKERS];
-	size_t nworkers;    /* the threads making rows (0: none running)     */
-	size_t done[ROW_WORKERS]; /* worker w's chunks before done[w] are
-	                             ready                  (under mu)    */
-	size_t low;         /* rows before low are no longer read (under mu) */
-	bool stop;          /* the threads are asked to end    (under mu)    */
-	size_t seen_ready;  /* the reader's: rows before it are known ready  */
-	size_t seen_low;    /* the reader's last low                         */
-	bool threaded;      /* the rows come from the threads                */
-	/* Each question's hash in each language (question_hash()), on a
-	 * thread of its own from the start: the update's question pass then
-	 * only reads them.  NULL when that thread could not start. */
-	uint8_t (*qh)[8];   /* question i's in language k at i * nlangs + k   */
-	size_t qdone;       /* questions [0, qdone) are hashed  (under mu)    */
-	size_t qseen;       /* the reader's copy of qdone                    */
-	bool qstop;         /* the question thread is asked to end (under mu) */
-	pthread_t qthread;
-};
-
-/* Waits until chunk c fits in the window.  False when the worker is to
- * stop. */
-static bool chunk_room(qb_rev_hashes *x, size_t c)
-{
-	pthread_mutex_lock(&x->mu);
-	while (!x->stop && x->window < x->nelems && (c + 1) * ROWS_CHUNK > x->low + x->window)
-		pthread_cond_wait(&x->cv, &x->mu);
-	bool go = !x->stop;
-	pthread_mutex_unlock(&x->mu);
-	return go;
-}
-
-/* Worker w finished its chunk that ends at row end. */
-static void chunk_done(qb_rev_hashes *x, size_t w, size_t end)
-{
-	pthread_mutex_lock(&x->mu);
-	x->done[w] = end;
-	pthread_cond_broadcast(&x->cv);
-	pthread_mutex_unlock(&x->mu);
-}
-
-static void hash_elem(void *payload, const char *qid, const char *elem, const qb_text *t,
-                      const elem_ref *what)
-{
-	QB_UNUSED(qid);
-	QB_UNUSED(elem);
-	QB_UNUSED(what);
-	row_worker *r = payload;
-	qb_rev_hashes *x = r->x;
-	size_t i = r->next++;
-	if (r->stopped || i >= x->nelems || (i / ROWS_CHUNK) % x->nworkers != r->w)
-		return;
-	if (i % ROWS_CHUNK == 0 && x->threaded && !chunk_room(x, i / ROWS_CHUNK)) {
-		r->stopped = true;
-		return;
-	}
-	hash_texts(x->rows + i % x->window * x->bank->nlangs, x->bank, t);
-	if (x->threaded && ((i + 1) % ROWS_CHUNK == 0 || i + 1 == x->nelems))
-		chunk_done(x, r->w, i + 1);
-}
-
-static void *hash_all(void *arg)
-{
-	row_worker *r = arg;
-	each_element(r->x->bank, hash_elem, r);
-	return NULL;
-}
-
-/* Stops the row threads, if any, and waits for them. */
-static void hashes_join(qb_rev_hashes *x)
-{
-	if (!x->nworkers || !x->threaded)
-		return;
-	pthread_mutex_lock(&x->mu);
-	x->stop = true;
-	pthread_cond_broadcast(&x->cv);
-	pthread_mutex_unlock(&x->mu);
-	for (size_t w = 0; w < x->nworkers; w++)
-		pthread_join(x->rw[w].tid, NULL);
-	x->nworkers = 0;
-}
-
-/* Starts n row threads from the first element; false when one could not
- * start (the others are stopped then). */
-static bool hashes_start_workers(qb_rev_hashes *x, size_t n)
-{
-	memset(x->done, 0, sizeof x->done);
-	x->low = x->seen_ready = x->seen_low = 0;
-	x->stop = false;
-	x->threaded = true; /* set before the threads start: they read it */
-	x->nworkers = n;
-	for (size_t w = 0; w < n; w++) {
-		x->rw[w] = (row_worker){.x = x, .w = w};
-		if (pthread_create(&x->rw[w].tid, NULL, hash_all, &x->rw[w]) != 0) {
-			x->nworkers = w; /* those started, stopped at once */
-			hashes_join(x);
-			return false;
-		}
-	}
-	return true;
-}
-
-/* Starts making rows from the first element. */
-static void hashes_run(qb_rev_hashes *x)
-{
-	if (hashes_start_workers(x, ROW_WORKERS) || hashes_start_workers(x, 1))
-		return;
-	/* Then here and now: every row (a window would not do). */
-	x->threaded = false;
-	x->nworkers = 1;
-	x->window = x->nelems ? x->nelems : 1;
-	x->rows = qb_xrealloc(x->rows, (x->window * x->bank->nlangs + 1) * sizeof *x->rows);
-	x->rw[0] = (row_worker){.x = x, .w = 0};
-	hash_all(&x->rw[0]);
-	x->seen_ready = x->nelems;
-}
-
-#define QHASH_CHUNK ((size_t)64) /* questions published at once */
-
-static void *hash_questions(void *arg)
-{
-	qb_rev_hashes *x = arg;
-	const qb_bank *bank = x->bank;
-	for (size_t i = 0; i < bank->nquestions; i++) {
-		for (size_t k = 0; k < bank->nlangs; k++)
-			question_hash(x->qh[i * bank->nlangs + k], bank, &bank->questions[i],
-			              bank->langs[k].code);
-		if ((i + 1) % QHASH_CHUNK == 0 || i + 1 == bank->nquestions) {
-			pthread_mutex_lock(&x->mu);
-			x->qdone = i + 1;
-			pthread_cond_broadcast(&x->cv);
-			bool stop = x->qstop;
-			pthread_mutex_unlock(&x->mu);
-			if (stop)
-				break;
-		}
-	}
-	return NULL;
-}
-
-/* Starts the question thread; without it, qb_rev_update() hashes the
- * questions itself. */
-static void questions_run(qb_rev_hashes *x)
-{
-	size_t n = x->bank->nquestions * x->bank->nlangs;
-	if (!n)
-		return;
-	x->qh = qb_xmalloc(n * sizeof *x->qh);
-	if (pthread_create(&x->qthread, NULL, hash_questions, x) != 0) {
-		free(x->qh);
-		x->qh = NULL;
-	}
-}
-
-/* Stops the question thread, if any, and waits for it. */
-static void questions_join(qb_rev_hashes *x)
-{
-	if (!x->qh)
-		return;
-	pthread_mutex_lock(&x->mu);
-	x->qstop = true;
-	pthread_mutex_unlock(&x->mu);
-	pthread_join(x->qthread, NULL);
-	free(x->qh);
-	x->qh = NULL;
-}
-
-/* Question i's hash in the bank's language k into out: from the question
- * thread (waiting for it) or worked out here. */
-static void question_hash_at(qb_rev_hashes *x, const qb_bank *bank, size_t i, size_t k,
-                             uint8_t out[8])
-{
-	if (!x || !x->qh || x->bank != bank) {
-		question_hash(out, bank, &bank->questions[i], bank->langs[k].code);
-		return;
-	}
-	if (i >= x->qseen) {
-		pthread_mutex_lock(&x->mu);
-		while (x->qdone <= i)
-			pthread_cond_wait(&x->cv, &x->mu);
-		x->qseen = x->qdone;
-		pthread_mutex_unlock(&x->mu);
-	}
-	memcpy(out, x->qh[i * bank->nlangs + k], 8);
-}
-
-qb_rev_hashes *qb_rev_hashes_start(const qb_bank *bank)
-{
-	/* Every row when a twelfth of the room the memory goal leaves holds
-	 * them (qb_mem_room(), less the record's size), so that the update's
-	 * pass needs no second hashing; else a window of at least
-	 * ROWS_BUDGET. */
-	/* The record, read beside the bank, takes about its file's size of
-	 * the room; a first build (no record yet) makes its tables, which
-	 * take the room: the hashes then keep to the smallest window. */
-	size_t room = qb_mem_room(bank->path);
-	char *rpath = qb_rev_path(bank->path);
-	struct stat st;
-	if (stat(rpath, &st) != 0 || (uint64_t)st.st_size >= room)
-		room = 0;
-	else
-		room = (room - (size_t)st.st_size) / 12;
-	free(rpath);
-	return qb_rev_hashes_start_budget(bank, room < ROWS_BUDGET ? ROWS_BUDGET
-	                                        : room > ROWS_MAX  ? ROWS_MAX
-	                                                           : room);
-}
-
-qb_rev_hashes *qb_rev_hashes_start_budget(const qb_bank *bank, size_t budget)
-{
-	qb_rev_hashes *x = qb_xcalloc(1, sizeof *x);
-	x->bank = bank;
-	each_element(bank, count_elem, &x->nelems);
-	size_t row = (bank->nlangs ? bank->nlangs : 1) * sizeof *x->rows;
-	x->window = x->nelems;
-	if (x->nelems * row > budget)
-		x->window = budget / row > 4 * ROWS_CHUNK ? budget / row : 4 * ROWS_CHUNK;
-	if (!x->window)
-		x->window = 1;
-	x->rows = qb_xcalloc(x->window * bank->nlangs + 1, sizeof *x->rows);
-	pthread_mutex_init(&x->mu, NULL);
-	pthread_cond_init(&x->cv, NULL);
-	hashes_run(x);
-	questions_run(x);
-	return x;
-}
-
-/* The row of element i (in each_element() order), once it is done.  The
- * reader asks for the rows in order; a row before the last one asked for
- * may be gone, except when the window holds every row. */
-static const text_hashes *hashes_row(qb_rev_hashes *x, size_t i)
-{
-	if (i >= x->nelems)
-		return NULL;
-	if (x->window < x->nelems && i < x->seen_low) { /* a second pass */
-		hashes_join(x);
-		hashes_run(x);
-	}
-	if (x->threaded && (i >= x->seen_ready || i >= x->seen_low + ROWS_CHUNK)) {
-		size_t c = i / ROWS_CHUNK, w = c % x->nworkers;
-		pthread_mutex_lock(&x->mu);
-		x->low = x->seen_low = c * ROWS_CHUNK;
-		pthread_cond_broadcast(&x->cv);
-		while (x->done[w] <= i && x->nworkers && !x->stop)
-			pthread_cond_wait(&x->cv, &x->mu);
-		/* Worker w's chunks up to done[w] are ready, and so this one. */
-		x->seen_ready = (c + 1) * ROWS_CHUNK;
-		pthread_mutex_unlock(&x->mu);
-	}
-	return x->rows + i % x->window * x->bank->nlangs;
-}
-
-void qb_rev_hashes_rewind(qb_rev_hashes *x)
-{
-	if (x && x->window < x->nelems) {
-		hashes_join(x);
-		hashes_run(x);
-	}
-}
-
-void qb_rev_hashes_free(qb_rev_hashes *x)
-{
-	if (!x)
-		return;
-	hashes_join(x);
-	questions_join(x);
-	pthread_mutex_destroy(&x->mu);
-	pthread_cond_destroy(&x->cv);
-	free(x->rows);
-	free(x);
-}
-
-
 /* ---- renames ---- */
 
 static bool bank_qid_eq(const void *tab, size_t i, const char *a, const char *b,
@@ -1409,39 +872,6 @@ void qb_rev_check_renames(const qb_revisions *rev, const qb_bank *bank)
 	free(ids.slot);
 }
 
-/* ---- media ---- */
-
-typedef struct each_media_ctx {
-	const qb_bank *bank;
-	qb_rev_media_fn fn;
-	void *payload;
-} each_media_ctx;
-
-static void media_visit(void *payload, const char *src, size_t offset)
-{
-	QB_UNUSED(offset);
-	const each_media_ctx *m = payload;
-	char *path = qb_fs_join(m->bank->dir, src);
-	m->fn(m->payload, path);
-	free(path);
-}
-
-static void media_elem(void *payload, const char *qid, const char *elem, const qb_text *t,
-                       const elem_ref *what)
-{
-	QB_UNUSED(qid);
-	QB_UNUSED(elem);
-	QB_UNUSED(what);
-	for (size_t i = 0; i < t->ntr; i++)
-		qb_markup_images(t->tr[i].text, media_visit, payload);
-}
-
-void qb_rev_each_media(const qb_bank *bank, qb_rev_media_fn fn, void *payload)
-{
-	each_media_ctx m = {bank, fn, payload};
-	each_element(bank, media_elem, &m);
-}
-
 /* ---- the stale rules (stale.c) applied to the record ---- */
 
 /* Language k's part in a basis of the pairs form: the first 8 hex digits
@@ -1452,9 +882,9 @@ static void own_part(char out[HEX], const basis_set *bs, size_t k)
 		memcpy(out, bs->own[k], HEX);
 		return;
 	}
-	const char *s = text_in(bs->bank, bs->t, k);
+	const char *s = qb_rev_text_in(bs->bank, bs->t, k);
 	uint8_t h[8];
-	text_hash8(h, s ? s : "");
+	qb_rev_text_hash8(h, s ? s : "");
 	qb_hash_hex(out, h, 8);
 }
 
@@ -1523,7 +953,7 @@ static qb_stale_part basis_part(const tent *e, const basis_set *bs, size_t self,
 /* old[k]: the record's entry for the element's text in the bank's
  * language k, or NULL. */
 static void elem_state_init(elem_state *st, const qb_bank *bank, const qb_text *t,
-                            const basis_set *bs, const text_hashes *row, const tent *const *old)
+                            const basis_set *bs, const qb_rev_text_hashes *row, const tent *const *old)
 {
 	size_t n = bank->nlangs;
 	st->old = old;
@@ -1531,14 +961,14 @@ static void elem_state_init(elem_state *st, const qb_bank *bank, const qb_text *
 	st->caught = qb_xcalloc(n + 1, sizeof *st->caught);
 	st->nchanged = 0;
 	for (size_t k = 0; k < n; k++) {
-		const char *s = text_in(bank, t, k);
+		const char *s = qb_rev_text_in(bank, t, k);
 		if (!s)
 			continue;
 		uint8_t h[8];
 		if (row)
 			memcpy(h, row[k].text, 8);
 		else
-			text_hash8(h, s);
+			qb_rev_text_hash8(h, s);
 		st->changed[k] = !old[k] || memcmp(old[k]->hash, h, 8) != 0;
 		st->nchanged += st->changed[k];
 	}
@@ -1553,7 +983,7 @@ static void elem_state_init(elem_state *st, const qb_bank *bank, const qb_text *
 			continue;
 		}
 		for (size_t j = 0; j < n && !st->caught[k]; j++)
-			if (j != k && old[j] && !st->changed[j] && text_in(bank, t, j) &&
+			if (j != k && old[j] && !st->changed[j] && qb_rev_text_in(bank, t, j) &&
 			    basis_part(old[k], bs, k, j, st) == QB_PART_DIFFERS)
 				st->caught[k] = !combined || st->nchanged == 1;
 	}
@@ -1591,7 +1021,7 @@ static bool judge(const tent *e, const basis_set *bs, size_t self, const elem_st
 	for (size_t k = 0; k < bank->nlangs; k++) {
 		if (take)
 			take[k] = true;
-		if (k == self || !text_in(bank, bs->t, k))
+		if (k == self || !qb_rev_text_in(bank, bs->t, k))
 			continue;
 		qb_stale_part part = basis_part(e, bs, self, k, st);
 		qb_stale_other other = other_of(st, k);
@@ -1619,7 +1049,7 @@ static bool rebase(qb_revisions *rev, tent *e, const basis_set *bs, size_t self,
 	size_t n = bank->nlangs;
 	bool current = true, took = false;
 	for (size_t k = 0; k < n; k++) {
-		if (k == self || !text_in(bank, bs->t, k))
+		if (k == self || !qb_rev_text_in(bank, bs->t, k))
 			continue;
 		qb_stale_part p = basis_part(e, bs, self, k, st);
 		if (p == QB_PART_SAME)
@@ -1643,7 +1073,7 @@ static bool rebase(qb_revisions *rev, tent *e, const basis_set *bs, size_t self,
 		for (size_t k = 0; k < n; k++) {
 			if (k == self)
 				continue;
-			qb_stale_part p = text_in(bank, bs->t, k) ? basis_part(e, bs, self, k, st)
+			qb_stale_part p = qb_rev_text_in(bank, bs->t, k) ? basis_part(e, bs, self, k, st)
 			                                          : QB_PART_SAME;
 			char part[HEX];
 			const char *keep = NULL;
@@ -1688,10 +1118,10 @@ typedef struct stale_ctx {
 } stale_ctx;
 
 static void stale_elem(void *payload, const char *qid, const char *elem, const qb_text *t,
-                       const elem_ref *what)
+                       const qb_rev_elem_ref *what)
 {
 	stale_ctx *c = payload;
-	const text_hashes *row = c->hashes ? hashes_row(c->hashes, c->elem++) : NULL;
+	const qb_rev_text_hashes *row = c->hashes ? qb_rev_hashes_row(c->hashes, c->elem++) : NULL;
 	basis_set bs;
 	basis_set_init(&bs, c->bank, t, row);
 	elem_state st = {NULL, NULL, NULL, 0}; /* worked out for the first candidate */
@@ -1703,10 +1133,10 @@ static void stale_elem(void *payload, const char *qid, const char *elem, const q
 			continue;
 		uint8_t h[8];
 		size_t self = qb_bank_lang_index(c->bank, qb_tr_lang(t, tr));
-		if (row && self != QB_LANG_NONE && text_in(c->bank, t, self) == tr->text)
+		if (row && self != QB_LANG_NONE && qb_rev_text_in(c->bank, t, self) == tr->text)
 			memcpy(h, row[self].text, 8);
 		else
-			text_hash8(h, tr->text);
+			qb_rev_text_hash8(h, tr->text);
 		/* changed since the record (written now), or current */
 		if (memcmp(h, e->hash, 8) != 0 || self == QB_LANG_NONE ||
 		    basis_matches(e, &bs, self, qb_tr_lang(t, tr)))
@@ -1727,7 +1157,7 @@ static void stale_elem(void *payload, const char *qid, const char *elem, const q
 			c->tfn(c->payload, qid, elem, qb_tr_lang(t, tr));
 		else
 			qb_diag_warning(qb_tr_loc(t, tr), "'%s' text of %s may be stale: %s changed",
-			                qb_tr_lang(t, tr), elem_what(what, buf, sizeof buf),
+			                qb_tr_lang(t, tr), qb_rev_elem_what(what, buf, sizeof buf),
 			                qb_buf_cstr(&who));
 		qb_buf_dispose(&who);
 		c->nstale++;
@@ -1748,7 +1178,7 @@ void qb_rev_check_stale_each(const qb_revisions *rev, const qb_bank *bank, qb_re
                              qb_rev_stale_fn fn, void *payload)
 {
 	stale_ctx c = {rev, bank, 0, 0, hashes, 0, fn, NULL, payload};
-	each_element(bank, stale_elem, &c);
+	qb_rev_each_element(bank, stale_elem, &c);
 	if (c.nstale)
 		qb_diag_note(QB_LOC(bank->path, 0, 0),
 		             ngettext("after checking the translation, run 'qbc review %s' to mark it "
@@ -1762,7 +1192,7 @@ void qb_rev_stale_texts(const qb_revisions *rev, const qb_bank *bank, qb_rev_sta
                         void *payload)
 {
 	stale_ctx c = {rev, bank, 0, 0, NULL, 0, NULL, fn, payload};
-	each_element(bank, stale_elem, &c);
+	qb_rev_each_element(bank, stale_elem, &c);
 }
 
 /* ---- updating ---- */
@@ -1783,11 +1213,11 @@ typedef struct upd_ctx {
 } upd_ctx;
 
 static void upd_elem(void *payload, const char *qid, const char *elem, const qb_text *t,
-                     const elem_ref *what)
+                     const qb_rev_elem_ref *what)
 {
 	QB_UNUSED(what);
 	upd_ctx *c = payload;
-	const text_hashes *row = c->hashes ? hashes_row(c->hashes, c->elem++) : NULL;
+	const qb_rev_text_hashes *row = c->hashes ? qb_rev_hashes_row(c->hashes, c->elem++) : NULL;
 	size_t n = c->bank->nlangs;
 	basis_set bs;
 	basis_set_init(&bs, c->bank, t, row);
@@ -1798,7 +1228,7 @@ static void upd_elem(void *payload, const char *qid, const char *elem, const qb_
 	memset(olds, 0, (n + 1) * sizeof *olds);
 	memset(old, 0, (n + 1) * sizeof *old);
 	for (size_t k = 0; k < n; k++) {
-		if (!text_in(c->bank, t, k))
+		if (!qb_rev_text_in(c->bank, t, k))
 			continue;
 		const tent *o = find_t_next(c->old, &c->cursor, qid, elem, c->bank->langs[k].code);
 		if (o) {
@@ -1810,14 +1240,14 @@ static void upd_elem(void *payload, const char *qid, const char *elem, const qb_
 	bool *take = c->take;
 	for (size_t k = 0; k < n; k++) {
 		const char *lang = c->bank->langs[k].code;
-		const char *s = text_in(c->bank, t, k);
+		const char *s = qb_rev_text_in(c->bank, t, k);
 		if (!s)
 			continue;
 		uint8_t h[8];
 		if (row)
 			memcpy(h, row[k].text, 8);
 		else
-			text_hash8(h, s);
+			qb_rev_text_hash8(h, s);
 		/* In place, o is (a copy of) the entry this one replaces. */
 		const tent *o = old[k];
 		tent e;
@@ -1883,13 +1313,13 @@ typedef struct same_ctx {
 } same_ctx;
 
 static void same_elem(void *payload, const char *qid, const char *elem, const qb_text *t,
-                      const elem_ref *what)
+                      const qb_rev_elem_ref *what)
 {
 	QB_UNUSED(what);
 	same_ctx *c = payload;
 	for (size_t k = 0; c->same && k < c->bank->nlangs; k++) {
 		const char *lang = c->bank->langs[k].code;
-		if (!text_in(c->bank, t, k))
+		if (!qb_rev_text_in(c->bank, t, k))
 			continue;
 		const tent *e = c->n < c->rev->nt ? &c->rev->t[c->n++] : NULL;
 		/* The bank's keys are distinct (the checks passed), so a record
@@ -2039,7 +1469,7 @@ bool qb_rev_update(qb_revisions *rev, const qb_bank *bank, qb_rev_hashes *hashes
 			qent *e = &q[nq++];
 			e->qid = qid;
 			e->lang = name_of(rev, lang);
-			question_hash_at(hashes, bank, i, k, e->hash);
+			qb_rev_question_hash_at(hashes, bank, i, k, e->hash);
 			if (o && memcmp(o->hash, e->hash, 8) == 0)
 				e->time = o->time;
 			else {
@@ -2061,16 +1491,16 @@ bool qb_rev_update(qb_revisions *rev, const qb_bank *bank, qb_rev_hashes *hashes
 	             qb_xcalloc(bank->nlangs + 1, sizeof(const tent *)),
 	             qb_xcalloc(bank->nlangs + 1, sizeof(bool))};
 	same_ctx same = {rev, bank, 0, rev->nt > 0};
-	each_element(bank, same_elem, &same);
+	qb_rev_each_element(bank, same_elem, &same);
 	if (same.same && same.n == rev->nt) {
 		c.t = rev->t;
 		c.cap = rev->nt;
 	} else {
-		each_element(bank, count_elem, &c.cap);
+		qb_rev_each_element(bank, qb_rev_count_elem, &c.cap);
 		c.cap *= bank->nlangs;
 		c.t = qb_xcalloc_written(c.cap ? c.cap : 1, sizeof *c.t);
 	}
-	each_element(bank, upd_elem, &c);
+	qb_rev_each_element(bank, upd_elem, &c);
 	free(c.olds);
 	free(c.oldp);
 	free(c.take);
@@ -2112,7 +1542,7 @@ typedef struct review_ctx {
 } review_ctx;
 
 static void review_elem(void *payload, const char *qid, const char *elem, const qb_text *t,
-                        const elem_ref *what)
+                        const qb_rev_elem_ref *what)
 {
 	review_ctx *c = payload;
 	bool wanted = c->nids == 0;
@@ -2130,12 +1560,12 @@ static void review_elem(void *payload, const char *qid, const char *elem, const 
 	/* What the stale check reports (judge()) gets the current texts as
 	 * its basis, and the mark. */
 	for (size_t k = 0; k < n; k++) {
-		const char *s = text_in(c->bank, t, k);
+		const char *s = qb_rev_text_in(c->bank, t, k);
 		tent *e = ents[k];
 		if (!s || !e || (c->lang && strcmp(c->bank->langs[k].code, c->lang) != 0))
 			continue;
 		uint8_t h[8];
-		text_hash8(h, s);
+		qb_rev_text_hash8(h, s);
 		if (memcmp(h, e->hash, 8) != 0 || basis_matches(e, &bs, k, c->bank->langs[k].code))
 			continue;
 		if (!st.changed)
@@ -2149,7 +1579,7 @@ static void review_elem(void *payload, const char *qid, const char *elem, const 
 		c->n++;
 		if (c->what) {
 			char buf[256];
-			qb_buf_appendf(c->what, "%s (%s)\n", elem_what(what, buf, sizeof buf),
+			qb_buf_appendf(c->what, "%s (%s)\n", qb_rev_elem_what(what, buf, sizeof buf),
 			               c->bank->langs[k].code);
 		}
 	}
@@ -2162,7 +1592,7 @@ size_t qb_rev_review(qb_revisions *rev, const qb_bank *bank, const char *const *
                      size_t nids, const char *lang, qb_buf *what)
 {
 	review_ctx c = {rev, bank, ids, nids, lang, 0, what};
-	each_element(bank, review_elem, &c);
+	qb_rev_each_element(bank, review_elem, &c);
 	return c.n;
 }
 
@@ -2175,7 +1605,7 @@ bool qb_rev_set_text(qb_revisions *rev, const qb_bank *bank, const char *qid, co
 	if (!self || !s || me == QB_LANG_NONE)
 		return false;
 	uint8_t h[8];
-	text_hash8(h, s);
+	qb_rev_text_hash8(h, s);
 	bool changed = memcmp(h, self->hash, 8) != 0;
 	memcpy(self->hash, h, 8);
 	if (changed)
@@ -2189,7 +1619,7 @@ bool qb_rev_set_text(qb_revisions *rev, const qb_bank *bank, const char *qid, co
 	take[me] = true;
 	for (size_t k = 0; k < bank->nlangs; k++) {
 		tent *e = k == me ? NULL : find_t(rev, qid, elem, bank->langs[k].code);
-		if (!e || !text_in(bank, t, k))
+		if (!e || !qb_rev_text_in(bank, t, k))
 			continue;
 		if (rebase(rev, e, &bs, k, NULL, take)) {
 			e->reviewed = 0; /* reviewed against another text */
@@ -2223,7 +1653,7 @@ bool qb_rev_text_reviewed(const qb_revisions *rev, const char *qid, const char *
 	if (!e || !e->reviewed)
 		return false;
 	uint8_t h[8];
-	text_hash8(h, text);
+	qb_rev_text_hash8(h, text);
 	return memcmp(h, e->hash, 8) == 0;
 }
 
