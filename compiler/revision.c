@@ -1,25 +1,9 @@
-/* revision.c - see revision.h.  The record is a line-oriented text file
- * that diffs well in git:
- *
- *   qbc-revisions 1
- *   bank <bank id>
- *   revision 3
- *   template anki <hash> <time>
- *   question <id> <lang> <hash> <time>
- *   text <id> <element> <lang> <hash> <basis> [reviewed]
- *
- * hash: the first 16 hex digits of the SHA-256 of the content; time: UTC,
- * ISO 8601; element: prompt, option-N, feedback-N, match-N, feedback-wrong,
- * explanation (or title, description with id "-"); basis: what the
- * element's texts in the other languages were when this language's text
- * was last written or reviewed: in a bank of two languages the hash of the
- * other text (16 hex digits); with three or more, one `<lang>:<8 hex
- * digits>` per other language, comma-separated, so a warning can name
- * exactly the languages that changed.  "reviewed", at the end of a text
- * line, marks a text that `qbc review` or `qbc translate import
- * --reviewed` marked as reviewed against that basis; a new edit of the
- * text, or a change of its basis, takes it away.  Records without
- * reviewed texts are written as before the mark existed. */
+/* revision.c - see revision.h.  The record's rules: what is stale, by
+ * the table of stale.c, read from and written into the record's bases;
+ * the update a build makes, review, and what an import records.  The
+ * record's storage (its tables, indexes and file format) is rev_store.c,
+ * the bank's side (its elements, hashes and the threads that work them
+ * out) rev_bank.c. */
 #include "revision.h"
 
 #include <dirent.h>
@@ -37,703 +21,9 @@
 #include "hash.h"
 #include "i18n.h"
 #include "rev_bank.h"
+#include "rev_store.h"
 #include "stale.h"
 #include "write.h"
-
-#define HEX 17 /* 16 hex digits and a NUL */
-#define FORMAT 1
-
-/* The tables' strings (ids, element and language names, bases) live in
- * the record's arena: ids once per question, names once per record. */
-typedef struct qent {
-	const char *qid, *lang;
-	uint8_t hash[8]; /* the 16 hex digits as bytes */
-	time_t time;
-} qent;
-
-/* A text entry: the table is the bulk of the record (about twenty per
- * question of a two-language bank), so it holds numbers, 24 bytes in all:
- * the question id and the (element, language) pair as indexes into the
- * record's tables, the hash as bytes, and the basis as bytes too when it
- * is one hash (a bank of two languages), else the text in the arena. */
-typedef struct tent {
-	unsigned qid : 30;       /* rev->ids[qid]                             */
-	unsigned long_basis : 1; /* basis.s, not basis.b                      */
-	unsigned reviewed : 1;   /* reviewed against this basis: the top      */
-	uint32_t key;            /* rev->keys[key]: element and language      */
-	uint8_t hash[8];         /* the 16 hex digits as bytes                */
-	union {
-		uint8_t b[8];    /* 16 hex digits as bytes                    */
-		const char *s;   /* lang:8hex,...: see the top of the file     */
-	} basis;
-} tent;
-
-/* An element and a language of the record, each pair once. */
-typedef struct tkey {
-	const char *elem, *lang;
-} tkey;
-
-typedef struct pent {
-	char *name;
-	char hash[HEX];
-	time_t time;
-} pent;
-
-/* A hashed index over one table of the record: open addressing, linear
- * probing; a slot holds an entry's position + 1 (0: empty). */
-typedef struct keyindex {
-	size_t *slot;
-	size_t cap; /* a power of two, at least twice the entries */
-} keyindex;
-
-struct qb_revisions {
-	unsigned revision;
-	char *bank;       /* the bank id the record was written for        */
-	pent *tpl;
-	size_t ntpl;
-	qent *q;
-	size_t nq;
-	tent *t;
-	size_t nt;
-	keyindex qx;       /* q by question id and language                 */
-	keyindex idx;      /* q by question id (its first entry)            */
-	keyindex tx;       /* t by question id, element and language        */
-	qb_arena strs;     /* the strings of q and t                        */
-	const char **names; /* element and language names, each once        */
-	size_t nnames;
-	keyindex nx;       /* names by string                               */
-	const char **ids;  /* question ids of t (tent.qid), in order         */
-	size_t nids, capids;
-	tkey *keys;        /* (element, language) pairs of t (tent.key)      */
-	size_t nkeys, capkeys;
-	keyindex kx;       /* keys by pair                                   */
-};
-
-/* ---- small helpers ---- */
-
-static void hex_of(char out[HEX], const qb_buf *b)
-{
-	qb_hash_sha256_hex(out, 8, b->ptr ? b->ptr : "", b->len);
-}
-
-/* 16 lower-case hex digits (checked by is_hex16()) to 8 bytes. */
-static void hex8_parse(uint8_t out[8], const char *hex)
-{
-	for (size_t i = 0; i < 8; i++) {
-		unsigned v = 0;
-		for (size_t k = 0; k < 2; k++) {
-			char c = hex[2 * i + k];
-			v = v * 16 + (unsigned)(c <= '9' ? c - '0' : c - 'a' + 10);
-		}
-		out[i] = (uint8_t)v;
-	}
-}
-
-static void fmt_time(char out[32], time_t t)
-{
-	struct tm tm;
-	gmtime_r(&t, &tm);
-	strftime(out, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
-static bool parse_time(const char *s, time_t *out)
-{
-	struct tm tm = {0};
-	int used = 0;
-	if (sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2dZ%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
-	           &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &used) != 6 || s[used] != '\0')
-		return false;
-	tm.tm_year -= 1900;
-	tm.tm_mon -= 1;
-	*out = timegm(&tm);
-	return true;
-}
-
-
-static time_t bump(time_t old, time_t now)
-{
-	return now > old ? now : old + 1;
-}
-
-/* ---- the indexes ---- */
-
-/* FNV-1a over up to three strings, each ended by a NUL. */
-static size_t key_hash(const char *a, const char *b, const char *c)
-{
-	const char *k[3] = {a, b, c};
-	unsigned long long h = 1469598103934665603ULL;
-	for (int i = 0; i < 3 && k[i]; i++)
-		for (const unsigned char *p = (const unsigned char *)k[i];; p++) {
-			h = (h ^ *p) * 1099511628211ULL;
-			if (!*p)
-				break;
-		}
-	return (size_t)(h ^ (h >> 29));
-}
-
-static void index_init(keyindex *x, size_t n)
-{
-	free(x->slot);
-	x->cap = 16;
-	while (x->cap < 2 * n)
-		x->cap *= 2;
-	x->slot = qb_xcalloc_written(x->cap, sizeof *x->slot);
-}
-
-/* The slot for key (a, b, c): where it is, or the empty slot where it
- * would go.  eq tells whether entry i of the table has that key. */
-typedef bool (*key_eq)(const void *tab, size_t i, const char *a, const char *b, const char *c);
-
-static size_t *index_slot(const void *tab, const keyindex *x, key_eq eq, const char *a,
-                          const char *b, const char *c)
-{
-	size_t m = x->cap - 1;
-	for (size_t h = key_hash(a, b, c) & m;; h = (h + 1) & m)
-		if (!x->slot[h] || eq(tab, x->slot[h] - 1, a, b, c))
-			return &x->slot[h];
-}
-
-/* The key (a, b) of entry i of a table that grows (names, keys). */
-typedef void (*key_at)(const void *tab, size_t i, const char **a, const char **b);
-
-/* Indexes entry n - 1, just appended to a growing table of n entries;
- * when x is half full, x doubles and every entry is indexed again. */
-static void index_append(const void *tab, keyindex *x, key_eq eq, key_at at, size_t n)
-{
-	const char *a, *b;
-	if (2 * n > x->cap) {
-		index_init(x, 2 * n);
-		for (size_t i = 0; i < n; i++) {
-			at(tab, i, &a, &b);
-			*index_slot(tab, x, eq, a, b, NULL) = i + 1;
-		}
-	} else {
-		at(tab, n - 1, &a, &b);
-		*index_slot(tab, x, eq, a, b, NULL) = n;
-	}
-}
-
-static bool q_eq(const void *tab, size_t i, const char *a, const char *b, const char *c)
-{
-	const qb_revisions *rev = tab;
-	QB_UNUSED(c);
-	return strcmp(rev->q[i].qid, a) == 0 && strcmp(rev->q[i].lang, b) == 0;
-}
-
-static bool qid_eq(const void *tab, size_t i, const char *a, const char *b, const char *c)
-{
-	const qb_revisions *rev = tab;
-	QB_UNUSED(b);
-	QB_UNUSED(c);
-	return strcmp(rev->q[i].qid, a) == 0;
-}
-
-/* A text entry's question id, element and language. */
-static const char *t_qid(const qb_revisions *rev, const tent *e)
-{
-	return rev->ids[e->qid];
-}
-
-static const char *t_elem(const qb_revisions *rev, const tent *e)
-{
-	return rev->keys[e->key].elem;
-}
-
-static const char *t_lang(const qb_revisions *rev, const tent *e)
-{
-	return rev->keys[e->key].lang;
-}
-
-static bool t_eq(const void *tab, size_t i, const char *a, const char *b, const char *c)
-{
-	const qb_revisions *rev = tab;
-	const tent *e = &rev->t[i];
-	return strcmp(t_qid(rev, e), a) == 0 && strcmp(t_elem(rev, e), b) == 0 &&
-	       strcmp(t_lang(rev, e), c) == 0;
-}
-
-static bool tkey_eq(const void *tab, size_t i, const char *a, const char *b, const char *c)
-{
-	const qb_revisions *rev = tab;
-	QB_UNUSED(c);
-	return strcmp(rev->keys[i].elem, a) == 0 && strcmp(rev->keys[i].lang, b) == 0;
-}
-
-/* Rebuilds every index after the tables changed.  The first entry of a
- * duplicated key wins. */
-static void reindex(qb_revisions *rev)
-{
-	index_init(&rev->qx, rev->nq);
-	index_init(&rev->idx, rev->nq);
-	free(rev->tx.slot); /* built when first needed: find_t() */
-	rev->tx = (keyindex){NULL, 0};
-	for (size_t i = 0; i < rev->nq; i++) {
-		size_t *s = index_slot(rev, &rev->qx, q_eq, rev->q[i].qid, rev->q[i].lang, NULL);
-		if (!*s)
-			*s = i + 1;
-		s = index_slot(rev, &rev->idx, qid_eq, rev->q[i].qid, NULL, NULL);
-		if (!*s)
-			*s = i + 1;
-	}
-}
-
-/* The texts' index: most look-ups never need it (find_t_next()). */
-static void index_texts(qb_revisions *rev)
-{
-	index_init(&rev->tx, rev->nt);
-	for (size_t i = 0; i < rev->nt; i++) {
-		const tent *e = &rev->t[i];
-		size_t *s = index_slot(rev, &rev->tx, t_eq, t_qid(rev, e), t_elem(rev, e),
-		                       t_lang(rev, e));
-		if (!*s)
-			*s = i + 1;
-	}
-}
-
-char *qb_rev_path(const char *bank_path)
-{
-	size_t n = strlen(bank_path);
-	if (n > 3 && strcmp(bank_path + n - 3, ".qb") == 0)
-		return qb_xasprintf("%.*s.lock", (int)(n - 3), bank_path);
-	return qb_xasprintf("%s.lock", bank_path);
-}
-
-void qb_rev_free(qb_revisions *rev)
-{
-	if (!rev)
-		return;
-	free(rev->bank);
-	for (size_t i = 0; i < rev->ntpl; i++)
-		free(rev->tpl[i].name);
-	free(rev->tpl);
-	free(rev->q);
-	free(rev->t);
-	free(rev->qx.slot);
-	free(rev->idx.slot);
-	free(rev->tx.slot);
-	qb_arena_dispose(&rev->strs);
-	free(rev->names);
-	free(rev->nx.slot);
-	free(rev->ids);
-	free(rev->keys);
-	free(rev->kx.slot);
-	free(rev);
-}
-
-/* ---- the tables' strings ---- */
-
-/* An element or language name, stored once: a record has a few dozen
- * (prompt, option-N, ..., its languages; thousands for a bank in
- * thousands of languages) for hundreds of thousands of entries, so they
- * are found by a hashed index, not a scan. */
-static bool name_eq(const void *tab, size_t i, const char *a, const char *b, const char *c)
-{
-	const qb_revisions *rev = tab;
-	QB_UNUSED(b);
-	QB_UNUSED(c);
-	return strcmp(rev->names[i], a) == 0;
-}
-
-static void name_at(const void *tab, size_t i, const char **a, const char **b)
-{
-	*a = ((const qb_revisions *)tab)->names[i];
-	*b = NULL;
-}
-
-static const char *name_of(qb_revisions *rev, const char *s)
-{
-	if (rev->nx.cap) {
-		size_t *slot = index_slot(rev, &rev->nx, name_eq, s, NULL, NULL);
-		if (*slot)
-			return rev->names[*slot - 1];
-	}
-	if ((rev->nnames & (rev->nnames - 1)) == 0) /* 0, 1, 2, 4, ...: grow */
-		rev->names = qb_xrealloc(rev->names, (rev->nnames ? 2 * rev->nnames : 1) *
-		                                         sizeof *rev->names);
-	rev->names[rev->nnames++] = qb_arena_strdup(&rev->strs, s);
-	index_append(rev, &rev->nx, name_eq, name_at, rev->nnames);
-	return rev->names[rev->nnames - 1];
-}
-
-/* A question id of the text table, stored once for a run of entries of
- * that question (they are consecutive): its index in rev->ids. */
-static uint32_t id_of(qb_revisions *rev, const char *s)
-{
-	if (!rev->nids || strcmp(rev->ids[rev->nids - 1], s) != 0) {
-		if (rev->nids == rev->capids)
-			rev->ids = qb_xrealloc(rev->ids, (rev->capids = rev->capids * 2 + 64) *
-			                                     sizeof *rev->ids);
-		rev->ids[rev->nids++] = qb_arena_strdup(&rev->strs, s);
-	}
-	return (uint32_t)(rev->nids - 1);
-}
-
-static void tkey_at(const void *tab, size_t i, const char **a, const char **b)
-{
-	const tkey *k = &((const qb_revisions *)tab)->keys[i];
-	*a = k->elem;
-	*b = k->lang;
-}
-
-/* The index in rev->keys of (elem, lang), added when new. */
-static uint32_t key_of(qb_revisions *rev, const char *elem, const char *lang)
-{
-	if (rev->kx.cap && rev->nkeys) { /* mostly the entry before's successor */
-		size_t *s = index_slot(rev, &rev->kx, tkey_eq, elem, lang, NULL);
-		if (*s)
-			return (uint32_t)(*s - 1);
-	}
-	if (rev->nkeys == rev->capkeys)
-		rev->keys = qb_xrealloc(rev->keys, (rev->capkeys = rev->capkeys * 2 + 16) *
-		                                       sizeof *rev->keys);
-	rev->keys[rev->nkeys++] = (tkey){name_of(rev, elem), name_of(rev, lang)};
-	index_append(rev, &rev->kx, tkey_eq, tkey_at, rev->nkeys);
-	return (uint32_t)(rev->nkeys - 1);
-}
-
-/* ---- the bases of text entries ---- */
-
-static bool is_hex16(const char *s);
-
-/* Sets e's basis to basis (as basis_of() makes it). */
-static void put_basis(qb_revisions *rev, tent *e, const char *basis)
-{
-	e->long_basis = !is_hex16(basis);
-	if (e->long_basis)
-		e->basis.s = qb_arena_strdup(&rev->strs, basis);
-	else
-		hex8_parse(e->basis.b, basis);
-}
-
-/* Whether e's basis is basis. */
-static bool basis_is(const tent *e, const char *basis)
-{
-	if (e->long_basis)
-		return strcmp(e->basis.s, basis) == 0;
-	uint8_t b[8];
-	if (!is_hex16(basis))
-		return false;
-	hex8_parse(b, basis);
-	return memcmp(b, e->basis.b, 8) == 0;
-}
-
-static bool basis_same(const tent *a, const tent *b)
-{
-	if (a->long_basis != b->long_basis)
-		return false;
-	return a->long_basis ? strcmp(a->basis.s, b->basis.s) == 0
-	                     : memcmp(a->basis.b, b->basis.b, 8) == 0;
-}
-
-/* e's basis as text: out holds the short form. */
-static const char *basis_text(const tent *e, char out[HEX])
-{
-	if (e->long_basis)
-		return e->basis.s;
-	qb_hash_hex(out, e->basis.b, 8);
-	return out;
-}
-
-/* ---- lookups ---- */
-
-static qent *find_q(const qb_revisions *rev, const char *qid, const char *lang)
-{
-	if (!rev->qx.cap)
-		return NULL;
-	size_t i = *index_slot(rev, &rev->qx, q_eq, qid, lang, NULL);
-	return i ? &rev->q[i - 1] : NULL;
-}
-
-static bool has_qid(const qb_revisions *rev, const char *qid)
-{
-	return rev->idx.cap && *index_slot(rev, &rev->idx, qid_eq, qid, NULL, NULL) != 0;
-}
-
-static tent *find_t(const qb_revisions *rev, const char *qid, const char *elem, const char *lang)
-{
-	if (!rev->nt)
-		return NULL;
-	if (!rev->tx.cap) /* a cache: the record itself does not change */
-		index_texts((qb_revisions *)rev);
-	size_t i = *index_slot(rev, &rev->tx, t_eq, qid, elem, lang);
-	return i ? &rev->t[i - 1] : NULL;
-}
-
-/* The same, trying first the entry at *cursor: a record lists the texts
- * in the order qb_rev_each_element() visits them, so a pass over the bank finds
- * almost every entry right after the previous one, without hashing.
- * *cursor moves past the entry found. */
-static tent *find_t_next(const qb_revisions *rev, size_t *cursor, const char *qid,
-                         const char *elem, const char *lang)
-{
-	tent *e = *cursor < rev->nt && t_eq(rev, *cursor, qid, elem, lang)
-	                  ? &rev->t[*cursor]
-	                  : find_t(rev, qid, elem, lang);
-	if (e)
-		*cursor = (size_t)(e - rev->t) + 1;
-	return e;
-}
-
-static pent *find_p(const qb_revisions *rev, const char *name)
-{
-	for (size_t i = 0; i < rev->ntpl; i++)
-		if (strcmp(rev->tpl[i].name, name) == 0)
-			return &rev->tpl[i];
-	return NULL;
-}
-
-time_t qb_rev_question_time(const qb_revisions *rev, const char *qid, const char *lang)
-{
-	const qent *e = rev ? find_q(rev, qid, lang) : NULL;
-	return e ? e->time : 0;
-}
-
-time_t qb_rev_template_time(const qb_revisions *rev, const char *name)
-{
-	const pent *p = rev ? find_p(rev, name) : NULL;
-	return p ? p->time : 0;
-}
-
-time_t qb_rev_latest(const qb_revisions *rev)
-{
-	time_t t = 0;
-	for (size_t i = 0; rev && i < rev->ntpl; i++)
-		if (rev->tpl[i].time > t)
-			t = rev->tpl[i].time;
-	for (size_t i = 0; rev && i < rev->nq; i++)
-		if (rev->q[i].time > t)
-			t = rev->q[i].time;
-	return t;
-}
-
-unsigned qb_rev_number(const qb_revisions *rev)
-{
-	return rev ? rev->revision : 0;
-}
-
-void qb_rev_times_take(qb_rev_times *t, const qb_revisions *rev, const qb_bank *bank,
-                       const char *const *langs, size_t nlangs)
-{
-	t->revision = qb_rev_number(rev);
-	t->latest = qb_rev_latest(rev);
-	t->ntpl = rev->ntpl;
-	t->tpl_name = qb_xcalloc(rev->ntpl + 1, sizeof *t->tpl_name);
-	t->tpl_time = qb_xcalloc(rev->ntpl + 1, sizeof *t->tpl_time);
-	for (size_t i = 0; i < rev->ntpl; i++) {
-		t->tpl_name[i] = qb_xstrdup(rev->tpl[i].name);
-		t->tpl_time[i] = rev->tpl[i].time;
-	}
-	size_t n = nlangs ? nlangs : bank->nlangs;
-	t->question = qb_xcalloc(bank->nquestions + 1, sizeof *t->question);
-	for (size_t i = 0; i < bank->nquestions; i++)
-		for (size_t k = 0; k < n; k++) {
-			time_t tl = qb_rev_question_time(rev, bank->questions[i].id,
-			                                 nlangs ? langs[k] : bank->langs[k].code);
-			if (tl > t->question[i])
-				t->question[i] = tl;
-		}
-}
-
-time_t qb_rev_times_template(const qb_rev_times *t, const char *name)
-{
-	for (size_t i = 0; i < t->ntpl; i++)
-		if (strcmp(t->tpl_name[i], name) == 0)
-			return t->tpl_time[i];
-	return 0;
-}
-
-void qb_rev_times_dispose(qb_rev_times *t)
-{
-	for (size_t i = 0; i < t->ntpl; i++)
-		free(t->tpl_name[i]);
-	free(t->tpl_name);
-	free(t->tpl_time);
-	free(t->question);
-	memset(t, 0, sizeof *t);
-}
-
-/* ---- reading ---- */
-
-static int split(char *line, char **tok, int max)
-{
-	int n = 0;
-	char *save = NULL;
-	for (char *t = strtok_r(line, " \t", &save); t && n < max; t = strtok_r(NULL, " \t", &save))
-		tok[n++] = t;
-	return n;
-}
-
-static bool is_hex16(const char *s)
-{
-	if (strlen(s) != 16)
-		return false;
-	for (; *s; s++)
-		if (!((*s >= '0' && *s <= '9') || (*s >= 'a' && *s <= 'f')))
-			return false;
-	return true;
-}
-
-/* A basis as written by basis_of(): 16 hex digits, or lang:8hex pairs. */
-static bool is_basis(const char *s)
-{
-	if (is_hex16(s))
-		return true;
-	while (*s) {
-		size_t n = strcspn(s, ":,");
-		if (!n || s[n] != ':')
-			return false;
-		s += n + 1;
-		size_t h = strspn(s, "0123456789abcdef");
-		if (h != 8 || (s[h] && s[h] != ','))
-			return false;
-		s += h + (s[h] == ',');
-	}
-	return true;
-}
-
-/* Whether line starts with word (after blanks) and a space or tab. */
-static bool starts_with(const char *line, const char *word)
-{
-	const char *p = line + strspn(line, " \t");
-	size_t wl = strlen(word);
-	return strncmp(p, word, wl) == 0 && (p[wl] == ' ' || p[wl] == '\t');
-}
-
-/* The numbers of question and text lines of f: the sizes of the tables,
- * known before they are read.  Leaves f rewound. */
-static void count_lines(FILE *f, size_t *nq, size_t *nt)
-{
-	size_t cap = 0;
-	char *line = NULL;
-	*nq = *nt = 0;
-	for (ssize_t len; (len = getline(&line, &cap, f)) > 0;) {
-		*nq += starts_with(line, "question");
-		*nt += starts_with(line, "text");
-	}
-	free(line);
-	rewind(f);
-}
-
-/* Registers the record's text for the quotes of its errors: the record
- * is read a line at a time and is not kept. */
-static void quote_record(const char *path, bool *quoted)
-{
-	char *data = NULL;
-	size_t len = 0;
-	if (!*quoted && qb_fs_read(path, &data, &len) == 0)
-		qb_diag_add_source_owned(path, data, len);
-	*quoted = true;
-}
-
-qb_revisions *qb_rev_load(const char *path, bool *io)
-{
-	*io = false;
-	qb_revisions *rev = qb_xcalloc(1, sizeof *rev);
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		if (errno == ENOENT)
-			return rev;
-		qb_diag_fatal("cannot read revision record '%s': %s", path, strerror(errno));
-		*io = true;
-		qb_rev_free(rev);
-		return NULL;
-	}
-	/* The tables are allocated once, at their size. */
-	size_t cap_q, cap_t, cap_p = 0, linecap = 0;
-	count_lines(f, &cap_q, &cap_t);
-	rev->q = qb_xcalloc_written(cap_q ? cap_q : 1, sizeof *rev->q);
-	rev->t = qb_xcalloc_written(cap_t ? cap_t : 1, sizeof *rev->t); /* bit-fields */
-	bool ok = true, header = false, quoted = false;
-	char *line = NULL;
-	int lineno = 0;
-	/* Numbering counts every line, empty ones included. */
-	for (ssize_t len; (len = getline(&line, &linecap, f)) > 0;) {
-		if (line[len - 1] == '\n')
-			line[len - 1] = '\0';
-		lineno++;
-		if (*line == '#' || *line == '\0')
-			continue;
-		char *tok[8];
-		int n = split(line, tok, 8);
-		qb_loc l = {path, lineno, 1};
-		bool good = false;
-		if (!header) {
-			good = n == 2 && strcmp(tok[0], "qbc-revisions") == 0 &&
-			       strtol(tok[1], NULL, 10) == FORMAT;
-			header = good;
-			if (!good) {
-				quote_record(path, &quoted);
-				qb_diag_error(l, "not a qbc revision record of format %d; move it away to "
-				                 "start a new one", FORMAT);
-				ok = false;
-				break;
-			}
-			continue;
-		}
-		if (n == 2 && strcmp(tok[0], "bank") == 0 && !rev->bank) {
-			rev->bank = qb_xstrdup(tok[1]);
-			good = true;
-		} else if (n == 2 && strcmp(tok[0], "revision") == 0) {
-			rev->revision = (unsigned)strtoul(tok[1], NULL, 10);
-			good = true;
-		} else if (n == 4 && strcmp(tok[0], "template") == 0 && is_hex16(tok[2])) {
-			time_t t;
-			if ((good = parse_time(tok[3], &t))) {
-				if (rev->ntpl == cap_p)
-					rev->tpl = qb_xrealloc(rev->tpl, (cap_p = cap_p * 2 + 4) * sizeof *rev->tpl);
-				pent *e = &rev->tpl[rev->ntpl++];
-				e->name = qb_xstrdup(tok[1]);
-				memcpy(e->hash, tok[2], HEX);
-				e->time = t;
-			}
-		} else if (n == 5 && strcmp(tok[0], "question") == 0 && is_hex16(tok[3]) &&
-		           rev->nq < cap_q) {
-			time_t t;
-			if ((good = parse_time(tok[4], &t))) {
-				qent *e = &rev->q[rev->nq++];
-				uint32_t id = id_of(rev, tok[1]); /* may move rev->ids */
-				e->qid = rev->ids[id];
-				e->lang = name_of(rev, tok[2]);
-				hex8_parse(e->hash, tok[3]);
-				e->time = t;
-			}
-		} else if ((n == 6 || (n == 7 && strcmp(tok[6], "reviewed") == 0)) &&
-		           strcmp(tok[0], "text") == 0 && is_hex16(tok[4]) && is_basis(tok[5]) &&
-		           rev->nt < cap_t && rev->nids < (1u << 30)) {
-			tent *e = &rev->t[rev->nt++];
-			e->qid = id_of(rev, tok[1]) & 0x3fffffffu;
-			e->reviewed = n == 7;
-			e->key = key_of(rev, tok[2], tok[3]);
-			hex8_parse(e->hash, tok[4]);
-			put_basis(rev, e, tok[5]);
-			good = true;
-		}
-		if (!good) {
-			quote_record(path, &quoted);
-			qb_diag_error(l, "malformed line in the revision record; restore it from git, "
-			                 "or move the file away to start a new record");
-			ok = false;
-		}
-	}
-	if (ferror(f)) {
-		qb_diag_fatal("cannot read revision record '%s': %s", path, strerror(errno));
-		*io = true;
-		ok = false;
-	} else if (ok && !header) {
-		quote_record(path, &quoted);
-		qb_diag_error(QB_LOC(path, 1, 1), "empty revision record; move it away to start a "
-		                                    "new one");
-		ok = false;
-	}
-	free(line);
-	fclose(f);
-	if (!ok) {
-		qb_rev_free(rev);
-		return NULL;
-	}
-	reindex(rev);
-	return rev;
-}
 
 /* Banks of three to this many languages keep one short hash per other
  * language in each basis, so a warning names the language that changed;
@@ -810,7 +100,7 @@ static char *basis_of(const basis_set *bs, const char *lang)
 	return hex;
 }
 
-/* basis_is(e, basis_of(bs, lang)), where self is lang's index, without
+/* qb_rev_basis_is(e, basis_of(bs, lang)), where self is lang's index, without
  * making the string in the common case: a short basis, compared as the
  * bytes it is.  The stale check and the update ask it of every text. */
 static bool basis_matches(const tent *e, const basis_set *bs, size_t self, const char *lang)
@@ -824,7 +114,7 @@ static bool basis_matches(const tent *e, const basis_set *bs, size_t self, const
 		return memcmp(x, e->basis.b, 8) == 0;
 	}
 	char *basis = basis_of(bs, lang);
-	bool same = basis_is(e, basis);
+	bool same = qb_rev_basis_is(e, basis);
 	free(basis);
 	return same;
 }
@@ -845,9 +135,9 @@ void qb_rev_check_renames(const qb_revisions *rev, const qb_bank *bank)
 	if (!rev->revision)
 		return;
 	keyindex ids = {NULL, 0};
-	index_init(&ids, bank->nquestions);
+	qb_rev_index_init(&ids, bank->nquestions);
 	for (size_t i = 0; i < bank->nquestions; i++) {
-		size_t *s = index_slot(bank, &ids, bank_qid_eq, bank->questions[i].id, NULL, NULL);
+		size_t *s = qb_rev_index_slot(bank, &ids, bank_qid_eq, bank->questions[i].id, NULL, NULL);
 		if (!*s)
 			*s = i + 1;
 	}
@@ -855,11 +145,11 @@ void qb_rev_check_renames(const qb_revisions *rev, const qb_bank *bank)
 	size_t nremoved = 0;
 	for (size_t i = 0; i < rev->nq; i++)
 		if ((i == 0 || strcmp(rev->q[i - 1].qid, rev->q[i].qid) != 0) &&
-		    !*index_slot(bank, &ids, bank_qid_eq, rev->q[i].qid, NULL, NULL))
+		    !*qb_rev_index_slot(bank, &ids, bank_qid_eq, rev->q[i].qid, NULL, NULL))
 			qb_buf_appendf(&removed, "%s'%s'", nremoved++ ? ", " : "", rev->q[i].qid);
 	const qb_question *added = NULL;
 	for (size_t i = 0; nremoved && i < bank->nquestions && !added; i++)
-		if (!has_qid(rev, bank->questions[i].id))
+		if (!qb_rev_has_qid(rev, bank->questions[i].id))
 			added = &bank->questions[i];
 	if (added)
 		qb_diag_warning(added->id_loc, "question id '%s' is new while %s %s removed since the "
@@ -1062,9 +352,9 @@ static bool rebase(qb_revisions *rev, tent *e, const basis_set *bs, size_t self,
 	char *basis = basis_of(bs, bank->langs[self].code);
 	bool changed = false;
 	if (current) {
-		changed = !basis_is(e, basis);
+		changed = !qb_rev_basis_is(e, basis);
 		if (changed)
-			put_basis(rev, e, basis);
+			qb_rev_put_basis(rev, e, basis);
 	} else if (bs->own && (took || !e->long_basis)) {
 		/* the pairs form: the parts taken from the texts now, the
 		 * others kept (a short basis recorded with two languages gives
@@ -1088,15 +378,15 @@ static bool rebase(qb_revisions *rev, tent *e, const basis_set *bs, size_t self,
 			qb_buf_appendf(&b, "%s%s:%.8s", b.len ? "," : "", bank->langs[k].code,
 			               keep ? keep : part);
 		}
-		changed = !basis_is(e, qb_buf_cstr(&b));
+		changed = !qb_rev_basis_is(e, qb_buf_cstr(&b));
 		if (changed)
-			put_basis(rev, e, qb_buf_cstr(&b));
+			qb_rev_put_basis(rev, e, qb_buf_cstr(&b));
 		qb_buf_dispose(&b);
 	} else if (e->long_basis && n == 2) {
 		/* back to two languages, out of date for the other one: a short
 		 * basis that matches no text (its old text cannot be told in
 		 * this form; a review clears it) */
-		put_basis(rev, e, "ffffffffffffffff");
+		qb_rev_put_basis(rev, e, "ffffffffffffffff");
 		changed = true;
 	}
 	free(basis);
@@ -1109,7 +399,7 @@ typedef struct stale_ctx {
 	const qb_revisions *rev;
 	const qb_bank *bank;
 	size_t nstale;
-	size_t cursor; /* find_t_next() */
+	size_t cursor; /* qb_rev_find_t_next() */
 	qb_rev_hashes *hashes;
 	size_t elem;   /* the element's row in hashes */
 	qb_rev_stale_fn fn;
@@ -1128,7 +418,7 @@ static void stale_elem(void *payload, const char *qid, const char *elem, const q
 	const tent **old = NULL;
 	for (size_t i = 0; i < t->ntr; i++) {
 		const qb_tr *tr = &t->tr[i];
-		const tent *e = find_t_next(c->rev, &c->cursor, qid, elem, qb_tr_lang(t, tr));
+		const tent *e = qb_rev_find_t_next(c->rev, &c->cursor, qid, elem, qb_tr_lang(t, tr));
 		if (!e)
 			continue;
 		uint8_t h[8];
@@ -1144,7 +434,7 @@ static void stale_elem(void *payload, const char *qid, const char *elem, const q
 		if (!st.changed) {
 			old = qb_xcalloc(c->bank->nlangs + 1, sizeof *old);
 			for (size_t k = 0; k < c->bank->nlangs; k++)
-				old[k] = find_t(c->rev, qid, elem, c->bank->langs[k].code);
+				old[k] = qb_rev_find_t(c->rev, qid, elem, c->bank->langs[k].code);
 			elem_state_init(&st, c->bank, t, &bs, row, old);
 		}
 		qb_buf who = QB_BUF_INIT;
@@ -1204,7 +494,7 @@ typedef struct upd_ctx {
 	tent *t;
 	size_t nt, cap;
 	bool changed;
-	size_t cursor; /* into old, find_t_next() */
+	size_t cursor; /* into old, qb_rev_find_t_next() */
 	qb_rev_hashes *hashes;
 	size_t elem;   /* the element's row in hashes */
 	tent *olds;    /* upd_elem()'s scratch, nlangs + 1 each: made once, */
@@ -1230,7 +520,7 @@ static void upd_elem(void *payload, const char *qid, const char *elem, const qb_
 	for (size_t k = 0; k < n; k++) {
 		if (!qb_rev_text_in(c->bank, t, k))
 			continue;
-		const tent *o = find_t_next(c->old, &c->cursor, qid, elem, c->bank->langs[k].code);
+		const tent *o = qb_rev_find_t_next(c->old, &c->cursor, qid, elem, c->bank->langs[k].code);
 		if (o) {
 			olds[k] = *o;
 			old[k] = &olds[k];
@@ -1254,8 +544,8 @@ static void upd_elem(void *payload, const char *qid, const char *elem, const qb_
 		if (c->t == c->old->t) {
 			e = *o;
 		} else {
-			e.qid = id_of(c->old, qid) & 0x3fffffffu;
-			e.key = key_of(c->old, elem, lang);
+			e.qid = qb_rev_id_of(c->old, qid) & 0x3fffffffu;
+			e.key = qb_rev_key_of(c->old, elem, lang);
 		}
 		memcpy(e.hash, h, 8);
 		bool same_text = o && memcmp(o->hash, h, 8) == 0;
@@ -1280,16 +570,16 @@ static void upd_elem(void *payload, const char *qid, const char *elem, const qb_
 		} else {
 			/* written now: against every other language's text */
 			char *basis = basis_of(&bs, lang);
-			if (o && basis_is(o, basis)) {
+			if (o && qb_rev_basis_is(o, basis)) {
 				e.long_basis = o->long_basis;
 				e.basis = o->basis;
 			} else {
-				put_basis(c->old, &e, basis);
+				qb_rev_put_basis(c->old, &e, basis);
 			}
 			free(basis);
 			e.reviewed = 0;
 		}
-		if (!o || memcmp(o->hash, e.hash, 8) != 0 || !basis_same(o, &e) ||
+		if (!o || memcmp(o->hash, e.hash, 8) != 0 || !qb_rev_basis_same(o, &e) ||
 		    o->reviewed != e.reviewed)
 			c->changed = true;
 		if (c->nt == c->cap) /* only when the count was wrong */
@@ -1324,8 +614,8 @@ static void same_elem(void *payload, const char *qid, const char *elem, const qb
 		const tent *e = c->n < c->rev->nt ? &c->rev->t[c->n++] : NULL;
 		/* The bank's keys are distinct (the checks passed), so a record
 		 * that lists them one for one in order holds each key once. */
-		c->same = e && strcmp(t_qid(c->rev, e), qid) == 0 &&
-		          strcmp(t_elem(c->rev, e), elem) == 0 && strcmp(t_lang(c->rev, e), lang) == 0;
+		c->same = e && strcmp(qb_rev_t_qid(c->rev, e), qid) == 0 &&
+		          strcmp(qb_rev_t_elem(c->rev, e), elem) == 0 && strcmp(qb_rev_t_lang(c->rev, e), lang) == 0;
 	}
 }
 
@@ -1371,7 +661,7 @@ static int dir_hash(char out[HEX], const char *dir)
 		free(names[i]);
 	}
 	free(names);
-	hex_of(out, &b);
+	qb_rev_hex_of(out, &b);
 	qb_buf_dispose(&b);
 	return 0;
 }
@@ -1386,7 +676,7 @@ static int dir_hash_versioned(char out[HEX], const char *dir)
 		return -1;
 	qb_buf b = QB_BUF_INIT;
 	qb_buf_appendf(&b, "qbc %s\x1e%s", QB_VERSION, h);
-	hex_of(out, &b);
+	qb_rev_hex_of(out, &b);
 	qb_buf_dispose(&b);
 	return 0;
 }
@@ -1400,7 +690,7 @@ static bool update_template(qb_revisions *rev, const char *templates_dir, const 
 	char h[HEX];
 	bool changed = false;
 	if (dir_hash_versioned(h, dir) == 0) {
-		pent *p = find_p(rev, name);
+		pent *p = qb_rev_find_p(rev, name);
 		if (!p) {
 			rev->tpl = qb_xrealloc(rev->tpl, (rev->ntpl + 1) * sizeof *rev->tpl);
 			p = &rev->tpl[rev->ntpl++];
@@ -1410,7 +700,7 @@ static bool update_template(qb_revisions *rev, const char *templates_dir, const 
 		}
 		if (strcmp(p->hash, h) != 0) {
 			memcpy(p->hash, h, HEX);
-			p->time = bump(p->time, now);
+			p->time = qb_rev_bump(p->time, now);
 			changed = true;
 		}
 	}
@@ -1461,19 +751,19 @@ bool qb_rev_update(qb_revisions *rev, const qb_bank *bank, qb_rev_hashes *hashes
 	qent *q = qb_xcalloc_written(capq ? capq : 1, sizeof *q);
 	for (size_t i = 0; i < bank->nquestions; i++) {
 		const qb_question *qq = &bank->questions[i];
-		bool known = has_qid(rev, qq->id);
+		bool known = qb_rev_has_qid(rev, qq->id);
 		const char *qid = qb_arena_strdup(&rev->strs, qq->id);
 		for (size_t k = 0; k < bank->nlangs; k++) {
 			const char *lang = bank->langs[k].code;
-			const qent *o = find_q(rev, qq->id, lang);
+			const qent *o = qb_rev_find_q(rev, qq->id, lang);
 			qent *e = &q[nq++];
 			e->qid = qid;
-			e->lang = name_of(rev, lang);
+			e->lang = qb_rev_name_of(rev, lang);
 			qb_rev_question_hash_at(hashes, bank, i, k, e->hash);
 			if (o && memcmp(o->hash, e->hash, 8) == 0)
 				e->time = o->time;
 			else {
-				e->time = bump(o ? o->time : 0, now);
+				e->time = qb_rev_bump(o ? o->time : 0, now);
 				changed = true;
 				if (known)
 					push_id(&report->changed, &report->nchanged, qq->id);
@@ -1517,9 +807,9 @@ bool qb_rev_update(qb_revisions *rev, const qb_bank *bank, qb_rev_hashes *hashes
 		free(rev->t);
 	rev->t = c.t;
 	rev->nt = c.nt;
-	reindex(rev);
+	qb_rev_reindex(rev);
 	for (size_t i = 0; i < oldnq; i++) {
-		if (!has_qid(rev, oldq[i].qid)) {
+		if (!qb_rev_has_qid(rev, oldq[i].qid)) {
 			push_id(&report->removed, &report->nremoved, oldq[i].qid);
 			changed = true;
 		}
@@ -1556,7 +846,7 @@ static void review_elem(void *payload, const char *qid, const char *elem, const 
 	elem_state st = {NULL, NULL, NULL, 0};
 	tent **ents = qb_xcalloc(n + 1, sizeof *ents);
 	for (size_t k = 0; k < n; k++)
-		ents[k] = find_t(c->rev, qid, elem, c->bank->langs[k].code);
+		ents[k] = qb_rev_find_t(c->rev, qid, elem, c->bank->langs[k].code);
 	/* What the stale check reports (judge()) gets the current texts as
 	 * its basis, and the mark. */
 	for (size_t k = 0; k < n; k++) {
@@ -1573,7 +863,7 @@ static void review_elem(void *payload, const char *qid, const char *elem, const 
 		if (!judge(e, &bs, k, &st, NULL, NULL, NULL))
 			continue;
 		char *basis = basis_of(&bs, c->bank->langs[k].code);
-		put_basis(c->rev, e, basis);
+		qb_rev_put_basis(c->rev, e, basis);
 		free(basis);
 		e->reviewed = 1;
 		c->n++;
@@ -1599,7 +889,7 @@ size_t qb_rev_review(qb_revisions *rev, const qb_bank *bank, const char *const *
 bool qb_rev_set_text(qb_revisions *rev, const qb_bank *bank, const char *qid, const char *elem,
                      const qb_text *t, const char *lang, bool current, bool reviewed)
 {
-	tent *self = find_t(rev, qid, elem, lang);
+	tent *self = qb_rev_find_t(rev, qid, elem, lang);
 	const char *s = qb_text_get(t, lang);
 	size_t me = qb_bank_lang_index(bank, lang);
 	if (!self || !s || me == QB_LANG_NONE)
@@ -1618,7 +908,7 @@ bool qb_rev_set_text(qb_revisions *rev, const qb_bank *bank, const char *qid, co
 	bool *take = qb_xcalloc(bank->nlangs + 1, sizeof *take);
 	take[me] = true;
 	for (size_t k = 0; k < bank->nlangs; k++) {
-		tent *e = k == me ? NULL : find_t(rev, qid, elem, bank->langs[k].code);
+		tent *e = k == me ? NULL : qb_rev_find_t(rev, qid, elem, bank->langs[k].code);
 		if (!e || !qb_rev_text_in(bank, t, k))
 			continue;
 		if (rebase(rev, e, &bs, k, NULL, take)) {
@@ -1631,8 +921,8 @@ bool qb_rev_set_text(qb_revisions *rev, const qb_bank *bank, const char *qid, co
 	 * now; fuzzy keeps its basis, so a stale translation stays stale. */
 	if (current) {
 		char *basis = basis_of(&bs, lang);
-		if (!basis_is(self, basis)) {
-			put_basis(rev, self, basis);
+		if (!qb_rev_basis_is(self, basis)) {
+			qb_rev_put_basis(rev, self, basis);
 			self->reviewed = 0;
 			changed = true;
 		}
@@ -1649,90 +939,12 @@ bool qb_rev_set_text(qb_revisions *rev, const qb_bank *bank, const char *qid, co
 bool qb_rev_text_reviewed(const qb_revisions *rev, const char *qid, const char *elem,
                           const char *lang, const char *text)
 {
-	const tent *e = rev && text ? find_t(rev, qid, elem, lang) : NULL;
+	const tent *e = rev && text ? qb_rev_find_t(rev, qid, elem, lang) : NULL;
 	if (!e || !e->reviewed)
 		return false;
 	uint8_t h[8];
 	qb_rev_text_hash8(h, text);
 	return memcmp(h, e->hash, 8) == 0;
-}
-
-/* ---- writing ---- */
-
-static void put_text(FILE *f, const qb_revisions *rev, const tent *e)
-{
-	char hex[HEX], basis[HEX];
-	qb_hash_hex(hex, e->hash, 8);
-	fprintf(f, "text %s %s %s %s %s%s\n", t_qid(rev, e), t_elem(rev, e), t_lang(rev, e), hex,
-	        basis_text(e, basis), e->reviewed ? " reviewed" : "");
-}
-
-int qb_rev_save_begin(const qb_revisions *rev, const char *path, const char *bank_name,
-                      qb_fs_atomic *a)
-{
-	/* Written line by line into the temporary file: the record is as
-	 * big as the bank's source, and never held whole. */
-	if (qb_fs_atomic_open(a, path) != 0) {
-		qb_diag_fatal("cannot write revision record '%s': %s", path, strerror(errno));
-		return -1;
-	}
-	FILE *f = a->f;
-	/* The file name only: the record must not depend on the folder the
-	 * build was started from. */
-	const char *slash = strrchr(bank_name, '/');
-	bank_name = slash ? slash + 1 : bank_name;
-	char tm[32];
-	fprintf(f, "# qbc revision record of %s: commit it together with the bank.\n"
-	           "# 'qbc build' updates it and 'qbc review' marks translations as "
-	           "reviewed; do not edit it by hand.\n",
-	        bank_name);
-	fprintf(f, "qbc-revisions %d\n", FORMAT);
-	if (rev->bank)
-		fprintf(f, "bank %s\n", rev->bank);
-	fprintf(f, "revision %u\n", rev->revision);
-	for (size_t i = 0; i < rev->ntpl; i++) {
-		fmt_time(tm, rev->tpl[i].time);
-		fprintf(f, "template %s %s %s\n", rev->tpl[i].name, rev->tpl[i].hash, tm);
-	}
-	/* Texts are stored in source order: the bank's own ("-") first, then
-	 * each question's, in the same order as the question lines. */
-	size_t ti = 0;
-	for (; ti < rev->nt && strcmp(t_qid(rev, &rev->t[ti]), "-") == 0; ti++)
-		put_text(f, rev, &rev->t[ti]);
-	for (size_t i = 0; i < rev->nq;) {
-		const char *qid = rev->q[i].qid;
-		fputc('\n', f);
-		for (; i < rev->nq && strcmp(rev->q[i].qid, qid) == 0; i++) {
-			fmt_time(tm, rev->q[i].time);
-			char hex[HEX];
-			qb_hash_hex(hex, rev->q[i].hash, 8);
-			fprintf(f, "question %s %s %s %s\n", qid, rev->q[i].lang, hex, tm);
-		}
-		for (; ti < rev->nt && strcmp(t_qid(rev, &rev->t[ti]), qid) == 0; ti++)
-			put_text(f, rev, &rev->t[ti]);
-	}
-	if (ferror(f) || fflush(f) != 0) {
-		int err = errno;
-		qb_fs_atomic_discard(a);
-		qb_diag_fatal("cannot write revision record '%s': %s", path, strerror(err));
-		return -1;
-	}
-	return 0;
-}
-
-int qb_rev_save_commit(qb_fs_atomic *a, const char *path)
-{
-	if (qb_fs_atomic_commit(a) != 0) {
-		qb_diag_fatal("cannot write revision record '%s': %s", path, strerror(errno));
-		return -1;
-	}
-	return 0;
-}
-
-int qb_rev_save(const qb_revisions *rev, const char *path, const char *bank_name)
-{
-	qb_fs_atomic a;
-	return qb_rev_save_begin(rev, path, bank_name, &a) == 0 ? qb_rev_save_commit(&a, path) : -1;
 }
 
 /* ---- the change report ---- */
