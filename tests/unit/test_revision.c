@@ -1,6 +1,7 @@
-/* Unit tests of the revision record's hashes (revision.c): a bank whose
- * hashes do not fit the budget gets them through a window that is hashed
- * again for the second pass.  That path must give exactly what every row
+/* Unit tests of the revision record's hashes (revision.c) and of its
+ * stale rules' table (stale.c).  A bank whose hashes do not fit the
+ * budget gets them through a window that is hashed again for the second
+ * pass.  That path must give exactly what every row
  * in memory (and hashing as it goes, with no rows at all) gives: the same
  * record and the same stale-translation warnings. */
 #include <stdio.h>
@@ -14,6 +15,7 @@
 #include "harness.h"
 #include "read.h"
 #include "revision.h"
+#include "stale.h"
 
 #define NQ 1500     /* about 7,500 elements: many windows of a few hundred */
 #define CHANGED 1400 /* the question whose English prompt changes: far past the first window */
@@ -310,8 +312,25 @@ static void reviewed(const qb_bank *bank)
 	free(path);
 }
 
+/* The rules table (stale.c): a row for every pair, and a text is stale
+ * for another language exactly when its basis differs for it and that
+ * language's text neither is new nor caught up; the build takes in every
+ * part it is not stale for and that is not already the same. */
+static void rules_table(void)
+{
+	for (int p = 0; p < QB_PART_COUNT; p++)
+		for (int o = 0; o < QB_OTHER_COUNT; o++) {
+			const qb_stale_rule *r = qb_stale_rule_of((qb_stale_part)p, (qb_stale_other)o);
+			OK(r->part == (qb_stale_part)p && r->other == (qb_stale_other)o);
+			bool stale = p == QB_PART_DIFFERS && o != QB_OTHER_NEW && o != QB_OTHER_CAUGHT;
+			OK(r->stale == stale);
+			OK(r->take == (!stale && p != QB_PART_SAME));
+		}
+}
+
 int main(void)
 {
+	rules_table();
 	if (!mkdtemp(dir)) {
 		perror("mkdtemp");
 		return 1;
