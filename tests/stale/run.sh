@@ -114,10 +114,10 @@ check "bug 3: an English edit then stales its one translation" \
 # events each (`make fuzz` gives it a longer run); the sanitizer build, ten
 # times slower, checks its memory on fewer of them.
 case "$QBC" in
-*/asan/*) seeds=${MODEL_SEEDS:-1-2} ;;
-*) seeds=${MODEL_SEEDS:-1-10} ;;
+*/asan/*) seeds=${MODEL_SEEDS:-1} steps=${MODEL_STEPS:-100} ;;
+*) seeds=${MODEL_SEEDS:-1-10} steps=${MODEL_STEPS:-150} ;;
 esac
-run $PY "$HERE/model.py" --qbc "$QBC" --seeds "$seeds" --steps "${MODEL_STEPS:-150}"
+run $PY "$HERE/model.py" --qbc "$QBC" --seeds "$seeds" --steps "$steps"
 check "model: every text's state as the rules table says, after every step" rc 0
 [ "$(cat "$T/rc")" = 0 ] || cat "$T/out" "$T/err"
 finish
