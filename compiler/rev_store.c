@@ -1,5 +1,5 @@
-/* rev_store.c - see rev_store.h and revision.h.  The record is a line-oriented text file
- * that diffs well in git:
+/* rev_store.c - see rev_store.h and revision.h.  The record is a
+ * line-oriented text file that diffs well in git:
  *
  *   qbc-revisions 1
  *   bank <bank id>
@@ -15,11 +15,16 @@
  * was last written or reviewed: in a bank of two languages the hash of the
  * other text (16 hex digits); with three or more, one `<lang>:<8 hex
  * digits>` per other language, comma-separated, so a warning can name
- * exactly the languages that changed.  "reviewed", at the end of a text
- * line, marks a text that `qbc review` or `qbc translate import
- * --reviewed` marked as reviewed against that basis; a new edit of the
- * text, or a change of its basis, takes it away.  Records without
- * reviewed texts are written as before the mark existed. */
+ * exactly the languages that changed (with more than eight, one combined
+ * hash of 16 digits).  A basis is read whatever form it was written in,
+ * and written again in the bank's form when its languages change
+ * (revision.c); the part of a language it is out of date for keeps its
+ * digits, or, when the old form cannot give them, digits that match no
+ * text (`ffffffffffffffff` in a bank back to two languages).  "reviewed",
+ * at the end of a text line, marks a text that `qbc review` or `qbc
+ * translate import --reviewed` marked as reviewed against that basis; a
+ * new edit of the text, or a change of its basis, takes it away.  Records
+ * without reviewed texts are written as before the mark existed. */
 #include "rev_store.h"
 
 #include <errno.h>
