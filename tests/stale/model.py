@@ -420,12 +420,18 @@ class Runner:
                 targets[key] = self.m.text(lang, v)
         # the translator's file: targets and fuzzy marks
         out = []
+        file_reviewed = set()
         for block in text.split("\n\n"):
             ctx = re.search(r'^msgctxt "(.*)"$', block, re.M)
             if not ctx:
                 out.append(block)
                 continue
             qid, elem, slot, v, fuzzy = units[ctx.group(1)]
+            # qbc's own "#. reviewed" on a translation left as exported
+            # and not fuzzy marks it reviewed again on import
+            if (re.search(r"^#\. reviewed$", block, re.M) and not fuzzy
+                    and v is not None and v == self.m.texts[(slot, elem)].get(lang)):
+                file_reviewed.add(ctx.group(1))
             lines = [l for l in block.split("\n")
                      if not l.startswith(("#, fuzzy", "#|", "msgstr"))]
             if fuzzy:
@@ -446,10 +452,11 @@ class Runner:
         for qid, elem, slot, v, fuzzy in units.values():
             if v is not None:
                 self.m.texts[(slot, elem)][lang] = v
-        for qid, elem, slot, v, fuzzy in units.values():
+        for key, (qid, elem, slot, v, fuzzy) in units.items():
             cur = reviewed or not fuzzy
             if v is not None and (cur or v != before[(qid, elem)]):
-                self.m.set_text(qid, elem, slot, lang, cur, cur and reviewed)
+                self.m.set_text(qid, elem, slot, lang, cur,
+                                cur and (reviewed or key in file_reviewed))
         # the bank as qbc wrote it is the model's (its layout aside)
         self.write_bank()
         nf = sum(1 for u in units.values() if u[4])
