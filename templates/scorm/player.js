@@ -317,12 +317,21 @@
     return '*';
   }
   /* Percentage correct, unrounded.  The pass mark is compared with it
-   * (59.5% fails a 60% mark); scoreRaw() rounds it down to the integer
-   * 0..100 that the LMS gets (Moodle grades from score.raw), so that the
-   * LMS's own comparison with the mastery score says the same. */
+   * (59.5% fails a 60% mark). */
   function scoreMean() { return Q.length ? 100 * scoreSum() / Q.length : 0; }
-  function scoreRaw() { return Math.floor(scoreMean() + 1e-9); }
   function isPassed() { return D.passMark === null || scoreMean() >= D.passMark - 1e-9; }
+  /* The percentage the LMS gets and the learner sees: the mean to the
+   * hundredth (87.88, as Moodle's own quiz shows it; Moodle grades from
+   * score.raw), except that a failing mean is never rounded up to the pass
+   * mark (59.996 gives 59.99, not 60), so that Moodle's own comparison
+   * with the mastery score says what the player says. */
+  function scoreRaw() {
+    var m = scoreMean(), r = Math.round(m * 100 + 1e-7) / 100;
+    if (!isPassed() && r >= D.passMark) r = Math.floor(m * 100 + 1e-7) / 100;
+    return r;
+  }
+  /* x with at most n decimals and no trailing zeros: "87.88", "60". */
+  function fixed(x, n) { return String(Number(x.toFixed(n))); }
 
   /* ------------------------------------------------------------ the LMS API */
 
@@ -424,8 +433,8 @@
       // score into passed/failed at LMSFinish ("mastery score overrides").
       lms.set(M.score + 'min', '0');
       lms.set(M.score + 'max', '100');
-      lms.set(M.score + 'raw', String(scoreRaw()));
-      if (!V12) lms.set('cmi.score.scaled', (scoreRaw() / 100).toFixed(2));
+      lms.set(M.score + 'raw', fixed(scoreRaw(), 2));
+      if (!V12) lms.set('cmi.score.scaled', fixed(scoreRaw() / 100, 4));
     }
   }
 
@@ -1131,7 +1140,7 @@
     });
     var card = el('section', { 'class': 'card summary' }, [
       el('h1', { lang: S.lang, text: L('summary') }),
-      el('p', { 'class': 'score', id: 'score', lang: S.lang, text: L('score', { score: raw }) }),
+      el('p', { 'class': 'score', id: 'score', lang: S.lang, text: L('score', { score: numText(raw) }) }),
       el('p', { 'class': 'meta', lang: S.lang, text: L('scoreDetail', { correct: correctCount(), total: Q.length }) }),
       el('p', { 'class': 'verdict ' + (isPassed() ? 'result-ok' : 'result-bad'), id: 'verdict', lang: S.lang }, [
         el('span', { 'aria-hidden': 'true', text: isPassed() ? '✓ ' : '✗ ' }), el('strong', { text: verdict }),
