@@ -141,7 +141,10 @@
       var i = +span.getAttribute('data-gap'), g = q.gaps[i];
       if (!g) return;
       var answers = g.answers[l] || g.answers[D.defaultLang] || [];
-      var ans = g.choice ? answers[g.right[l] !== undefined ? g.right[l] : g.right[D.defaultLang]] : answers[0];
+      // A choice gap's right choice; every answer a typed gap accepts in
+      // this language, so that a teacher marking by hand marks none wrong.
+      var ans = g.choice ? answers[g.right[l] !== undefined ? g.right[l] : g.right[D.defaultLang]]
+        : answers.filter(function (t, k) { return answers.indexOf(t) === k; }).join(' / ');
       right.push('(' + (i + 1) + ') ' + ans);
       span.appendChild(node('span', 'pq-gapno', '(' + (i + 1) + ')'));
       span.appendChild(key ? node('strong', 'pq-fill', ' ' + ans + ' ') : blank());

