@@ -699,9 +699,14 @@ static int data_js(qb_zipw *z, qb_zipw_stream *out, FILE *fout, ctx *c, bool *ma
 	set(d, "stateFormat", json_integer(STATE_FORMAT));
 	set(d, "bank", json_string(bank->id));
 	set(d, "scorm", json_string(c->version == QB_SCORM_12 ? "1.2" : "2004"));
+	/* The bank's default language first, the others in bank order: the
+	 * language buttons, the explanations in another language and a
+	 * printed key side by side follow this order. */
 	json_t *langs = json_array();
+	json_array_append_new(langs, json_string(c->r->main_lang));
 	for (size_t i = 0; i < c->nlangs; i++)
-		json_array_append_new(langs, json_string(c->langs[i]));
+		if (strcmp(c->langs[i], c->r->main_lang) != 0)
+			json_array_append_new(langs, json_string(c->langs[i]));
 	set(d, "langs", langs);
 	set(d, "defaultLang", json_string(c->r->main_lang));
 	set(d, "langNames", names);

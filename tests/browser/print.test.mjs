@@ -118,3 +118,24 @@ test('the answer key shows every accepted answer of a typed gap, in each languag
   assert.doesNotMatch(await page.locator('#sheet').innerText(), /mwanga|jua \/|light \/|EXPL/);
   await page.done();
 });
+
+test('default-language: sw puts Kiswahili first: key and worksheet side by side, print choices, language buttons', async () => {
+  const url = build('order', HEAD('order') + CLOZE + SINGLE);
+  const page = await open(url);
+  const buttons = await page.locator('.lang-btn[data-lang]').evaluateAll((xs) => xs.map((x) => x.getAttribute('data-lang')));
+  assert.deepEqual(buttons, ['sw', 'en'], 'the first screen lists Kiswahili first');
+  for (const what of ['key', 'worksheet']) {
+    await page.goto(`${url}#print=${what}&lang=both&version=0`);
+    await page.reload();
+    await page.locator('#sheet').waitFor();
+    const cols = await page.locator('#sheet .pq').first().locator('.pq-lang').evaluateAll((xs) => xs.map((x) => x.lang));
+    assert.deepEqual(cols, ['sw', 'en'], `${what}: Kiswahili's column first`);
+    const heads = await page.locator('#sheet .sheet-head-lang').evaluateAll((xs) => xs.map((x) => x.lang));
+    assert.deepEqual(heads, ['sw', 'en'], `${what}: Kiswahili's heading first`);
+    const text = await page.locator('#sheet').innerText();
+    assert.ok(text.indexOf('Q2 Anga') < text.indexOf('Q2 Which'), `${what}: the Kiswahili text before the English`);
+  }
+  const radios = await page.locator('input[name="print-lang"]').evaluateAll((xs) => xs.map((x) => x.value));
+  assert.deepEqual(radios, ['sw', 'en', 'both']);
+  await page.done();
+});
