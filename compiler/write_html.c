@@ -84,7 +84,9 @@ static char *data_url(const char *src, const unsigned char *data, size_t len)
 /* The labels print.js reads besides the player's. */
 static const char *const print_labels[] = {
 	"print", "printTitle", "printWhat", "worksheet", "answerKey", "bothLanguages",
-	"printVersion", "printVersionHint", "printNow", "backToQuiz", "nameLine", NULL,
+	"printVersion", "printVersionNone", "printVersionChanges", "printChangeQuestions",
+	"printChangeDraw", "printChangeOptions", "printChangeMatching", "printNow", "backToQuiz",
+	"nameLine", NULL,
 };
 
 /* ---- inlining ---- */

@@ -231,7 +231,7 @@
       node('fieldset', 'print-group', [node('legend', '', lab(l, 'language'))].concat(radios('lang',
         langChoices, opt.lang, function (v) { opt.lang = v; update(); }))),
       node('p', 'print-group', [node('label', '', lab(l, 'printVersion'), { 'for': 'print-version' }), ' ', version,
-        node('span', 'hint', ' ' + lab(l, 'printVersionHint'))]),
+        node('span', 'hint', ' ' + versionHint(l))]),
       node('div', 'nav', [
         button('btn', 'print-back', lab(l, 'backToQuiz'), close),
         button('btn primary', 'print-now', lab(l, 'printNow'), function () { window.print(); })])
@@ -239,6 +239,18 @@
     view.appendChild(form);
     view.appendChild(sheet());
     if (P.renderMath) P.renderMath(view);
+  }
+  /* What a version other than 0 changes for this bank, as print() does
+   * it: the draw, the question order, the options of the questions that
+   * shuffle, a matching question's second column; or that it changes
+   * nothing. */
+  function versionHint(l) {
+    var what = [];
+    if (D.draw > 0) what.push(lab(l, 'printChangeDraw'));
+    if (D.shuffleQuestions) what.push(lab(l, 'printChangeQuestions'));
+    if (D.questions.some(function (q) { return q.shuffle && q.type !== 'matching'; })) what.push(lab(l, 'printChangeOptions'));
+    if (D.questions.some(function (q) { return q.type === 'matching'; })) what.push(lab(l, 'printChangeMatching'));
+    return what.length ? lab(l, 'printVersionChanges', { what: what.join(lab(l, 'listSep')) }) : lab(l, 'printVersionNone');
   }
   function button(cls, id, text, onclick) {
     var b = node('button', cls, text, { type: 'button', id: id });

@@ -139,3 +139,30 @@ test('default-language: sw puts Kiswahili first: key and worksheet side by side,
   assert.deepEqual(radios, ['sw', 'en', 'both']);
   await page.done();
 });
+
+/** The print screen's version hint, in English, for a bank. */
+async function hint(id, text) {
+  const page = await open(build(id, text) + '#print=worksheet&lang=en&version=3');
+  await page.locator('#sheet').waitFor();
+  const h = await page.locator('.print-form .hint').innerText();
+  const sheets = {};
+  for (const v of [0, 3]) {
+    await page.locator('#print-version').fill(String(v));
+    await page.locator('#print-version').dispatchEvent('change');
+    sheets[v] = (await page.locator('#sheet').innerText()).replace(/Version \d/, 'Version N');
+  }
+  await page.done();
+  return { hint: h.trim(), same: sheets[0] === sheets[3] };
+}
+
+test('the print screen says what a version changes for this bank', async () => {
+  const none = await hint('still', HEAD('still') + CLOZE + SINGLE);
+  assert.equal(none.hint, 'This bank shuffles nothing: every version is printed in the bank\'s order.');
+  assert.ok(none.same, 'and version 3 is indeed version 0');
+  const matching = await hint('pairs', HEAD('pairs') + CLOZE + SINGLE + MATCHING);
+  assert.equal(matching.hint, '0 is the bank\'s order; any other number changes the order of the second column in matching questions, with its own key.');
+  const all = await hint('mixed', HEAD('mixed', 'shuffle-options: yes\nshuffle-questions: yes\ndraw: 2\n') + CLOZE + SINGLE + MATCHING);
+  assert.equal(all.hint, '0 is the bank\'s order; any other number changes which questions are drawn; the order of the questions; '
+    + 'the order of the options; the order of the second column in matching questions, with its own key.');
+  assert.ok(!all.same);
+});
