@@ -106,7 +106,7 @@ static const char *const player_labels[] = {
 	"review", "yourAnswer", "notAnswered", "backToQuestion", "tryAgain", "saveError", "saved",
 	"standalone", "true", "false", "typeAnswer", "typeNumber", "notANumber", "acceptedAnswers",
 	"matchPrompt", "matchChoose", "gap", "partialScore", "partlyCorrect", "colon", "listSep",
-	"decimalMark", "letters",
+	"decimalMark", "letters", "updated", "updatedChanged", "updatedRemoved",
 };
 
 typedef struct ctx {

@@ -34,6 +34,8 @@
     shownAt: {},        // key -> Date.now() when the question was shown
     other: {},          // 'key:lang' -> other-language explanation open
     resumed: false,
+    update: null,       // a saved state from another version of the quiz:
+                        // {changed: [keys], removed: n}, see restore()
     nextInteraction: 0
   };
   var byKey = {};
@@ -205,7 +207,7 @@
     if (!S.seed && needsSeed()) S.seed = newSeed();
     makeAttempt(v1 ? '' : parts[4]);
     var list = parts.slice(v1 ? 3 : 5).join('|'); // typed answers may hold '|'
-    var found = false;
+    var found = false, changed = [], removed = 0;
     for (var at = 0; at < list.length;) {
       var m = /^([0-9a-f]+)\.([0-9a-f]+)\./.exec(list.slice(at, at + 80));
       var q = m && byKey[m[1]];
@@ -215,12 +217,18 @@
         found = true;
         at = d[1] + 1;
       } else {
+        // An answer to a question that changed (its fingerprint) or was
+        // removed since it was saved: dropped, and the learner told.
+        if (m && !q) removed++;
+        else if (m && m[2] !== q.fp && inAttempt(q.key) && changed.indexOf(q.key) < 0) changed.push(q.key);
         // Skip to the next entry that starts a known question.
         var next = list.indexOf(',', at + 1);
         while (next >= 0 && !/^[0-9a-f]+\.[0-9a-f]+\./.test(list.slice(next + 1, next + 40))) next = list.indexOf(',', next + 1);
         at = next < 0 ? list.length : next + 1;
       }
     }
+    changed = changed.filter(function (k) { return !S.answers[k]; });
+    if (changed.length || removed) S.update = { changed: changed, removed: removed };
     if (D.langs.indexOf(parts[1]) >= 0) S.lang = parts[1];
     if (parts[2] === '*' && allAnswered()) S.pos = '*';
     else if (inAttempt(parts[2])) S.pos = parts[2];
@@ -621,12 +629,23 @@
     return el(tag, { 'class': cls, lang: l, html: tx(map, l) });
   }
 
-  function notice(msg, isError) {
-    noticeKey = msg;
+  function notice(msg, isError, key) {
+    noticeKey = key || msg;
     noticeBox.textContent = msg;
     noticeBox.className = 'notice' + (isError ? ' notice-error' : '');
     noticeBox.hidden = false;
     noticeBox.setAttribute('lang', S.lang);
+  }
+
+  /* What a new version of the quiz did to the saved answers: how many
+   * were kept, which questions changed and are to be answered again (by
+   * their numbers), how many were removed. */
+  function updateText() {
+    var u = S.update, nums = u.changed.map(function (k) { return byKey[k].index + 1; })
+      .sort(function (a, b) { return a - b; });
+    return [L('updated', { kept: answeredCount() }),
+      nums.length ? L('updatedChanged', { list: nums.join(L('listSep')) }) : null,
+      u.removed ? L('updatedRemoved', { n: u.removed }) : null].filter(Boolean).join(' ');
   }
 
   function announce(msg) {
@@ -666,7 +685,8 @@
     bar.textContent = tx(D.title);
     bar.setAttribute('lang', S.lang);
     renderLangs();
-    if (noticeKey && !noticeBox.hidden) notice(L(lms.failed ? 'saveError' : (lms.api ? 'saved' : 'standalone')), lms.failed);
+    if (noticeKey === 'updated' && !noticeBox.hidden) notice(updateText(), false, 'updated');
+    else if (noticeKey && !noticeBox.hidden) notice(L(lms.failed ? 'saveError' : (lms.api ? 'saved' : 'standalone')), lms.failed);
     main.textContent = '';
     main.setAttribute('lang', S.lang);
     if (S.pos === '') renderStart();
@@ -1208,6 +1228,7 @@
       // First launch: mark the attempt as started and store the language.
       save();
     }
+    if (S.update) notice(updateText(), false, 'updated');
     window.addEventListener('pagehide', finish);
     window.addEventListener('beforeunload', finish);
   }

@@ -166,3 +166,49 @@ test('the print screen says what a version changes for this bank', async () => {
     + 'the order of the options; the order of the second column in matching questions, with its own key.');
   assert.ok(!all.same);
 });
+
+test('after an update, the offline file says what changed and what was kept', async () => {
+  const text = HEAD('update') + CLOZE + SINGLE + MATCHING;
+  const url = build('update', text);
+  const page = await open(url);
+  await page.locator('#start').click();
+  await page.locator('.gap-input').nth(0).fill('jua');
+  await page.locator('.gap-input').nth(1).fill('joto');
+  await page.locator('#check').click();
+  await page.locator('#next').click();
+  await page.locator('.option input').first().check();
+  await page.locator('#check').click();
+  await page.locator('#next').click();
+  for (const s of await page.locator('.match-select').all()) await s.selectOption({ index: 1 });
+  await page.locator('#check').click();
+  await page.locator('#next').click();
+  await page.locator('#score').waitFor();
+  assert.ok(await page.locator('#notice').isHidden(), 'no notice before an update');
+  // The author changes question 2 and rebuilds: one answer dropped, two kept.
+  build('update', text.replace('- en: Red', '- en: Purple'));
+  await page.reload();
+  await page.locator('#notice').waitFor({ timeout: 5000 });
+  const en = 'This quiz was updated since your last visit. Answers kept: 2. Questions that changed, to answer again: 2.';
+  assert.equal(await page.locator('#notice').innerText(), en);
+  assert.match(await page.locator('.card').innerText(), /Q2 Which colour/, 'at the changed question');
+  // In Kiswahili too, and it stays while the learner moves on.
+  await page.locator('.lang-btn[data-lang="sw"]').click();
+  assert.equal(await page.locator('#notice').innerText(),
+    'Jaribio hili limesasishwa tangu ulipotembelea mara ya mwisho. Majibu yaliyohifadhiwa: 2. Maswali yaliyobadilika, ya kujibu tena: 2.');
+  assert.equal(await page.locator('#notice').getAttribute('lang'), 'sw');
+  await page.locator('.lang-btn[data-lang="en"]').click();
+  // Then a question removed: its answer goes, and the learner is told
+  // (question 2 is still to answer: nothing of it was saved since).
+  build('update', text.replace('- en: Red', '- en: Purple').replace(/\n3\. pairs[\s\S]*$/, '\n'));
+  await page.reload();
+  await page.locator('#notice').waitFor({ timeout: 5000 });
+  assert.equal(await page.locator('#notice').innerText(),
+    'This quiz was updated since your last visit. Answers kept: 1. Questions removed, with their answers: 1.');
+  // A reload without an update says nothing.
+  await page.locator('.option input').first().check();
+  await page.locator('#check').click();
+  await page.reload();
+  await page.locator('#main h1, #main h2').first().waitFor();
+  assert.ok(await page.locator('#notice').isHidden(), 'no notice when nothing changed');
+  await page.done();
+});
