@@ -471,6 +471,17 @@ static qb_drv_status run_writer(qb_render_job *job, const qb_build_opts *opts)
 	return ws == QB_WRITE_OK ? QB_DRV_OK : ws == QB_WRITE_EBANK ? QB_DRV_BANK_ERRORS : QB_DRV_IO;
 }
 
+/* A per-language writer's output of an earlier qbc, <bank-id><ext> (one
+ * QTI package for every language), is removed once the packages of each
+ * language are in place: it would be imported in their stead. */
+static void remove_unsplit(const qb_writer *w, const qb_bank *bank, const qb_build_opts *opts)
+{
+	char *old = qb_writer_output_path(w, bank, opts);
+	if (unlink(old) == 0)
+		printf(_("  removed %s (one package for every language, from an earlier qbc)\n"), old);
+	free(old);
+}
+
 /* Removes the folder dir and the files in it (a staging folder). */
 static void remove_stage(const char *dir)
 {
@@ -527,21 +538,29 @@ static qb_drv_status write_all(const selection *sel, const qb_bank *bank, qb_bui
 		             "nothing was written for bank '%s' because its %s output failed",
 		             bank->id, failed->name);
 	for (size_t k = 0; k < sel->n; k++) {
+		char **tmps = NULL, **outs = NULL;
+		size_t n = 0;
 		opts->outdir = stage;
-		char *tmp = qb_writer_output_path(sel->w[k], bank, opts);
+		qb_writer_outputs(sel->w[k], bank, opts, &tmps, &n);
 		opts->outdir = outdir;
-		char *out = qb_writer_output_path(sel->w[k], bank, opts);
-		if (rc == QB_DRV_OK) {
-			if (qb_fs_rename_durable(tmp, out) != 0) {
-				qb_diag_fatal("cannot write '%s': %s", out, strerror(errno));
-				rc = QB_DRV_IO;
-			} else {
-				printf(_("  wrote %s\n"), out);
+		qb_writer_outputs(sel->w[k], bank, opts, &outs, &n);
+		for (size_t f = 0; f < n; f++) {
+			if (rc == QB_DRV_OK) {
+				if (qb_fs_rename_durable(tmps[f], outs[f]) != 0) {
+					qb_diag_fatal("cannot write '%s': %s", outs[f], strerror(errno));
+					rc = QB_DRV_IO;
+				} else {
+					printf(_("  wrote %s\n"), outs[f]);
+				}
 			}
+			unlink(tmps[f]);
+			free(tmps[f]);
+			free(outs[f]);
 		}
-		unlink(tmp);
-		free(tmp);
-		free(out);
+		free(tmps);
+		free(outs);
+		if (rc == QB_DRV_OK && sel->w[k]->per_lang)
+			remove_unsplit(sel->w[k], bank, opts);
 	}
 	opts->outdir = outdir;
 	remove_stage(stage);

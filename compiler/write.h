@@ -78,6 +78,10 @@ typedef struct qb_writer {
 	                          this format with one error per question    */
 	qb_begin_fn begin;     /* work started early, or NULL (with end)     */
 	qb_end_fn end;
+	bool per_lang;         /* one output per language written,
+	                          <bank-id>.<lang><ext> (QTI: an LMS imports a
+	                          package of one test); the writer is given
+	                          <bank-id><ext> and names each from it      */
 } qb_writer;
 
 #define QB_TYPE_BIT(t) (1u << (unsigned)(t))
@@ -100,6 +104,17 @@ const qb_writer *qb_writer_find(const char *name);
 
 /* <outdir>/<bank-id><ext> in a fresh heap string. */
 char *qb_writer_output_path(const qb_writer *w, const qb_bank *bank, const qb_build_opts *opts);
+
+/* The files w writes for bank: <outdir>/<bank-id><ext>, or for a
+ * per_lang writer <outdir>/<bank-id>.<lang><ext> for each language opts
+ * names (every declared one when it names none); *out holds *n heap
+ * strings (free each, then the array). */
+void qb_writer_outputs(const qb_writer *w, const qb_bank *bank, const qb_build_opts *opts,
+                       char ***out, size_t *n);
+
+/* path, a per_lang writer's <...>/<bank-id><ext>, as the file of lang:
+ * <...>/<bank-id>.<lang><ext> (a fresh heap string). */
+char *qb_writer_lang_path(const char *path, const char *ext, const char *lang);
 
 /* Runs the rules of w's format for bank (render.c): the question types
  * it writes, then w->check, on the languages opts names.  Returns a

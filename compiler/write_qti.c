@@ -475,8 +475,8 @@ static bool attr_known(const char *el_name, const char *a, bool v3)
 	if (strcmp(el_name, "img") == 0)
 		return strcmp(a, "src") == 0 || strcmp(a, "alt") == 0 || strcmp(a, "width") == 0 ||
 		       strcmp(a, "height") == 0;
-	if (strcmp(el_name, "td") == 0 || strcmp(el_name, "th") == 0)
-		return strcmp(a, "colspan") == 0 || strcmp(a, "rowspan") == 0;
+	if (strcmp(el_name, "td") == 0 || strcmp(el_name, "th") == 0) /* align: both versions */
+		return strcmp(a, "colspan") == 0 || strcmp(a, "rowspan") == 0 || strcmp(a, "align") == 0;
 	return false;
 }
 
@@ -828,17 +828,54 @@ static void write_short(ctx *c, const qb_question *q, const char *lang)
 	free(bad_from);
 }
 
+/* A number of the bank as the decimal its author's digits make: v
+ * rounded to 15 significant digits, in the fewest digits that say it,
+ * without an exponent when one is not needed.  A bound worked out in
+ * binary floating point (83.6 + 1% is 84.43599999999999, 0.7 + 0.1 is
+ * 0.7999999999999999) is a few units off in its 17th digit, and a bank's
+ * numbers have fewer than 15 digits: rounding to 15 gives back the exact
+ * decimal (84.436, 0.8), which a player reads as it reads the learner's
+ * typing of it, so an end of the interval scores. */
+static void put_decimal(char *s, size_t n, double v)
+{
+	char r[40];
+	snprintf(r, sizeof r, "%.15g", v);
+	double want = strtod(r, NULL);
+	for (int prec = 1; prec <= 15; prec++) {
+		snprintf(s, n, "%.*g", prec, want);
+		if (strtod(s, NULL) == want)
+			break;
+	}
+	if (!strchr(s, 'e'))
+		return;
+	for (int dec = 1; dec <= 340; dec++) { /* 1e-7: 0.0000001 */
+		snprintf(r, sizeof r, "%.*f", dec, want);
+		if (strtod(r, NULL) == want && strlen(r) < 32) {
+			snprintf(s, n, "%s", r);
+			return;
+		}
+		if (strlen(r) >= 32)
+			return;
+	}
+}
+
+static void base_decimal(ctx *c, double v)
+{
+	char s[40];
+	put_decimal(s, sizeof s, v);
+	base_value(c, "float", s);
+}
+
 /* numeric: textEntryInteraction of base type float; right in the closed
  * interval the model accepts (value +- tolerance, or the range), written
- * as its two bounds: equal with a tolerance computes them in floating
- * point, and 36.65 + 0.55 is not 37.2. */
+ * as its two bounds in decimal (put_decimal()): both ends score.  The
+ * correct response is the value as written, or a range's middle (36.65
+ * for 36.1..37.2), in decimal too. */
 static void write_numeric(ctx *c, const qb_question *q, const char *lang)
 {
 	const qb_numeric *num = qb_question_num(q);
-	double half = (num->hi - num->lo) / 2;
-	double value = num->range ? num->lo + half : num->value;
 	char v[40];
-	put_number(v, sizeof v, value);
+	put_decimal(v, sizeof v, num->value);
 	response_decl(c, "RESPONSE", "single", "float");
 	const char *vals[] = {v};
 	correct_response(c, vals, 1);
@@ -848,11 +885,11 @@ static void write_numeric(ctx *c, const qb_question *q, const char *lang)
 	el(c, "and");
 	el(c, "gte");
 	variable(c, "RESPONSE");
-	base_float(c, num->lo);
+	base_decimal(c, num->lo);
 	end(c);
 	el(c, "lte");
 	variable(c, "RESPONSE");
-	base_float(c, num->hi);
+	base_decimal(c, num->hi);
 	end(c);
 	end(c);
 	then_score_one(c);
@@ -1395,19 +1432,166 @@ static void lom(ctx *c, const char *entry, const char *title, const char *lang)
 	end(c);
 }
 
-static void qti_metadata(ctx *c, const char *interaction, bool feedback)
+/* qtiMetadata: the interactions an item has (none for a test). */
+static void qti_metadata(ctx *c, const char *const *interactions, size_t n, bool feedback)
 {
 	el_plain(c, "qtiMetadata");
 	at_plain(c, "xmlns", c->v->md_ns);
 	xok(c, xmlTextWriterWriteElement(c->w, BAD_CAST "timeDependent", BAD_CAST "false"));
-	if (interaction)
-		xok(c, xmlTextWriterWriteElement(c->w, BAD_CAST "interactionType", BAD_CAST interaction));
+	for (size_t i = 0; i < n; i++)
+		xok(c, xmlTextWriterWriteElement(c->w, BAD_CAST "interactionType",
+		                                 BAD_CAST interactions[i]));
 	xok(c, xmlTextWriterWriteElement(c->w, BAD_CAST "feedbackType",
 	                                 BAD_CAST(feedback ? "nonadaptive" : "none")));
 	xok(c, xmlTextWriterWriteElement(c->w, BAD_CAST "solutionAvailable", BAD_CAST "true"));
 	xok(c, xmlTextWriterWriteElement(c->w, BAD_CAST "toolName", BAD_CAST "qbc"));
 	xok(c, xmlTextWriterWriteElement(c->w, BAD_CAST "toolVersion", BAD_CAST QB_VERSION));
 	end(c);
+}
+
+static bool has_feedback(const qb_question *q);
+
+/* The item's qtiMetadata: its interaction, or a cloze's text entries
+ * and inline choices (as its gaps in lang have them). */
+static void item_metadata(ctx *c, const qb_question *q, const char *lang)
+{
+	const char *kinds[2];
+	size_t n = 0;
+	if (q->type != QB_QTYPE_CLOZE) {
+		kinds[n++] = interaction_of(q);
+	} else {
+		qb_arena arena = QB_ARENA_INIT;
+		qb_cloze_part *parts = NULL;
+		size_t nparts = 0;
+		bool typed = false, choice = false;
+		qb_cloze_split(&arena, qb_render_md(c->r, &q->prompt, lang), &parts, &nparts);
+		for (size_t i = 0; i < nparts; i++)
+			if (parts[i].gap)
+				*(parts[i].gap->choice ? &choice : &typed) = true;
+		if (typed)
+			kinds[n++] = "textEntryInteraction";
+		if (choice)
+			kinds[n++] = "inlineChoiceInteraction";
+		qb_arena_dispose(&arena);
+	}
+	qti_metadata(c, kinds, n, has_feedback(q));
+}
+
+/* A formula as plain text for a title: TeX's commands of style and
+ * spacing, braces and subscript marks dropped, a few symbols as their
+ * characters, any other command as its name (\alpha: alpha). */
+static void tex_plain(qb_buf *out, const char *tex, size_t n)
+{
+	static const char *const sym[][2] = {
+		{"cdot", "\xC2\xB7"}, {"times", "\xC3\x97"}, {"pm", "\xC2\xB1"},
+		{"le", "\xE2\x89\xA4"}, {"leq", "\xE2\x89\xA4"}, {"ge", "\xE2\x89\xA5"},
+		{"geq", "\xE2\x89\xA5"}, {"ne", "\xE2\x89\xA0"}, {"neq", "\xE2\x89\xA0"},
+		{"to", "\xE2\x86\x92"}, {"rightarrow", "\xE2\x86\x92"},
+		{"infty", "\xE2\x88\x9E"}, {"sqrt", "\xE2\x88\x9A"}, {"degree", "\xC2\xB0"},
+		{"circ", "\xC2\xB0"}, {"approx", "\xE2\x89\x88"}, {"frac", ""},
+		{"mathrm", ""}, {"mathit", ""}, {"mathbf", ""}, {"mathsf", ""}, {"mathtt", ""},
+		{"text", ""}, {"textrm", ""}, {"operatorname", ""}, {"boldsymbol", ""},
+		{"left", ""}, {"right", ""}, {"displaystyle", ""}, {"quad", " "}, {"qquad", " "},
+		{"alpha", "\xCE\xB1"}, {"Alpha", "\xCE\x91"}, {"beta", "\xCE\xB2"}, {"Beta", "\xCE\x92"},
+		{"gamma", "\xCE\xB3"}, {"Gamma", "\xCE\x93"}, {"delta", "\xCE\xB4"}, {"Delta", "\xCE\x94"},
+		{"epsilon", "\xCE\xB5"}, {"Epsilon", "\xCE\x95"}, {"zeta", "\xCE\xB6"}, {"Zeta", "\xCE\x96"},
+		{"eta", "\xCE\xB7"}, {"Eta", "\xCE\x97"}, {"theta", "\xCE\xB8"}, {"Theta", "\xCE\x98"},
+		{"iota", "\xCE\xB9"}, {"Iota", "\xCE\x99"}, {"kappa", "\xCE\xBA"}, {"Kappa", "\xCE\x9A"},
+		{"lambda", "\xCE\xBB"}, {"Lambda", "\xCE\x9B"}, {"mu", "\xCE\xBC"}, {"Mu", "\xCE\x9C"},
+		{"nu", "\xCE\xBD"}, {"Nu", "\xCE\x9D"}, {"xi", "\xCE\xBE"}, {"Xi", "\xCE\x9E"},
+		{"omicron", "\xCE\xBF"}, {"Omicron", "\xCE\x9F"}, {"pi", "\xCF\x80"}, {"Pi", "\xCE\xA0"},
+		{"rho", "\xCF\x81"}, {"Rho", "\xCE\xA1"}, {"sigma", "\xCF\x83"}, {"Sigma", "\xCE\xA3"},
+		{"tau", "\xCF\x84"}, {"Tau", "\xCE\xA4"}, {"upsilon", "\xCF\x85"}, {"Upsilon", "\xCE\xA5"},
+		{"phi", "\xCF\x86"}, {"Phi", "\xCE\xA6"}, {"chi", "\xCF\x87"}, {"Chi", "\xCE\xA7"},
+		{"psi", "\xCF\x88"}, {"Psi", "\xCE\xA8"}, {"omega", "\xCF\x89"}, {"Omega", "\xCE\xA9"}};
+	for (size_t i = 0; i < n; i++) {
+		char ch = tex[i];
+		if (ch == '{' || ch == '}' || ch == '_')
+			continue;
+		if (ch != '\\') {
+			qb_buf_putc(out, ch);
+			continue;
+		}
+		size_t k = i + 1;
+		while (k < n && ((tex[k] >= 'a' && tex[k] <= 'z') || (tex[k] >= 'A' && tex[k] <= 'Z')))
+			k++;
+		if (k == i + 1) { /* \, \; \{ \\ ... */
+			if (k < n)
+				qb_buf_putc(out, strchr(",;:! \\", tex[k]) ? ' ' : tex[k]);
+			i = k;
+			continue;
+		}
+		size_t j;
+		for (j = 0; j < QB_NELEM(sym); j++)
+			if (strlen(sym[j][0]) == k - i - 1 && strncmp(sym[j][0], tex + i + 1, k - i - 1) == 0)
+				break;
+		if (j < QB_NELEM(sym) && strcmp(sym[j][1], "\xC2\xB0") == 0 && out->len &&
+		    out->ptr[out->len - 1] == '^')
+			out->len--; /* ^\circ: a degree */
+		if (j < QB_NELEM(sym))
+			qb_buf_puts(out, sym[j][1]);
+		else
+			qb_buf_append(out, tex + i + 1, k - i - 1);
+		i = k - 1;
+	}
+}
+
+typedef struct math_spans {
+	const char *md;
+	qb_buf *out;
+	size_t done;  /* md copied to out up to here */
+} math_spans;
+
+/* qb_markup_math callback: copies md up to the formula, then the
+ * formula as plain text. */
+static void math_plain(void *payload, const char *tex, size_t offset)
+{
+	math_spans *m = payload;
+	size_t n = strlen(tex);
+	if (offset < m->done || strncmp(m->md + offset, tex, n) != 0)
+		return; /* not where it was written: left as it is */
+	qb_buf_append(m->out, m->md + m->done, offset - m->done);
+	tex_plain(m->out, tex, n);
+	m->done = offset + n;
+}
+
+/* The prompt of q in lang as a plain-text title (a manifest's): a
+ * cloze's gaps as ___ (their answers are the solution), formulas as
+ * tex_plain() reads them, no Markdown. */
+static void plain_title(ctx *c, qb_buf *title, const qb_question *q, const char *lang)
+{
+	const char *md = qb_render_md(c->r, &q->prompt, lang);
+	qb_buf gapless = QB_BUF_INIT, tidy = QB_BUF_INIT;
+	qb_arena arena = QB_ARENA_INIT;
+	if (q->type == QB_QTYPE_CLOZE) {
+		qb_cloze_part *parts = NULL;
+		size_t nparts = 0;
+		qb_cloze_split(&arena, md, &parts, &nparts);
+		for (size_t i = 0; i < nparts; i++)
+			if (parts[i].gap)
+				qb_buf_puts(&gapless, "\\_\\_\\_"); /* escaped: not emphasis */
+			else
+				qb_buf_append(&gapless, parts[i].text, parts[i].len);
+		md = qb_buf_cstr(&gapless);
+	}
+	math_spans m = {md, &tidy, 0};
+	qb_markup_math(md, math_plain, &m);
+	qb_buf_puts(&tidy, md + m.done);
+	qb_buf_clear(&gapless);
+	qb_render_plain(&gapless, qb_buf_cstr(&tidy));
+	/* one line: runs of white space (a code block's lines) as one space */
+	bool space = false;
+	for (const char *p = qb_buf_cstr(&gapless); *p; p++) {
+		bool ws = *p == ' ' || *p == '\n' || *p == '\t' || *p == '\r';
+		if (!ws && space && title->len && title->ptr[title->len - 1] != ' ')
+			qb_buf_putc(title, ' ');
+		if (!ws)
+			qb_buf_putc(title, *p);
+		space = ws;
+	}
+	qb_buf_dispose(&gapless);
+	qb_buf_dispose(&tidy);
+	qb_arena_dispose(&arena);
 }
 
 static void file_ref(ctx *c, const char *href)
@@ -1433,7 +1617,7 @@ static bool has_feedback(const qb_question *q)
 	return q->explanation.present || qb_question_feedback_wrong(q)->present;
 }
 
-static void write_manifest(ctx *c, qb_zipw *z)
+static void write_manifest(ctx *c, qb_zipw *z, const char *lang)
 {
 	const qb_render_ctx *r = c->r;
 	qb_zipw_stream *out = NULL;
@@ -1449,7 +1633,7 @@ static void write_manifest(ctx *c, qb_zipw *z)
 	               c->v->md_xsd, NS_LOM, c->v->lom_xsd);
 	at_plain(c, "xsi:schemaLocation", qb_buf_cstr(&loc));
 	qb_buf_dispose(&loc);
-	char *mid = qb_xasprintf("qbc-%s-qti", c->bank->id);
+	char *mid = qb_xasprintf("qbc-%s-%s-qti", c->bank->id, lang);
 	at_plain(c, "identifier", mid);
 	free(mid);
 	el_plain(c, "metadata");
@@ -1459,50 +1643,47 @@ static void write_manifest(ctx *c, qb_zipw *z)
 	el_plain(c, "organizations");
 	end(c);
 	el_plain(c, "resources");
-	for (size_t l = 0; l < r->nlangs; l++) {
-		char *file = qb_xasprintf("test-%s.xml", r->langs[l]);
-		char *id = qb_xasprintf("test-%s", r->langs[l]);
-		el_plain(c, "resource");
-		at_plain(c, "identifier", id);
-		at_plain(c, "type", c->v->test_type);
-		at_plain(c, "href", file);
-		el_plain(c, "metadata");
-		qti_metadata(c, NULL, false);
-		qb_buf title = QB_BUF_INIT;
-		qb_render_plain(&title, qb_render_md(r, &c->bank->title, r->langs[l]));
-		lom(c, id, title.len ? qb_buf_cstr(&title) : c->bank->id, r->langs[l]);
-		qb_buf_dispose(&title);
-		end(c);
-		file_ref(c, file);
-		for (size_t i = 0; i < c->bank->nquestions; i++) {
-			char *ident = q_ident(&c->bank->questions[i], r->langs[l]);
-			dependency(c, ident);
-			free(ident);
-		}
-		end(c);
-		free(file);
-		free(id);
+	char *file = qb_xasprintf("test-%s.xml", lang);
+	char *id = qb_xasprintf("test-%s", lang);
+	el_plain(c, "resource");
+	at_plain(c, "identifier", id);
+	at_plain(c, "type", c->v->test_type);
+	at_plain(c, "href", file);
+	el_plain(c, "metadata");
+	qti_metadata(c, NULL, 0, false);
+	qb_buf title = QB_BUF_INIT;
+	qb_render_plain(&title, qb_render_md(r, &c->bank->title, lang));
+	lom(c, id, title.len ? qb_buf_cstr(&title) : c->bank->id, lang);
+	qb_buf_dispose(&title);
+	end(c);
+	file_ref(c, file);
+	for (size_t i = 0; i < c->bank->nquestions; i++) {
+		char *ident = q_ident(&c->bank->questions[i], lang);
+		dependency(c, ident);
+		free(ident);
 	}
+	end(c);
+	free(file);
+	free(id);
 	const item_media *next = c->with_media, *past = c->with_media + c->nwith;
-	for (size_t k = 0; k < r->nlangs * c->bank->nquestions; k++) {
-		const qb_question *q = &c->bank->questions[k % c->bank->nquestions];
-		const char *lang = r->langs[k / c->bank->nquestions];
-		char *ident = q_ident(q, lang), *file = item_file(q, lang);
+	for (size_t k = 0; k < c->bank->nquestions; k++) {
+		const qb_question *q = &c->bank->questions[k];
+		char *ident = q_ident(q, lang), *ifile = item_file(q, lang);
 		el_plain(c, "resource");
 		at_plain(c, "identifier", ident);
 		at_plain(c, "type", c->v->item_type);
-		at_plain(c, "href", file);
+		at_plain(c, "href", ifile);
 		el_plain(c, "metadata");
-		qti_metadata(c, interaction_of(q), has_feedback(q));
-		qb_buf title = QB_BUF_INIT;
-		qb_buf_appendf(&title, "%s: ", q->id);
-		qb_render_plain(&title, qb_render_md(r, &q->prompt, lang));
-		lom(c, ident, qb_buf_cstr(&title), lang);
-		qb_buf_dispose(&title);
+		item_metadata(c, q, lang);
+		qb_buf ititle = QB_BUF_INIT;
+		qb_buf_appendf(&ititle, "%s: ", q->id);
+		plain_title(c, &ititle, q, lang);
+		lom(c, ident, qb_buf_cstr(&ititle), lang);
+		qb_buf_dispose(&ititle);
 		end(c);
-		file_ref(c, file);
+		file_ref(c, ifile);
 		free(ident);
-		free(file);
+		free(ifile);
 		const item_media *shown = next < past && next->item == k ? next++ : NULL;
 		for (size_t m = 0; shown && m < shown->nmedia; m++) {
 			char *ref = media_ident(shown->media[m]);
@@ -1512,14 +1693,14 @@ static void write_manifest(ctx *c, qb_zipw *z)
 		end(c);
 	}
 	for (size_t i = 0; i < c->media.nfiles; i++) {
-		char *id = media_ident(i);
+		char *mref = media_ident(i);
 		el_plain(c, "resource");
-		at_plain(c, "identifier", id);
+		at_plain(c, "identifier", mref);
 		at_plain(c, "type", "webcontent");
 		at_plain(c, "href", c->media.files[i].name);
 		file_ref(c, c->media.files[i].name);
 		end(c);
-		free(id);
+		free(mref);
 	}
 	end(c);
 	end(c);
@@ -1528,41 +1709,56 @@ static void write_manifest(ctx *c, qb_zipw *z)
 
 /* ---- the package ---- */
 
-static int write_qti(const qb_render_ctx *r, const qb_bank *bank, const qti_version *v)
+/* The package of lang, path. */
+static int write_package(ctx *c, const char *path, size_t l)
 {
-	ctx c = {.r = r, .bank = bank, .v = v, .v3 = v == &V30};
-	qb_zipw *z = qb_zipw_open(r->path, r->latest);
+	const qb_render_ctx *r = c->r;
+	const qb_bank *bank = c->bank;
+	const char *lang = r->langs[l];
+	qb_zipw *z = qb_zipw_open(path, r->latest);
+	if (!z)
+		return -1;
 	/* A bank of many short questions takes most of its memory goal (the
 	 * items' members), so the manifest compresses on fewer threads. */
-	if (z)
-		qb_zipw_set_room(z, bank->path);
-	if (!z || qb_render_media(r, qb_render_media_hashed_name, &c.media) != 0) {
-		qb_zipw_discard(z);
-		return -1;
-	}
-	for (size_t l = 0; l < r->nlangs && !c.failed; l++) {
-		for (size_t i = 0; i < bank->nquestions && !c.failed; i++)
-			write_item(&c, z, &bank->questions[i], r->langs[l], l * bank->nquestions + i);
-		char *file = qb_xasprintf("test-%s.xml", r->langs[l]);
-		if (!c.failed)
-			write_test(&c, z, r->langs[l], file);
-		free(file);
-	}
-	for (size_t i = 0; i < c.media.nfiles && !c.failed; i++)
-		if (qb_zipw_add(z, c.media.files[i].name, c.media.files[i].data, c.media.files[i].len,
-		                false) != 0)
-			c.failed = true;
-	if (!c.failed)
-		write_manifest(&c, z);
+	qb_zipw_set_room(z, bank->path);
+	for (size_t i = 0; i < bank->nquestions && !c->failed; i++)
+		write_item(c, z, &bank->questions[i], lang, i);
+	char *file = qb_xasprintf("test-%s.xml", lang);
+	if (!c->failed)
+		write_test(c, z, lang, file);
+	free(file);
+	for (size_t i = 0; i < c->media.nfiles && !c->failed; i++)
+		if (qb_zipw_add(z, c->media.files[i].name, c->media.files[i].data,
+		                c->media.files[i].len, false) != 0)
+			c->failed = true;
+	if (!c->failed)
+		write_manifest(c, z, lang);
 	int rc = -1;
-	if (c.failed) {
+	if (c->failed) {
 		qb_diag_fatal("cannot write the QTI package for bank '%s'", bank->id);
 		qb_zipw_discard(z);
 	} else {
 		rc = qb_zipw_commit(z);
 	}
-	for (size_t i = 0; i < c.nwith; i++)
-		free(c.with_media[i].media);
+	for (size_t i = 0; i < c->nwith; i++)
+		free(c->with_media[i].media);
+	c->nwith = 0;
+	return rc;
+}
+
+/* One package per language, <bank-id>.<lang><ext> (write.h, per_lang):
+ * each holds one test, which is what LMSs import (README.md, "QTI for
+ * other systems"). */
+static int write_qti(const qb_render_ctx *r, const qb_bank *bank, const qti_version *v)
+{
+	ctx c = {.r = r, .bank = bank, .v = v, .v3 = v == &V30};
+	int rc = qb_render_media(r, qb_render_media_hashed_name, &c.media);
+	for (size_t l = 0; l < r->nlangs && rc == 0; l++) {
+		char *path = qb_writer_lang_path(r->path, v == &V30 ? ".qti3.zip" : ".qti.zip",
+		                                 r->langs[l]);
+		rc = write_package(&c, path, l);
+		free(path);
+	}
 	free(c.with_media);
 	qb_buf_dispose(&c.name);
 	qb_media_set_dispose(&c.media);

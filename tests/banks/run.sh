@@ -168,7 +168,7 @@ EOP
 		sh -c 'unzip -p "$1" collection.anki2 >"$2" && sqlite3 "$2" "select decks from col" | grep -qE "::Fran(ç|\\\\u00[Ee]7)ais"' \
 		_ "$T2/out/$id.apkg" "$T2/c.db"
 	check "$bn: with French, the QTI package has French items" \
-		sh -c 'unzip -l "$1" | grep -q "fr"' _ "$T2/out/$id.qti.zip"
+		sh -c 'unzip -l "$1" | grep -q "item-.*-fr\.xml"' _ "$T2/out/$id.fr.qti.zip"
 	if [ -x "$VALIDATE" ]; then
 		for v in scorm12 scorm2004; do
 			check "$bn: scorm-validate $v" sh -c '"$1" "$2" >/dev/null 2>&1' - "$VALIDATE" "$W/out/$id.$v.zip"

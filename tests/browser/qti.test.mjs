@@ -12,7 +12,7 @@
 //   cd tests && QBC=$PWD/../build/qbc node --test browser/qti.test.mjs
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, readdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { TESTS, qbc, sendFile, serveAndLaunch, tempDir, unzip } from './lib.mjs';
 
@@ -25,9 +25,9 @@ const PAGE = `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>
 <script src="/player/index.global.js"></script></head>
 <body><div id="host"></div><script>
 // Loads an item of the package the way the player's own loaders do.
-window.loadItem = async (name) => {
-  const t = await QtiComponents.qtiTransformItem().load('/pkg/' + name);
-  document.getElementById('host').replaceChildren(t.path('/pkg/').htmlDoc());
+window.loadItem = async (name, base = '/pkg/') => {
+  const t = await QtiComponents.qtiTransformItem().load(base + name);
+  document.getElementById('host').replaceChildren(t.path(base).htmlDoc());
   await customElements.whenDefined('qti-assessment-item');
   const item = document.querySelector('qti-assessment-item');
   await item.updateComplete;
@@ -50,7 +50,7 @@ window.feedbackShown = () => [...document.querySelectorAll('qti-modal-feedback')
   .filter((f) => f.showStatus === 'on').map((f) => f.getAttribute('identifier'));
 </script></body></html>`;
 
-let tmp, srv, page, PKG;
+let tmp, srv, page, PKG, NUM;
 const requests = [];
 const problems = [];
 
@@ -61,13 +61,23 @@ before(async () => {
   const r = qbc(['build', '--format', 'qti3', '-o', out, path.join(TESTS, 'qti', 'types.qb')]);
   assert.equal(r.status, 0, r.stderr);
   const pkg = PKG = path.join(tmp.dir, 'pkg');
-  unzip(path.join(out, 'qti-types.qti3.zip'), pkg);
+  // one package per language: both unpacked into one folder (their
+  // items and tests have distinct names, their media the same)
+  for (const lang of ['en', 'sw']) unzip(path.join(out, `qti-types.${lang}.qti3.zip`), pkg);
+  // tests/qti/numeric.qb: intervals whose ends binary floating point gets wrong
+  const nb = path.join(tmp.dir, 'numeric.qb');
+  copyFileSync(path.join(TESTS, 'qti', 'numeric.qb'), nb);
+  const rn = qbc(['build', '--format', 'qti3', '-o', out, nb]);
+  assert.equal(rn.status, 0, rn.stderr);
+  NUM = path.join(tmp.dir, 'num');
+  unzip(path.join(out, 'qti-numeric.en.qti3.zip'), NUM);
   srv = await serveAndLaunch((req, res) => {
     const u = decodeURIComponent(new URL(req.url, 'http://x').pathname);
     requests.push(u);
     if (u === '/') { res.writeHead(200, { 'content-type': 'text/html' }); res.end(PAGE); return; }
     if (u.startsWith('/player/')) return sendFile(res, PLAYER_FILES[u.slice(8)] && path.join(PLAYER, PLAYER_FILES[u.slice(8)]));
     if (u.startsWith('/pkg/') && !u.includes('..')) return sendFile(res, path.join(pkg, u.slice(5)));
+    if (u.startsWith('/num/') && !u.includes('..')) return sendFile(res, path.join(NUM, u.slice(5)));
     res.writeHead(404); res.end();
   });
   page = await srv.browser.newPage();
@@ -83,8 +93,8 @@ after(async () => {
 });
 
 // One attempt: loads item (fresh), runs answer(), submits; the outcomes.
-async function attempt(item, answer) {
-  assert.ok(await page.evaluate((n) => window.loadItem(n), item));
+async function attempt(item, answer, base = '/pkg/') {
+  assert.ok(await page.evaluate(([n, b]) => window.loadItem(n, b), [item, base]));
   await answer();
   return page.evaluate(() => window.submit());
 }
@@ -186,6 +196,40 @@ test('numeric: a range and an exact value, in response processing', async () => 
   assert.equal(await score('item-exact-en.xml', type('42.5')), 0);
 });
 
+// Each numeric item of tests/qti/numeric.qb: both ends of its interval as
+// a person types them (the author's digits worked out by hand) score 1,
+// the next number past each end 0.
+const ENDS = {
+  pct: ['82.764', '84.436', '82.763', '84.437'],        // 83.6 ± 1%
+  kelvin: ['373.14', '373.16', '373.139', '373.161'],   // 373.15 ± 0.01
+  tenth: ['0.6', '0.8', '0.59', '0.81'],                // 0.7 ± 0.1
+  range: ['36.1', '37.2', '36.09', '37.21'],            // 36.1..37.2
+  negative: ['-2.8', '-2.2', '-2.81', '-2.19'],         // -2.5 ± 0.3
+  small: ['0.0000009', '0.0000011', '0.00000089', '0.00000111'], // 0.000001 ± 0.0000001
+  exact: ['1.1', '1.1', '1.09', '1.11'],                // 1.1
+};
+const numScore = async (id, typed) => Number((await attempt(`item-${id}-en.xml`, type(typed), '/num/')).SCORE);
+
+test('numeric: every item scores at both ends of its interval and 0 just past them', async () => {
+  const numeric = readdirSync(NUM).filter((f) => /^item-.*\.xml$/.test(f) &&
+    /<qti-response-declaration [^>]*base-type="float"/.test(readFileSync(path.join(NUM, f), 'utf8')));
+  assert.deepEqual(numeric.map((f) => f.replace(/^item-(.*)-en\.xml$/, '$1')).sort(), Object.keys(ENDS).sort(),
+    'every numeric item of the bank is answered here');
+  for (const [id, [lo, hi, below, above]] of Object.entries(ENDS)) {
+    assert.equal(await numScore(id, lo), 1, `${id}: ${lo}, the lower end`);
+    assert.equal(await numScore(id, hi), 1, `${id}: ${hi}, the upper end`);
+    assert.equal(await numScore(id, below), 0, `${id}: ${below}, below`);
+    assert.equal(await numScore(id, above), 0, `${id}: ${above}, above`);
+  }
+});
+
+test('numeric: white space around the number is read; a range\'s correct response is 36.65', async () => {
+  assert.equal(await numScore('pct', ' 84.436 '), 1);
+  // the correct response, as "show correct response" shows it
+  const xml = readFileSync(path.join(NUM, 'item-range-en.xml'), 'utf8');
+  assert.match(xml, /<qti-correct-response><qti-value>36\.65<\/qti-value><\/qti-correct-response>/);
+});
+
 test('matching, partial credit: right pairs / pairs', async () => {
   assert.equal(await score('item-pairs-en.xml', match('L1 R1', 'L2 R2')), 1);
   assert.equal(await score('item-pairs-en.xml', match('L1 R1', 'L2 R3')), 0.5);
@@ -246,5 +290,5 @@ test('every item in both languages: its correct response, given through the play
 
 test('nothing failed in the page, and nothing was fetched from outside the package', () => {
   assert.deepEqual(problems, []);
-  for (const u of requests) assert.match(u, /^\/(player\/(index\.global\.js|item\.css)|pkg\/.*)?$/);
+  for (const u of requests) assert.match(u, /^\/(player\/(index\.global\.js|item\.css)|(pkg|num)\/.*)?$/);
 });

@@ -126,9 +126,13 @@ done
 mkdir "$T/f" && cp "$BANK" "$T/f/b.qb"
 id=$(sed -n 's/^bank: *//p' "$BANK")
 expect "build --format all" 0 "$QBC" build -o "$T/f/all" --format all "$T/f/b.qb"
-check "--format all writes every format" test "$(ls "$T/f/all" | sort | tr '\n' ' ')" = "$id.apkg $id.html $id.json $id.moodle.xml $id.qti.zip $id.qti3.zip $id.scorm12.zip $id.scorm2004.zip "
+# QTI: one package per language (<id>.<lang>.qti.zip)
+qti=$(for l in $(sed -n 's/^languages: *//p' "$BANK"); do echo "$id.$l.qti.zip"; done)
+qti3=$(echo "$qti" | sed 's/qti\.zip$/qti3.zip/')
+sorted() { printf '%s\n' "$@" | sort | tr '\n' ' '; }
+check "--format all writes every format" test "$(ls "$T/f/all" | sort | tr '\n' ' ')" = "$(sorted $id.apkg $id.html $id.json $id.moodle.xml $qti $qti3 $id.scorm12.zip $id.scorm2004.zip)"
 expect "build --format make" 0 "$QBC" build -o "$T/f/make" --format make "$T/f/b.qb"
-check "--format make writes what make builds" test "$(ls "$T/f/make" | sort | tr '\n' ' ')" = "$id.apkg $id.html $id.moodle.xml $id.qti.zip $id.scorm12.zip $id.scorm2004.zip "
+check "--format make writes what make builds" test "$(ls "$T/f/make" | sort | tr '\n' ' ')" = "$(sorted $id.apkg $id.html $id.moodle.xml $qti $id.scorm12.zip $id.scorm2004.zip)"
 
 # a 10 MB line: the quote is a window around the caret, not the line
 python3 - "$T/long.qb" <<'EOP'

@@ -12,7 +12,7 @@ HERE="$ROOT/tests/qti"
 T=$(tmpdir)
 W="$T/w"
 mkdir "$W"
-cp -R "$HERE/types.qb" "$HERE/pertag.qb" "$HERE/media" "$W/"
+cp -R "$HERE/types.qb" "$HERE/pertag.qb" "$HERE/numeric.qb" "$HERE/media" "$W/"
 cd "$W" || exit 2
 # xp FILE XPATH: the string value of an XPath expression (elements are
 # named with local-name(): QTI's namespaces are default namespaces).
@@ -47,26 +47,36 @@ check "build --help lists qti and qti3" sh -c "$QBC build --help | grep -q 'qti 
 
 run $QBC build --format qti,qti3 -o out types.qb
 check "build exits 0" rc 0
-check "build names both packages" sh -c "grep -qF 'wrote out/qti-types.qti.zip' '$T/out' && grep -qF 'wrote out/qti-types.qti3.zip' '$T/out'"
-mkdir p21 p30
-unzip -q out/qti-types.qti.zip -d p21
-unzip -q out/qti-types.qti3.zip -d p30
+check "build names a package per language and version" sh -c "for f in en.qti sw.qti en.qti3 sw.qti3; do grep -qF \"wrote out/qti-types.\$f.zip\" '$T/out' || exit 1; done"
+check "build writes nothing else" test "$(ls out | tr '\n' ' ')" = "qti-types.en.qti.zip qti-types.en.qti3.zip qti-types.sw.qti.zip qti-types.sw.qti3.zip "
+# p21 and p30: both languages' files; p21en, p21sw: each package as it is
+mkdir p21 p30 p21en p21sw p30en
+unzip -q out/qti-types.en.qti.zip -d p21en
+unzip -q out/qti-types.sw.qti.zip -d p21sw
+unzip -q out/qti-types.en.qti3.zip -d p30en
+for l in en sw; do
+	unzip -qo out/qti-types.$l.qti.zip -d p21
+	unzip -qo out/qti-types.$l.qti3.zip -d p30
+done
+check "a package holds one test, its language's, and only its language's items" \
+	sh -c "test \"\$(ls p21en | grep -c '^test-')\" = 1 && test -f p21en/test-en.xml && test \"\$(ls p21en/item-*-en.xml | wc -l)\" = 11 && ! ls p21en | grep -q -- '-sw'"
+check "the manifest names that test only" is p21sw/imsmanifest.xml "concat(count(//$(e resource)[@type='imsqti_test_xmlv2p1']), ' ', //$(e resource)[@type='imsqti_test_xmlv2p1']/@href)" '1 test-sw.xml'
 
 # --- every file validates against the official XSDs
 check "QTI 2.1: 22 items (11 questions x 2 languages)" test "$(ls p21/item-*.xml | wc -l)" = 22
 check "QTI 2.1: every item validates (imsqti_v2p1.xsd)" valid "$XSD21" p21/item-*.xml
 check "QTI 2.1: both tests validate" valid "$XSD21" p21/test-en.xml p21/test-sw.xml
-check "QTI 2.1: the manifest validates (IMS CP 1.1, QTI metadata, LOM)" valid "$CP21" p21/imsmanifest.xml
+check "QTI 2.1: the manifests validate (IMS CP 1.1, QTI metadata, LOM)" valid "$CP21" p21en/imsmanifest.xml p21sw/imsmanifest.xml
 check "QTI 3.0: 22 items" test "$(ls p30/item-*.xml | wc -l)" = 22
 check "QTI 3.0: every item validates (ASI 3.0)" valid "$XSD30" p30/item-*.xml
 check "QTI 3.0: both tests validate" valid "$XSD30" p30/test-en.xml p30/test-sw.xml
-check "QTI 3.0: the manifest validates (IMS CP 1.2 QTI 3.0 profile)" valid "$CP30" p30/imsmanifest.xml
+check "QTI 3.0: the manifest validates (IMS CP 1.2 QTI 3.0 profile)" valid "$CP30" p30en/imsmanifest.xml
 # the validation can fail: an element out of place, a wrong metadata value
 sed 's|<itemBody>|<itemBody><choiceInteraction responseIdentifier="X"/>|' p21/item-one-en.xml >"$T/bad21.xml"
 check "QTI 2.1: a broken item fails validation" sh -c "! xmllint --noout --schema '$XSD21' '$T/bad21.xml' 2>/dev/null"
 sed 's|<qti-item-body>|<qti-item-body><qti-prompt/>|' p30/item-one-en.xml >"$T/bad30.xml"
 check "QTI 3.0: a broken item fails validation" sh -c "! xmllint --noout --schema '$XSD30' '$T/bad30.xml' 2>/dev/null"
-sed 's|<timeDependent>false|<timeDependent>maybe|' p21/imsmanifest.xml >"$T/bad-manifest.xml"
+sed 's|<timeDependent>false|<timeDependent>maybe|' p21en/imsmanifest.xml >"$T/bad-manifest.xml"
 check "QTI 2.1: a bad resource metadata value fails validation" \
 	sh -c "! xmllint --noout --schema '$CP21' '$T/bad-manifest.xml' 2>/dev/null"
 
@@ -150,46 +160,81 @@ check "test: the title in its language" is p21/test-sw.xml "string(/*/@title)" '
 check "test: pass mark 60%" is p21/test-en.xml "string(//$(e setOutcomeValue)[@identifier='PASS']//$(e baseValue)[. = '60'])" 60
 run $QBC build --format qti -o out pertag.qb
 check "draw per tag: builds" rc 0
-unzip -q out/qti-pertag.qti.zip -d pt
+unzip -q out/qti-pertag.en.qti.zip -d pt
 check "draw per tag: a section per first tag, selecting one" \
 	is pt/test-en.xml "concat(count(//$(e assessmentSection)), //$(e assessmentSection)[2]/@title, //$(e assessmentSection)[2]/$(e selection)/@select, count(//$(e assessmentSection)[2]/$(e assessmentItemRef)))" 2beta12
 check "draw per tag: validates" valid "$XSD21" pt/test-en.xml pt/item-*.xml
 
 # --- the manifest: resources, dependencies, media
-M=p21/imsmanifest.xml
+M=p21en/imsmanifest.xml
 check "manifest: a resource per item, per test and per media file" \
-	is $M "concat(count(//$(e resource)[@type='imsqti_item_xmlv2p1']), ' ', count(//$(e resource)[@type='imsqti_test_xmlv2p1']), ' ', count(//$(e resource)[@type='webcontent']))" '22 2 2'
+	is $M "concat(count(//$(e resource)[@type='imsqti_item_xmlv2p1']), ' ', count(//$(e resource)[@type='imsqti_test_xmlv2p1']), ' ', count(//$(e resource)[@type='webcontent']))" '11 1 2'
 check "manifest: 3.0 resource types" \
-	is p30/imsmanifest.xml "concat(count(//$(e resource)[@type='imsqti_item_xmlv3p0']), ' ', count(//$(e resource)[@type='imsqti_test_xmlv3p0']))" '22 2'
+	is p30en/imsmanifest.xml "concat(count(//$(e resource)[@type='imsqti_item_xmlv3p0']), ' ', count(//$(e resource)[@type='imsqti_test_xmlv3p0']))" '11 1'
 check "manifest: a test depends on its language's items" \
-	is $M "count(//$(e resource)[@identifier='test-sw']/$(e dependency))" 11
+	is p21sw/imsmanifest.xml "count(//$(e resource)[@identifier='test-sw']/$(e dependency))" 11
 check "manifest: the item showing the picture depends on it" \
 	is $M "string(//$(e resource)[@identifier=//$(e resource)[@identifier='q-one-en']/$(e dependency)/@identifierref]/@href)" \
 	"$(xp p21/item-one-en.xml "string(//$(e img)/@src)")"
 check "manifest: resource metadata (interaction type, LOM title and language)" \
-	is $M "concat(//$(e resource)[@identifier='q-pairs-sw']//$(e interactionType), ' ', //$(e resource)[@identifier='q-pairs-sw']//$(e lom)//$(e language))" 'matchInteraction sw'
+	is p21sw/imsmanifest.xml "concat(//$(e resource)[@identifier='q-pairs-sw']//$(e interactionType), ' ', //$(e resource)[@identifier='q-pairs-sw']//$(e lom)//$(e language))" 'matchInteraction sw'
 check "manifest: every file it names is in the package" sh -c '
-	for f in $(xmllint --xpath "//*[local-name()=\"file\"]/@href" p21/imsmanifest.xml | sed "s/ href=\"\([^\"]*\)\"/\1 /g"); do
-		test -f "p21/$f" || exit 1
+	for f in $(xmllint --xpath "//*[local-name()=\"file\"]/@href" p21en/imsmanifest.xml | sed "s/ href=\"\([^\"]*\)\"/\1 /g"); do
+		test -f "p21en/$f" || exit 1
 	done'
 check "manifest: every file of the package is in it" sh -c '
-	cd p21 && for f in $(find . -type f ! -name imsmanifest.xml | sed "s|^\./||"); do
+	cd p21en && for f in $(find . -type f ! -name imsmanifest.xml | sed "s|^\./||"); do
 		grep -qF "href=\"$f\"" imsmanifest.xml || exit 1
 	done'
 check "media: the picture's bytes" cmp -s "p21/$(xp p21/item-one-en.xml "string(//$(e img)/@src)")" media/gpus.png
 
+# --- numbers: each end of an interval is the decimal its author's digits
+# make (tests/browser/qti-numeric.test.mjs answers them in a player)
+echo 'stale' >out/qti-numeric.qti.zip
+run $QBC build --format qti,qti3 -o out numeric.qb
+check "numeric bank: builds" rc 0
+check "an unsplit package of an earlier qbc is removed, and said so" \
+	sh -c "test ! -e out/qti-numeric.qti.zip && grep -qF 'removed out/qti-numeric.qti.zip' '$T/out'"
+mkdir pn pn3
+unzip -q out/qti-numeric.en.qti.zip -d pn
+unzip -q out/qti-numeric.en.qti3.zip -d pn3
+check "numeric bank: items validate (2.1)" valid "$XSD21" pn/item-*.xml
+check "numeric bank: items validate (3.0)" valid "$XSD30" pn3/item-*.xml
+bounds() { xp "pn/item-$1-en.xml" "concat(//$(e correctResponse), ' ', //$(e gte)/$(e baseValue), '..', //$(e lte)/$(e baseValue))"; }
+check "83.6 ± 1%: bounds 82.764..84.436 (not 84.43599999999999)" test "$(bounds pct)" = '83.6 82.764..84.436'
+check "373.15 ± 0.01: bounds 373.14..373.16" test "$(bounds kelvin)" = '373.15 373.14..373.16'
+check "0.7 ± 0.1: bounds 0.6..0.8" test "$(bounds tenth)" = '0.7 0.6..0.8'
+check "a range: its correct response 36.65, not 36.650000000000006" test "$(bounds range)" = '36.65 36.1..37.2'
+check "a negative value" test "$(bounds negative)" = '-2.5 -2.8..-2.2'
+check "a small value, without an exponent" test "$(bounds small)" = '0.000001 0.0000009..0.0000011'
+check "3.0: the same bounds" is pn3/item-pct-en.xml "concat(//$(e qti-gte)/$(e qti-base-value), '..', //$(e qti-lte)/$(e qti-base-value))" '82.764..84.436'
+# --- the manifest's titles are plain text; a cloze's metadata; tables
+NM=pn/imsmanifest.xml
+check "manifest title: a cloze's gaps as ___, a formula without TeX" \
+	is $NM "string(//$(e resource)[@identifier='q-fill-en']//$(e lom)//$(e title)/$(e string))" \
+	'fill: Vapour ___ into ___; H2O at 100 °C.'
+check "manifest title: a table's cells on one line" \
+	is $NM "string(//$(e resource)[@identifier='q-table-en']//$(e lom)//$(e title)/$(e string))" \
+	'table: Which place is highest? place altitude Nairobi 1,795 m Kibo 5,895 m'
+check "manifest: a cloze's interaction types (text entry, inline choice)" \
+	is $NM "concat(count(//$(e resource)[@identifier='q-fill-en']//$(e interactionType)), ' ', //$(e resource)[@identifier='q-fill-en']//$(e interactionType)[1], ' ', //$(e resource)[@identifier='q-fill-en']//$(e interactionType)[2])" \
+	'2 textEntryInteraction inlineChoiceInteraction'
+check "table: the right-aligned column stays right-aligned (2.1, 3.0)" \
+	sh -c "test \"\$(xmllint --xpath 'count(//*[local-name()=\"td\" or local-name()=\"th\"][@align=\"right\"])' pn/item-table-en.xml)\" = 3 && test \"\$(xmllint --xpath 'count(//*[local-name()=\"td\"][@align=\"right\"])' pn3/item-table-en.xml)\" = 2"
+check "numeric bank: the manifest validates (2.1)" valid "$CP21" pn/imsmanifest.xml
+check "numeric bank: the manifest validates (3.0)" valid "$CP30" pn3/imsmanifest.xml
+
 # --- --lang, determinism, atomicity
 run $QBC build --format qti --lang en -o out-en types.qb
-unzip -q out-en/qti-types.qti.zip -d pen
-check "--lang en: only English items and test" sh -c "test \$(ls pen/item-*-en.xml | wc -l) = 11 && ! ls pen | grep -q -- '-sw'"
+check "--lang en: only the English package" test "$(ls out-en | tr '\n' ' ')" = "qti-types.en.qti.zip "
 run $QBC build --format qti,qti3 -o out2 types.qb
-check "rebuild: byte-identical packages" sh -c "cmp -s out/qti-types.qti.zip out2/qti-types.qti.zip && cmp -s out/qti-types.qti3.zip out2/qti-types.qti3.zip"
-cp out/qti-types.qti.zip "$T/good.zip"
+check "rebuild: byte-identical packages" sh -c "for f in en.qti sw.qti en.qti3 sw.qti3; do cmp -s out/qti-types.\$f.zip out2/qti-types.\$f.zip || exit 1; done"
+cp out/qti-types.sw.qti.zip "$T/good.zip"
 mv media/gpus.png "$T/gpus.png"
 sed -i 's/Count them/Count them all/' types.qb
 run $QBC build --format qti -o out types.qb
 check "missing picture: the build fails" test "$(cat "$T/rc")" != 0
-check "missing picture: the earlier package is untouched" cmp -s out/qti-types.qti.zip "$T/good.zip"
+check "missing picture: the earlier package is untouched" cmp -s out/qti-types.sw.qti.zip "$T/good.zip"
 check "missing picture: no temporary file left" sh -c "! ls -a out | grep -q tmp"
 mv "$T/gpus.png" media/gpus.png
 

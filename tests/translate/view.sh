@@ -225,9 +225,9 @@ check "view french: Anki's French cloze note has the French answer" \
 check "view french: the Moodle XML has the French answers" \
 	grep -qF 'se condense' built/view-test.moodle.xml
 check "view french: QTI 2.1's French item expects the French answer" \
-	sh -c "unzip -p built/view-test.qti.zip item-cycle-fr.xml | grep -qF '<correctResponse><value>s’évapore</value></correctResponse>'"
+	sh -c "unzip -p built/view-test.fr.qti.zip item-cycle-fr.xml | grep -qF '<correctResponse><value>s’évapore</value></correctResponse>'"
 check "view french: QTI 3.0's French item offers the French choice" \
-	sh -c "unzip -p built/view-test.qti3.zip item-cycle-fr.xml | grep -qF '>se condense</qti-inline-choice>'"
+	sh -c "unzip -p built/view-test.fr.qti3.zip item-cycle-fr.xml | grep -qF '>se condense</qti-inline-choice>'"
 check "view french: the HTML page has the French answer" grep -qF 's’évapore' built/view-test.html
 
 # ------------------------------------------------ the gaps' structure on import

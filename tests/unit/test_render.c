@@ -373,7 +373,7 @@ int main(void)
 	qb_diag_set_werror(false);
 
 	/* the driver's entry */
-	qb_writer w = {"probe", ".probe", "a test", false, false, NULL, probe, NULL, 0, NULL, NULL};
+	qb_writer w = {"probe", ".probe", "a test", false, false, NULL, probe, NULL, 0, NULL, NULL, false};
 	qb_build_opts opts = {odir, NULL, 0, 1700000000, tdir, NULL, 0};
 	INT_EQ(qb_render_write(&w, bank, &opts), QB_WRITE_EBANK);
 	INT_EQ(ran, 1);
@@ -391,7 +391,7 @@ int main(void)
 	qb_bank *bare = qb_read_text(bpath, bare_bank, strlen(bare_bank));
 	OK(bare && qb_diag_errors_since(mark) == 0);
 	opts.templates_dir = tdir;
-	w = (qb_writer){"probe", ".probe", "a test", false, false, NULL, probe_bare, NULL, 0, NULL, NULL};
+	w = (qb_writer){"probe", ".probe", "a test", false, false, NULL, probe_bare, NULL, 0, NULL, NULL, false};
 	if (bare)
 		qb_render_write(&w, bare, &opts);
 	INT_EQ(ran, 1);
