@@ -157,6 +157,9 @@ void qb_check_moodlexml(const qb_render_ctx *ctx, const qb_bank *bank);
 /* IMS QTI 2.1 and 3.0 content packages (write_qti.c). */
 int qb_write_qti21(const qb_render_ctx *ctx, const qb_bank *bank);
 int qb_write_qti30(const qb_render_ctx *ctx, const qb_bank *bank);
+/* Formulas: blahtexml must be installed and convert each to MathML. */
+void qb_check_qti21(const qb_render_ctx *ctx, const qb_bank *bank);
+void qb_check_qti30(const qb_render_ctx *ctx, const qb_bank *bank);
 /* The player as one offline HTML file, with its paper versions (write_html.c). */
 int qb_write_html(const qb_render_ctx *ctx, const qb_bank *bank);
 void qb_check_html(const qb_render_ctx *ctx, const qb_bank *bank);

@@ -49,11 +49,19 @@
  * no white-space rule): the nearest to qb_answer_normalise(). */
 #include "write.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <libxml/HTMLparser.h>
+#include <libxml/parser.h>
 #include <libxml/xmlwriter.h>
 #include <math.h>
+#include <spawn.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "alloc.h"
 #include "buf.h"
@@ -124,6 +132,8 @@ typedef struct ctx {
 	size_t nwith, capwith;
 	const qb_cloze_part *gaps; /* cloze: the parts, while writing its prompt */
 	size_t ngaps_parts;
+	const struct math_set *math; /* the formulas as MathML, or NULL       */
+	bool item_math;      /* the item being written shows MathML          */
 	bool failed;
 } ctx;
 
@@ -447,6 +457,351 @@ static void outcome_decls(ctx *c, const qb_question *q)
 	free(ids);
 }
 
+/* ---- formulas: MathML from blahtexml ---- */
+
+/* QTI's format for math is MathML (2.1 allows MathML 2's <math>, 3.0
+ * MathML 3's).  Debian's C libraries have no TeX-to-MathML converter;
+ * blahtexml (Debian's blahtexml, a small C++ program) converts a whole
+ * XML document of formulas in one run, so a bank with math runs it once
+ * per build (write) and once per check (to warn, located, about a
+ * formula it cannot convert, or that it is not installed): its
+ * presentation MathML, with the author's TeX as the annotation, takes
+ * the place of the <span class="math"> in every item.  A formula it
+ * cannot convert, or every formula when it is not installed, stays TeX
+ * for the player's MathJax, as before (compiler/README.md says why this
+ * converter). */
+
+#define NS_MATHML "http://www.w3.org/1998/Math/MathML"
+#define NS_BLAHTEX "http://gva.noekeon.org/blahtexml"
+#define BLAHTEXML "blahtexml"
+
+extern char **environ; /* the environment blahtexml runs in: qbc's */
+
+typedef struct formula {
+	const char *tex;   /* into the set's arena                          */
+	qb_loc loc;        /* the first text that shows it                  */
+	xmlNodePtr math;   /* its <math> in the set's document, or NULL     */
+	const char *error; /* blahtexml's reason, when it has none          */
+} formula;
+
+typedef struct math_set {
+	formula *f;        /* sorted by TeX once converted                  */
+	size_t n, cap;
+	qb_arena arena;
+	xmlDocPtr doc;     /* blahtexml's output                             */
+	bool missing;      /* blahtexml could not be run                     */
+} math_set;
+
+typedef struct math_walk {
+	math_set *set;
+	qb_loc loc;
+	const math_set *find; /* instead: is any formula found in it MathML? */
+	bool any;
+} math_walk;
+
+static const formula *math_find(const math_set *m, const char *tex);
+
+static void math_note(void *payload, const char *tex, size_t offset)
+{
+	QB_UNUSED(offset);
+	math_walk *w = payload;
+	if (w->find) {
+		const formula *f = math_find(w->find, tex);
+		w->any |= f && f->math;
+		return;
+	}
+	math_set *m = w->set;
+	for (size_t i = 0; i < m->n; i++)
+		if (strcmp(m->f[i].tex, tex) == 0)
+			return;
+	if (m->n == m->cap) {
+		m->cap = m->cap ? 2 * m->cap : 16;
+		m->f = qb_xrealloc(m->f, m->cap * sizeof *m->f);
+	}
+	m->f[m->n++] = (formula){qb_arena_strdup(&m->arena, tex), w->loc, NULL, NULL};
+}
+
+static void math_text(const qb_render_ctx *r, math_walk *w, const qb_text *t, const char *lang)
+{
+	if (!t->present)
+		return;
+	const qb_tr *tr = qb_text_tr(t, lang);
+	w->loc = tr ? qb_tr_text_loc(t, tr) : qb_text_loc(t);
+	qb_markup_math(qb_render_md(r, t, lang), math_note, w);
+}
+
+/* Every formula of q's texts in lang, to w. */
+static void math_question(const qb_render_ctx *r, math_walk *w, const qb_question *q,
+                          const char *lang)
+{
+	math_text(r, w, &q->prompt, lang);
+	math_text(r, w, &q->explanation, lang);
+	math_text(r, w, qb_question_feedback_wrong(q), lang);
+	for (size_t k = 0; k < q->nchoices; k++) {
+		math_text(r, w, &q->choices[k].text, lang);
+		math_text(r, w, &q->choices[k].feedback, lang);
+		if (q->type == QB_QTYPE_MATCHING)
+			math_text(r, w, qb_choice_match(&q->choices[k]), lang);
+	}
+}
+
+/* Every formula of every text the packages show, in r's languages. */
+static void math_collect(const qb_render_ctx *r, const qb_bank *bank, math_set *m)
+{
+	math_walk w = {m, {0}, NULL, false};
+	for (size_t l = 0; l < r->nlangs; l++)
+		for (size_t i = 0; i < bank->nquestions; i++)
+			math_question(r, &w, &bank->questions[i], r->langs[l]);
+}
+
+/* True when the item of q in lang shows a formula as MathML. */
+static bool item_math(const qb_render_ctx *r, const math_set *m, const qb_question *q,
+                      const char *lang)
+{
+	if (!m || m->missing || !m->n)
+		return false;
+	math_walk w = {NULL, {0}, m, false};
+	math_question(r, &w, q, lang);
+	return w.any;
+}
+
+/* True when some formula is written as MathML. */
+static bool math_any(const math_set *m)
+{
+	for (size_t i = 0; m && !m->missing && i < m->n; i++)
+		if (m->f[i].math)
+			return true;
+	return false;
+}
+
+/* The stylesheet of the items that show MathML: players that rebuild
+ * the item's elements as HTML (@citolab/qti-components) lose MathML's
+ * namespace and would show the TeX annotation beside the formula. */
+#define MATH_CSS "qbc-math.css"
+#define MATH_CSS_TEXT "annotation, annotation-xml { display: none; }\n"
+
+/* Runs blahtexml on in (a file) into out (a file); -1 when it cannot
+ * be run. */
+static int blahtexml_run(FILE *in, FILE *out)
+{
+	posix_spawn_file_actions_t fa;
+	pid_t pid;
+	int status = 0;
+	char a0[] = BLAHTEXML, a1[] = "--xmlin", a2[] = "--mathml-encoding", a3[] = "raw";
+	char *argv[] = {a0, a1, a2, a3, NULL};
+	if (posix_spawn_file_actions_init(&fa) != 0)
+		return -1;
+	int rc = posix_spawn_file_actions_adddup2(&fa, fileno(in), 0) ||
+	         posix_spawn_file_actions_adddup2(&fa, fileno(out), 1) ||
+	         posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0) ||
+	         posix_spawnp(&pid, BLAHTEXML, &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (rc != 0)
+		return -1;
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	/* it exits 1 when a formula had an error, and says which in its output */
+	return WIFEXITED(status) && WEXITSTATUS(status) <= 1 ? 0 : -1;
+}
+
+static int formula_cmp(const void *a, const void *b)
+{
+	return strcmp(((const formula *)a)->tex, ((const formula *)b)->tex);
+}
+
+/* The formulas of r's texts converted to MathML, in one run of
+ * blahtexml; m->missing when it could not be run. */
+static void math_convert(const qb_render_ctx *r, const qb_bank *bank, math_set *m)
+{
+	FILE *in = NULL, *out = NULL;
+	xmlBufferPtr buf = NULL;
+	xmlTextWriterPtr w = NULL;
+	math_collect(r, bank, m);
+	if (!m->n)
+		goto done;
+	m->missing = true;
+	buf = xmlBufferCreate();
+	w = buf ? xmlNewTextWriterMemory(buf, 0) : NULL;
+	if (!w)
+		goto done;
+	int ok = xmlTextWriterStartDocument(w, "1.0", "UTF-8", NULL) >= 0 &&
+	         xmlTextWriterStartElement(w, BAD_CAST "formulas") >= 0 &&
+	         xmlTextWriterWriteAttribute(w, BAD_CAST "xmlns:b", BAD_CAST NS_BLAHTEX) >= 0;
+	for (size_t i = 0; ok && i < m->n; i++)
+		ok = xmlTextWriterStartElement(w, BAD_CAST "f") >= 0 &&
+		     xmlTextWriterWriteAttribute(w, BAD_CAST "b:inline", BAD_CAST m->f[i].tex) >= 0 &&
+		     xmlTextWriterEndElement(w) >= 0;
+	ok = ok && xmlTextWriterEndDocument(w) >= 0;
+	xmlFreeTextWriter(w);
+	w = NULL;
+	in = ok ? tmpfile() : NULL;
+	out = in ? tmpfile() : NULL;
+	if (!out || fwrite(xmlBufferContent(buf), 1, (size_t)xmlBufferLength(buf), in) !=
+	                (size_t)xmlBufferLength(buf) ||
+	    fflush(in) != 0 || fseek(in, 0, SEEK_SET) != 0 || blahtexml_run(in, out) != 0)
+		goto done;
+	qb_buf got = QB_BUF_INIT;
+	char chunk[8192];
+	size_t k;
+	if (fseek(out, 0, SEEK_SET) == 0)
+		while ((k = fread(chunk, 1, sizeof chunk, out)) > 0)
+			qb_buf_append(&got, chunk, k);
+	m->doc = got.len && got.len < INT_MAX
+	             ? xmlReadMemory(got.ptr, (int)got.len, NULL, "UTF-8", XML_PARSE_NONET)
+	             : NULL;
+	qb_buf_dispose(&got);
+	xmlNodePtr root = m->doc ? xmlDocGetRootElement(m->doc) : NULL;
+	if (!root)
+		goto done;
+	m->missing = false;
+	size_t i = 0;
+	for (xmlNodePtr f = root->children; f && i < m->n; f = f->next) {
+		if (f->type != XML_ELEMENT_NODE)
+			continue;
+		for (xmlNodePtr x = f->children; x; x = x->next) {
+			if (x->type != XML_ELEMENT_NODE)
+				continue;
+			if (strcmp((const char *)x->name, "math") == 0) {
+				m->f[i].math = x;
+			} else if (strcmp((const char *)x->name, "error") == 0) {
+				xmlChar *e = xmlNodeGetContent(x);
+				m->f[i].error = qb_arena_strdup(&m->arena, e ? (const char *)e : "");
+				xmlFree(e);
+			}
+		}
+		i++;
+	}
+	qsort(m->f, m->n, sizeof *m->f, formula_cmp);
+done:
+	if (w)
+		xmlFreeTextWriter(w);
+	if (buf)
+		xmlBufferFree(buf);
+	if (in)
+		fclose(in);
+	if (out)
+		fclose(out);
+}
+
+static void math_dispose(math_set *m)
+{
+	free(m->f);
+	qb_arena_dispose(&m->arena);
+	if (m->doc)
+		xmlFreeDoc(m->doc);
+}
+
+static const formula *math_find(const math_set *m, const char *tex)
+{
+	if (!m || m->missing || !m->n)
+		return NULL;
+	formula key = {tex, {0}, NULL, NULL};
+	return bsearch(&key, m->f, m->n, sizeof *m->f, formula_cmp);
+}
+
+/* Writes n, an element of blahtexml's MathML, and what it holds. */
+static void mathml_node(ctx *c, xmlNodePtr n)
+{
+	for (; n; n = n->next) {
+		if (n->type == XML_TEXT_NODE) {
+			text(c, (const char *)n->content);
+			continue;
+		}
+		if (n->type != XML_ELEMENT_NODE)
+			continue;
+		el_plain(c, (const char *)n->name);
+		for (xmlAttrPtr a = n->properties; a; a = a->next) {
+			if (a->ns)
+				continue;
+			xmlChar *v = xmlNodeGetContent((xmlNodePtr)a);
+			at_plain(c, (const char *)a->name, v ? (const char *)v : "");
+			xmlFree(v);
+		}
+		mathml_node(c, n->children);
+		end(c);
+	}
+}
+
+/* <math> for the formula tex: the MathML, the TeX as its annotation. */
+static void mathml(ctx *c, const formula *f, bool display)
+{
+	el_plain(c, "math");
+	at_plain(c, "xmlns", NS_MATHML);
+	if (display)
+		at_plain(c, "display", "block");
+	el_plain(c, "semantics");
+	size_t kids = 0;
+	for (xmlNodePtr k = f->math->children; k; k = k->next)
+		kids += k->type == XML_ELEMENT_NODE;
+	if (kids != 1)
+		el_plain(c, "mrow");
+	mathml_node(c, f->math->children);
+	if (kids != 1)
+		end(c);
+	el_plain(c, "annotation");
+	at_plain(c, "encoding", "application/x-tex");
+	text(c, f->tex);
+	end(c);
+	end(c);
+	end(c);
+}
+
+/* A <span class="math inline|display"> of the render layer (markup.c:
+ * \(TeX\) or \[TeX\]) written as MathML; false when it has none. */
+static bool math_span(ctx *c, xmlNodePtr n)
+{
+	xmlChar *cls = xmlGetProp(n, BAD_CAST "class");
+	bool is_math = cls && strncmp((const char *)cls, "math ", 5) == 0;
+	bool display = is_math && strcmp((const char *)cls, "math display") == 0;
+	xmlFree(cls);
+	if (!is_math || !c->math)
+		return false;
+	xmlChar *content = xmlNodeGetContent(n);
+	const char *s = content ? (const char *)content : "";
+	size_t len = strlen(s);
+	const formula *f = NULL;
+	if (len >= 4 && s[0] == '\\' && (s[1] == '(' || s[1] == '[')) {
+		char *tex = qb_xstrndup(s + 2, len - 4);
+		f = math_find(c->math, tex);
+		free(tex);
+	}
+	if (f && f->math)
+		mathml(c, f, display);
+	xmlFree(content);
+	return f && f->math;
+}
+
+/* The format's rules for formulas: blahtexml must be there, and read
+ * each; else the formula stays TeX (a warning, at its text). */
+static void check_math(const qb_render_ctx *r, const qb_bank *bank)
+{
+	math_set m = {0};
+	math_convert(r, bank, &m);
+	if (m.n && m.missing)
+		qb_diag_warning(m.f[0].loc,
+		                "formulas are written as TeX in QTI, which players do not typeset: "
+		                "install blahtexml (Debian's package blahtexml), which converts "
+		                "them to MathML");
+	for (size_t i = 0; !m.missing && i < m.n; i++)
+		if (!m.f[i].math)
+			qb_diag_warning(m.f[i].loc,
+			                "blahtexml cannot convert the formula '%s' to MathML (%s): QTI "
+			                "players will show its TeX",
+			                m.f[i].tex, m.f[i].error ? m.f[i].error : "");
+	math_dispose(&m);
+}
+
+void qb_check_qti21(const qb_render_ctx *r, const qb_bank *bank)
+{
+	check_math(r, bank);
+}
+
+void qb_check_qti30(const qb_render_ctx *r, const qb_bank *bank)
+{
+	check_math(r, bank);
+}
+
 /* ---- HTML ---- */
 
 /* The elements of QTI's content model that md4c writes, in both
@@ -523,6 +878,8 @@ static void html_nodes(ctx *c, xmlNodePtr n);
 static void html_element(ctx *c, xmlNodePtr n)
 {
 	const char *name = (const char *)n->name;
+	if (strcmp(name, "span") == 0 && math_span(c, n))
+		return;
 	if (strcmp(name, "audio") == 0) {
 		xmlChar *src = xmlGetProp(n, BAD_CAST "src");
 		el_plain(c, c->v3 ? "audio" : "object");
@@ -636,6 +993,18 @@ static void put_plain(ctx *c, const char *md)
 	qb_buf_dispose(&plain);
 }
 
+/* <itemBody>, after the item's stylesheet when it shows MathML. */
+static void item_body(ctx *c)
+{
+	if (c->item_math) {
+		el(c, "stylesheet");
+		at(c, "href", MATH_CSS);
+		at(c, "type", "text/css");
+		end(c);
+	}
+	el(c, "itemBody");
+}
+
 /* <div class="qbc-prompt">: the prompt. */
 static void prompt(ctx *c, const qb_question *q, const char *lang)
 {
@@ -652,7 +1021,7 @@ static bool start_body(ctx *c, const qb_question *q, const char *lang, const cha
 {
 	end(c);
 	outcome_decls(c, q);
-	el(c, "itemBody");
+	item_body(c);
 	prompt(c, q, lang);
 	el(c, interaction);
 	at(c, "responseIdentifier", "RESPONSE");
@@ -668,7 +1037,7 @@ static void text_entry_body(ctx *c, const qb_question *q, const char *lang, cons
 {
 	end(c);
 	outcome_decls(c, q);
-	el(c, "itemBody");
+	item_body(c);
 	prompt(c, q, lang);
 	el_plain(c, "p");
 	leaf(c, true, "textEntryInteraction", "responseIdentifier", "RESPONSE");
@@ -1043,7 +1412,7 @@ static void write_cloze(ctx *c, const qb_question *q, const char *lang)
 		else
 			qb_buf_append(&marked, parts[i].text, parts[i].len);
 	}
-	el(c, "itemBody");
+	item_body(c);
 	el_plain(c, "div");
 	at_plain(c, "class", "qbc-prompt");
 	c->gaps = parts;
@@ -1244,6 +1613,7 @@ static void write_item(ctx *c, qb_zipw *z, const qb_question *q, const char *lan
 		return;
 	}
 	c->cur = &it;
+	c->item_math = item_math(c->r, c->math, q, lang);
 	el(c, "assessmentItem");
 	root_ns(c, c->v->ns, c->v->xsd);
 	char *ident = q_ident(q, lang);
@@ -1690,6 +2060,16 @@ static void write_manifest(ctx *c, qb_zipw *z, const char *lang)
 			dependency(c, ref);
 			free(ref);
 		}
+		if (item_math(r, c->math, q, lang))
+			dependency(c, "qbc-math-css");
+		end(c);
+	}
+	if (math_any(c->math)) {
+		el_plain(c, "resource");
+		at_plain(c, "identifier", "qbc-math-css");
+		at_plain(c, "type", "webcontent");
+		at_plain(c, "href", MATH_CSS);
+		file_ref(c, MATH_CSS);
 		end(c);
 	}
 	for (size_t i = 0; i < c->media.nfiles; i++) {
@@ -1731,6 +2111,9 @@ static int write_package(ctx *c, const char *path, size_t l)
 		if (qb_zipw_add(z, c->media.files[i].name, c->media.files[i].data,
 		                c->media.files[i].len, false) != 0)
 			c->failed = true;
+	if (!c->failed && math_any(c->math) &&
+	    qb_zipw_add(z, MATH_CSS, MATH_CSS_TEXT, strlen(MATH_CSS_TEXT), true) != 0)
+		c->failed = true;
 	if (!c->failed)
 		write_manifest(c, z, lang);
 	int rc = -1;
@@ -1752,6 +2135,9 @@ static int write_package(ctx *c, const char *path, size_t l)
 static int write_qti(const qb_render_ctx *r, const qb_bank *bank, const qti_version *v)
 {
 	ctx c = {.r = r, .bank = bank, .v = v, .v3 = v == &V30};
+	math_set math = {0};
+	math_convert(r, bank, &math);
+	c.math = &math;
 	int rc = qb_render_media(r, qb_render_media_hashed_name, &c.media);
 	for (size_t l = 0; l < r->nlangs && rc == 0; l++) {
 		char *path = qb_writer_lang_path(r->path, v == &V30 ? ".qti3.zip" : ".qti.zip",
@@ -1762,6 +2148,7 @@ static int write_qti(const qb_render_ctx *r, const qb_bank *bank, const qti_vers
 	free(c.with_media);
 	qb_buf_dispose(&c.name);
 	qb_media_set_dispose(&c.media);
+	math_dispose(&math);
 	return rc;
 }
 

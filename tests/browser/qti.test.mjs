@@ -153,6 +153,30 @@ test('single choice: the picture comes from the package, the <script> stays text
   assert.match(await page.locator('.qbc-prompt').innerText(), /<script>alert\(1\)<\/script>/);
 });
 
+test('a formula is MathML, with its TeX as the annotation: typeset by the browser, never shown as TeX', async () => {
+  await page.evaluate(() => window.loadItem('item-fill-en.xml', '/num/'));
+  const math = page.locator('qti-item-body math');
+  assert.equal(await math.count(), 2);
+  assert.equal(await math.first().locator('annotation').textContent(), '\\mathrm{H_2O}');
+  // this player rebuilds the item's elements as HTML (MathML's namespace
+  // lost): the item's stylesheet keeps the TeX annotation hidden
+  const prompt = await page.locator('.qbc-prompt').innerText();
+  assert.match(prompt, /H2O/);
+  assert.doesNotMatch(prompt, /mathrm|\\,/);
+  // the MathML as the package has it, in the browser's own MathML: H₂O's
+  // 2 sits below the H, and the annotation is not shown
+  const typeset = await page.evaluate(async () => {
+    const xml = new DOMParser().parseFromString(await (await fetch('/num/item-fill-en.xml')).text(), 'application/xml');
+    const m = document.importNode(xml.getElementsByTagNameNS('http://www.w3.org/1998/Math/MathML', 'math')[0], true);
+    document.body.append(m);
+    const [h, two] = [...m.querySelectorAll('msub > *')].map((e) => e.getBoundingClientRect());
+    const ann = m.querySelector('annotation').getBoundingClientRect();
+    m.remove();
+    return { sub: two.bottom > h.bottom, annotation: ann.width };
+  });
+  assert.deepEqual(typeset, { sub: true, annotation: 0 });
+});
+
 test('multiple choice, partial credit: (right - wrong) / right options, never below 0', async () => {
   assert.equal(await score('item-two-en.xml', pick('C1', 'C2')), 1);
   assert.equal(await score('item-two-en.xml', pick('C1')), 0.5);

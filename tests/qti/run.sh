@@ -147,8 +147,29 @@ check "feedback: per option, feedback-wrong and explanation" \
 check "feedback: the explanation in the item's language, titled by the label" \
 	sh -c "test \"\$(xmllint --xpath 'string(//*[local-name()=\"modalFeedback\"][@identifier=\"EXPLANATION\"]/@title)' p21/item-two-sw.xml)\" != '' && xmllint --xpath 'string(//*[local-name()=\"modalFeedback\"][@identifier=\"EXPLANATION\"])' p21/item-two-sw.xml | grep -qF 'Zote huhamisha data'"
 check "feedback: 3.0 wraps it in qti-content-body" is p30/item-two-en.xml "count(//$(e qti-modal-feedback)/$(e qti-content-body))" 3
-check "math: kept as written in a math span" \
-	grep -qF '<span class="math inline">\(E = mc^2\)</span>' p21/item-one-en.xml
+# --- formulas: MathML (blahtexml), the TeX as its annotation
+check "math: MathML in the item, the TeX as its annotation (2.1)" \
+	is p21/item-one-en.xml "concat(count(//$(e math)[namespace-uri()='http://www.w3.org/1998/Math/MathML']//$(e msup)), ' ', //$(e math)//$(e annotation)[@encoding='application/x-tex'])" '1 E = mc^2'
+check "math: MathML in the item (3.0), no TeX span left" \
+	sh -c "test \"\$(xmllint --xpath 'count(//*[local-name()=\"math\"]//*[local-name()=\"msup\"])' p30/item-one-en.xml)\" = 1 && ! grep -qF 'class=\"math' p30/item-one-en.xml"
+check "math: qbc check runs blahtexml without a word" sh -c "$QBC check types.qb 2>&1 | grep -q 'blahtexml' && exit 1 || exit 0"
+check "math: the item's stylesheet hides the annotation where a player drops MathML's namespace" \
+	sh -c "grep -qF 'annotation, annotation-xml { display: none; }' p21en/qbc-math.css && test \"\$(xmllint --xpath 'string(//*[local-name()=\"stylesheet\"]/@href)' p21/item-one-en.xml)\" = qbc-math.css && test \"\$(xmllint --xpath 'count(//*[local-name()=\"stylesheet\"])' p21/item-two-en.xml)\" = 0"
+check "math: the item depends on the stylesheet in the manifest" \
+	is p21en/imsmanifest.xml "count(//$(e resource)[@identifier='q-one-en']/$(e dependency)[@identifierref='qbc-math-css'])" 1
+# without blahtexml: a located warning, and the TeX for MathJax
+mkdir nobin
+run env PATH="$T/nobin" $QBC build --format qti -o out-nomath types.qb
+check "math: without blahtexml the build still succeeds" rc 0
+check "math: without blahtexml a warning at the formula's text says what to install" \
+	grep -qE "^types\.qb:33:10: warning: formulas are written as TeX in QTI.*blahtexml" "$T/err"
+unzip -q out-nomath/qti-types.en.qti.zip -d pnm
+check "math: without blahtexml the formula stays TeX in a math span" \
+	grep -qF '<span class="math inline">\(E = mc^2\)</span>' pnm/item-one-en.xml
+printf 'bank: badmath\nlanguages: en\ntitle:\n  en: T\n\n1. q\n   type: single\n   en: What is $\\foo x$ here?\n   * en: A\n   - en: B\n   explanation:\n     en: A.\n' >badmath.qb
+run $QBC build --format qti -o out-bad badmath.qb
+check "math: a formula blahtexml cannot read: a warning at its text, its TeX kept" \
+	sh -c "grep -qE '^badmath\.qb:8:8: warning: blahtexml cannot convert the formula .*foo' '$T/err' && unzip -p out-bad/badmath.en.qti.zip item-q-en.xml | grep -qF 'class=\"math inline\"'"
 
 # --- the tests: bank order, shuffling, draw, pass mark
 check "test: one per language" sh -c "test -f p21/test-en.xml && test -f p21/test-sw.xml"
@@ -168,13 +189,13 @@ check "draw per tag: validates" valid "$XSD21" pt/test-en.xml pt/item-*.xml
 # --- the manifest: resources, dependencies, media
 M=p21en/imsmanifest.xml
 check "manifest: a resource per item, per test and per media file" \
-	is $M "concat(count(//$(e resource)[@type='imsqti_item_xmlv2p1']), ' ', count(//$(e resource)[@type='imsqti_test_xmlv2p1']), ' ', count(//$(e resource)[@type='webcontent']))" '11 1 2'
+	is $M "concat(count(//$(e resource)[@type='imsqti_item_xmlv2p1']), ' ', count(//$(e resource)[@type='imsqti_test_xmlv2p1']), ' ', count(//$(e resource)[@type='webcontent']))" '11 1 3'
 check "manifest: 3.0 resource types" \
 	is p30en/imsmanifest.xml "concat(count(//$(e resource)[@type='imsqti_item_xmlv3p0']), ' ', count(//$(e resource)[@type='imsqti_test_xmlv3p0']))" '11 1'
 check "manifest: a test depends on its language's items" \
 	is p21sw/imsmanifest.xml "count(//$(e resource)[@identifier='test-sw']/$(e dependency))" 11
 check "manifest: the item showing the picture depends on it" \
-	is $M "string(//$(e resource)[@identifier=//$(e resource)[@identifier='q-one-en']/$(e dependency)/@identifierref]/@href)" \
+	is $M "string(//$(e resource)[@identifier=//$(e resource)[@identifier='q-one-en']/$(e dependency)[@identifierref!='qbc-math-css']/@identifierref]/@href)" \
 	"$(xp p21/item-one-en.xml "string(//$(e img)/@src)")"
 check "manifest: resource metadata (interaction type, LOM title and language)" \
 	is p21sw/imsmanifest.xml "concat(//$(e resource)[@identifier='q-pairs-sw']//$(e interactionType), ' ', //$(e resource)[@identifier='q-pairs-sw']//$(e lom)//$(e language))" 'matchInteraction sw'
