@@ -10,32 +10,34 @@
  * with <audio> where 2.1 has <object>.  So this writer names everything
  * in 2.1's camelCase and el()/at() turn a name into 3.0's form.
  *
- * The package (zipw.h: atomic, deterministic):
- *   imsmanifest.xml             one resource per item, one per test and
- *                               one per picture or sound, each item and
- *                               test depending on what it shows; resource
- *                               metadata: qtiMetadata and LOM
- *   item-<id>-<lang>.xml        one assessmentItem per question and
- *                               written language, xml:lang on the item
- *   test-<lang>.xml             one assessmentTest per language: the
- *                               bank's order, 'shuffle-questions' as
- *                               ordering, 'draw:' as selection (one
- *                               section per first tag with draw-per-tag)
+ * One package per language (zipw.h: atomic, deterministic), <bank-id>.
+ * <lang>.qti.zip (write.h's per_lang): the importers whose source could
+ * be read (QTIWorks, OpenOLAT) take a package of one test.  It holds:
+ *   imsmanifest.xml             one resource per item, one for the test
+ *                               and one per picture or sound, each item
+ *                               and the test depending on what it shows;
+ *                               resource metadata: qtiMetadata and LOM
+ *                               (titles as plain text, gaps as ___)
+ *   item-<id>-<lang>.xml        one assessmentItem per question,
+ *                               xml:lang on the item
+ *   test-<lang>.xml             the assessmentTest: the bank's order,
+ *                               'shuffle-questions' as ordering, 'draw:'
+ *                               as selection (one section per first tag
+ *                               with draw-per-tag)
  *   media/<hash>.<ext>          the pictures and sounds
+ *   qbc-math.css                with MathML: hides its TeX annotation
  *
  * One item per language, not both languages in one item: QTI has no way
  * to show one language of several (an item has one xml:lang), LMSs file
- * imported items by language in their banks, and a test per language
- * lets a teacher import the language taught.
+ * imported items by language in their banks.
  *
  * Texts are the bank's Markdown rendered to HTML by the render layer
  * (md4c, raw HTML off, so a <script> in a bank is text), parsed back
  * with libxml2's HTML parser and written element by element through
  * xmlTextWriter: only the HTML elements QTI's content model has, with
  * their attributes; everything from the bank is escaped by the writer.
- * Formulas stay as written, \(...\) in <span class="math">, for the
- * player's or LMS's MathJax: there is no TeX-to-MathML converter in
- * Debian's C libraries.
+ * Formulas become MathML through blahtexml (below, "formulas"), the TeX
+ * as written kept as its annotation.
  *
  * Scores are 0..1 per item (SCORE, MAXSCORE 1), computed by explicit
  * response processing (no templates to fetch), with qbc's rules:
