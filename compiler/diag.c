@@ -92,6 +92,10 @@ struct qb_diag_later {
 };
 
 static _Thread_local qb_diag_later *later; /* this thread's, while kept */
+/* The output format a diagnostic is about (qb_diag_set_format()). */
+static _Thread_local const char *format_tag;
+
+void qb_diag_set_format(const char *name) { format_tag = name; }
 
 static void later_push(later_item it)
 {
@@ -505,6 +509,8 @@ static void vdiag(qb_diag_level level, qb_loc loc, const char *fmt, va_list ap)
 	static const char *const colors[] = {"\033[1;31m", "\033[1;35m", "\033[1;36m"};
 	if (later) { /* kept, translated, for qb_diag_later_report() */
 		qb_buf m = QB_BUF_INIT;
+		if (format_tag)
+			qb_buf_appendf(&m, "[%s] ", format_tag);
 		qb_buf_vappendf(&m, gettext(fmt), ap);
 		later_push((later_item){false, level, loc, qb_buf_detach(&m), 0, NULL});
 		return;
@@ -535,6 +541,8 @@ static void vdiag(qb_diag_level level, qb_loc loc, const char *fmt, va_list ap)
 	else
 		fputs("qbc: ", f);
 	fprintf(f, "%s%s:%s ", c ? colors[level] : "", gettext(names[level]), c ? "\033[0m" : "");
+	if (format_tag)
+		fprintf(f, "[%s] ", format_tag);
 	fmt = gettext(fmt);
 	qb_buf msg = QB_BUF_INIT;
 	va_list aq;

@@ -66,6 +66,13 @@ void qb_diag_note(qb_loc loc, const char *fmt, ...) QB_PRINTF(2, 3);
  * printed as "qbc: error: ..." and counted as an error. */
 void qb_diag_fatal(const char *fmt, ...) QB_PRINTF(1, 2);
 
+/* Until called again with NULL, every diagnostic of this thread is about
+ * the output format called name (its --format name) and says so after its
+ * kind: "warning: [moodlexml] ...".  The driver sets it around a format's
+ * rules and its writer, so that a teacher sees which output a message is
+ * for. */
+void qb_diag_set_format(const char *name);
+
 /* --werror: warnings are printed and counted as errors. */
 void qb_diag_set_werror(bool on);
 /* Sends the diagnostics (and summaries) to f instead of stderr, without

@@ -308,7 +308,7 @@ typedef struct selection {
 	size_t n;
 } selection;
 
-static qb_drv_status select_writers(const qb_drv_opts *o, selection *sel);
+static qb_drv_status select_writers(const qb_drv_opts *o, selection *sel, bool judge);
 
 /* The rules of every selected format (qb_render_check()), before anything
  * is written: an error, or a warning under --werror, stops the bank.  A
@@ -318,9 +318,12 @@ static qb_drv_status format_rules(const selection *sel, const qb_bank *bank,
 {
 	qb_diag_mark m = qb_diag_mark_now();
 	const qb_writer *failed = NULL;
-	for (size_t k = 0; k < sel->n; k++)
+	for (size_t k = 0; k < sel->n; k++) {
+		qb_diag_set_format(sel->w[k]->name); /* "warning: [moodlexml] ..." */
 		if (qb_render_check(sel->w[k], bank, opts) != QB_WRITE_OK && !failed)
 			failed = sel->w[k];
+		qb_diag_set_format(NULL);
+	}
 	if (failed && building)
 		qb_diag_note(QB_LOC(bank->path, 0, 0),
 		             "nothing was written for bank '%s' because its %s output failed: fix "
@@ -349,14 +352,15 @@ static void check_line(const qb_bank *bank, unsigned long warnings)
 
 /* Every rule a build applies, without building: the record's warnings,
  * the label catalogues, and the rules of the formats --format names, as
- * for build (by default build's default formats): `check` and `build`
- * with the same --format report the same problems. */
+ * for build (by default the formats `make` builds, so that a bank that
+ * passed `qbc check` builds with `make` without a new warning): `check`
+ * and `build` with the same --format report the same problems. */
 static qb_drv_status check_bank(const qb_drv_opts *o, const qb_bank *bank, qb_revisions *rev,
                                 const char *rpath, qb_rev_hashes *hashes, qb_diag_mark since)
 {
 	QB_UNUSED(rpath);
 	selection sel;
-	qb_drv_status rc = select_writers(o, &sel);
+	qb_drv_status rc = select_writers(o, &sel, true);
 	if (rc)
 		return rc;
 	qb_build_opts opts = {NULL, NULL, 0, 0, NULL, NULL, 0};
@@ -428,11 +432,15 @@ static void select_add(selection *sel, const qb_writer *w)
 }
 
 /* The writers selected by --format: names, "all" (every format) or
- * "make" (those the Makefile builds); without it, the default ones. */
-static qb_drv_status select_writers(const qb_drv_opts *o, selection *sel)
+ * "make" (those the Makefile builds); without it, the default ones, or
+ * when judge (`qbc check`) those of "make": check judges what `make`
+ * writes, a superset of build's default. */
+static qb_drv_status select_writers(const qb_drv_opts *o, selection *sel, bool judge)
 {
 	sel->n = 0;
 	const char *formats = o->formats;
+	if (!formats && judge)
+		formats = "make";
 	if (!formats) {
 		for (const qb_writer *w = qb_writers; w->name; w++)
 			if (w->by_default)
@@ -520,7 +528,9 @@ static qb_drv_status write_all(const selection *sel, const qb_bank *bank, qb_bui
 	 * build whatever it returns: "error:" always means nothing written. */
 	for (size_t k = 0; k < sel->n; k++) {
 		qb_diag_mark m = qb_diag_mark_now();
+		qb_diag_set_format(sel->w[k]->name);
 		qb_drv_status wrc = run_writer(jobs[k], opts);
+		qb_diag_set_format(NULL);
 		jobs[k] = NULL;
 		if (!wrc && qb_diag_errors_since(m))
 			wrc = QB_DRV_BANK_ERRORS;
@@ -682,7 +692,7 @@ done:
 /* What build and watch share: the writers, the output folder, templates. */
 static qb_drv_status build_setup(const qb_drv_opts *o, selection *sel, char **tdir)
 {
-	qb_drv_status rc = select_writers(o, sel);
+	qb_drv_status rc = select_writers(o, sel, false);
 	if (rc)
 		return rc;
 	const char *outdir = outdir_of(o);

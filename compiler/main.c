@@ -196,7 +196,8 @@ static void command_help(const command *c)
 	if (c->run == qb_drv_build || c->run == qb_drv_watch || c->run == qb_drv_check) {
 		if (c->run == qb_drv_check)
 			printf(_("\nFormats whose rules are checked, as 'qbc build --format' writes them\n"
-			         "(default: the ones marked *; 'make' builds the ones marked m):\n"));
+			         "(default: the ones marked m, which 'make' builds; build writes the ones\n"
+			         "marked * by default):\n"));
 		else
 			printf(_("\nFormats (default: the ones marked *; 'make' builds the ones marked m):\n"));
 		for (const qb_writer *w = qb_writers; w->name; w++)

@@ -45,18 +45,40 @@ expect "unknown --lang" 2 "$QBC" dump --json --lang fr "$BANK"
 expect "missing bank file" 3 "$QBC" check "$T/nope.qb"
 expect "stdout that cannot be written" 3 sh -c "'$QBC' --help >/dev/full"
 
-# check writes nothing
-mkdir "$T/w" && cp "$BANK" "$T/w/b.qb"
+# check writes nothing (GOOD: the bank with its one Moodle XML warning,
+# all-or-nothing scoring of several right options, accepted)
+GOOD="$T/good.qb"
+sed 's/^\(   \)type: multiple$/&\n\1scoring: partial/' "$BANK" >"$GOOD"
+mkdir "$T/w" && cp "$GOOD" "$T/w/b.qb"
 expect "check a good bank" 0 sh -c "cd '$T/w' && '$QBC' check b.qb"
 check "check writes nothing" test "$(ls "$T/w")" = "b.qb"
 check "check prints no diagnostic on success" test ! -s "$T/err"
 check "check says what it read: one line per bank" \
 	test "$(cat "$T/out")" = "$ID: $NQ questions in en, sw: no problems"
-expect "check --quiet" 0 "$QBC" check --quiet "$BANK"
+expect "check --quiet" 0 "$QBC" check --quiet "$GOOD"
 check "check --quiet prints nothing" sh -c "test ! -s '$T/out' && test ! -s '$T/err'"
 expect "check --format moodlexml (a warning)" 0 "$QBC" check --format moodlexml "$BANK"
 check "check counts the warnings in its line" \
 	test "$(cat "$T/out")" = "$ID: $NQ questions in en, sw: 1 warning"
+check "a format's warning names its format" has err "^$BANK:[0-9:]* warning: \[moodlexml\] question 'gradient-allreduce'"
+
+# check judges the formats make writes: a bank that passed 'qbc check'
+# builds with 'make' (--format make) without a new message, and the
+# warnings of both are the same lines
+expect "check, no --format (a Moodle XML warning)" 0 "$QBC" check "$BANK"
+check "check without --format judges Moodle XML, which make writes" \
+	test "$(cat "$T/out")" = "$ID: $NQ questions in en, sw: 1 warning"
+grep ': warning: ' "$T/err" >"$T/check-warnings"
+mkdir "$T/m" && cp "$BANK" "$T/m/b.qb"
+expect "build --format make (a Moodle XML warning)" 0 "$QBC" build -o "$T/m/out" --format make "$T/m/b.qb"
+grep ': warning: ' "$T/err" | sed "s|$T/m/b.qb|$BANK|" >"$T/make-warnings"
+check "check and make report the same warnings" cmp -s "$T/check-warnings" "$T/make-warnings"
+check "... and there is one" test "$(wc -l <"$T/make-warnings")" = 1
+mkdir "$T/g" && cp "$GOOD" "$T/g/b.qb"
+expect "build --format make of a bank check passed" 0 "$QBC" build -o "$T/g/out" --format make "$T/g/b.qb"
+check "make of a bank check passed prints no diagnostic" test ! -s "$T/err"
+expect "check --help" 0 "$QBC" check --help
+check "check --help: its default formats are make's" has out "default: the ones marked m"
 printf 'bank: x\n' >"$T/bad0.qb"
 expect "check of a bank with errors" 1 "$QBC" check "$T/bad0.qb"
 check "no line for a bank that was not checked" test ! -s "$T/out"

@@ -175,7 +175,16 @@ def diag(cat, name, english, translated):
             if not t.startswith(prefix):
                 problems.append("line %d: %r does not start with %r" % (n, t, prefix))
                 continue
-            why = cat.matches(msg, t[len(prefix):])
+            rest = t[len(prefix):]
+            # "[moodlexml] ": the output format a message is about, the
+            # same --format name in every language.
+            tag = re.match(r"\[[a-z0-9]+\] ", msg)
+            if tag and not rest.startswith(tag.group(0)):
+                problems.append("line %d: %r does not keep %r" % (n, t, tag.group(0)))
+                continue
+            if tag:
+                msg, rest = msg[tag.end():], rest[tag.end():]
+            why = cat.matches(msg, rest)
         elif re.match(r"^ *\d* \| ", e):  # the quoted line and its caret: unchanged
             why = None if e == t else "line %d: the quote changed: %r, not %r" % (n, t, e)
         else:  # a summary line and the like, whole

@@ -160,7 +160,7 @@ check "matching: feedback-wrong after the incorrect label" sh -c \
 check "cloze: case-sensitive typed gap is SHORTANSWER_C, Moodle's own escapes and named references" sh -c \
 	"xmllint --xpath 'string(//question[idnumber=\"gaps\"]/questiontext/text)' $Y | grep -qF '{1:SHORTANSWER_C:=evaporates~=a\\}b\\#c&#126;d=e:f/g\\h%i\\*j]]&gt;k~=huvukiza~*#&lt;span lang=&quot;en&quot;'"
 check "cloze: a '~' in a gap, which Moodle's editor cannot keep: a warning per gap" \
-	test "$(grep -c "types.qb:98:1: warning: question 'gaps': gap [12] holds a '~'" "$T/types-err")" = 2
+	test "$(grep -c "types.qb:98:1: warning: \[moodlexml\] question 'gaps': gap [12] holds a '~'" "$T/types-err")" = 2
 check "cloze: what Moodle's editor changes is exactly the gaps warned about" sh -c \
 	"$CHK editor $Y | grep -v ': gaps: gap [12] changes' | grep -q . && exit 1; test \$($CHK editor $Y | wc -l) = 2"
 check "cloze: the name shows the gaps as ___, not their answers" \
@@ -175,7 +175,7 @@ check "math: \\(...\\) without the span for Moodle's MathJax filter" sh -c \
 	"xmllint --xpath 'string(//question[idnumber=\"tf\"]/questiontext/text)' $Y | grep -qF 'huzama majini. \\(E = mc^2\\)</span>'"
 check "math: no math span left (it would end a language for the multilang filter)" \
 	sh -c "! grep -qF 'class=&quot;math' $Y && ! grep -qF 'class=\"math' $Y"
-check "pinned option with shuffling: a warning" grep -qF "types.qb:118:4: warning: Moodle cannot keep an option in place while shuffling" "$T/types-err"
+check "pinned option with shuffling: a warning" grep -qF "types.qb:118:4: warning: [moodlexml] Moodle cannot keep an option in place while shuffling" "$T/types-err"
 check "pinned option with shuffling: not shuffled in Moodle" is $Y 'string(//question[idnumber="pinned"]/shuffleanswers)' false
 run $B --lang sw -o out-sw types.qb
 $QBC dump --json --lang sw types.qb >"$T/types-sw.json" 2>/dev/null
@@ -208,16 +208,16 @@ check "editor bank --lang en: every gap survives Moodle's editor" $CHK editor ou
 # --- all-or-nothing scoring Moodle cannot grade: the nearest, and a warning
 check "all-or-nothing, 2 correct: any wrong pick scores 0" test "$(fractions aon-multiple $Y)" = "50 50 -100"
 check "all-or-nothing, 2 correct: a warning at the scoring line" \
-	grep -qF "types.qb:126:4: warning: question 'aon-multiple' is scored all-or-nothing, but Moodle gives partial credit for picking only some of its correct options" "$T/types-err"
-check "all-or-nothing matching: a warning" grep -qF "warning: question 'aon-pairs' is scored all-or-nothing, but Moodle gives partial credit for each right pair" "$T/types-err"
-check "all-or-nothing cloze with two gaps: a warning" grep -qF "warning: question 'aon-gaps' is scored all-or-nothing, but Moodle gives partial credit for each right gap" "$T/types-err"
+	grep -qF "types.qb:126:4: warning: [moodlexml] question 'aon-multiple' is scored all-or-nothing, but Moodle gives partial credit for picking only some of its correct options" "$T/types-err"
+check "all-or-nothing matching: a warning" grep -qF "warning: [moodlexml] question 'aon-pairs' is scored all-or-nothing, but Moodle gives partial credit for each right pair" "$T/types-err"
+check "all-or-nothing cloze with two gaps: a warning" grep -qF "warning: [moodlexml] question 'aon-gaps' is scored all-or-nothing, but Moodle gives partial credit for each right gap" "$T/types-err"
 check "all-or-nothing with one correct option: exact, no warning" sh -c "! grep -q \"'aon-one'\" '$T/types-err'"
 check "all-or-nothing with one correct option: 100 and -100" test "$(fractions aon-one $Y)" = "100 -100 -100"
 
 # --- what Moodle cannot express is a located error, and no file
 run $B refused.qb
 check "refused: exit 1" rc 1
-check "refused: a choice gap whose right choice moves between languages" err_has "refused.qb:15:8: error: question 'moved': gap 1 differs between en and sw"
+check "refused: a choice gap whose right choice moves between languages" err_has "refused.qb:15:8: error: [moodlexml] question 'moved': gap 1 differs between en and sw"
 check "refused: no file" test ! -e out/moodle-refused.moodle.xml
 
 # --- byte-identical rebuilds
@@ -260,7 +260,7 @@ cp "$T/good.qb" demo.qb
 run $B eleven.qb
 check "11 correct options: exit 1" rc 1
 check "11 correct options: located error" \
-	err_has "eleven.qb:9:1: error: question 'eleven' has 11 correct options: Moodle's grades cannot split 100% equally over 11"
+	err_has "eleven.qb:9:1: error: [moodlexml] question 'eleven' has 11 correct options: Moodle's grades cannot split 100% equally over 11"
 check "11 correct options: no file" test ! -e out/moodle-eleven.moodle.xml
 
 finish

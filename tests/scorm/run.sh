@@ -144,7 +144,7 @@ la=$(tmpdir)
 } >"$la/long.qb"
 "$QBC" build -o "$la/o" --format scorm12 "$la/long.qb" >/dev/null 2>"$la/err"
 rc=$?
-check "an accepted answer of 300 characters: exit 1, located" sh -c 'test "$1" = 1 && grep -q "long.qb:6:1: error: question .q. lists an answer of 300 characters" "$2"' - "$rc" "$la/err"
+check "an accepted answer of 300 characters: exit 1, located" sh -c 'test "$1" = 1 && grep -q "long.qb:6:1: error: \[scorm12\] question .q. lists an answer of 300 characters" "$2"' - "$rc" "$la/err"
 
 # --- default formats and --lang -------------------------------------------------
 def=$(tmpdir)
