@@ -505,14 +505,48 @@ static void remove_stage(const char *dir)
 	rmdir(dir);
 }
 
+/* What a teacher does with output w after a build that changed the bank
+ * (report), and what learners keep then, in one clause for its "wrote"
+ * line; NULL for a format whose re-import is not known (QTI: each LMS's
+ * own) or that no learner uses (JSON).  README.md, "Editing and
+ * regenerating", says why each holds. */
+static char *progress_hint(const qb_writer *w, const qb_rev_report *report, unsigned revision)
+{
+	if (strcmp(w->name, "anki") == 0)
+		/* TRANSLATORS: after "  wrote out/optique.apkg: "; Anki matches
+		 * notes by id and keeps the cards' schedules. */
+		return qb_xasprintf(_("import it over the old deck: learners keep their reviews "
+		                      "(questions updated: %zu, new: %zu)"),
+		                    report->nchanged, report->nadded);
+	if (strcmp(w->name, "scorm12") == 0 || strcmp(w->name, "scorm2004") == 0)
+		return qb_xasprintf("%s", _("upload it as the package of the same Moodle activity: "
+		                            "learners keep their attempts and grades"));
+	if (strcmp(w->name, "moodlexml") == 0)
+		/* TRANSLATORS: 'revision %u' is the Moodle category's name as
+		 * the file writes it, in English. */
+		return qb_xasprintf(_("import it once: its questions go to a new category, "
+		                      "'revision %u', beside the earlier ones"),
+		                    revision);
+	if (strcmp(w->name, "html") == 0)
+		return qb_xasprintf("%s", _("give learners the new file: their answers to unchanged "
+		                            "questions are kept"));
+	return NULL;
+}
+
 /* Writes every selected output into the bank's staging folder inside the
  * output folder, then, only when every format succeeded, renames them
  * into place: a build writes all its outputs or none.  The staging folder
  * is removed in both cases; one left by a killed build is removed by the
  * next (builds of one bank take turns under the bank's lock). */
 static qb_drv_status write_all(const selection *sel, const qb_bank *bank, qb_build_opts *opts,
-                               const char *outdir, qb_render_job **jobs)
+                               const char *outdir, qb_render_job **jobs,
+                               const qb_rev_report *report)
 {
+	/* A rebuild that changed something says, for each output, what the
+	 * teacher does with it and what learners keep; a first build or one
+	 * that changed nothing has nothing to say. */
+	bool changed = !report->created && (report->nadded || report->nchanged ||
+	                                    report->nremoved || report->templates_changed);
 	char *stage = qb_xasprintf("%s/.qbc-staging-%s", outdir, bank->id);
 	remove_stage(stage);
 	if (mkdir(stage, 0777) != 0) {
@@ -560,7 +594,15 @@ static qb_drv_status write_all(const selection *sel, const qb_bank *bank, qb_bui
 					qb_diag_fatal("cannot write '%s': %s", outs[f], strerror(errno));
 					rc = QB_DRV_IO;
 				} else {
-					printf(_("  wrote %s\n"), outs[f]);
+					char *hint = changed ? progress_hint(sel->w[k], report,
+					                                     opts->times ? opts->times->revision : 0)
+					                     : NULL;
+					if (hint)
+						/* TRANSLATORS: the output's path, then what to do with it */
+						printf(_("  wrote %s: %s\n"), outs[f], hint);
+					else
+						printf(_("  wrote %s\n"), outs[f]);
+					free(hint);
 				}
 			}
 			unlink(tmps[f]);
@@ -670,7 +712,7 @@ static qb_drv_status build_bank(const qb_drv_opts *o, size_t i, const selection 
 	rev = NULL;
 	opts.epoch = times.latest;
 	opts.times = &times;
-	rc = write_all(sel, bank, &opts, outdir, jobs);
+	rc = write_all(sel, bank, &opts, outdir, jobs, &report);
 	if (changed && !rc && qb_rev_save_commit(&saved, rpath) != 0)
 		rc = QB_DRV_IO;
 done:

@@ -313,4 +313,48 @@ run $QBC check tri.qb
 check "three languages: reviewing fr clears its warning only" \
 	sh -c "! grep -qF \"'fr' text\" '$T/err' && grep -qF \"'sw' text\" '$T/err'"
 
+
+# ---- each output's line says what learners keep after a rebuild ----
+bank prog.qb prog
+run $QBC build --format all -o pout prog.qb
+check "progress: a first build" rc 0
+check "progress: a first build says nothing of learners' progress" \
+	sh -c "test \"\$(grep -c '^  wrote ' '$T/out')\" = 8 && ! grep -q '^  wrote .*: ' '$T/out'"
+run $QBC build --format all -o pout prog.qb
+check "progress: a rebuild that changed nothing says nothing either" \
+	sh -c "test \"\$(grep -c '^  wrote ' '$T/out')\" = 8 && ! grep -q '^  wrote .*: ' '$T/out'"
+sed -i 's/en: Is this plain?/en: Is this one plain?/; s/sw: Je, hili ni la kawaida?/sw: Je, hili moja ni la kawaida?/' prog.qb
+cat >>prog.qb <<'EOQ'
+
+3. added
+   en: Is this new?
+   sw: Je, hili ni jipya?
+   * en: Yes
+     sw: Ndiyo
+   - en: No
+     sw: Hapana
+   explanation:
+     en: It was added.
+     sw: Liliongezwa.
+EOQ
+run $QBC build --format all -o pout prog.qb
+check "progress: the edit builds" rc 0
+check "progress: Anki: re-import keeps reviews, with the counts" \
+	out_has "  wrote pout/prog.apkg: import it over the old deck: learners keep their reviews (questions updated: 1, new: 1)"
+check "progress: SCORM 1.2: the same activity keeps attempts" \
+	out_has "  wrote pout/prog.scorm12.zip: upload it as the package of the same Moodle activity: learners keep their attempts and grades"
+check "progress: SCORM 2004: the same" \
+	out_has "  wrote pout/prog.scorm2004.zip: upload it as the package of the same Moodle activity: learners keep their attempts and grades"
+check "progress: Moodle XML: import once, into the new revision's category" \
+	out_has "  wrote pout/prog.moodle.xml: import it once: its questions go to a new category, 'revision 2', beside the earlier ones"
+check "progress: the category is the one the file names" \
+	grep -q 'revision 2 (' pout/prog.moodle.xml
+check "progress: HTML: answers to unchanged questions kept" \
+	out_has "  wrote pout/prog.html: give learners the new file: their answers to unchanged questions are kept"
+check "progress: QTI and JSON: no claim" \
+	sh -c "grep -qx '  wrote pout/prog.qti.zip' '$T/out' && grep -qx '  wrote pout/prog.qti3.zip' '$T/out' && grep -qx '  wrote pout/prog.json' '$T/out'"
+check "progress: one line per output" test "$(grep -c '^  wrote ' "$T/out")" = 8
+run $QBC build --dry-run --format all -o pout prog.qb
+check "progress: a dry run writes no line" sh -c "! grep -q 'wrote' '$T/out'"
+
 finish
