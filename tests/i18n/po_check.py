@@ -232,6 +232,14 @@ if __name__ == "__main__":
     if sys.argv[1] == "ids":
         same_ids(*sys.argv[2:5])
         sys.exit(0)
+    if sys.argv[1] == "diag-list":
+        # One catalogue for many transcripts: each line of standard input
+        # is NAME<TAB>ENGLISH<TAB>TRANSLATED (reading the catalogue is
+        # most of the time of one comparison).
+        cat = Catalogue(sys.argv[2])
+        for line in sys.stdin:
+            diag(cat, *line.rstrip("\n").split("\t"))
+        sys.exit(0)
     mode, po, name, english, translated = sys.argv[1:6]
     cat = Catalogue(po)
     {"diag": diag, "help": help_text}[mode](cat, name, english, translated)

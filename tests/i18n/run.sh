@@ -40,8 +40,11 @@ for f in *.qb missing-file; do
 	as_user LANGUAGE=fr "$QBC" check $args "$file" 2>"$T/$name.fr" >/dev/null
 	rc=$?
 	if [ "$rc" = "$want_rc" ]; then pass "fr $name: exit $rc"; else fail "fr $name: exit $rc, expected $want_rc"; fi
-	$CHECK diag "$FR" "fr $name" "$name.stderr" "$T/$name.fr" >>"$results" 2>&1
+	printf 'fr %s\t%s\t%s\n' "$name" "$name.stderr" "$T/$name.fr" >>"$T/transcripts"
 done
+# every transcript against one reading of the catalogue
+$CHECK diag-list "$FR" <"$T/transcripts" >>"$results" 2>&1
+check "po_check.py compared every case" test "$(grep -c '^ok fr \|^FAIL fr ' "$results")" = "$(wc -l <"$T/transcripts")"
 count
 # One case by hand, so that the comparison itself is seen to work.
 check "fr: a diagnostic reads in French" grep -qx \
