@@ -6,11 +6,10 @@
 # 2. the shell suites (tests/*/run.sh): every one with the normal binary
 #    and with the sanitizer binary (QBC_ASAN); with the clang build
 #    (QBC_CLANG), the suites of CLANG_SUITES only (see below);
-#    steps 1 and 2 (and 2b) run as independent jobs on TEST_JOBS workers
-#    (default 2: one per core of the machine the time is given for);
-#    each suite has its own temporary folder, so jobs never share a file;
-# 3. the real-client suites in headless Chromium (tests/browser/*.test.mjs),
-#    after the others.
+# 3. the real-client suites in headless Chromium (tests/browser/*.test.mjs).
+# Every step runs as independent jobs on TEST_JOBS workers (default 2: one
+# per core of the machine the time is given for), the longest first; each
+# suite has its own temporary folder and ports, so jobs share no file.
 #
 # Name filters run only the suites whose names contain one of them:
 #   sh tests/run.sh diag        sh tests/run.sh unit diag golden cli
@@ -98,7 +97,9 @@ done
 for suite in "$here"/*/run.sh; do
 	[ -f "$suite" ] || continue
 	s=$(basename "$(dirname "$suite")")
-	add_job "$s" normal "$suite"
+	# The fuzz suite looks for crashes: under the sanitizers when they
+	# run (the same mutants and checks, and every memory error seen).
+	[ "$s" = fuzz ] && [ -n "${QBC_ASAN:-}" ] || add_job "$s" normal "$suite"
 	[ -n "${QBC_ASAN:-}" ] && add_job "$s-asan" asan "$suite"
 	case " $CLANG_SUITES " in
 	*" $s "*) [ -n "${QBC_CLANG:-}" ] && add_job "$s-clang" clang "$suite" ;;
@@ -109,6 +110,9 @@ done
 #     reader and the importers, sharing FUZZ_SECONDS (30 s), when make
 #     built them (clang installed)
 [ -n "${FUZZ_BINS:-}" ] && add_job libfuzzer libfuzzer
+
+# 3. real clients in headless Chromium: one job, the longest
+ls "$here"/browser/*.test.mjs >/dev/null 2>&1 && add_job browser browser
 
 run_job() { # N NAME KIND [PATH]: runs job N into Q/N.log, Q/N.rc, Q/N.time
 	n=$1 kind=$3 path=${4:-}
@@ -121,16 +125,18 @@ run_job() { # N NAME KIND [PATH]: runs job N into Q/N.log, Q/N.rc, Q/N.time
 	libfuzzer)
 		set -- $FUZZ_BINS
 		env QBC="$QBC" sh "$here/fuzz/libfuzzer.sh" $((${FUZZ_SECONDS:-30} / $#)) "$@" ;;
+	browser) (cd "$here" && QBC="$QBC" node --test --test-concurrency=1 browser/) ;;
 	esac </dev/null >"$Q/$n.log" 2>&1
 	echo $? >"$Q/$n.rc"
 	echo $(($(date +%s) - t0)) >"$Q/$n.time"
 }
 
 # A worker takes the next job no other worker took (mkdir is atomic) until
-# none is left.  The slow jobs go first, so that the workers end together.
-SLOW="unit-asan/test_zip unit/test_zip unit-clang/test_zip import-asan translate-asan anki-asan scorm-asan regen-asan banks-asan fuzz-asan
-moodlexml-asan qti-asan html-asan i18n-asan rebuild-asan preview-asan katex-asan libfuzzer
-import translate anki scorm regen banks fuzz moodlexml qti html i18n rebuild"
+# none is left.  The slow jobs go first, the slowest (CPU time measured on
+# the normal build, tests/README.md) first, so that the workers end together.
+SLOW="browser fuzz-asan qti-asan qti libfuzzer import-asan import katex-asan katex i18n-asan
+i18n regen-asan unit-asan/test_zip unit/test_zip unit-clang/test_zip anki-asan anki banks-asan
+translate-asan rebuild-asan regen banks moodlexml-asan scorm-asan moodlexml translate scorm"
 n=0
 : >"$Q/slow"
 : >"$Q/rest"
@@ -163,6 +169,15 @@ while read -r name kind path; do
 	n=$((n + 1))
 	log="$Q/$n.log"
 	rc=$(cat "$Q/$n.rc" 2>/dev/null || echo 1)
+	if [ "$kind" = browser ]; then # node's test runner counts its own way
+		grep -E '^not ok|^# (pass|fail)|Error|expected|actual' "$log" | sed 's|^|[browser] |' | head -n 200
+		p=$(sed -nE 's/^# pass ([0-9]+)$/\1/p' "$log" | tail -n 1)
+		f=$(sed -nE 's/^# fail ([0-9]+)$/\1/p' "$log" | tail -n 1)
+		echo "browser: ${p:-0} passed, ${f:-0} failed" >>"$log"
+		tally browser "$log" "$rc"
+		echo "[browser] browser: ${p:-0} passed, ${f:-0} failed ($(cat "$Q/$n.time") s)"
+		continue
+	fi
 	tally "$name" "$log" "$rc"
 	case " $failed " in
 	*" $name "*) grep -vE '^ok ' "$log" | sed "s|^|[$name] |" ;;
@@ -170,19 +185,6 @@ while read -r name kind path; do
 		sed "s|^|[$name] |; s|\$| ($(cat "$Q/$n.time") s)|" ;;
 	esac
 done <"$Q/jobs"
-
-# 3. real clients in headless Chromium
-if ls "$here"/browser/*.test.mjs >/dev/null 2>&1 && selected browser; then
-	log=$(mktemp)
-	(cd "$here" && QBC="$QBC" node --test --test-concurrency=1 browser/) >"$log" 2>&1
-	rc=$?
-	grep -E '^not ok|^# (pass|fail)|Error|expected|actual' "$log" | sed 's|^|[browser] |' | head -n 200
-	p=$(sed -nE 's/^# pass ([0-9]+)$/\1/p' "$log" | tail -n 1)
-	f=$(sed -nE 's/^# fail ([0-9]+)$/\1/p' "$log" | tail -n 1)
-	echo "browser: ${p:-0} passed, ${f:-0} failed" >>"$log"
-	tally browser "$log" "$rc"
-	rm -f "$log"
-fi
 
 [ -z "$failed" ] || echo "failed suites:$failed"
 echo "$total_pass passed, $total_fail failed"
