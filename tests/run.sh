@@ -129,6 +129,11 @@ run_job() { # N NAME KIND [PATH]: runs job N into Q/N.log, Q/N.rc, Q/N.time
 	esac </dev/null >"$Q/$n.log" 2>&1
 	echo $? >"$Q/$n.rc"
 	echo $(($(date +%s) - t0)) >"$Q/$n.time"
+	# One line as each job ends, so that a long run shows its progress.
+	line=$(grep -oE '[0-9]+ passed, [0-9]+ failed' "$Q/$n.log" | tail -n 1)
+	[ "$kind" = browser ] &&
+		line="$(sed -nE 's/^# pass ([0-9]+)$/\1/p' "$Q/$n.log" | tail -n 1) passed, $(sed -nE 's/^# fail ([0-9]+)$/\1/p' "$Q/$n.log" | tail -n 1) failed"
+	echo "[$2] ${line:-no count} ($(cat "$Q/$n.time") s$([ "$(cat "$Q/$n.rc")" = 0 ] || echo ", exit $(cat "$Q/$n.rc")"))"
 }
 
 # A worker takes the next job no other worker took (mkdir is atomic) until
@@ -162,27 +167,27 @@ while [ "$w" -lt "${TEST_JOBS:-2}" ]; do
 done
 wait
 
-# The results, in the order of the list: a passing job shows its count
-# and its time, a failing one everything it said.
+# The counts, in the order of the list; a failing job shows everything
+# it said.
 n=0
 while read -r name kind path; do
 	n=$((n + 1))
 	log="$Q/$n.log"
 	rc=$(cat "$Q/$n.rc" 2>/dev/null || echo 1)
 	if [ "$kind" = browser ]; then # node's test runner counts its own way
-		grep -E '^not ok|^# (pass|fail)|Error|expected|actual' "$log" | sed 's|^|[browser] |' | head -n 200
 		p=$(sed -nE 's/^# pass ([0-9]+)$/\1/p' "$log" | tail -n 1)
 		f=$(sed -nE 's/^# fail ([0-9]+)$/\1/p' "$log" | tail -n 1)
 		echo "browser: ${p:-0} passed, ${f:-0} failed" >>"$log"
 		tally browser "$log" "$rc"
-		echo "[browser] browser: ${p:-0} passed, ${f:-0} failed ($(cat "$Q/$n.time") s)"
+		case " $failed " in
+		*" browser "*) grep -E '^not ok|^# (pass|fail)|Error|expected|actual' "$log" |
+			sed 's|^|[browser] |' | head -n 200 ;;
+		esac
 		continue
 	fi
 	tally "$name" "$log" "$rc"
 	case " $failed " in
 	*" $name "*) grep -vE '^ok ' "$log" | sed "s|^|[$name] |" ;;
-	*) grep -E '[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1 |
-		sed "s|^|[$name] |; s|\$| ($(cat "$Q/$n.time") s)|" ;;
 	esac
 done <"$Q/jobs"
 
