@@ -201,8 +201,9 @@ static void command_help(const command *c)
 		else
 			printf(_("\nFormats (default: the ones marked *; 'make' builds the ones marked m):\n"));
 		for (const qb_writer *w = qb_writers; w->name; w++)
-			printf(_("  %c%c %-11s %s, written as DIR/<bank-id>%s\n"), w->by_default ? '*' : ' ',
-			       w->make ? 'm' : ' ', w->name, gettext(w->desc), w->ext);
+			printf(_("  %c%c %-11s %s, written as DIR/<bank-id>%s%s\n"), w->by_default ? '*' : ' ',
+			       w->make ? 'm' : ' ', w->name, gettext(w->desc), w->per_lang ? ".<lang>" : "",
+			       w->ext);
 		printf(_("     %-11s every format above\n"
 		         "     %-11s the formats marked m (what 'make' builds for input/)\n"),
 		       "all", "make");

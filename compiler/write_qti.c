@@ -788,7 +788,7 @@ static void check_math(const qb_render_ctx *r, const qb_bank *bank)
 	for (size_t i = 0; !m.missing && i < m.n; i++)
 		if (!m.f[i].math)
 			qb_diag_warning(m.f[i].loc,
-			                "blahtexml cannot convert the formula '%s' to MathML (%s): QTI "
+			                "blahtexml cannot convert the formula '%s' to MathML ('%s'): QTI "
 			                "players will show its TeX",
 			                m.f[i].tex, m.f[i].error ? m.f[i].error : "");
 	math_dispose(&m);

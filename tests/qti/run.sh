@@ -164,14 +164,14 @@ check "math: the item depends on the stylesheet in the manifest" \
 run env PATH="$T/nobin" $QBC build --format qti -o out-nomath types.qb
 check "math: without blahtexml the build still succeeds" rc 0
 check "math: without blahtexml a warning at the formula's text says what to install" \
-	grep -qE "^types\.qb:33:10: warning: formulas are written as TeX in QTI.*blahtexml" "$T/err"
+	grep -qE "^types\.qb:33:10: warning: \[qti\] formulas are written as TeX in QTI.*blahtexml" "$T/err"
 unzip -q out-nomath/qti-types.en.qti.zip -d pnm
 check "math: without blahtexml the formula stays TeX in a math span" \
 	grep -qF '<span class="math inline">\(E = mc^2\)</span>' pnm/item-one-en.xml
 printf 'bank: badmath\nlanguages: en\ntitle:\n  en: T\n\n1. q\n   type: single\n   en: What is $\\foo x$ here?\n   * en: A\n   - en: B\n   explanation:\n     en: A.\n' >badmath.qb
 run $QBC build --format qti -o out-bad badmath.qb
 check "math: a formula blahtexml cannot read: a warning at its text, its TeX kept" \
-	sh -c "grep -qE '^badmath\.qb:8:8: warning: blahtexml cannot convert the formula .*foo' '$T/err' && unzip -p out-bad/badmath.en.qti.zip item-q-en.xml | grep -qF 'class=\"math inline\"'"
+	sh -c "grep -qE '^badmath\.qb:8:8: warning: \[qti\] blahtexml cannot convert the formula .*foo' '$T/err' && unzip -p out-bad/badmath.en.qti.zip item-q-en.xml | grep -qF 'class=\"math inline\"'"
 
 # --- the tests: bank order, shuffling, draw, pass mark
 check "test: one per language" sh -c "test -f p21/test-en.xml && test -f p21/test-sw.xml"

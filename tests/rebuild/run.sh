@@ -117,7 +117,10 @@ sleep 1
 make -C "$M" >"$T/make3" 2>&1
 check "make: a changed picture rebuilds the bank" grep -q "1 changed (with-picture)" "$T/make3"
 # The formats qbc's help marks 'm', as the registry says.
-want=$("$QBC" build --help | sed -n 's|^  .m [a-z0-9]* .*written as DIR/<bank-id>||p' | sed 's/^/pics/' | sort | tr '\n' ' ')
+# A format written once per language names the bank's two (en sw).
+want=$("$QBC" build --help | sed -n 's|^  .m [a-z0-9]* .*written as DIR/<bank-id>||p' |
+	sed 's/^/pics/' | awk '/<lang>/ { for (l = 1; l <= 2; l++) { x = $0; sub(/<lang>/, l == 1 ? "en" : "sw", x); print x }; next } 1' |
+	sort | tr '\n' ' ')
 check "make: builds the registry's make formats ($want)" \
 	sh -c "test -n '$want' && test \"\$(ls '$M/output' | sort | tr '\n' ' ')\" = '$want'"
 
@@ -319,10 +322,10 @@ bank prog.qb prog
 run $QBC build --format all -o pout prog.qb
 check "progress: a first build" rc 0
 check "progress: a first build says nothing of learners' progress" \
-	sh -c "test \"\$(grep -c '^  wrote ' '$T/out')\" = 8 && ! grep -q '^  wrote .*: ' '$T/out'"
+	sh -c "test \"\$(grep -c '^  wrote ' '$T/out')\" = 10 && ! grep -q '^  wrote .*: ' '$T/out'"
 run $QBC build --format all -o pout prog.qb
 check "progress: a rebuild that changed nothing says nothing either" \
-	sh -c "test \"\$(grep -c '^  wrote ' '$T/out')\" = 8 && ! grep -q '^  wrote .*: ' '$T/out'"
+	sh -c "test \"\$(grep -c '^  wrote ' '$T/out')\" = 10 && ! grep -q '^  wrote .*: ' '$T/out'"
 sed -i 's/en: Is this plain?/en: Is this one plain?/; s/sw: Je, hili ni la kawaida?/sw: Je, hili moja ni la kawaida?/' prog.qb
 cat >>prog.qb <<'EOQ'
 
@@ -352,8 +355,8 @@ check "progress: the category is the one the file names" \
 check "progress: HTML: answers to unchanged questions kept" \
 	out_has "  wrote pout/prog.html: give learners the new file: their answers to unchanged questions are kept"
 check "progress: QTI and JSON: no claim" \
-	sh -c "grep -qx '  wrote pout/prog.qti.zip' '$T/out' && grep -qx '  wrote pout/prog.qti3.zip' '$T/out' && grep -qx '  wrote pout/prog.json' '$T/out'"
-check "progress: one line per output" test "$(grep -c '^  wrote ' "$T/out")" = 8
+	sh -c "for l in en sw; do grep -qx \"  wrote pout/prog.\$l.qti.zip\" '$T/out' && grep -qx \"  wrote pout/prog.\$l.qti3.zip\" '$T/out' || exit 1; done; grep -qx '  wrote pout/prog.json' '$T/out'"
+check "progress: one line per output (QTI: one per language)" test "$(grep -c '^  wrote ' "$T/out")" = 10
 run $QBC build --dry-run --format all -o pout prog.qb
 check "progress: a dry run writes no line" sh -c "! grep -q 'wrote' '$T/out'"
 
