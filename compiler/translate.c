@@ -9,6 +9,7 @@
 
 #include "alloc.h"
 #include "arena.h"
+#include "diag.h"
 #include "i18n.h"
 #include "lang.h"
 #include "markup.h"
@@ -278,21 +279,42 @@ static void read_glossary(collect_ctx *c, const char *text)
 	}
 }
 
+/* The units with a record entry sorted by question and element, for
+ * the record's stale texts. */
 typedef struct stale_mark {
-	qb_tu_list *l;
 	const char *lang;
+	qb_tu **by;
+	size_t n;
 } stale_mark;
+
+static int cmp_elem(const qb_tu *x, const char *qid, const char *elem)
+{
+	int d = strcmp(x->qid, qid);
+	return d ? d : strcmp(x->elem, elem);
+}
+
+static int cmp_unit_elem(const void *a, const void *b)
+{
+	const qb_tu *y = *(const qb_tu *const *)b;
+	return cmp_elem(*(const qb_tu *const *)a, y->qid, y->elem);
+}
 
 static void mark_stale(void *payload, const char *qid, const char *elem, const char *lang)
 {
 	stale_mark *m = payload;
 	if (strcmp(lang, m->lang) != 0)
 		return;
-	for (size_t i = 0; i < m->l->n; i++) {
-		qb_tu *u = &m->l->v[i];
-		if (u->qid && strcmp(u->qid, qid) == 0 && strcmp(u->elem, elem) == 0 && u->target)
-			u->state = QB_TU_STALE;
+	size_t lo = 0, hi = m->n;
+	while (lo < hi) { /* the first unit not before (qid, elem) */
+		size_t mid = lo + (hi - lo) / 2;
+		if (cmp_elem(m->by[mid], qid, elem) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
+	for (; lo < m->n && cmp_elem(m->by[lo], qid, elem) == 0; lo++)
+		if (m->by[lo]->target)
+			m->by[lo]->state = QB_TU_STALE;
 }
 
 static void collect_question(collect_ctx *c, const qb_question *q)
@@ -324,6 +346,7 @@ static void collect_question(collect_ctx *c, const qb_question *q)
 		else
 			snprintf(what, sizeof what, "Option %zu of %zu (%s)", i + 1, q->nchoices,
 			         ch->correct ? "correct" : "wrong");
+		size_t first = c->out->n;
 		add_unit(c, where, elem, &ch->text, what);
 		if (q->type == QB_QTYPE_MATCHING) {
 			char w2[80];
@@ -336,6 +359,8 @@ static void collect_question(collect_ctx *c, const qb_question *q)
 				snprintf(what, sizeof what, "A distractor: a right side that matches no "
 				         "left side (pair %zu of %zu)", i + 1, q->nchoices);
 			add_unit(c, w2, elem, qb_choice_match(ch), what);
+			for (size_t k = first; k < c->out->n; k++)
+				c->out->v[k].pair = ch;
 		}
 		char w3[80];
 		snprintf(w3, sizeof w3, "%s/feedback", where);
@@ -366,6 +391,7 @@ void qb_tu_collect(qb_tu_list *out, const qb_bank *bank, const char *lang,
 	collect_ctx c = {out, 0, bank, lang, qb_bank_default_lang(bank), NULL, "", NULL, 0, ""};
 	out->v = NULL;
 	out->n = 0;
+	out->header = out->header_comments = NULL;
 	if (!c.deflang)
 		return;
 	if (glossary)
@@ -382,8 +408,14 @@ void qb_tu_collect(qb_tu_list *out, const qb_bank *bank, const char *lang,
 			u->state = QB_TU_REVIEWED;
 	}
 	if (rev) {
-		stale_mark m = {out, lang};
+		stale_mark m = {lang, qb_xcalloc(out->n + 1, sizeof(qb_tu *)), 0};
+		for (size_t i = 0; i < out->n; i++)
+			if (out->v[i].qid)
+				m.by[m.n++] = &out->v[i];
+		if (m.n)
+			qsort(m.by, m.n, sizeof *m.by, cmp_unit_elem);
 		qb_rev_stale_texts(rev, bank, mark_stale, &m);
+		free(m.by);
 	}
 	for (size_t i = 0; i < c.ngloss; i++)
 		free(c.gloss[i]);
@@ -409,39 +441,274 @@ const qb_tu *qb_tu_find(const qb_tu_list *l, const char *key)
 	return NULL;
 }
 
-static int cmp_in_key(const void *a, const void *b)
+/* ---- a translator's units found in the bank ---- */
+
+/* A choice's unit: "q/option 2", "q/pair 3/right", "q/answer 1/feedback".
+ * group is the key's "q/option" (its length glen), idx the number, rest
+ * what follows it ("", "/right", "/feedback"). */
+typedef struct choice_ref {
+	const char *key;
+	size_t glen, idx;
+	const char *rest;
+	const char *ident;  /* the choice's own source, or its right side's */
+	size_t to;          /* file: the bank's number, 0 when removed */
+	bool claimed;       /* bank: taken by a unit of the file */
+	bool resolved;      /* file: to is known */
+} choice_ref;
+
+static bool choice_key(const char *key, choice_ref *r)
 {
-	const qb_tu_in *x = *(const qb_tu_in *const *)a, *y = *(const qb_tu_in *const *)b;
-	return strcmp(x->key, y->key);
+	static const char *const nouns[] = {"option ", "answer ", "pair "};
+	const char *slash = strchr(key, '/');
+	if (!slash)
+		return false;
+	for (size_t k = 0; k < sizeof nouns / sizeof *nouns; k++) {
+		size_t n = strlen(nouns[k]);
+		if (strncmp(slash + 1, nouns[k], n) != 0)
+			continue;
+		const char *d = slash + 1 + n;
+		size_t idx = 0, nd = 0;
+		while (d[nd] >= '0' && d[nd] <= '9' && nd < 9)
+			idx = idx * 10 + (size_t)(d[nd++] - '0');
+		if (!nd || !idx || (d[nd] && d[nd] != '/'))
+			return false;
+		r->key = key;
+		r->glen = (size_t)(slash - key) + n; /* "q/option" */
+		r->idx = idx;
+		r->rest = d + nd;
+		return true;
+	}
+	return false;
 }
 
-size_t qb_tu_previous(qb_tu_list *l, const qb_tu_file *f, bool record)
+static int cmp_group(const choice_ref *x, const choice_ref *y)
 {
-	/* The earlier file's units by key (the first of a repeated key). */
-	const qb_tu_in **v = qb_xcalloc(f->n + 1, sizeof *v);
-	for (size_t i = 0; i < f->n; i++)
-		v[i] = &f->v[i];
-	if (f->n)
-		qsort(v, f->n, sizeof *v, cmp_in_key);
-	size_t n = 0;
-	for (size_t i = 0; i < l->n && f->n; i++) {
-		qb_tu *u = &l->v[i];
-		qb_tu_in key = {.key = u->key};
-		const qb_tu_in *k = &key, **hit = bsearch(&k, v, f->n, sizeof *v, cmp_in_key);
-		if (!hit || strcmp((*hit)->source, u->source) == 0)
+	size_t n = x->glen < y->glen ? x->glen : y->glen;
+	int d = memcmp(x->key, y->key, n);
+	return d ? d : (x->glen > y->glen) - (x->glen < y->glen);
+}
+
+/* By group, number, then the choice's own text before its right side. */
+static int cmp_ref(const void *a, const void *b)
+{
+	const choice_ref *x = a, *y = b;
+	int d = cmp_group(x, y);
+	if (d)
+		return d;
+	if (x->idx != y->idx)
+		return (x->idx > y->idx) - (x->idx < y->idx);
+	return (*x->rest > *y->rest) - (*x->rest < *y->rest);
+}
+
+/* One ref per choice: its own text, else its right side ("/right"). */
+static size_t choice_refs(choice_ref *v, size_t n)
+{
+	if (n)
+		qsort(v, n, sizeof *v, cmp_ref);
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!m || cmp_group(&v[m - 1], &v[i]) != 0 || v[m - 1].idx != v[i].idx)
+			v[m++] = v[i];
+	return m;
+}
+
+static void add_ref(choice_ref **v, size_t *n, size_t *cap, const char *key, const char *source)
+{
+	choice_ref r;
+	if (!choice_key(key, &r) || (*r.rest && strcmp(r.rest, "/right") != 0))
+		return;
+	if (*n == *cap)
+		*v = qb_xrealloc(*v, (*cap = *cap * 2 + 64) * sizeof **v);
+	r.ident = source;
+	r.to = 0;
+	r.claimed = r.resolved = false;
+	(*v)[(*n)++] = r;
+}
+
+/* The choices of one question's group: the file's choices F take the
+ * bank's B with the same text at the same number, then the one choice
+ * with that text elsewhere (moved; none when several could be), then,
+ * for a text changed in place, the same number when no other choice
+ * took it; else the choice was removed. */
+static void match_group(choice_ref *F, size_t a, choice_ref *B, size_t b)
+{
+	for (size_t i = 0; i < a; i++)
+		for (size_t k = 0; k < b; k++)
+			if (B[k].idx == F[i].idx && strcmp(B[k].ident, F[i].ident) == 0) {
+				F[i].to = B[k].idx;
+				F[i].resolved = B[k].claimed = true;
+			}
+	for (size_t i = 0; i < a; i++) {
+		if (F[i].resolved)
 			continue;
+		size_t hit = b, count = 0;
+		for (size_t k = 0; k < b; k++)
+			if (!B[k].claimed && strcmp(B[k].ident, F[i].ident) == 0)
+				hit = k, count++;
+		if (count == 1) {
+			F[i].to = B[hit].idx;
+			F[i].resolved = B[hit].claimed = true;
+		}
+	}
+	for (size_t i = 0; i < a; i++) {
+		if (F[i].resolved)
+			continue;
+		F[i].resolved = true;
+		F[i].to = 0;
+		for (size_t k = 0; k < b; k++)
+			if (B[k].idx == F[i].idx && !B[k].claimed) {
+				F[i].to = B[k].idx;
+				B[k].claimed = true;
+			}
+	}
+}
+
+static int cmp_unit_key(const void *a, const void *b)
+{
+	return strcmp((*(const qb_tu *const *)a)->key, (*(const qb_tu *const *)b)->key);
+}
+
+static const qb_tu *find_sorted(const qb_tu **by, size_t n, const char *key)
+{
+	qb_tu k;
+	k.key = (char *)key;
+	const qb_tu *kp = &k, **hit = bsearch(&kp, by, n, sizeof *by, cmp_unit_key);
+	return hit ? *hit : NULL;
+}
+
+void qb_tu_match(const qb_tu_list *l, const qb_tu_file *f, size_t *map)
+{
+	const qb_tu **by = qb_xcalloc(l->n + 1, sizeof *by);
+	choice_ref *B = NULL, *F = NULL;
+	size_t nb = 0, nf = 0, cap = 0;
+	qb_buf key = QB_BUF_INIT;
+	for (size_t i = 0; i < l->n; i++) {
+		by[i] = &l->v[i];
+		add_ref(&B, &nb, &cap, l->v[i].key, l->v[i].source);
+	}
+	if (l->n)
+		qsort(by, l->n, sizeof *by, cmp_unit_key);
+	cap = 0;
+	for (size_t i = 0; i < f->n; i++)
+		add_ref(&F, &nf, &cap, f->v[i].key, f->v[i].source);
+	nb = choice_refs(B, nb);
+	nf = choice_refs(F, nf);
+	/* Both sorted by group: walk them together. */
+	for (size_t i = 0, k = 0; i < nf;) {
+		size_t ie = i, ke;
+		while (ie < nf && cmp_group(&F[ie], &F[i]) == 0)
+			ie++;
+		while (k < nb && cmp_group(&B[k], &F[i]) < 0)
+			k++;
+		for (ke = k; ke < nb && cmp_group(&B[ke], &F[i]) == 0;)
+			ke++;
+		match_group(F + i, ie - i, B + k, ke - k);
+		i = ie;
+		k = ke;
+	}
+	for (size_t i = 0; i < f->n; i++) {
+		const char *k = f->v[i].key;
+		choice_ref r, *hit = NULL;
+		map[i] = SIZE_MAX;
+		if (choice_key(k, &r)) {
+			r.rest = "";
+			hit = nf ? bsearch(&r, F, nf, sizeof *F, cmp_ref) : NULL;
+			if (!hit) { /* a pair without a left side: its right side */
+				r.rest = "/right";
+				hit = nf ? bsearch(&r, F, nf, sizeof *F, cmp_ref) : NULL;
+			}
+			choice_key(k, &r);
+		}
+		if (hit && !hit->to)
+			continue; /* its choice was removed */
+		if (hit && hit->to != r.idx) {
+			qb_buf_clear(&key);
+			qb_buf_appendf(&key, "%.*s %zu%s", (int)r.glen, k, hit->to, r.rest);
+			k = qb_buf_cstr(&key);
+		}
+		const qb_tu *u = find_sorted(by, l->n, k);
+		if (u)
+			map[i] = (size_t)(u - l->v);
+	}
+	qb_buf_dispose(&key);
+	free(B);
+	free(F);
+	free(by);
+}
+
+static int cmp_comment(const void *a, const void *b)
+{
+	return strcmp(((const qb_tu_comment *)a)->key, ((const qb_tu_comment *)b)->key);
+}
+
+void qb_tu_kept_dispose(qb_tu_kept *k)
+{
+	for (size_t i = 0; i < k->n; i++) {
+		free(k->v[i].key);
+		free(k->v[i].text);
+	}
+	free(k->v);
+	free(k->header);
+	free(k->header_comments);
+	memset(k, 0, sizeof *k);
+}
+
+int qb_tu_merge(qb_tu_list *l, const qb_tu_file *f, const qb_tu_kept *kept,
+                const char *fpath, bool record, size_t *nprev, size_t *nkept)
+{
+	size_t *map = qb_xcalloc(f->n + 1, sizeof *map);
+	int rc = 0;
+	*nprev = *nkept = 0;
+	qb_tu_match(l, f, map);
+	/* The first unit of a key given twice wins, as in the import. */
+	bool *seen = qb_xcalloc(l->n + 1, sizeof *seen);
+	for (size_t i = 0; i < f->n; i++) {
+		const qb_tu_in *in = &f->v[i];
+		if (map[i] == SIZE_MAX || seen[map[i]])
+			continue;
+		qb_tu *u = &l->v[map[i]];
+		seen[map[i]] = true;
+		if (kept && kept->n) {
+			qb_tu_comment key = {in->key, NULL};
+			const qb_tu_comment *c = bsearch(&key, kept->v, kept->n, sizeof *kept->v,
+			                                 cmp_comment);
+			if (c && c->text && *c->text)
+				u->comment = c->text;
+		}
+		if (strcmp(in->source, u->source) == 0) {
+			if (!*in->target)
+				continue;
+			if (!u->target) {
+				u->target = in->target;
+				u->state = in->fuzzy ? QB_TU_STALE : QB_TU_TRANSLATED;
+				(*nkept)++;
+			} else if (strcmp(u->target, in->target) != 0) {
+				qb_diag_error(QB_LOC(fpath, in->line, in->line ? 1 : 0),
+				              "the translation of '%s' here is not the bank's, and writing "
+				              "over this file would lose it: import the file first to keep "
+				              "it, or move the file away (or export with -o) to keep the "
+				              "bank's", in->key);
+				rc = -1;
+			} else if (u->state == QB_TU_STALE && !in->fuzzy) {
+				u->state = QB_TU_TRANSLATED; /* the translator checked it */
+			}
+			continue;
+		}
 		if (record && (u->state == QB_TU_TRANSLATED || u->state == QB_TU_REVIEWED))
 			continue; /* translated again since the source changed */
-		if (!u->target && *(*hit)->target)
-			u->target = (*hit)->target;
+		if (*in->target && (!u->target || strcmp(u->target, in->target) != 0)) {
+			u->target = in->target; /* the translator's, not yet imported */
+			(*nkept)++;
+		}
 		if (!u->target)
 			continue; /* nothing to correct: untranslated */
-		u->prev = (*hit)->source;
+		u->prev = in->source;
 		u->state = QB_TU_STALE;
-		n++;
+		(*nprev)++;
 	}
-	free(v);
-	return n;
+	free(seen);
+	free(map);
+	return rc;
 }
 
 /* ---- markup ---- */

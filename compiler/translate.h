@@ -33,11 +33,18 @@ typedef struct qb_tu {
 	                       the translator's earlier file), or NULL      */
 	qb_tu_state state;
 	char *note;         /* context for the translator, lines of text     */
+	const char *comment; /* the translator's own comments, kept from the
+	                       earlier file (PO "# "), or NULL             */
+	const qb_choice *pair; /* the pair of a matching question's side, or
+	                          NULL: both sides are written together   */
 } qb_tu;
 
 typedef struct qb_tu_list {
 	qb_tu *v;
 	size_t n;
+	const char *header; /* the earlier file's PO header, whose translator
+	                       fields a new export keeps, or NULL           */
+	const char *header_comments; /* and its comments ("# ..."), or NULL */
 } qb_tu_list;
 
 /* The units of bank in lang (rev may be NULL: no states but untranslated
@@ -46,16 +53,51 @@ typedef struct qb_tu_list {
 void qb_tu_collect(qb_tu_list *out, const qb_bank *bank, const char *lang,
                    const qb_revisions *rev, const char *glossary);
 void qb_tu_dispose(qb_tu_list *l);
-/* What gettext's msgmerge --previous does, from the translator's earlier
- * file for the language (the one export writes over): a unit that file
- * has with another source gets that source as its previous one (prev),
- * and is stale when it has a translation, the earlier file's own when
- * the bank has none.  With a record (record true), a unit it knows as
- * current keeps its state: its translation was brought up to date
- * since the source changed.  The strings stay
- * f's; returns the number of units given a previous source. */
 struct qb_tu_file;
-size_t qb_tu_previous(qb_tu_list *l, const struct qb_tu_file *f, bool record);
+/* Where each unit of a translator's file f lives in the bank now: map[i]
+ * is the index in l of the unit f->v[i] is about, or SIZE_MAX when the
+ * bank has no such text.  Keys name places ("q/option 2"), so an option
+ * is found by its source text among its question's options of the same
+ * kind: one inserted, deleted or moved since the file was made takes
+ * the translations of its text, its feedback and its pair's right side
+ * with it, and an option whose text changed in place keeps its place;
+ * the caller still compares sources (a removed option's units map to
+ * none).  Linear in the units but for sorting. */
+void qb_tu_match(const qb_tu_list *l, const struct qb_tu_file *f, size_t *map);
+
+/* What a new export keeps of the file it replaces besides its units:
+ * its PO header and the translator's comments (PO "# " lines) of each
+ * unit that has some, sorted by key. */
+typedef struct qb_tu_comment {
+	char *key, *text;
+} qb_tu_comment;
+typedef struct qb_tu_kept {
+	char *header;       /* the file's PO header (the msgstr of ""), or NULL */
+	char *header_comments; /* the header's translator comments, or NULL */
+	qb_tu_comment *v;
+	size_t n;
+} qb_tu_kept;
+void qb_tu_kept_dispose(qb_tu_kept *k);
+
+/* What gettext's msgmerge does, from the translator's earlier file for
+ * the language (the one export writes over), so that an export never
+ * drops a translator's work: for each unit of f (found by qb_tu_match()),
+ *  - with the bank's source: a translation the bank lacks is taken from
+ *    f (fuzzy when f has it fuzzy; current when f has it current and the
+ *    record stale: the translator checked it); a translation that differs
+ *    from the bank's is an error located in f (fpath): importing f first
+ *    keeps it, and writing over it would lose it;
+ *  - with another source: f's source is the unit's previous source
+ *    (prev) and the unit is stale, with f's translation, else the bank's
+ *    (with a record (record true), a unit it knows as current keeps its
+ *    state and translation: it was brought up to date since the source
+ *    changed);
+ * and the translator's comments of kept (NULL: none) go with the unit.
+ * The strings stay f's and kept's.  Returns -1 after an error, else 0,
+ * with *nprev the units given a previous source and *nkept the
+ * translations taken from f. */
+int qb_tu_merge(qb_tu_list *l, const struct qb_tu_file *f, const qb_tu_kept *kept,
+                const char *fpath, bool record, size_t *nprev, size_t *nkept);
 /* The unit with key, or NULL. */
 const qb_tu *qb_tu_find(const qb_tu_list *l, const char *key);
 
@@ -119,6 +161,9 @@ int qb_po_read(const char *path, qb_tu_file *out);
  * take a unit another one has (an error). */
 void qb_tu_in_place(qb_tu_file *f, const qb_tu_list *units, const qb_bank *bank,
                     const char *path);
+/* What a new PO export keeps of the file it replaces (qb_tu_kept).  0, or
+ * -1 after a diagnostic. */
+int qb_po_read_kept(const char *path, qb_tu_kept *out);
 
 /* translate_xliff.c: the same as XLIFF 2.0 through libxml2. */
 int qb_xliff_write(const qb_tu_list *l, const qb_bank *bank, const char *lang, const char *path);

@@ -3,6 +3,7 @@
  * and the translations back into the bank in place (qb_edit.h). */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,6 +60,20 @@ static qb_drv_status load_record(const qb_bank *bank, char **rpath, qb_revisions
 	return QB_DRV_OK;
 }
 
+/* The language a file names (a PO header's "fr_FR", "sr@latin" or
+ * "pt_BR.UTF-8"), as a BCP 47 code in *out; false when it is none. */
+static bool file_lang(qb_buf *out, const char *s)
+{
+	qb_buf b = QB_BUF_INIT;
+	for (const char *p = s; *p && *p != '.' && *p != '@'; p++)
+		qb_buf_putc(&b, *p == '_' ? '-' : *p);
+	bool ok = qb_lang_valid(qb_buf_cstr(&b), b.len);
+	if (ok)
+		qb_lang_canonical(out, qb_buf_cstr(&b), b.len);
+	qb_buf_dispose(&b);
+	return ok;
+}
+
 static qb_drv_status export_bank(const qb_drv_opts *o, const char *path)
 {
 	if (!o->langs) {
@@ -78,14 +93,16 @@ static qb_drv_status export_bank(const qb_drv_opts *o, const char *path)
 	qb_bank *bank = qb_read(path);
 	if (!bank)
 		return QB_DRV_IO;
-	qb_validate(bank);
 	qb_drv_status rc = QB_DRV_OK;
 	char *rpath = NULL, *gloss = NULL, *out = NULL;
 	qb_revisions *rev = NULL;
-	qb_tu_list units = {NULL, 0};
+	qb_tu_list units = {NULL, 0, NULL, NULL};
 	qb_tu_file prev = {.lang = NULL};
+	qb_tu_kept kept = {NULL, NULL, NULL, 0};
 	qb_buf lang = QB_BUF_INIT;
 	qb_lang_canonical(&lang, o->langs, strlen(o->langs));
+	/* The language's own missing texts are what it exports. */
+	qb_validate_unfinished(bank, qb_buf_cstr(&lang));
 	if (qb_diag_errors_since(m)) {
 		rc = QB_DRV_BANK_ERRORS;
 		goto done;
@@ -111,22 +128,49 @@ static qb_drv_status export_bank(const qb_drv_opts *o, const char *path)
 		                   strcmp(fmt, "po") == 0 ? "po" : "xlf");
 	}
 	/* The translator's earlier file, which this export replaces: its
-	 * sources are the previous sources of the units that changed. */
+	 * translations, header and comments are kept, and its sources are
+	 * the previous sources of the units that changed (msgmerge). */
+	size_t nkept = 0;
 	if (strcmp(out, "-") != 0 && access(out, F_OK) == 0) {
 		qb_diag_mark m2 = qb_diag_mark_now();
-		if ((strcmp(fmt, "po") == 0 ? qb_po_read(out, &prev) : qb_xliff_read(out, &prev)) != 0 ||
-		    qb_diag_errors_since(m2)) {
+		bool po = strcmp(fmt, "po") == 0;
+		if ((po ? qb_po_read(out, &prev) : qb_xliff_read(out, &prev)) != 0 ||
+		    (po && qb_po_read_kept(out, &kept) != 0) || qb_diag_errors_since(m2)) {
 			qb_diag_note(QB_LOC(out, 0, 0), "nothing was written");
 			rc = qb_diag_errors_since(m2) ? QB_DRV_BANK_ERRORS : QB_DRV_IO;
 			goto done;
 		}
-		/* A file of another language has nothing to say about these. */
+		/* A file of another language has nothing to say about these; one
+		 * of a region of it (fr_FR for fr) is the translator's, as the
+		 * import takes it. */
 		qb_buf plang = QB_BUF_INIT;
-		if (prev.lang)
-			qb_lang_canonical(&plang, prev.lang, strlen(prev.lang));
-		if (!prev.lang || strcmp(qb_buf_cstr(&plang), qb_buf_cstr(&lang)) == 0)
-			qb_tu_previous(&units, &prev, rev != NULL);
+		const char *want = qb_buf_cstr(&lang), *have = NULL;
+		if (prev.lang && file_lang(&plang, prev.lang))
+			have = qb_buf_cstr(&plang);
+		size_t wl = strlen(want);
+		bool same = !prev.lang || (have && (strcmp(have, want) == 0 ||
+		                                    (strncmp(have, want, wl) == 0 && have[wl] == '-')));
 		qb_buf_dispose(&plang);
+		/* Messages whose msgctxt a tool dropped, placed as the import
+		 * places them. */
+		if (same && po) {
+			qb_tu_in_place(&prev, &units, bank, out);
+			if (qb_diag_errors_since(m2)) {
+				qb_diag_note(QB_LOC(out, 0, 0), "nothing was written");
+				rc = QB_DRV_BANK_ERRORS;
+				goto done;
+			}
+		}
+		size_t nprev = 0;
+		if (same && qb_tu_merge(&units, &prev, &kept, out, rev != NULL, &nprev, &nkept) != 0) {
+			qb_diag_note(QB_LOC(out, 0, 0), "nothing was written");
+			rc = QB_DRV_BANK_ERRORS;
+			goto done;
+		}
+		if (same) {
+			units.header = kept.header;
+			units.header_comments = kept.header_comments;
+		}
 	}
 	int w = strcmp(fmt, "po") == 0 ? qb_po_write(&units, bank, qb_buf_cstr(&lang), out)
 	                               : qb_xliff_write(&units, bank, qb_buf_cstr(&lang), out);
@@ -143,9 +187,16 @@ static qb_drv_status export_bank(const qb_drv_opts *o, const char *path)
 		       bank->path, units.n, qb_buf_cstr(&lang),
 		       nstate[QB_TU_TRANSLATED] + nstate[QB_TU_REVIEWED],
 		       nstate[QB_TU_STALE], nstate[QB_TU_UNTRANSLATED], out);
+	if (nkept)
+		printf(ngettext("  %zu translation kept from the earlier %s, which the bank does not "
+		                "have yet (import it)\n",
+		                "  %zu translations kept from the earlier %s, which the bank does not "
+		                "have yet (import it)\n", nkept),
+		       nkept, out);
 done:
 	qb_tu_dispose(&units);
 	qb_tu_file_dispose(&prev);
+	qb_tu_kept_dispose(&kept);
 	qb_buf_dispose(&lang);
 	qb_rev_free(rev);
 	free(rpath);
@@ -174,36 +225,40 @@ typedef struct pairs {
 } pairs;
 
 /* Writes u's new text, or keeps it for its pair. */
-static int edit_unit(qb_edit *ed, const qb_bank *bank, const qb_tu *u, const char *lang,
-                     const char *text, pairs *p)
+static int edit_unit(qb_edit *ed, const qb_tu *u, const char *lang, const char *text, pairs *p)
 {
-	for (size_t i = 0; i < bank->nquestions; i++) {
-		const qb_question *q = &bank->questions[i];
-		for (size_t c = 0; q->type == QB_QTYPE_MATCHING && c < q->nchoices; c++) {
-			const qb_choice *ch = &q->choices[c];
-			if (u->text != &ch->text && u->text != ch->match)
-				continue;
-			size_t k = 0;
-			while (k < p->n && p->v[k].ch != ch)
-				k++;
-			if (k == p->n) {
-				p->v = qb_xrealloc(p->v, (p->n + 1) * sizeof *p->v);
-				p->v[p->n++] = (pair_edit){ch, NULL, NULL};
-			}
-			*(u->text == &ch->text ? &p->v[k].left : &p->v[k].right) = text;
-			return 0;
-		}
-	}
-	return qb_edit_set(ed, u->text, lang, text);
+	if (!u->pair)
+		return qb_edit_set(ed, u->text, lang, text);
+	p->v = qb_xrealloc(p->v, (p->n + 1) * sizeof *p->v);
+	bool left = u->text == &u->pair->text;
+	p->v[p->n++] = (pair_edit){u->pair, left ? text : NULL, left ? NULL : text};
+	return 0;
 }
 
-static int pairs_flush(qb_edit *ed, const pairs *p, const char *lang)
+static int cmp_pair(const void *a, const void *b)
+{
+	const pair_edit *x = a, *y = b;
+	return x->ch == y->ch ? 0 : (uintptr_t)x->ch < (uintptr_t)y->ch ? -1 : 1;
+}
+
+static int pairs_flush(qb_edit *ed, pairs *p, const char *lang)
 {
 	int rc = 0;
-	for (size_t i = 0; i < p->n; i++) {
+	/* A pair's two sides together (qsort is not stable: the sides are
+	 * gathered, each given once). */
+	if (p->n)
+		qsort(p->v, p->n, sizeof *p->v, cmp_pair);
+	for (size_t i = 0; i < p->n;) {
 		const qb_choice *ch = p->v[i].ch;
-		const char *left = p->v[i].left ? p->v[i].left : qb_text_get(&ch->text, lang);
-		const char *right = p->v[i].right ? p->v[i].right : qb_text_get(qb_choice_match(ch), lang);
+		const char *left = NULL, *right = NULL;
+		for (; i < p->n && p->v[i].ch == ch; i++) {
+			left = p->v[i].left ? p->v[i].left : left;
+			right = p->v[i].right ? p->v[i].right : right;
+		}
+		if (!left)
+			left = qb_text_get(&ch->text, lang);
+		if (!right)
+			right = qb_text_get(qb_choice_match(ch), lang);
 		qb_buf b = QB_BUF_INIT;
 		if (ch->text.present)
 			qb_buf_appendf(&b, "%s => %s", left ? left : "", right ? right : "");
@@ -281,18 +336,13 @@ static void check_file(qb_tu_file *f, const char *fpath)
 	}
 }
 
-/* The language a file names (a PO header's "fr_FR", "sr@latin" or
- * "pt_BR.UTF-8"), as a BCP 47 code in *out; false when it is none. */
-static bool file_lang(qb_buf *out, const char *s)
+/* The unit k of before (the bank's units before the import) in after
+ * (the same bank's after it), or NULL. */
+static const qb_tu *after_unit(const qb_tu_list *after, const qb_tu_list *before, size_t k)
 {
-	qb_buf b = QB_BUF_INIT;
-	for (const char *p = s; *p && *p != '.' && *p != '@'; p++)
-		qb_buf_putc(&b, *p == '_' ? '-' : *p);
-	bool ok = qb_lang_valid(qb_buf_cstr(&b), b.len);
-	if (ok)
-		qb_lang_canonical(out, qb_buf_cstr(&b), b.len);
-	qb_buf_dispose(&b);
-	return ok;
+	if (k < after->n && strcmp(after->v[k].key, before->v[k].key) == 0)
+		return &after->v[k];
+	return qb_tu_find(after, before->v[k].key);
 }
 
 /* The target language: --lang, checked against the language the file
@@ -392,7 +442,8 @@ static bool same_words(const char *a, const char *b)
 typedef struct readback {
 	const qb_tu_file *f;
 	const char *const *done;
-	const qb_tu_list *after;
+	const qb_tu_list *after, *before; /* the bank's units, and before the import */
+	const size_t *map;                /* each unit of f's in before */
 	const char *lang, *fpath, *bpath;
 } readback;
 
@@ -401,7 +452,7 @@ static void readback_at(void *payload, qb_diag_level level, qb_loc loc, const ch
 	const readback *rb = payload;
 	const qb_tu_in *hit = NULL;
 	for (size_t i = 0; loc.file && strcmp(loc.file, rb->bpath) == 0 && i < rb->f->n; i++) {
-		const qb_tu *u = rb->done[i] ? qb_tu_find(rb->after, rb->f->v[i].key) : NULL;
+		const qb_tu *u = rb->done[i] ? after_unit(rb->after, rb->before, rb->map[i]) : NULL;
 		const qb_tr *tr = u ? qb_text_tr(u->text, rb->lang) : NULL;
 		if (!tr || !u->target)
 			continue;
@@ -433,11 +484,13 @@ static qb_drv_status import_file(const qb_drv_opts *o, const char *fpath, const 
 	qb_bank *bank = NULL, *nb = NULL;
 	qb_revisions *rev = NULL;
 	qb_edit *ed = NULL;
-	qb_tu_list units = {NULL, 0}, after = {NULL, 0};
+	qb_tu_list units = {NULL, 0, NULL, NULL}, after = {NULL, 0, NULL, NULL};
 	qb_buf result = QB_BUF_INIT, lang = QB_BUF_INIT;
 	const char **done = NULL; /* the text written for each unit of f      */
 	bool *cur = NULL;         /* its record entry made current (else stale) */
 	bool *rv = NULL;          /* the file marks it reviewed                */
+	size_t *map = NULL;       /* the unit of the bank it translates       */
+	bool *taken = NULL;       /* per unit of the bank: translated by one  */
 	import_counts n = {0};
 	pairs pend = {NULL, 0};
 	int lockfd = -1;
@@ -478,7 +531,6 @@ static qb_drv_status import_file(const qb_drv_opts *o, const char *fpath, const 
 		rc = QB_DRV_IO;
 		goto done;
 	}
-	qb_validate(bank);
 	if (qb_diag_errors_since(m)) {
 		rc = QB_DRV_BANK_ERRORS;
 		goto done;
@@ -496,6 +548,13 @@ static qb_drv_status import_file(const qb_drv_opts *o, const char *fpath, const 
 		free(primary);
 	}
 	const char *L = qb_buf_cstr(&lang);
+	/* The language may be a new one in the making: its missing texts
+	 * are what the file brings, or what is left (qbc check lists them). */
+	qb_validate_unfinished(bank, L);
+	if (qb_diag_errors_since(m)) {
+		rc = QB_DRV_BANK_ERRORS;
+		goto done;
+	}
 	const char *deflang = qb_bank_default_lang(bank);
 	if (deflang && strcmp(deflang, L) == 0) {
 		qb_diag_error(QB_LOC(fpath, 0, 0), "'%s' is the bank's default language, the source "
@@ -509,11 +568,18 @@ static qb_drv_status import_file(const qb_drv_opts *o, const char *fpath, const 
 	done = qb_xcalloc(f.n + 1, sizeof *done);
 	cur = qb_xcalloc(f.n + 1, sizeof *cur);
 	rv = qb_xcalloc(f.n + 1, sizeof *rv);
+	/* Where each unit's text is now: an option inserted, deleted or moved
+	 * since the export moves the others' keys. */
+	map = qb_xcalloc(f.n + 1, sizeof *map);
+	taken = qb_xcalloc(units.n + 1, sizeof *taken);
+	qb_tu_match(&units, &f, map);
 	/* First every check, so that one mistake writes nothing. */
 	for (size_t i = 0; i < f.n; i++) {
 		qb_tu_in *in = &f.v[i];
 		qb_loc at = {fpath, in->line, in->line ? 1 : 0};
-		const qb_tu *u = qb_tu_find(&units, in->key);
+		const qb_tu *u = map[i] == SIZE_MAX || taken[map[i]] ? NULL : &units.v[map[i]];
+		if (u)
+			taken[map[i]] = true;
 		if (!u) {
 			if (*in->key) /* (one without a key was reported as it was placed) */
 				qb_diag_warning(at, "skipped '%s': the bank has no such text", in->key);
@@ -565,7 +631,7 @@ static qb_drv_status import_file(const qb_drv_opts *o, const char *fpath, const 
 			}
 			continue;
 		}
-		if (edit_unit(ed, bank, u, L, in->target, &pend) != 0) {
+		if (edit_unit(ed, u, L, in->target, &pend) != 0) {
 			qb_diag_error(at, "translation of '%s': its place in %s cannot be found", in->key,
 			              bpath);
 			continue;
@@ -590,25 +656,13 @@ static qb_drv_status import_file(const qb_drv_opts *o, const char *fpath, const 
 		goto done;
 	}
 	bool newlang = !qb_bank_has_lang(bank, L);
-	if (newlang && n.added) {
-		/* Every text exists in every language: a new language comes
-		 * in whole, or the bank would no longer check. */
-		size_t missing = 0;
-		for (size_t i = 0; i < units.n; i++) {
-			bool have = false;
-			for (size_t k = 0; k < f.n && !have; k++)
-				have = done[k] && strcmp(f.v[k].key, units.v[i].key) == 0;
-			missing += !have;
-		}
-		if (missing) {
-			qb_diag_error(QB_LOC(fpath, 0, 0), "%zu of the bank's %zu texts have no '%s' "
-			              "translation here; a new language is added to the bank when every "
-			              "text has one", missing, units.n, L);
-			qb_diag_note(QB_LOC(bpath, 0, 0), "nothing was written");
-			rc = QB_DRV_BANK_ERRORS;
-			goto done;
-		}
-	}
+	/* A new language comes in as far as it is translated: `qbc check`
+	 * lists the texts still without it. */
+	size_t left = 0;
+	for (size_t i = 0; i < units.n; i++)
+		left += !units.v[i].target;
+	for (size_t i = 0; i < f.n; i++)
+		left -= done[i] && !units.v[map[i]].target;
 	if (newlang && n.added && qb_edit_add_lang(ed, L) != 0) {
 		qb_diag_error(QB_LOC(bpath, 1, 1), "the bank has no 'languages:' line to add '%s' to", L);
 		rc = QB_DRV_BANK_ERRORS;
@@ -624,7 +678,7 @@ static qb_drv_status import_file(const qb_drv_opts *o, const char *fpath, const 
 		qb_diag_later_begin();
 		nb = qb_read_text(bpath, qb_buf_cstr(&result), result.len);
 		if (nb)
-			qb_validate(nb);
+			qb_validate_unfinished(nb, L);
 		qb_diag_later *kept = qb_diag_later_end();
 		if (!nb) {
 			qb_diag_later_report(kept);
@@ -632,11 +686,11 @@ static qb_drv_status import_file(const qb_drv_opts *o, const char *fpath, const 
 			goto done;
 		}
 		qb_tu_collect(&after, nb, L, NULL, NULL);
-		readback rb = {&f, done, &after, L, fpath, bpath};
+		readback rb = {&f, done, &after, &units, map, L, fpath, bpath};
 		qb_diag_later_each(kept, readback_at, &rb);
 		qb_diag_later_free(kept);
 		for (size_t i = 0; i < f.n; i++) {
-			const qb_tu *u = done[i] ? qb_tu_find(&after, f.v[i].key) : NULL;
+			const qb_tu *u = done[i] ? after_unit(&after, &units, map[i]) : NULL;
 			if (done[i] && (!u || !u->target || strcmp(u->target, done[i]) != 0))
 				qb_diag_error(QB_LOC(fpath, f.v[i].line, 1), "translation of '%s' does not "
 				              "read back from the bank as written: write its line breaks as "
@@ -660,7 +714,7 @@ static qb_drv_status import_file(const qb_drv_opts *o, const char *fpath, const 
 	if (!nb)
 		qb_tu_collect(&after, bank, L, NULL, NULL);
 	for (size_t i = 0; rev && i < f.n; i++) {
-		const qb_tu *u = done[i] ? qb_tu_find(&after, f.v[i].key) : NULL;
+		const qb_tu *u = done[i] ? after_unit(&after, &units, map[i]) : NULL;
 		if (u && u->qid && *u->elem &&
 		    qb_rev_set_text(rev, cb, u->qid, u->elem, u->text, L, cur[i],
 		                    cur[i] && (o->reviewed || rv[i])))
@@ -684,6 +738,11 @@ static qb_drv_status import_file(const qb_drv_opts *o, const char *fpath, const 
 		       n.changed_source + n.unknown, n.changed_source, n.unknown, n.untranslated);
 	if (newlang && n.added)
 		printf(_("  '%s' added to the bank's languages\n"), L);
+	if (newlang && n.added && left)
+		printf(ngettext("  %zu text still has no '%s' translation: qbc check lists it\n",
+		                "  %zu texts still have no '%s' translation: qbc check lists them\n",
+		                left),
+		       left, L);
 	if (rev)
 		printf(_("  revision record: %zu marked current%s, %zu left stale (fuzzy)\n"), n.current,
 		       o->reviewed ? _(" (reviewed)") : "", n.stale);
@@ -694,6 +753,8 @@ done:
 	free(done);
 	free(cur);
 	free(rv);
+	free(map);
+	free(taken);
 	qb_edit_free(ed);
 	qb_tu_dispose(&units);
 	qb_tu_dispose(&after);

@@ -73,6 +73,44 @@ static void po_free(po_file_t file)
 	po_file_free(file);
 }
 
+/* The fields qbc writes itself; every other field of the translator's
+ * earlier header (Last-Translator, Language-Team, PO-Revision-Date,
+ * Plural-Forms, a tool's own) is kept. */
+static bool own_field(const char *name, size_t n)
+{
+	static const char *const own[] = {"Project-Id-Version", "Language", "MIME-Version",
+	                                  "Content-Type", "Content-Transfer-Encoding",
+	                                  "X-Generator", "X-Source-Language"};
+	for (size_t k = 0; k < sizeof own / sizeof *own; k++)
+		if (strlen(own[k]) == n && strncmp(own[k], name, n) == 0)
+			return true;
+	return false;
+}
+
+/* ours with the translator's fields of old (NULL: none) set through
+ * libgettextpo, or NULL when there are none. */
+static char *keep_header(const char *ours, const char *old)
+{
+	char *h = NULL;
+	for (const char *p = old; p && *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		const char *colon = memchr(p, ':', len);
+		if (colon && colon > p && !own_field(p, (size_t)(colon - p))) {
+			char *name = qb_xstrndup(p, (size_t)(colon - p));
+			const char *v = colon + 1 + strspn(colon + 1, " ");
+			char *value = qb_xstrndup(v, len - (size_t)(v - p));
+			char *next = po_header_set_field(h ? h : ours, name, value);
+			free(h);
+			h = next;
+			free(name);
+			free(value);
+		}
+		p = nl ? nl + 1 : p + len;
+	}
+	return h;
+}
+
 int qb_po_write(const qb_tu_list *l, const qb_bank *bank, const char *lang, const char *path)
 {
 	po_file_t file = po_file_create();
@@ -92,7 +130,11 @@ int qb_po_write(const qb_tu_list *l, const qb_bank *bank, const char *lang, cons
 	               bank->id ? bank->id : "bank", lang, QB_VERSION, qb_bank_default_lang(bank));
 	po_message_t h = po_message_create();
 	po_message_set_msgid(h, "");
-	po_message_set_msgstr(h, qb_buf_cstr(&header));
+	char *kept = keep_header(qb_buf_cstr(&header), l->header);
+	po_message_set_msgstr(h, kept ? kept : qb_buf_cstr(&header));
+	free(kept);
+	if (l->header_comments && *l->header_comments)
+		po_message_set_comments(h, l->header_comments);
 	po_message_insert(it, h);
 	qb_buf_dispose(&header);
 	for (size_t i = 0; i < l->n; i++) {
@@ -112,6 +154,8 @@ int qb_po_write(const qb_tu_list *l, const qb_bank *bank, const char *lang, cons
 		const qb_tr *tr = qb_text_tr(u->text, qb_bank_default_lang(bank));
 		if (tr)
 			po_message_add_filepos(m, bank->path, (size_t)tr->line);
+		if (u->comment)
+			po_message_set_comments(m, u->comment);
 		po_message_set_fuzzy(m, u->state == QB_TU_STALE);
 		if (u->prev)
 			po_message_set_prev_msgid(m, u->prev);
@@ -454,6 +498,72 @@ void qb_tu_in_place(qb_tu_file *f, const qb_tu_list *units, const qb_bank *bank,
 		in->key = qb_xstrdup(units->v[hit].key);
 	}
 	free(taken);
+}
+
+static int cmp_comment(const void *a, const void *b)
+{
+	return strcmp(((const qb_tu_comment *)a)->key, ((const qb_tu_comment *)b)->key);
+}
+
+int qb_po_read_kept(const char *path, qb_tu_kept *out)
+{
+	memset(out, 0, sizeof *out);
+	qb_diag_mark mk = qb_diag_mark_now();
+	po_file_t file = po_file_read(path, &handler);
+	if (!file || qb_diag_errors_since(mk)) {
+		if (file)
+			po_free(file);
+		return -1;
+	}
+	/* In the file's charset, as qb_po_read() reads it (which told any
+	 * error of it): kept in UTF-8. */
+	char *header = (char *)po_file_domain_header(file, NULL);
+	char *charset = po_charset(header);
+	iconv_t cd = (iconv_t)-1;
+	if (strcasecmp(charset, "UTF-8") != 0 &&
+	    (cd = iconv_open("UTF-8", charset)) == (iconv_t)-1) {
+		qb_diag_error(QB_LOC(path, 0, 0), "the file's charset '%s' is not one this "
+		              "system knows; save it as UTF-8", charset);
+		goto done;
+	}
+	size_t cap = 0;
+	po_message_iterator_t it = po_message_iterator(file, NULL);
+	for (po_message_t m; (m = po_next_message(it)) != NULL;) {
+		const char *ctx = po_message_msgctxt(m);
+		if (po_message_is_obsolete(m))
+			continue;
+		/* libgettextpo's comments are a new string at each call, the
+		 * caller's unless it is its "" of none. */
+		char *c = (char *)po_message_comments(m);
+		char *uc = c && *c ? to_utf8(cd, c) : NULL;
+		if (c && *c)
+			free(c);
+		if (!ctx && !*po_message_msgid(m)) {
+			free(out->header);
+			free(out->header_comments);
+			out->header = to_utf8(cd, po_message_msgstr(m));
+			out->header_comments = uc;
+			continue;
+		}
+		char *key = ctx && uc && *uc ? to_utf8(cd, ctx) : NULL;
+		if (!key) {
+			free(uc);
+			continue;
+		}
+		if (out->n == cap)
+			out->v = qb_xrealloc(out->v, (cap = cap * 2 + 16) * sizeof *out->v);
+		out->v[out->n++] = (qb_tu_comment){key, uc};
+	}
+	po_message_iterator_free(it);
+	if (out->n)
+		qsort(out->v, out->n, sizeof *out->v, cmp_comment);
+done:
+	if (cd != (iconv_t)-1)
+		iconv_close(cd);
+	po_free(file);
+	free(header);
+	free(charset);
+	return qb_diag_errors_since(mk) ? -1 : 0;
 }
 
 void qb_tu_file_dispose(qb_tu_file *f)

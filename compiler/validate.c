@@ -20,7 +20,24 @@ typedef struct ctx {
 	char *realdir;            /* the bank's folder, resolved, or NULL     */
 	const char *undeclared[16]; /* undeclared languages already reported */
 	size_t nundeclared;
+	const char *unfinished;   /* a language being translated, or NULL      */
+	size_t *missing;          /* per language of the bank: texts without it */
 } ctx;
+
+static char *describe_lang(const char *lang);
+
+/* A text without the bank's language k: an error, and counted for the
+ * summary; none for a language being translated (c->unfinished). */
+static void missing_text(ctx *c, qb_loc loc, const char *what, size_t k)
+{
+	const char *code = c->bank->langs[k].code;
+	if (c->unfinished && strcmp(code, c->unfinished) == 0)
+		return;
+	char *d = describe_lang(code);
+	qb_diag_error(loc, "%s has no %s text", what, d);
+	free(d);
+	c->missing[k]++;
+}
 
 /* True the first time an undeclared language is seen: it is reported
  * once, not on every line that uses it. */
@@ -595,9 +612,7 @@ static void check_text(ctx *c, const qb_text *t, const char *what, bool check_mi
 	for (size_t k = 0; k < b->nlangs; k++) {
 		if (qb_text_tr(t, b->langs[k].code))
 			continue;
-		char *d = describe_lang(b->langs[k].code);
-		qb_diag_error(qb_text_loc(t), "%s has no %s text", what, d);
-		free(d);
+		missing_text(c, qb_text_loc(t), what, k);
 	}
 }
 
@@ -738,9 +753,7 @@ static void check_pair(ctx *c, const qb_choice *ch, const char *what)
 	if (!ch->text.present) /* a distractor: its right side in every language */
 		for (size_t k = 0; k < c->bank->nlangs; k++)
 			if (match->present && !qb_text_tr(match, c->bank->langs[k].code)) {
-				char *d = describe_lang(c->bank->langs[k].code);
-				qb_diag_error(qb_choice_loc(ch), "%s has no %s text", what, d);
-				free(d);
+				missing_text(c, qb_choice_loc(ch), what, k);
 			}
 }
 
@@ -775,10 +788,7 @@ static void check_choices(ctx *c, const qb_question *q, const char *name, bool u
 				for (size_t k = 0; k < b->nlangs; k++) {
 					if (qb_text_tr(&ch->feedback, b->langs[k].code))
 						continue;
-					char *d = describe_lang(b->langs[k].code);
-					qb_diag_error(qb_text_loc(&ch->feedback), "%s has no %s text",
-					              qb_buf_cstr(&what), d);
-					free(d);
+					missing_text(c, qb_text_loc(&ch->feedback), qb_buf_cstr(&what), k);
 				}
 		}
 		/* The same option text twice in one language (a short answer
@@ -1257,8 +1267,15 @@ static void check_draw(const qb_bank *b)
 
 void qb_validate(const qb_bank *bank)
 {
+	qb_validate_unfinished(bank, NULL);
+}
+
+void qb_validate_unfinished(const qb_bank *bank, const char *lang)
+{
 	ctx c = {0};
 	c.bank = bank;
+	c.unfinished = lang;
+	c.missing = qb_xcalloc(bank->nlangs + 1, sizeof *c.missing);
 	char real[PATH_MAX];
 	if (realpath(bank->dir, real))
 		c.realdir = qb_xstrdup(real);
@@ -1270,5 +1287,17 @@ void qb_validate(const qb_bank *bank)
 	for (size_t i = 0; i < bank->nquestions; i++)
 		check_question(&c, &bank->questions[i]);
 	check_draw(bank);
+	/* What is left of a language in the making (missing from more than
+	 * one text), per language, whatever the error limit shows of the
+	 * list. */
+	for (size_t k = 0; k < bank->nlangs; k++)
+		if (c.missing[k] > 1) {
+			char *d = describe_lang(bank->langs[k].code);
+			qb_diag_note(QB_LOC(bank->path, 0, 0), "%s is missing from %zu of the bank's texts; 'qbc "
+			             "translate export --lang %s %s' writes them for a translator",
+			             d, c.missing[k], bank->langs[k].code, bank->path);
+			free(d);
+		}
+	free(c.missing);
 	free(c.realdir);
 }

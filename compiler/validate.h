@@ -24,6 +24,10 @@
 
 /* Runs every check on bank.  Problems are counted by diag.h. */
 void qb_validate(const qb_bank *bank);
+/* The same, but a text without a text in lang (NULL: none), a language
+ * being translated, is not an error: `qbc translate import` of a new
+ * language's first part. */
+void qb_validate_unfinished(const qb_bank *bank, const char *lang);
 
 /* True when s is a valid id: 1..QB_ID_MAX of [A-Za-z0-9_-].  When it is
  * not, *bad is the byte offset of the first offending character (or the
