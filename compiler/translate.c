@@ -150,7 +150,8 @@ static void add_unit(collect_ctx *c, const char *where, const char *elem, const 
 	if (c->q)
 		qb_buf_appendf(&key, "%s/", c->qid);
 	qb_buf_puts(&key, where);
-	u->key = qb_buf_detach(&key);
+	u->key = qb_xstrdup(qb_buf_cstr(&key)); /* its size: a bank has many */
+	qb_buf_dispose(&key);
 	u->qid = c->q ? (c->q->id ? c->q->id : NULL) : "-";
 	snprintf(u->elem, sizeof u->elem, "%s", u->qid ? elem : "");
 	u->text = t;
@@ -178,7 +179,8 @@ static void add_unit(collect_ctx *c, const char *where, const char *elem, const 
 		*tab = '\t';
 	}
 	note.ptr[--note.len] = '\0'; /* the last '\n' */
-	u->note = qb_buf_detach(&note);
+	u->note = qb_xstrdup(note.ptr); /* its size: a bank has many */
+	qb_buf_dispose(&note);
 }
 
 /* The cells of a table row ("| a | b |" without its first '|'), trimmed,
@@ -401,6 +403,8 @@ void qb_tu_collect(qb_tu_list *out, const qb_bank *bank, const char *lang,
 	         "The bank's description, shown before the questions");
 	for (size_t i = 0; i < bank->nquestions; i++)
 		collect_question(&c, &bank->questions[i]);
+	if (out->n)
+		out->v = qb_xrealloc(out->v, out->n * sizeof *out->v); /* its size */
 	for (size_t i = 0; rev && i < out->n; i++) {
 		qb_tu *u = &out->v[i];
 		if (u->state == QB_TU_TRANSLATED && u->qid && *u->elem &&

@@ -111,33 +111,27 @@ static char *keep_header(const char *ours, const char *old)
 	return h;
 }
 
-int qb_po_write(const qb_tu_list *l, const qb_bank *bank, const char *lang, const char *path)
+/* Messages libgettextpo holds at a time: a big bank's file is written a
+ * chunk at a time (each through libgettextpo into a scratch file, then
+ * appended), so that memory does not grow with the bank. */
+#define QB_PO_CHUNK 2048
+
+/* The messages l->v[from..to) (and the header before them when header
+ * is not NULL) as one libgettextpo file. */
+static po_file_t po_chunk(const qb_tu_list *l, const qb_bank *bank, const char *header,
+                          size_t from, size_t to)
 {
 	po_file_t file = po_file_create();
 	po_message_iterator_t it = po_message_iterator(file, NULL);
-	qb_buf header = QB_BUF_INIT;
-	qb_buf_appendf(&header,
-	               "Project-Id-Version: %s\n"
-	               "PO-Revision-Date: YEAR-MO-DA HO:MI+ZONE\n"
-	               "Last-Translator: FULL NAME <EMAIL@ADDRESS>\n"
-	               "Language-Team: LANGUAGE <LL@li.org>\n"
-	               "Language: %s\n"
-	               "MIME-Version: 1.0\n"
-	               "Content-Type: text/plain; charset=UTF-8\n"
-	               "Content-Transfer-Encoding: 8bit\n"
-	               "X-Generator: qbc %s\n"
-	               "X-Source-Language: %s\n",
-	               bank->id ? bank->id : "bank", lang, QB_VERSION, qb_bank_default_lang(bank));
-	po_message_t h = po_message_create();
-	po_message_set_msgid(h, "");
-	char *kept = keep_header(qb_buf_cstr(&header), l->header);
-	po_message_set_msgstr(h, kept ? kept : qb_buf_cstr(&header));
-	free(kept);
-	if (l->header_comments && *l->header_comments)
-		po_message_set_comments(h, l->header_comments);
-	po_message_insert(it, h);
-	qb_buf_dispose(&header);
-	for (size_t i = 0; i < l->n; i++) {
+	if (header) {
+		po_message_t h = po_message_create();
+		po_message_set_msgid(h, "");
+		po_message_set_msgstr(h, header);
+		if (l->header_comments && *l->header_comments)
+			po_message_set_comments(h, l->header_comments);
+		po_message_insert(it, h);
+	}
+	for (size_t i = from; i < to; i++) {
 		const qb_tu *u = &l->v[i];
 		po_message_t m = po_message_create();
 		po_message_set_msgctxt(m, u->key);
@@ -162,24 +156,83 @@ int qb_po_write(const qb_tu_list *l, const qb_bank *bank, const char *lang, cons
 		po_message_insert(it, m);
 	}
 	po_message_iterator_free(it);
+	return file;
+}
+
+/* Appends the file at scratch to out, after a blank line when sep (the
+ * line libgettextpo puts between two messages).  0, or -1 with errno. */
+static int append_file(FILE *out, const char *scratch, bool sep)
+{
+	FILE *in = fopen(scratch, "rb");
+	if (!in)
+		return -1;
+	char buf[65536];
+	size_t n;
+	int rc = sep && putc('\n', out) == EOF ? -1 : 0;
+	while (!rc && (n = fread(buf, 1, sizeof buf, in)) > 0)
+		if (fwrite(buf, 1, n, out) != n)
+			rc = -1;
+	if (ferror(in))
+		rc = -1;
+	fclose(in);
+	return rc;
+}
+
+int qb_po_write(const qb_tu_list *l, const qb_bank *bank, const char *lang, const char *path)
+{
+	qb_buf header = QB_BUF_INIT;
+	qb_buf_appendf(&header,
+	               "Project-Id-Version: %s\n"
+	               "PO-Revision-Date: YEAR-MO-DA HO:MI+ZONE\n"
+	               "Last-Translator: FULL NAME <EMAIL@ADDRESS>\n"
+	               "Language-Team: LANGUAGE <LL@li.org>\n"
+	               "Language: %s\n"
+	               "MIME-Version: 1.0\n"
+	               "Content-Type: text/plain; charset=UTF-8\n"
+	               "Content-Transfer-Encoding: 8bit\n"
+	               "X-Generator: qbc %s\n"
+	               "X-Source-Language: %s\n",
+	               bank->id ? bank->id : "bank", lang, QB_VERSION, qb_bank_default_lang(bank));
+	char *kept = keep_header(qb_buf_cstr(&header), l->header);
+	const char *head = kept ? kept : qb_buf_cstr(&header);
 	int rc = 0;
+	char *scratch = NULL;
+	qb_fs_atomic a = {NULL, NULL, NULL};
 	if (strcmp(path, "-") == 0) {
+		/* A pipe: one chunk (reopening stdout per chunk would truncate a
+		 * file it is redirected to). */
+		po_file_t file = po_chunk(l, bank, head, 0, l->n);
 		rc = po_file_write(file, "/dev/stdout", &handler) ? 0 : -1;
-	} else {
-		char *tmp = qb_fs_tmpname(path);
-		if (!tmp) {
-			qb_diag_fatal("cannot write '%s': %s", path, strerror(errno));
-			rc = -1;
-		} else if (!po_file_write(file, tmp, &handler)) {
-			unlink(tmp);
-			rc = -1;
-		} else if (qb_fs_rename_durable(tmp, path) != 0) {
+		po_free(file);
+		goto done;
+	}
+	if (qb_fs_atomic_open(&a, path) != 0 || !(scratch = qb_fs_tmpname(path))) {
+		qb_diag_fatal("cannot write '%s': %s", path, strerror(errno));
+		rc = -1;
+		goto done;
+	}
+	for (size_t from = 0; !rc && (from == 0 || from < l->n); from += QB_PO_CHUNK) {
+		size_t to = l->n - from < QB_PO_CHUNK ? l->n : from + QB_PO_CHUNK;
+		po_file_t file = po_chunk(l, bank, from == 0 ? head : NULL, from, to);
+		if (!po_file_write(file, scratch, &handler))
+			rc = -1; /* reported by libgettextpo */
+		else if (append_file(a.f, scratch, from > 0) != 0) {
 			qb_diag_fatal("cannot write '%s': %s", path, strerror(errno));
 			rc = -1;
 		}
-		free(tmp);
+		po_free(file);
 	}
-	po_free(file);
+	if (!rc && qb_fs_atomic_commit(&a) != 0) {
+		qb_diag_fatal("cannot write '%s': %s", path, strerror(errno));
+		rc = -1;
+	}
+done:
+	if (scratch)
+		unlink(scratch);
+	qb_fs_atomic_discard(&a);
+	free(scratch);
+	free(kept);
+	qb_buf_dispose(&header);
 	return rc;
 }
 
