@@ -336,6 +336,15 @@ static void check_file(qb_tu_file *f, const char *fpath)
 	}
 }
 
+/* An import reads no notes: they go as soon as they are made. */
+static void drop_notes(qb_tu_list *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		free(l->v[i].note);
+		l->v[i].note = NULL;
+	}
+}
+
 /* The unit k of before (the bank's units before the import) in after
  * (the same bank's after it), or NULL. */
 static const qb_tu *after_unit(const qb_tu_list *after, const qb_tu_list *before, size_t k)
@@ -564,6 +573,7 @@ static qb_drv_status import_file(const qb_drv_opts *o, const char *fpath, const 
 	}
 	qb_tu_collect(&units, bank, L, NULL, NULL);
 	qb_tu_in_place(&f, &units, bank, fpath);
+	drop_notes(&units);
 	ed = qb_edit_new(bank, src, len);
 	done = qb_xcalloc(f.n + 1, sizeof *done);
 	cur = qb_xcalloc(f.n + 1, sizeof *cur);
@@ -669,6 +679,8 @@ static qb_drv_status import_file(const qb_drv_opts *o, const char *fpath, const 
 		goto done;
 	}
 	qb_edit_result(ed, &result);
+	qb_edit_free(ed); /* its lines: the bank's size again */
+	ed = NULL;
 	if (n.added || n.changed) {
 		/* The edited bank must read as the file says before it replaces
 		 * the old one. */
@@ -689,6 +701,7 @@ static qb_drv_status import_file(const qb_drv_opts *o, const char *fpath, const 
 		readback rb = {&f, done, &after, &units, map, L, fpath, bpath};
 		qb_diag_later_each(kept, readback_at, &rb);
 		qb_diag_later_free(kept);
+		drop_notes(&after);
 		for (size_t i = 0; i < f.n; i++) {
 			const qb_tu *u = done[i] ? after_unit(&after, &units, map[i]) : NULL;
 			if (done[i] && (!u || !u->target || strcmp(u->target, done[i]) != 0))
@@ -711,8 +724,10 @@ static qb_drv_status import_file(const qb_drv_opts *o, const char *fpath, const 
 	if ((rc = load_record(bank, &rpath, &rev)) != QB_DRV_OK)
 		goto done;
 	const qb_bank *cb = nb ? nb : bank;
-	if (!nb)
+	if (!nb) {
 		qb_tu_collect(&after, bank, L, NULL, NULL);
+		drop_notes(&after);
+	}
 	for (size_t i = 0; rev && i < f.n; i++) {
 		const qb_tu *u = done[i] ? after_unit(&after, &units, map[i]) : NULL;
 		if (u && u->qid && *u->elem &&
