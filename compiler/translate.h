@@ -161,9 +161,10 @@ int qb_po_read(const char *path, qb_tu_file *out);
  * take a unit another one has (an error). */
 void qb_tu_in_place(qb_tu_file *f, const qb_tu_list *units, const qb_bank *bank,
                     const char *path);
-/* What a new PO export keeps of the file it replaces (qb_tu_kept).  0, or
- * -1 after a diagnostic. */
-int qb_po_read_kept(const char *path, qb_tu_kept *out);
+/* The PO file an export replaces, read once: its units (as qb_po_read()
+ * gives them, in its charset) and what the new file keeps of it (qb_tu_kept).  0, or -1
+ * after a diagnostic. */
+int qb_po_read_kept(const char *path, qb_tu_file *units, qb_tu_kept *out);
 
 /* translate_xliff.c: the same as XLIFF 2.0 through libxml2. */
 int qb_xliff_write(const qb_tu_list *l, const qb_bank *bank, const char *lang, const char *path);

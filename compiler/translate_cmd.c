@@ -134,8 +134,8 @@ static qb_drv_status export_bank(const qb_drv_opts *o, const char *path)
 	if (strcmp(out, "-") != 0 && access(out, F_OK) == 0) {
 		qb_diag_mark m2 = qb_diag_mark_now();
 		bool po = strcmp(fmt, "po") == 0;
-		if ((po ? qb_po_read(out, &prev) : qb_xliff_read(out, &prev)) != 0 ||
-		    (po && qb_po_read_kept(out, &kept) != 0) || qb_diag_errors_since(m2)) {
+		if ((po ? qb_po_read_kept(out, &prev, &kept) : qb_xliff_read(out, &prev)) != 0 ||
+		    qb_diag_errors_since(m2)) {
 			qb_diag_note(QB_LOC(out, 0, 0), "nothing was written");
 			rc = qb_diag_errors_since(m2) ? QB_DRV_BANK_ERRORS : QB_DRV_IO;
 			goto done;

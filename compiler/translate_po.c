@@ -391,9 +391,19 @@ static bool comment_says_reviewed(const char *joined, bool last)
 	return r;
 }
 
-int qb_po_read(const char *path, qb_tu_file *out)
+static int cmp_comment(const void *a, const void *b)
+{
+	return strcmp(((const qb_tu_comment *)a)->key, ((const qb_tu_comment *)b)->key);
+}
+
+/* qb_po_read(), and with kept (else NULL) qb_po_read_kept(): one read of
+ * the file (libgettextpo 0.21 loses the file name of the read before
+ * each new one), every text in UTF-8. */
+static int po_read(const char *path, qb_tu_file *out, qb_tu_kept *kept)
 {
 	memset(out, 0, sizeof *out);
+	if (kept)
+		memset(kept, 0, sizeof *kept);
 	char *text = NULL, *utext = NULL, *charset = NULL;
 	size_t len = 0;
 	iconv_t cd = (iconv_t)-1;
@@ -441,11 +451,27 @@ int qb_po_read(const char *path, qb_tu_file *out)
 		out->lang = NULL;
 	}
 	po_message_iterator_t it = po_message_iterator(file, NULL);
-	size_t cap = 0;
+	size_t cap = 0, kcap = 0;
 	for (po_message_t m; (m = po_next_message(it)) != NULL;) {
 		const char *ctx = po_message_msgctxt(m);
-		if (po_message_is_obsolete(m) || (!ctx && !*po_message_msgid(m)))
-			continue; /* messages a tool retired, and the header */
+		if (po_message_is_obsolete(m))
+			continue; /* messages a tool retired */
+		/* The translator's comments: a string joined for the call, the
+		 * caller's to free when not "" (libgettextpo 0.21: "FIXME: memory
+		 * leak"). */
+		char *comments = (char *)po_message_comments(m);
+		if (comments && !*comments)
+			comments = NULL;
+		if (!ctx && !*po_message_msgid(m)) { /* the header */
+			if (kept) {
+				free(kept->header);
+				free(kept->header_comments);
+				kept->header = to_utf8(cd, po_message_msgstr(m));
+				kept->header_comments = to_utf8(cd, comments);
+			}
+			free(comments);
+			continue;
+		}
 		char *key = ctx ? to_utf8(cd, ctx) : qb_xstrdup("");
 		char *msgid = to_utf8(cd, po_message_msgid(m));
 		int line = 0;
@@ -464,6 +490,7 @@ int qb_po_read(const char *path, qb_tu_file *out)
 			              "has one translation, given as msgstr", ctx ? key : msgid);
 			free(key);
 			free(msgid);
+			free(comments);
 			continue;
 		}
 		if (out->n == cap)
@@ -482,7 +509,14 @@ int qb_po_read(const char *path, qb_tu_file *out)
 			              "the file as UTF-8", charset);
 		}
 		u->fuzzy = po_message_is_fuzzy(m) != 0;
-		u->reviewed = comment_says_reviewed(po_message_comments(m), false);
+		u->reviewed = says_reviewed(comments, false);
+		char *ucomments = kept && ctx && key && comments ? to_utf8(cd, comments) : NULL;
+		free(comments);
+		if (ucomments) { /* kept by a new export with the message */
+			if (kept->n == kcap)
+				kept->v = qb_xrealloc(kept->v, (kcap = kcap * 2 + 16) * sizeof *kept->v);
+			kept->v[kept->n++] = (qb_tu_comment){qb_xstrdup(key), ucomments};
+		}
 		u->reviewed_kept = comment_says_reviewed(po_message_extracted_comments(m), true);
 		u->line = line;
 		po_filepos_t fp = ctx ? NULL : po_message_filepos(m, 0);
@@ -502,7 +536,19 @@ done:
 	free(charset);
 	free(utext);
 	free(text);
+	if (kept && kept->n)
+		qsort(kept->v, kept->n, sizeof *kept->v, cmp_comment);
 	return qb_diag_errors_since(mk) ? -1 : 0;
+}
+
+int qb_po_read(const char *path, qb_tu_file *out)
+{
+	return po_read(path, out, NULL);
+}
+
+int qb_po_read_kept(const char *path, qb_tu_file *units, qb_tu_kept *kept)
+{
+	return po_read(path, units, kept);
 }
 
 /* The default-language line of u's text, 0 when unknown. */
@@ -551,72 +597,6 @@ void qb_tu_in_place(qb_tu_file *f, const qb_tu_list *units, const qb_bank *bank,
 		in->key = qb_xstrdup(units->v[hit].key);
 	}
 	free(taken);
-}
-
-static int cmp_comment(const void *a, const void *b)
-{
-	return strcmp(((const qb_tu_comment *)a)->key, ((const qb_tu_comment *)b)->key);
-}
-
-int qb_po_read_kept(const char *path, qb_tu_kept *out)
-{
-	memset(out, 0, sizeof *out);
-	qb_diag_mark mk = qb_diag_mark_now();
-	po_file_t file = po_file_read(path, &handler);
-	if (!file || qb_diag_errors_since(mk)) {
-		if (file)
-			po_free(file);
-		return -1;
-	}
-	/* In the file's charset, as qb_po_read() reads it (which told any
-	 * error of it): kept in UTF-8. */
-	char *header = (char *)po_file_domain_header(file, NULL);
-	char *charset = po_charset(header);
-	iconv_t cd = (iconv_t)-1;
-	if (strcasecmp(charset, "UTF-8") != 0 &&
-	    (cd = iconv_open("UTF-8", charset)) == (iconv_t)-1) {
-		qb_diag_error(QB_LOC(path, 0, 0), "the file's charset '%s' is not one this "
-		              "system knows; save it as UTF-8", charset);
-		goto done;
-	}
-	size_t cap = 0;
-	po_message_iterator_t it = po_message_iterator(file, NULL);
-	for (po_message_t m; (m = po_next_message(it)) != NULL;) {
-		const char *ctx = po_message_msgctxt(m);
-		if (po_message_is_obsolete(m))
-			continue;
-		/* libgettextpo's comments are a new string at each call, the
-		 * caller's unless it is its "" of none. */
-		char *c = (char *)po_message_comments(m);
-		char *uc = c && *c ? to_utf8(cd, c) : NULL;
-		if (c && *c)
-			free(c);
-		if (!ctx && !*po_message_msgid(m)) {
-			free(out->header);
-			free(out->header_comments);
-			out->header = to_utf8(cd, po_message_msgstr(m));
-			out->header_comments = uc;
-			continue;
-		}
-		char *key = ctx && uc && *uc ? to_utf8(cd, ctx) : NULL;
-		if (!key) {
-			free(uc);
-			continue;
-		}
-		if (out->n == cap)
-			out->v = qb_xrealloc(out->v, (cap = cap * 2 + 16) * sizeof *out->v);
-		out->v[out->n++] = (qb_tu_comment){key, uc};
-	}
-	po_message_iterator_free(it);
-	if (out->n)
-		qsort(out->v, out->n, sizeof *out->v, cmp_comment);
-done:
-	if (cd != (iconv_t)-1)
-		iconv_close(cd);
-	po_free(file);
-	free(header);
-	free(charset);
-	return qb_diag_errors_since(mk) ? -1 : 0;
 }
 
 void qb_tu_file_dispose(qb_tu_file *f)
