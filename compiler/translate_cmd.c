@@ -345,13 +345,27 @@ static void drop_notes(qb_tu_list *l)
 	}
 }
 
-/* The unit k of before (the bank's units before the import) in after
- * (the same bank's after it), or NULL. */
-static const qb_tu *after_unit(const qb_tu_list *after, const qb_tu_list *before, size_t k)
+/* The keys of l's units, taken from it, and l let go (the edited bank's
+ * units are found by them). */
+static char **take_keys(qb_tu_list *l, size_t *n)
 {
-	if (k < after->n && strcmp(after->v[k].key, before->v[k].key) == 0)
+	char **keys = qb_xcalloc(l->n + 1, sizeof *keys);
+	for (size_t i = 0; i < l->n; i++) {
+		keys[i] = l->v[i].key;
+		l->v[i].key = NULL;
+	}
+	*n = l->n;
+	qb_tu_dispose(l);
+	return keys;
+}
+
+/* The unit keys[k] of the bank before the import in after (the same
+ * bank's units after it), or NULL. */
+static const qb_tu *after_unit(const qb_tu_list *after, char *const *keys, size_t k)
+{
+	if (k < after->n && strcmp(after->v[k].key, keys[k]) == 0)
 		return &after->v[k];
-	return qb_tu_find(after, before->v[k].key);
+	return qb_tu_find(after, keys[k]);
 }
 
 /* The target language: --lang, checked against the language the file
@@ -451,8 +465,9 @@ static bool same_words(const char *a, const char *b)
 typedef struct readback {
 	const qb_tu_file *f;
 	const char *const *done;
-	const qb_tu_list *after, *before; /* the bank's units, and before the import */
-	const size_t *map;                /* each unit of f's in before */
+	const qb_tu_list *after;          /* the edited bank's units */
+	char *const *keys;                /* the bank's units' keys before it */
+	const size_t *map;                /* each unit of f's among them */
 	const char *lang, *fpath, *bpath;
 } readback;
 
@@ -461,7 +476,7 @@ static void readback_at(void *payload, qb_diag_level level, qb_loc loc, const ch
 	const readback *rb = payload;
 	const qb_tu_in *hit = NULL;
 	for (size_t i = 0; loc.file && strcmp(loc.file, rb->bpath) == 0 && i < rb->f->n; i++) {
-		const qb_tu *u = rb->done[i] ? after_unit(rb->after, rb->before, rb->map[i]) : NULL;
+		const qb_tu *u = rb->done[i] ? after_unit(rb->after, rb->keys, rb->map[i]) : NULL;
 		const qb_tr *tr = u ? qb_text_tr(u->text, rb->lang) : NULL;
 		if (!tr || !u->target)
 			continue;
@@ -499,6 +514,8 @@ static qb_drv_status import_file(const qb_drv_opts *o, const char *fpath, const 
 	bool *cur = NULL;         /* its record entry made current (else stale) */
 	bool *rv = NULL;          /* the file marks it reviewed                */
 	size_t *map = NULL;       /* the unit of the bank it translates       */
+	char **keys = NULL;       /* the keys of those units, once let go     */
+	size_t nkeys = 0;
 	bool *taken = NULL;       /* per unit of the bank: translated by one  */
 	import_counts n = {0};
 	pairs pend = {NULL, 0};
@@ -673,6 +690,7 @@ static qb_drv_status import_file(const qb_drv_opts *o, const char *fpath, const 
 		left += !units.v[i].target;
 	for (size_t i = 0; i < f.n; i++)
 		left -= done[i] && !units.v[map[i]].target;
+	keys = take_keys(&units, &nkeys);
 	if (newlang && n.added && qb_edit_add_lang(ed, L) != 0) {
 		qb_diag_error(QB_LOC(bpath, 1, 1), "the bank has no 'languages:' line to add '%s' to", L);
 		rc = QB_DRV_BANK_ERRORS;
@@ -698,12 +716,12 @@ static qb_drv_status import_file(const qb_drv_opts *o, const char *fpath, const 
 			goto done;
 		}
 		qb_tu_collect(&after, nb, L, NULL, NULL);
-		readback rb = {&f, done, &after, &units, map, L, fpath, bpath};
+		readback rb = {&f, done, &after, keys, map, L, fpath, bpath};
 		qb_diag_later_each(kept, readback_at, &rb);
 		qb_diag_later_free(kept);
 		drop_notes(&after);
 		for (size_t i = 0; i < f.n; i++) {
-			const qb_tu *u = done[i] ? after_unit(&after, &units, map[i]) : NULL;
+			const qb_tu *u = done[i] ? after_unit(&after, keys, map[i]) : NULL;
 			if (done[i] && (!u || !u->target || strcmp(u->target, done[i]) != 0))
 				qb_diag_error(QB_LOC(fpath, f.v[i].line, 1), "translation of '%s' does not "
 				              "read back from the bank as written: write its line breaks as "
@@ -729,7 +747,7 @@ static qb_drv_status import_file(const qb_drv_opts *o, const char *fpath, const 
 		drop_notes(&after);
 	}
 	for (size_t i = 0; rev && i < f.n; i++) {
-		const qb_tu *u = done[i] ? after_unit(&after, &units, map[i]) : NULL;
+		const qb_tu *u = done[i] ? after_unit(&after, keys, map[i]) : NULL;
 		if (u && u->qid && *u->elem &&
 		    qb_rev_set_text(rev, cb, u->qid, u->elem, u->text, L, cur[i],
 		                    cur[i] && (o->reviewed || rv[i])))
@@ -770,6 +788,9 @@ done:
 	free(rv);
 	free(map);
 	free(taken);
+	for (size_t i = 0; i < nkeys; i++)
+		free(keys[i]);
+	free(keys);
 	qb_edit_free(ed);
 	qb_tu_dispose(&units);
 	qb_tu_dispose(&after);
