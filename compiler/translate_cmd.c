@@ -74,6 +74,27 @@ static bool file_lang(qb_buf *out, const char *s)
 	return ok;
 }
 
+/* An earlier XLIFF file that a tool wrote (placeholders without their
+ * data, its own white space) made whole against the bank's units, as the
+ * import makes it (qb_xliff_resolve()), so that its translations are
+ * kept with their markup.  -1 after an error located in the file. */
+static int resolve_prev(qb_tu_file *prev, const qb_tu_list *units, const char *path)
+{
+	bool any = false;
+	for (size_t i = 0; i < prev->n && !any; i++)
+		any = prev->v[i].unresolved || prev->v[i].space_default;
+	if (!any)
+		return 0;
+	size_t *map = qb_xcalloc(prev->n + 1, sizeof *map);
+	int rc = 0;
+	qb_tu_match(units, prev, map);
+	for (size_t i = 0; i < prev->n; i++)
+		if (map[i] != SIZE_MAX && qb_xliff_resolve(&prev->v[i], &units->v[map[i]], path) != 0)
+			rc = -1;
+	free(map);
+	return rc;
+}
+
 static qb_drv_status export_bank(const qb_drv_opts *o, const char *path)
 {
 	if (!o->langs) {
@@ -151,15 +172,16 @@ static qb_drv_status export_bank(const qb_drv_opts *o, const char *path)
 		bool same = !prev.lang || (have && (strcmp(have, want) == 0 ||
 		                                    (strncmp(have, want, wl) == 0 && have[wl] == '-')));
 		qb_buf_dispose(&plang);
-		/* Messages whose msgctxt a tool dropped, placed as the import
-		 * places them. */
-		if (same && po) {
+		/* Messages whose msgctxt a tool dropped placed, and a tool's
+		 * XLIFF made whole, as the import does. */
+		if (same && po)
 			qb_tu_in_place(&prev, &units, bank, out);
-			if (qb_diag_errors_since(m2)) {
-				qb_diag_note(QB_LOC(out, 0, 0), "nothing was written");
-				rc = QB_DRV_BANK_ERRORS;
-				goto done;
-			}
+		else if (same)
+			resolve_prev(&prev, &units, out);
+		if (qb_diag_errors_since(m2)) {
+			qb_diag_note(QB_LOC(out, 0, 0), "nothing was written");
+			rc = QB_DRV_BANK_ERRORS;
+			goto done;
 		}
 		size_t nprev = 0;
 		if (same && qb_tu_merge(&units, &prev, &kept, out, rev != NULL, &nprev, &nkept) != 0) {

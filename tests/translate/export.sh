@@ -136,6 +136,65 @@ check "XLIFF re-export, source changed: its target kept" sh -c \
 cp orig.qb bank.qb
 rm -f bank.fr.xlf bank.fr.po
 
+# --- an earlier file as tools save it: a PO in Latin-1, of fr_FR, a
+# message without its msgctxt; an XLIFF without its placeholders' data ---
+run "$QBC" translate export --lang fr bank.qb
+fill bank.fr.po returned.po
+e=$(printf '\351')
+iconv -f UTF-8 -t ISO-8859-1 returned.po | LC_ALL=C sed -e 's/charset=UTF-8/charset=ISO-8859-1/' \
+	-e 's/^"Language: fr\\n"$/"Language: fr_FR\\n"/' -e "s/^msgstr \"FR Blue\"\$/msgstr \"Bleu ${e}t${e}\"/" \
+	-e "s/^msgctxt \"sky\/option 2\"\$/# V${e}rifi${e}\nmsgctxt \"sky\/option 2\"/" \
+	-e '/^msgctxt "title"$/d' >bank.fr.po
+check "Latin-1 re-export: the file is Latin-1" sh -c "! iconv -f UTF-8 -t UTF-8 bank.fr.po >/dev/null 2>&1"
+run "$QBC" translate export --lang fr bank.qb
+check "Latin-1 re-export: exit 0" rc 0
+check "Latin-1 re-export: every translation kept" out_has "13 translations kept from the earlier bank.fr.po"
+check "Latin-1 re-export: written in UTF-8" grep -qF '"Content-Type: text/plain; charset=UTF-8\n"' bank.fr.po
+check "Latin-1 re-export: a translation converted" \
+	sh -c "$PY '$HERE/pounits.py' bank.fr.po | grep -qxF 'sky/option 1|-|Bleu été'"
+check "Latin-1 re-export: the message without msgctxt placed" \
+	sh -c "$PY '$HERE/pounits.py' bank.fr.po | grep -qxF 'title|-|FR Colours'"
+check "Latin-1 re-export: the comment converted" grep -qx '# Vérifié' bank.fr.po
+check "Latin-1 re-export: the language is fr" grep -qF '"Language: fr\n"' bank.fr.po
+rm -f bank.fr.po
+sed 's/^   en: What colour is the sky?$/   en: What colour is the sky ($\\lambda$)?/' orig.qb >bank.qb
+run "$QBC" translate export --lang fr --format xliff bank.qb
+# A tool that drops <originalData> and dataRef, its target the source's.
+$PY - bank.fr.xlf returned.xlf <<'EOF'
+import copy, sys
+import xml.etree.ElementTree as ET
+NS = "urn:oasis:names:tc:xliff:document:2.0"
+ET.register_namespace("", NS)
+tree = ET.parse(sys.argv[1])
+for unit in tree.iter(f"{{{NS}}}unit"):
+    for od in unit.findall(f"{{{NS}}}originalData"):
+        unit.remove(od)
+    for seg in unit.iter(f"{{{NS}}}segment"):
+        src = seg.find(f"{{{NS}}}source")
+        for old in seg.findall(f"{{{NS}}}target"):
+            seg.remove(old)
+        trg = copy.deepcopy(src)
+        trg.tag = f"{{{NS}}}target"
+        trg.text = "FR " + (trg.text or "")
+        seg.append(trg)
+        seg.set("state", "translated")
+        for ph in seg.iter(f"{{{NS}}}ph"):
+            ph.attrib.pop("dataRef", None)
+tree.write(sys.argv[2], encoding="UTF-8", xml_declaration=True)
+EOF
+cp returned.xlf bank.fr.xlf
+check "XLIFF without data: the tool's file has none" sh -c "! grep -q originalData bank.fr.xlf"
+run "$QBC" translate export --lang fr --format xliff bank.qb
+check "XLIFF without data, re-export: exit 0" rc 0
+check "XLIFF without data, re-export: every translation kept" out_has "13 translations kept"
+check "XLIFF without data, re-export: none made stale" out_has "(13 translated, 0 stale, 0 untranslated)"
+check "XLIFF without data, re-export: the formula's data back" grep -qF '<data id="d1">$\lambda$</data>' bank.fr.xlf
+run "$QBC" translate import bank.fr.xlf bank.qb
+check "XLIFF without data, re-export: it imports" rc 0
+check "XLIFF without data, re-export: the formula in place" grep -qxF '   fr: FR What colour is the sky ($\lambda$)?' bank.qb
+cp orig.qb bank.qb
+rm -f bank.fr.xlf bank.fr.po bank.lock
+
 # --- options inserted, deleted, reordered between export and import ---
 # The translator's Kiswahili: each "No." feedback its own.
 run "$QBC" translate export --lang sw bank.qb
