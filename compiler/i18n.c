@@ -83,6 +83,12 @@ void qb_i18n_init(const char *argv0)
 	if (dir)
 		bindtextdomain("qbc", dir);
 	free(dir);
-	bind_textdomain_codeset("qbc", "UTF-8");
+	/* qbc writes UTF-8, and so must the libraries whose messages it
+	 * passes on: libgettextpo's (its parser's through bison's) would
+	 * otherwise follow LC_CTYPE, which stays C, and come out with every
+	 * letter outside ASCII a '?' ("cha?ne"). */
+	static const char *const domains[] = {"qbc", "gettext-tools", "bison-runtime"};
+	for (size_t i = 0; i < QB_NELEM(domains); i++)
+		bind_textdomain_codeset(domains[i], "UTF-8");
 	textdomain("qbc");
 }

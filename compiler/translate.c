@@ -881,19 +881,30 @@ typedef struct piece_list {
 } piece_list;
 
 /* A picture or sound may be the language's own: it counts by its kind
- * only; a cloze gap's answers are translated, and its structure is
- * checked by gaps_check(); every other piece counts by its exact text. */
+ * only, under a name no other piece can have; a cloze gap's answers are
+ * translated, and its structure is checked by gaps_check(); every other
+ * piece counts by its exact text. */
+#define PIECE_MEDIA "![…](…)"
+
 static void add_piece(void *payload, const char *kind, const char *s, size_t len)
 {
 	piece_list *l = payload;
-	if (!kind || strcmp(kind, "gap") == 0)
+	/* A picture's opening '![' counts with its "](file)": once. */
+	if (!kind || strcmp(kind, "gap") == 0 || (strcmp(kind, "media") == 0 && s[0] == '!'))
 		return;
 	if (l->n == l->cap)
 		l->v = qb_xrealloc(l->v, (l->cap = l->cap * 2 + 8) * sizeof *l->v);
 	if (strcmp(kind, "media") == 0 && s[0] == ']')
-		l->v[l->n++] = qb_xstrdup("![…](…) (a picture or sound)");
+		l->v[l->n++] = qb_xstrdup(PIECE_MEDIA);
 	else
 		l->v[l->n++] = qb_xstrndup(s, len);
+}
+
+/* A piece as a message names it: a picture or sound by its kind, in the
+ * user's language. */
+static const char *piece_name(const char *piece)
+{
+	return strcmp(piece, PIECE_MEDIA) == 0 ? _("![…](…) (a picture or sound)") : piece;
 }
 
 /* The cloze gaps of target against those of source, one by one: the
@@ -1002,13 +1013,17 @@ int qb_tu_markup_check(const char *source, const char *target, qb_buf *why)
 		}
 		rc = -1;
 		if (d < 0)
-			qb_buf_appendf(why, "the translation lacks '%s' of the source (formulas, code, "
-			               "link and picture targets and cloze gaps are kept as they are)",
-			               a.v[i]);
+			qb_buf_appendf(why,
+			               _("the translation lacks '%s' of the source (formulas, code, "
+			                 "link and picture targets and cloze gaps are kept as they "
+			                 "are)"),
+			               piece_name(a.v[i]));
 		else
-			qb_buf_appendf(why, "the translation has '%s', which the source lacks (formulas, "
-			               "code, link and picture targets and cloze gaps are kept as they "
-			               "are)", b.v[j]);
+			qb_buf_appendf(why,
+			               _("the translation has '%s', which the source lacks (formulas, "
+			                 "code, link and picture targets and cloze gaps are kept as "
+			                 "they are)"),
+			               piece_name(b.v[j]));
 	}
 	pieces_dispose(&a);
 	pieces_dispose(&b);

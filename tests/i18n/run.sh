@@ -163,4 +163,58 @@ check "--help: the usage line stays as typed" sh -c "as_user() { env -u LC_MESSA
 as_user LANGUAGE=fr "$QBC" frobnicate 2>"$T/usage.fr"
 check "a usage error in French" grep -qx "qbc : essayez 'qbc --help'" "$T/usage.fr"
 
+# --- (f) qbc translate import in the user's language ----------------------
+# The markup a translation broke is named in the user's language, and
+# libgettextpo's own messages about a broken PO file keep their letters.
+mkdir -p "$T/tr" && cd "$T/tr" || exit 2
+printf '\211PNG\r\n\032\n' >a.png
+cat >bank.qb <<'QB'
+bank: tr
+languages: en, fr
+title:
+  en: Markup
+  fr: Balisage
+
+1. gaps
+type: cloze
+en: Water boils at {{100}} degrees; see ![a dial](a.png)
+fr: L'eau bout à {{100}} degrés ; voir ![un cadran](a.png)
+explanation:
+  en: At sea level.
+  fr: Au niveau de la mer.
+QB
+"$QBC" translate export --lang sw -o bank.sw.po bank.qb >/dev/null 2>&1
+# The translator dropped the picture.
+awk '/^msgctxt "gaps\/prompt"/ { p = 1 } p && /^msgstr/ { print "msgstr \"Maji huchemka kwa nyuzi {{100}}\""; p = 0; next } { print }' \
+	bank.sw.po >markup.po
+check "translate: the PO file to break was written" grep -q 'nyuzi {{100}}' markup.po
+"$QBC" translate import markup.po bank.qb >/dev/null 2>"$T/tr.en"
+check "translate: the English transcript names the lost picture" grep -q "lacks '!\[…\](…) (a picture or sound)'" "$T/tr.en"
+for L in fr sw ar; do
+	as_user LANGUAGE=$L "$QBC" translate import markup.po bank.qb >/dev/null 2>"$T/tr.$L"
+	$CHECK diag "$PO_DIR/$L.po" "translate import, broken markup, LANGUAGE=$L" "$T/tr.en" "$T/tr.$L" >>"$results" 2>&1
+done
+count
+# (po_check.py's English words include Spanish and Portuguese ones: 'no'.)
+for L in es pt; do
+	as_user LANGUAGE=$L "$QBC" translate import markup.po bank.qb >/dev/null 2>"$T/tr.$L"
+	check "translate import, broken markup, LANGUAGE=$L: no English reason" \
+		sh -c "grep -q 'gaps/prompt' '$T/tr.$L' && ! grep -q 'the translation\\|a picture or sound\\|kept as they are' '$T/tr.$L'"
+done
+check "translate: the lost picture named in French" \
+	grep -q "il manque à la traduction '!\[…\](…) (une image ou un son)'" "$T/tr.fr"
+# A PO file libgettextpo cannot parse: its message in French, in UTF-8.
+sed 's/^msgstr "Maji huchemka kwa nyuzi {{100}}"$/msgstr "Maji huchemka/' markup.po >broken.po
+if [ -f /usr/share/locale/fr/LC_MESSAGES/gettext-tools.mo ]; then
+	as_user LANGUAGE=fr "$QBC" translate import broken.po bank.qb >/dev/null 2>"$T/po.fr"
+	check "libgettextpo's message in French keeps its 'î' (not 'cha?ne')" \
+		grep -q "erreur: .*chaîne" "$T/po.fr"
+	check "libgettextpo's message: no letter turned into '?'" sh -c "! grep -q '[a-z]?[a-z]' '$T/po.fr'"
+	as_user LANGUAGE=es "$QBC" translate import broken.po bank.qb >/dev/null 2>"$T/po.es"
+	check "libgettextpo's message in Spanish keeps its 'í'" grep -q "línea" "$T/po.es"
+else
+	echo "i18n: gettext-tools has no French catalogue here: libgettextpo's messages are not checked"
+fi
+cd "$ROOT" || exit 2
+
 finish
