@@ -8,6 +8,7 @@
 
 #include "alloc.h"
 #include "diag.h"
+#include "i18n.h"
 #include "import.h"
 #include "utf8.h"
 
@@ -41,8 +42,12 @@ static void add_question(qb_imp *im, aiken_q *a, char answer, qb_loc aloc)
 {
 	size_t right = (size_t)(answer - 'A');
 	if (a->nopts < 2) {
-		qb_diag_error(a->loc, "this question has %zu option%s; an Aiken question needs at "
-		              "least two, as lines 'A. text'", a->nopts, a->nopts == 1 ? "" : "s");
+		qb_diag_error(a->loc,
+		              ngettext("this question has %zu option; an Aiken question needs at "
+		                       "least two, as lines 'A. text'",
+		                       "this question has %zu options; an Aiken question needs at "
+		                       "least two, as lines 'A. text'", a->nopts),
+		              a->nopts);
 		return;
 	}
 	if (right >= a->nopts) {

@@ -18,6 +18,7 @@
 
 #include "alloc.h"
 #include "diag.h"
+#include "i18n.h"
 #include "import.h"
 #include "utf8.h"
 
@@ -291,9 +292,22 @@ static void row(csvr *r)
 	qb_imp *im = r->im;
 	qb_loc loc = at(r, r->nrow ? r->row[0].off : 0);
 	if (r->nrow != r->ncols) {
-		qb_diag_error(loc, "row %zu has %zu column%s, the header has %zu: a missing or extra "
-		              "'%s'", r->rowno, r->nrow, r->nrow == 1 ? "" : "s", r->ncols,
-		              r->nrow < r->ncols ? "column" : "delimiter");
+		/* Fewer cells than the header: a column is missing; more: a
+		 * delimiter is one too many. */
+		if (r->nrow < r->ncols)
+			qb_diag_error(loc,
+			              ngettext("row %zu has %zu column, the header has %zu: a missing or "
+			                       "extra 'column'",
+			                       "row %zu has %zu columns, the header has %zu: a missing or "
+			                       "extra 'column'", r->nrow),
+			              r->rowno, r->nrow, r->ncols);
+		else
+			qb_diag_error(loc,
+			              ngettext("row %zu has %zu column, the header has %zu: a missing or "
+			                       "extra 'delimiter'",
+			                       "row %zu has %zu columns, the header has %zu: a missing or "
+			                       "extra 'delimiter'", r->nrow),
+			              r->rowno, r->nrow, r->ncols);
 		return;
 	}
 	const char *ls[QB_IMP_MAX_LANGS];

@@ -21,6 +21,7 @@
 
 #include "alloc.h"
 #include "diag.h"
+#include "i18n.h"
 #include "import.h"
 #include "utf8.h"
 
@@ -821,9 +822,12 @@ int qb_import_moodlexml(qb_imp *im, const char *data, size_t len)
 		free(name);
 	}
 	if (x.penalties)
-		qb_diag_note(QB_LOC(im->file, 0, 0), "the penalties of %zu question%s for another "
-		             "try are not carried: qbc does not deduct for retries", x.penalties,
-		             x.penalties == 1 ? "" : "s");
+		qb_diag_note(QB_LOC(im->file, 0, 0),
+		             ngettext("the penalties of %zu question for another try are not "
+		                      "carried: qbc does not deduct for retries",
+		                      "the penalties of %zu questions for another try are not "
+		                      "carried: qbc does not deduct for retries", x.penalties),
+		             x.penalties);
 	free(x.category);
 	free(x.bol);
 	if (x.title && !im->title)

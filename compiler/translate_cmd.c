@@ -203,12 +203,26 @@ static qb_drv_status export_bank(const qb_drv_opts *o, const char *path)
 	size_t nstate[4] = {0, 0, 0, 0};
 	for (size_t i = 0; i < units.n; i++)
 		nstate[units.v[i].state]++;
-	if (strcmp(out, "-") != 0)
-		printf(_("%s: %zu texts to translate into %s (%zu translated, %zu stale, %zu "
-		         "untranslated) written to %s\n"),
-		       bank->path, units.n, qb_buf_cstr(&lang),
-		       nstate[QB_TU_TRANSLATED] + nstate[QB_TU_REVIEWED],
-		       nstate[QB_TU_STALE], nstate[QB_TU_UNTRANSLATED], out);
+	if (strcmp(out, "-") != 0) {
+		/* Each count its own plural ("0 périmé", "1 ignorée"), the
+		 * sentence one message. */
+		size_t ntr = nstate[QB_TU_TRANSLATED] + nstate[QB_TU_REVIEWED];
+		size_t nst = nstate[QB_TU_STALE], nun = nstate[QB_TU_UNTRANSLATED];
+		qb_buf c[4] = {QB_BUF_INIT, QB_BUF_INIT, QB_BUF_INIT, QB_BUF_INIT};
+		qb_buf_appendf(&c[0], ngettext("%zu text", "%zu texts", units.n), units.n);
+		/* TRANSLATORS: a count of texts, in "(3 translated, 1 stale,
+		 * 0 untranslated)". */
+		qb_buf_appendf(&c[1], ngettext("%zu translated", "%zu translated", ntr), ntr);
+		qb_buf_appendf(&c[2], ngettext("%zu stale", "%zu stale", nst), nst);
+		qb_buf_appendf(&c[3], ngettext("%zu untranslated", "%zu untranslated", nun), nun);
+		/* TRANSLATORS: "bank.qb: 26 texts to translate into sw (26
+		 * translated, 0 stale, 0 untranslated) written to bank.sw.po". */
+		printf(_("%s: %s to translate into %s (%s, %s, %s) written to %s\n"), bank->path,
+		       qb_buf_cstr(&c[0]), qb_buf_cstr(&lang), qb_buf_cstr(&c[1]), qb_buf_cstr(&c[2]),
+		       qb_buf_cstr(&c[3]), out);
+		for (size_t i = 0; i < 4; i++)
+			qb_buf_dispose(&c[i]);
+	}
 	if (nkept)
 		printf(ngettext("  %zu translation kept from the earlier %s, which the bank does not "
 		                "have yet (import it)\n",
@@ -779,18 +793,38 @@ static qb_drv_status import_file(const qb_drv_opts *o, const char *fpath, const 
 		rc = QB_DRV_IO;
 		goto done;
 	}
+	/* Each count its own plural ("0 périmé", "1 ignorée"), the
+	 * sentence one message. */
+	size_t k = n.changed_source + n.altered + n.unknown, same = n.same + n.confirmed;
+	qb_buf c[8] = {QB_BUF_INIT, QB_BUF_INIT, QB_BUF_INIT, QB_BUF_INIT,
+	               QB_BUF_INIT, QB_BUF_INIT, QB_BUF_INIT, QB_BUF_INIT};
+	/* TRANSLATORS: counts of translations, in "3 added, 1 changed, ...". */
+	qb_buf_appendf(&c[0], ngettext("%zu added", "%zu added", n.added), n.added);
+	qb_buf_appendf(&c[1], ngettext("%zu changed", "%zu changed", n.changed), n.changed);
+	qb_buf_appendf(&c[2], ngettext("%zu unchanged", "%zu unchanged", same), same);
+	qb_buf_appendf(&c[3], ngettext("%zu skipped", "%zu skipped", k), k);
+	qb_buf_appendf(&c[4], ngettext("%zu changed in the bank since the export",
+	                               "%zu changed in the bank since the export", n.changed_source),
+	               n.changed_source);
+	qb_buf_appendf(&c[5], ngettext("%zu unknown", "%zu unknown", n.unknown), n.unknown);
+	qb_buf_appendf(&c[6], ngettext("%zu untranslated", "%zu untranslated", n.untranslated),
+	               n.untranslated);
+	qb_buf_appendf(&c[7], ngettext("%zu changed by a tool", "%zu changed by a tool", n.altered),
+	               n.altered);
 	if (n.altered)
-		printf(_("%s: %s from %s: %zu added, %zu changed, %zu unchanged, %zu skipped (%zu "
-		         "changed in the bank since the export, %zu changed by a tool, %zu unknown), "
-		         "%zu untranslated\n"),
-		       bpath, L, fpath, n.added, n.changed, n.same + n.confirmed,
-		       n.changed_source + n.altered + n.unknown, n.changed_source, n.altered, n.unknown,
-		       n.untranslated);
+		/* TRANSLATORS: "bank.qb: sw from bank.sw.po: 3 added, 1 changed,
+		 * 20 unchanged, 3 skipped (1 changed in the bank since the
+		 * export, 1 changed by a tool, 1 unknown), 0 untranslated". */
+		printf(_("%s: %s from %s: %s, %s, %s, %s (%s, %s, %s), %s\n"), bpath, L, fpath,
+		       qb_buf_cstr(&c[0]), qb_buf_cstr(&c[1]), qb_buf_cstr(&c[2]), qb_buf_cstr(&c[3]),
+		       qb_buf_cstr(&c[4]), qb_buf_cstr(&c[7]), qb_buf_cstr(&c[5]), qb_buf_cstr(&c[6]));
 	else
-		printf(_("%s: %s from %s: %zu added, %zu changed, %zu unchanged, %zu skipped (%zu "
-		         "changed in the bank since the export, %zu unknown), %zu untranslated\n"),
-		       bpath, L, fpath, n.added, n.changed, n.same + n.confirmed,
-		       n.changed_source + n.unknown, n.changed_source, n.unknown, n.untranslated);
+		/* TRANSLATORS: "bank.qb: sw from bank.sw.po: 3 added, 1 changed,
+		 * 20 unchanged, 2 skipped (1 changed in the bank since the
+		 * export, 1 unknown), 0 untranslated". */
+		printf(_("%s: %s from %s: %s, %s, %s, %s (%s, %s), %s\n"), bpath, L, fpath,
+		       qb_buf_cstr(&c[0]), qb_buf_cstr(&c[1]), qb_buf_cstr(&c[2]), qb_buf_cstr(&c[3]),
+		       qb_buf_cstr(&c[4]), qb_buf_cstr(&c[5]), qb_buf_cstr(&c[6]));
 	if (newlang && n.added)
 		printf(_("  '%s' added to the bank's languages\n"), L);
 	if (newlang && n.added && left)
@@ -798,9 +832,23 @@ static qb_drv_status import_file(const qb_drv_opts *o, const char *fpath, const 
 		                "  %zu texts still have no '%s' translation: qbc check lists them\n",
 		                left),
 		       left, L);
-	if (rev)
-		printf(_("  revision record: %zu marked current%s, %zu left stale (fuzzy)\n"), n.current,
-		       o->reviewed ? _(" (reviewed)") : "", n.stale);
+	if (rev) {
+		qb_buf_clear(&c[0]);
+		qb_buf_clear(&c[1]);
+		qb_buf_appendf(&c[0],
+		               o->reviewed ? ngettext("%zu marked current (reviewed)",
+		                                      "%zu marked current (reviewed)", n.current)
+		                           : ngettext("%zu marked current", "%zu marked current",
+		                                      n.current),
+		               n.current);
+		qb_buf_appendf(&c[1], ngettext("%zu left stale (fuzzy)", "%zu left stale (fuzzy)",
+		                               n.stale), n.stale);
+		/* TRANSLATORS: "  revision record: 3 marked current, 1 left
+		 * stale (fuzzy)". */
+		printf(_("  revision record: %s, %s\n"), qb_buf_cstr(&c[0]), qb_buf_cstr(&c[1]));
+	}
+	for (size_t i = 0; i < 8; i++)
+		qb_buf_dispose(&c[i]);
 done:
 	if (lockfd >= 0)
 		close(lockfd);

@@ -599,9 +599,12 @@ static void check_text(ctx *c, const qb_text *t, const char *what, bool check_mi
 			first_tr = tr;
 			first_nf = nf;
 		} else if (nf != first_nf) {
-			qb_diag_warning(qb_tr_loc(t, tr), "the '%s' text of %s has %zu formula%s, the '%s' "
-			                "text %zu: is a '$' missing?", qb_tr_lang(t, tr), what, nf,
-			                nf == 1 ? "" : "s", qb_tr_lang(t, first_tr), first_nf);
+			qb_diag_warning(qb_tr_loc(t, tr),
+			                ngettext("the '%s' text of %s has %zu formula, the '%s' text "
+			                         "%zu: is a '$' missing?",
+			                         "the '%s' text of %s has %zu formulas, the '%s' text "
+			                         "%zu: is a '$' missing?", nf),
+			                qb_tr_lang(t, tr), what, nf, qb_tr_lang(t, first_tr), first_nf);
 		}
 	}
 	check_same(t, what);
@@ -730,14 +733,6 @@ static void check_ids(ctx *c)
 	free(first);
 }
 
-/* A type's word for its options in messages. */
-static const char *option_word(qb_qtype t)
-{
-	/* TRANSLATORS: what a question of a type calls its options, in
-	 * "option 2 of question 'x'"; also "the %ss of a question". */
-	return t == QB_QTYPE_SHORT ? _("answer") : t == QB_QTYPE_MATCHING ? _("pair") : _("option");
-}
-
 /* A matching pair: both sides in the same languages. */
 static void check_pair(ctx *c, const qb_choice *ch, const char *what)
 {
@@ -760,14 +755,22 @@ static void check_pair(ctx *c, const qb_choice *ch, const char *what)
 static void check_choices(ctx *c, const qb_question *q, const char *name, bool untagged)
 {
 	const qb_bank *b = c->bank;
-	const char *word = option_word(q->type);
 	qb_buf what = QB_BUF_INIT;
 	size_t pairs = 0;
 	for (size_t i = 0; i < q->nchoices; i++) {
 		const qb_choice *ch = &q->choices[i];
 		qb_buf_clear(&what);
-		/* TRANSLATORS: "option 2 of question 'x'". */
-		qb_buf_appendf(&what, _("%s %zu of %s"), word, i + 1, name);
+		/* What a question of a type calls its options ("option",
+		 * "pair", "answer") is written whole in every message that
+		 * names one, so that each language gives the word its article,
+		 * gender and plural. */
+		qb_buf_appendf(&what,
+		               /* TRANSLATORS: "option 2 of question 'x'", quoted by
+		                * other messages, as in "the 'fr' text of %s". */
+		               q->type == QB_QTYPE_SHORT      ? _("answer %zu of %s")
+		               : q->type == QB_QTYPE_MATCHING ? _("pair %zu of %s")
+		                                              : _("option %zu of %s"),
+		               i + 1, name);
 		if (q->type == QB_QTYPE_MATCHING) {
 			pairs += ch->text.present;
 			if (ch->text.present)
@@ -776,12 +779,23 @@ static void check_choices(ctx *c, const qb_question *q, const char *name, bool u
 		} else
 			check_text(c, &ch->text, qb_buf_cstr(&what), !untagged, untagged);
 		if (ch->pinned && !qb_qtype_shuffles(q->type))
-			qb_diag_error(qb_choice_loc(ch), "'!' pins an option in place when options are shuffled; "
-			                       "the %ss of a question of type '%s' are not shuffled", word,
+			qb_diag_error(qb_choice_loc(ch),
+			              q->type == QB_QTYPE_SHORT
+			                  ? _("'!' pins an option in place when options are shuffled; the "
+			                      "answers of a question of type '%s' are not shuffled")
+			              : q->type == QB_QTYPE_MATCHING
+			                  ? _("'!' pins an option in place when options are shuffled; the "
+			                      "pairs of a question of type '%s' are not shuffled")
+			                  : _("'!' pins an option in place when options are shuffled; the "
+			                      "options of a question of type '%s' are not shuffled"),
 			              qb_qtype_name(q->type));
 		if (ch->feedback.present) {
 			qb_buf_clear(&what);
-			qb_buf_appendf(&what, _("the feedback of %s %zu of %s"), word, i + 1, name);
+			qb_buf_appendf(&what,
+			               q->type == QB_QTYPE_SHORT      ? _("the feedback of answer %zu of %s")
+			               : q->type == QB_QTYPE_MATCHING ? _("the feedback of pair %zu of %s")
+			                                              : _("the feedback of option %zu of %s"),
+			               i + 1, name);
 			check_text(c, &ch->feedback, qb_buf_cstr(&what), false, untagged);
 			/* Feedback is optional, but if written, in every language. */
 			if (!untagged && ch->feedback.ntr && !has_untagged(&ch->feedback))
@@ -800,8 +814,11 @@ static void check_choices(ctx *c, const qb_question *q, const char *name, bool u
 			for (size_t j = 0; j < i; j++) {
 				const char *other = qb_text_get(&q->choices[j].text, qb_tr_lang(&ch->text, tr));
 				if (other && strcmp(other, tr->text) == 0) {
-					qb_diag_error(qb_tr_loc(&ch->text, tr), "%s %zu of %s repeats %s %zu in '%s'", word,
-					              i + 1, name, word, j + 1, qb_tr_lang(&ch->text, tr));
+					qb_diag_error(qb_tr_loc(&ch->text, tr),
+					              q->type == QB_QTYPE_MATCHING
+					                  ? _("pair %zu of %s repeats pair %zu in '%s'")
+					                  : _("option %zu of %s repeats option %zu in '%s'"),
+					              i + 1, name, j + 1, qb_tr_lang(&ch->text, tr));
 					break;
 				}
 			}
@@ -810,16 +827,32 @@ static void check_choices(ctx *c, const qb_question *q, const char *name, bool u
 	qb_buf_dispose(&what);
 	if (q->type == QB_QTYPE_MATCHING && pairs < 2)
 		qb_diag_error(q->nchoices ? qb_choice_loc(&q->choices[0]) : q->loc,
-		              "matching %s has %zu pair%s; it needs at least two ('left => right')",
-		              name, pairs, pairs == 1 ? "" : "s");
+		              ngettext("matching %s has %zu pair; it needs at least two ('left => right')",
+		                       "matching %s has %zu pairs; it needs at least two ('left => right')",
+		                       pairs),
+		              name, pairs);
 	else if (q->nchoices < 2 && qb_qtype_has_options(q->type))
 		qb_diag_error(q->nchoices ? qb_choice_loc(&q->choices[0]) : q->loc,
-		              "%s has %zu option%s; it needs at least two", name, q->nchoices,
-		              q->nchoices == 1 ? "" : "s");
+		              ngettext("%s has %zu option; it needs at least two",
+		                       "%s has %zu options; it needs at least two", q->nchoices),
+		              name, q->nchoices);
 	if (q->nchoices > QB_MANY_OPTIONS)
 		qb_diag_warning(qb_choice_loc(&q->choices[QB_MANY_OPTIONS]),
-		                "%s has %zu %ss; more than %d is hard to answer on a phone", name,
-		                q->nchoices, word, QB_MANY_OPTIONS);
+		                q->type == QB_QTYPE_SHORT
+		                    ? ngettext("%s has %zu answer; more than %d is hard to answer on a "
+		                               "phone",
+		                               "%s has %zu answers; more than %d is hard to answer on a "
+		                               "phone", q->nchoices)
+		                : q->type == QB_QTYPE_MATCHING
+		                    ? ngettext("%s has %zu pair; more than %d is hard to answer on a "
+		                               "phone",
+		                               "%s has %zu pairs; more than %d is hard to answer on a "
+		                               "phone", q->nchoices)
+		                    : ngettext("%s has %zu option; more than %d is hard to answer on a "
+		                               "phone",
+		                               "%s has %zu options; more than %d is hard to answer on a "
+		                               "phone", q->nchoices),
+		                name, q->nchoices, QB_MANY_OPTIONS);
 }
 
 /* A question-level text block (feedback-wrong:, ...): optional, but in
@@ -921,11 +954,17 @@ static void check_cloze(ctx *c, const qb_question *q, const char *name)
 		} else if (n != first) {
 			/* Either line may be the wrong one: name both. */
 			const char *fl = qb_tr_lang(&q->prompt, first_tr);
-			qb_diag_error(qb_tr_text_loc(&q->prompt, tr), "the '%s' prompt of %s has %d gap%s, the '%s' one %d; "
-			                            "every language needs the same gaps in the same order",
-			              qb_tr_lang(&q->prompt, tr), name, n, n == 1 ? "" : "s", fl, first);
-			qb_diag_note(qb_tr_text_loc(&q->prompt, first_tr), "the '%s' prompt, with %d gap%s",
-			             fl, first, first == 1 ? "" : "s");
+			qb_diag_error(qb_tr_text_loc(&q->prompt, tr),
+			              ngettext("the '%s' prompt of %s has %d gap, the '%s' one %d; every "
+			                       "language needs the same gaps in the same order",
+			                       "the '%s' prompt of %s has %d gaps, the '%s' one %d; every "
+			                       "language needs the same gaps in the same order",
+			                       (unsigned long)n),
+			              qb_tr_lang(&q->prompt, tr), name, n, fl, first);
+			qb_diag_note(qb_tr_text_loc(&q->prompt, first_tr),
+			             ngettext("the '%s' prompt, with %d gap", "the '%s' prompt, with %d gaps",
+			                      (unsigned long)first),
+			             fl, first);
 		}
 		for (size_t k = 0; k < np; k++) {
 			const qb_cloze_gap *g = p[k].gap;
@@ -1259,9 +1298,12 @@ static void check_draw(const qb_bank *b)
 				first = false;
 		}
 		if (first && n < (size_t)b->draw)
-			qb_diag_error(q->tags[0].loc, "tag '%s' has %zu question%s, fewer than 'draw: %d "
-			                              "per tag' (line %d) draws",
-			              q->tags[0].name, n, n == 1 ? "" : "s", b->draw, b->draw_loc.line);
+			qb_diag_error(q->tags[0].loc,
+			              ngettext("tag '%s' has %zu question, fewer than 'draw: %d per tag' "
+			                       "(line %d) draws",
+			                       "tag '%s' has %zu questions, fewer than 'draw: %d per tag' "
+			                       "(line %d) draws", n),
+			              q->tags[0].name, n, b->draw, b->draw_loc.line);
 	}
 }
 

@@ -217,4 +217,65 @@ else
 fi
 cd "$ROOT" || exit 2
 
+# --- (g) French as French is written ---------------------------------------
+# A message that names a text or part says it whole: "du titre", never
+# "de le titre"; "l'option 2", "le commentaire de la paire 1".
+mkdir -p "$T/gr" && cd "$T/gr" || exit 2
+cat >g.qb <<'QB'
+bank: grammar
+languages: en, fr
+title:
+  en: The water cycle
+  fr: Le cycle de l'eau
+
+1. phase
+en: Which phase change turns liquid water into vapour?
+fr: Quel changement d'état transforme l'eau liquide en vapeur ?
+* en: Evaporation
+  fr: Évaporation
+  > en: Yes: heat gives the molecules the energy to leave.
+    fr: Yes: heat gives the molecules the energy to leave.
+- en: Condensation
+  fr: Condensation
+explanation:
+  en: Heat makes water evaporate, and the vapour rises.
+  fr: Heat makes water evaporate, and the vapour rises.
+QB
+"$QBC" build -o out --format json g.qb >/dev/null 2>&1
+sed -i 's/^  en: The water cycle$/  en: The cycle of water/' g.qb
+"$QBC" check g.qb >/dev/null 2>"$T/gr.en"
+as_user LANGUAGE=fr "$QBC" check g.qb >/dev/null 2>"$T/gr.fr"
+check "grammar: the bank names a stale title, a copied explanation and feedback" sh -c "
+	grep -q \"'fr' text of the bank's title may be stale\" '$T/gr.en' &&
+	grep -q \"the 'fr' text of the explanation of question 'phase' is the same\" '$T/gr.en' &&
+	grep -q \"the 'fr' text of the feedback of option 1 of question 'phase' is the same\" '$T/gr.en'"
+$CHECK diag "$FR" "grammar: the bank's messages in French" "$T/gr.en" "$T/gr.fr" >"$results" 2>&1
+count
+check "fr: the stale title reads 'le titre de la banque : le texte ...'" \
+	grep -q "le titre de la banque : le texte 'fr' est peut-être périmé" "$T/gr.fr"
+check "fr: an option's feedback reads 'le commentaire de l'option 1'" \
+	grep -q "le commentaire de l'option 1 de la question 'phase' : le texte 'fr' est identique" "$T/gr.fr"
+cat "$T"/*.fr >"$T/all.fr"
+check "fr: no 'de le', 'à le', 'de les', 'à les' in any French message" \
+	sh -c "! grep -v '^ *[0-9]* |' '$T/all.fr' | grep -E '(^|[^[:alpha:]])(de|à) les? '"
+# French puts 0 and 1 in the singular: no '0 formules', '1 ignorées'.
+plural01() { grep -v '^ *[0-9]* |' "$1" | grep -E "(^|[^0-9.,])[01] [[:alpha:]éèê]+s([ ,;).]|$)"; }
+if plural01 "$T/all.fr" >"$T/plural.txt"; then
+	fail "fr: a count of 0 or 1 with a plural word"; sed 's/^/    /' "$T/plural.txt"
+else
+	pass "fr: no count of 0 or 1 with a plural word in the diagnostics"
+fi
+as_user LANGUAGE=fr "$QBC" translate export --lang fr -o g.fr.po g.qb >"$T/exp.fr" 2>/dev/null
+check "fr: translate export counts '5 traduits, 1 périmé, 0 non traduit'" \
+	grep -qx "g.qb : g.fr.po écrit, 6 textes à traduire en fr (5 traduits, 1 périmé, 0 non traduit)" "$T/exp.fr"
+# One unit the bank does not have: 1 skipped, 1 unknown.
+sed 's/^msgctxt "phase\/option 2"$/msgctxt "phase\/option 9"/' g.fr.po >one.po
+as_user LANGUAGE=fr "$QBC" translate import one.po g.qb >"$T/imp.fr" 2>/dev/null
+check "fr: translate import counts '1 ignoré (0 modifié ..., 1 inconnu)'" grep -qx \
+	"g.qb : textes 'fr' de one.po : 0 ajouté, 0 modifié, 5 inchangés, 1 ignoré (0 modifié dans la banque depuis l'export, 1 inconnu), 0 non traduit" \
+	"$T/imp.fr"
+check "fr: the revision record's counts agree too" \
+	grep -qx "  fichier de suivi des révisions : 0 marqué à jour, 0 laissé périmé (fuzzy)" "$T/imp.fr"
+cd "$ROOT" || exit 2
+
 finish
