@@ -56,6 +56,21 @@ static char *locale_dir(const char *argv0)
 	return qb_fs_beside_exe(argv0, rel, QB_NELEM(rel));
 }
 
+char *qb_i18n_language(void)
+{
+	/* The header is the translation of the empty message. */
+	const char *none = "";
+	const char *h = gettext(none);
+	const char *l = h && *h ? strstr(h, "\nLanguage: ") : NULL;
+	if (!l && h && strncmp(h, "Language: ", 10) == 0)
+		l = h - 1;
+	if (!l)
+		return qb_xstrdup("en");
+	l += strlen("\nLanguage: ");
+	size_t n = strcspn(l, " \n");
+	return n ? qb_xstrndup(l, n) : qb_xstrdup("en");
+}
+
 void qb_i18n_init(const char *argv0)
 {
 	static const char *const vars[] = {"LC_ALL", "LC_MESSAGES", "LANG"};

@@ -30,4 +30,8 @@ char *qb_gettext(const char *msgid) __attribute__((__format_arg__(1)));
  * English whatever LANGUAGE says. */
 void qb_i18n_init(const char *argv0);
 
+/* The language qbc's messages are in: the "Language:" of the catalogue
+ * in use ("fr", "pt_BR"), or "en" when none is; the caller frees it. */
+char *qb_i18n_language(void);
+
 #endif

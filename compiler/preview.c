@@ -38,6 +38,7 @@
 #include "escape.h"
 #include "fsutil.h"
 #include "hash.h"
+#include "i18n.h"
 #include "lang.h"
 #include "markup.h"
 #include "render.h"
@@ -82,6 +83,8 @@ struct qb_preview {
 	unsigned long version;
 	bool stopping;
 	char *state;          /* the page's JSON                           */
+	json_t *ui;           /* the page's own words, in the user's
+	                         language: set before the first publish    */
 	json_t *stale;        /* {qid: {lang: true}} for the next publish:
 	                         the driver's thread only                  */
 	size_t nbanks;
@@ -339,6 +342,87 @@ static json_t *bank_json(const qb_bank *bank, const struct qb_revisions *rev,
 	return b;
 }
 
+/* The page's own words (its headings, buttons, statuses), in the
+ * language of qbc's messages, as the page's script names them; "{x}"
+ * marks what the script puts in. */
+static const struct {
+	const char *key, *text;
+} ui_texts[] = {
+	{"title", N_("qbc preview")},
+	/* TRANSLATORS: the page's heading; {title} is the bank's title. */
+	{"titleOf", N_("qbc preview: {title}")},
+	{"bank", N_("Bank")},
+	{"language", N_("Language")},
+	{"night", N_("Night mode")},
+	{"connecting", N_("connecting…")},
+	{"live", N_("live: up to date")},
+	{"updatedAt", N_("updated at {time}")},
+	{"offline", N_("not connected: is qbc preview still running?")},
+	{"errorsShown", N_("Errors: the page shows the last version that built")},
+	{"errorsOnly", N_("The bank has errors: fix them to see its questions")},
+	{"warnings", N_("Warnings")},
+	{"questions", N_("Questions")},
+	{"colId", N_("Id")},
+	{"colType", N_("Type")},
+	{"colTags", N_("Tags")},
+	{"colLangs", N_("Languages")},
+	/* TRANSLATORS: a translation's state in the preview's list of
+	 * questions, shown after the language's code ("fr stale"). */
+	{"stMissing", N_("missing")},
+	{"stStale", N_("stale")},
+	{"stNew", N_("new")},
+	{"stStaleLong", N_("may be stale: qbc check warns")},
+	{"stNewLong", N_("new: not in the revision record yet")},
+	{"stReviewedLong", N_("reviewed: in the revision record, not stale")},
+	{"anki", N_("Anki card")},
+	/* TRANSLATORS: {apkg} is the package's extension, '.apkg'. */
+	{"ankiHint", N_("The card as the {apkg}'s note type shows it: pick with a click or a letter "
+	                "key, then show the answer.")},
+	{"card", N_("Card")},
+	{"gap", N_("Gap {n}")},
+	{"showAnswer", N_("Show answer")},
+	{"noCard", N_("No Anki card: see the messages above.")},
+	{"front", N_("Front")},
+	{"back", N_("Back")},
+	{"frontTitle", N_("Anki card, front")},
+	{"backTitle", N_("Anki card, back")},
+	{"scorm", N_("SCORM player")},
+	{"scormHint", N_("The player of the SCORM 1.2 package on this question, with a stand-in "
+	                 "LMS.")},
+	{"again", N_("Answer again")},
+	{"noPlayer", N_("No SCORM 1.2 package: see the messages above.")},
+	{"lmsRecord", N_("What the LMS would record")},
+	{"colInteraction", N_("Interaction")},
+	{"colResponse", N_("Response")},
+	{"colResult", N_("Result")},
+	{"colWeight", N_("Weight")},
+	{"nothingYet", N_("Nothing yet: answer the question in the player.")},
+	/* TRANSLATORS: {status} is SCORM's own word (passed, failed,
+	 * incomplete, ...) or "not attempted"; {score} a percentage. */
+	{"lessonStatus", N_("Lesson status: {status}; score: {score}")},
+	{"notAttempted", N_("not attempted")},
+	{"scoreLater", N_("set once every question is answered")},
+};
+
+/* {"lang", "dir", "text": {key: words}}: the page speaks the language
+ * qbc's messages are in. */
+static json_t *ui_json(void)
+{
+	json_t *text = json_object();
+	for (size_t i = 0; i < QB_NELEM(ui_texts); i++)
+		json_object_set_new(text, ui_texts[i].key, json_string(_(ui_texts[i].text)));
+	char *lang = qb_i18n_language();
+	for (char *c = lang; *c; c++) /* a catalogue's pt_BR is HTML's pt-BR */
+		if (*c == '_')
+			*c = '-';
+	/* TRANSLATORS: "rtl" when your language is written from right to
+	 * left, as Arabic; else "ltr". Only these two words are read. */
+	const char *dir = strcmp(_("ltr"), "rtl") == 0 ? "rtl" : "ltr";
+	json_t *ui = json_pack("{s:s, s:s, s:o}", "lang", lang, "dir", dir, "text", text);
+	free(lang);
+	return ui;
+}
+
 /* The whole state, under the lock. */
 static void state_update(qb_preview *p)
 {
@@ -352,7 +436,8 @@ static void state_update(qb_preview *p)
 		json_array_append_new(banks, o);
 	}
 	p->version++;
-	json_t *all = json_pack("{s:I, s:o}", "version", (json_int_t)p->version, "banks", banks);
+	json_t *all = json_pack("{s:I, s:O, s:o}", "version", (json_int_t)p->version, "ui", p->ui,
+	                        "banks", banks);
 	free(p->state);
 	p->state = json_dumps(all, JSON_COMPACT);
 	json_decref(all);
@@ -635,6 +720,7 @@ qb_preview *qb_preview_start(const qb_preview_opts *o)
 	pthread_condattr_destroy(&ca);
 	p->nbanks = o->nbanks;
 	p->stale = json_object();
+	p->ui = ui_json();
 	p->banks = qb_xcalloc(o->nbanks ? o->nbanks : 1, sizeof *p->banks);
 	p->page = load(o->templates_dir, "index.html", &p->page_len);
 	p->script = load(o->templates_dir, "preview.js", &p->script_len);
@@ -717,6 +803,7 @@ void qb_preview_stop(qb_preview *p)
 	}
 	free(p->banks);
 	json_decref(p->stale);
+	json_decref(p->ui);
 	free(p->state);
 	free(p->page);
 	free(p->script);

@@ -8,7 +8,9 @@
  * the player is the package's own index.html, with a stand-in LMS (API)
  * in this window that the player finds, as it finds Moodle's.  An update
  * keeps the chosen question, language and scroll position; only a part
- * whose content changed is drawn again. */
+ * whose content changed is drawn again.  The page's own words are the
+ * state's "ui" (in the language of qbc's messages, from its catalogues);
+ * English, as index.html has them, until the first state comes. */
 (function () {
   'use strict';
 
@@ -16,6 +18,53 @@
   var sel = { bank: 0, qid: null, lang: null, gap: 1 };
   var drawn = { front: null, back: null, player: null };
   var $ = function (id) { return document.getElementById(id); };
+
+  /* ------------------------------------------------ the page's own words */
+
+  // English, for what the script writes before the first state.
+  var EN = {
+    title: 'qbc preview', titleOf: 'qbc preview: {title}', connecting: 'connecting…', live: 'live: up to date',
+    updatedAt: 'updated at {time}', offline: 'not connected: is qbc preview still running?',
+    errorsShown: 'Errors: the page shows the last version that built',
+    errorsOnly: 'The bank has errors: fix them to see its questions', warnings: 'Warnings',
+    stMissing: 'missing', stStale: 'stale', stNew: 'new', stStaleLong: 'may be stale: qbc check warns',
+    stNewLong: 'new: not in the revision record yet', stReviewedLong: 'reviewed: in the revision record, not stale',
+    gap: 'Gap {n}', nothingYet: 'Nothing yet: answer the question in the player.',
+    lessonStatus: 'Lesson status: {status}; score: {score}', notAttempted: 'not attempted',
+    scoreLater: 'set once every question is answered'
+  };
+
+  /* The words of key, with each {name} replaced by vars[name]. */
+  function say(key, vars) {
+    var ui = state && state.ui && state.ui.text;
+    var s = (ui && ui[key]) || EN[key] || key;
+    return s.replace(/\{(\w+)\}/g, function (m, k) { return vars && k in vars ? String(vars[k]) : m; });
+  }
+
+  var spoken = null; // the "ui" the page's words are in
+  /* index.html's words (data-t: the text, data-t-title: the title) and
+   * the page's language and direction, once per language. */
+  function speak() {
+    var ui = state && state.ui;
+    if (!ui || spoken === JSON.stringify(ui)) return;
+    spoken = JSON.stringify(ui);
+    document.documentElement.lang = ui.lang;
+    document.documentElement.dir = ui.dir;
+    Array.prototype.forEach.call(document.querySelectorAll('[data-t]'), function (e) {
+      var key = e.getAttribute('data-t');
+      if (key !== 'ankiHint') { e.textContent = say(key); return; }
+      // The package's extension stays code: {apkg} in the words.
+      var parts = say(key).split('{apkg}');
+      while (e.firstChild) e.removeChild(e.firstChild);
+      parts.forEach(function (p, i) {
+        if (i) e.appendChild(el('code', { text: '.apkg' }));
+        e.appendChild(document.createTextNode(p));
+      });
+    });
+    Array.prototype.forEach.call(document.querySelectorAll('[data-t-title]'), function (e) {
+      e.setAttribute('title', say(e.getAttribute('data-t-title')));
+    });
+  }
 
   /* ---------------------------------------------------- Anki's templates */
 
@@ -82,15 +131,18 @@
     return e;
   }
 
-  var STATUS = { missing: 'missing', stale: 'may be stale: qbc check warns', 'new': 'new: not in the revision record yet', reviewed: 'reviewed: in the revision record, not stale' };
+  // A state's words: its short one in the list, its long one as a title.
+  var STATUS = { missing: ['stMissing', 'stMissing'], stale: ['stStale', 'stStaleLong'],
+    'new': ['stNew', 'stNewLong'], reviewed: [null, 'stReviewedLong'] };
 
   function drawList(b) {
     var body = $('qlist').tBodies[0];
     var rows = [];
     (b.questions || []).forEach(function (q) {
       var langs = b.langs.map(function (l) {
-        return el('span', { 'class': 'st ' + q.status[l], title: b.langNames[l] + ': ' + STATUS[q.status[l]],
-          text: l + (q.status[l] === 'reviewed' ? '' : ' ' + q.status[l]) });
+        var st = STATUS[q.status[l]] || [null, null];
+        return el('span', { 'class': 'st ' + q.status[l], title: b.langNames[l] + ': ' + (st[1] ? say(st[1]) : q.status[l]),
+          text: l + (st[0] ? ' ' + say(st[0]) : '') });
       });
       rows.push(el('tr', { 'data-qid': q.id, 'aria-selected': String(q.id === sel.qid), onclick: function () { choose(q.id); } }, [
         el('td', {}, [el('button', { type: 'button', text: q.id, onclick: function (e) { e.stopPropagation(); choose(q.id); } })]),
@@ -150,7 +202,7 @@
     var gaps = note ? note.cards : 1;
     $('gap-label').hidden = gaps <= 1;
     var nums = [], names = {};
-    for (var i = 1; i <= gaps; i++) { nums.push(String(i)); names[i] = 'Gap ' + i; }
+    for (var i = 1; i <= gaps; i++) { nums.push(String(i)); names[i] = say('gap', { n: i }); }
     if (sel.gap > gaps) sel.gap = 1;
     options($('gap'), nums, names, String(sel.gap));
     var t = note && b.anki[note.type];
@@ -175,10 +227,10 @@
         el('td', { text: r.student_response || '' }), el('td', { text: r.result || '' }),
         el('td', { text: r.weighting ? r.weighting : '' })]));
     });
-    if (!body.firstChild) body.appendChild(el('tr', {}, [el('td', { colspan: '4', text: 'Nothing yet: answer the question in the player.' })]));
+    if (!body.firstChild) body.appendChild(el('tr', {}, [el('td', { colspan: '4', text: say('nothingYet') })]));
     var v = lms.values, score = v['cmi.core.score.raw'];
-    $('lms-status').textContent = 'Lesson status: ' + (v['cmi.core.lesson_status'] || 'not attempted') +
-      '; score: ' + (score !== undefined ? score + ' %' : 'set once every question is answered');
+    $('lms-status').textContent = say('lessonStatus', { status: v['cmi.core.lesson_status'] || say('notAttempted'),
+      score: score !== undefined ? score + ' %' : say('scoreLater') });
   }
 
   /* The player's data (its own data.js) in the frame. */
@@ -236,21 +288,19 @@
     var text = b.diagnostics || '';
     $('diags').hidden = text === '';
     $('diags').className = 'diags' + (b.failed ? '' : ' warnings-only');
-    $('diags-h').textContent = b.failed
-      ? (b.questions ? 'Errors: the page shows the last version that built'
-        : 'The bank has errors: fix them to see its questions')
-      : 'Warnings';
+    $('diags-h').textContent = say(b.failed ? (b.questions ? 'errorsShown' : 'errorsOnly') : 'warnings');
     if ($('diag-text').textContent !== text) $('diag-text').textContent = text;
   }
 
   function draw() {
+    speak();
     var b = bank();
     if (!b) return;
     $('bank-label').hidden = state.banks.length < 2;
     var ids = state.banks.map(function (x, i) { return String(i); }), names = {};
     state.banks.forEach(function (x, i) { names[i] = x.id || x.file || 'bank ' + (i + 1); });
     options($('bank'), ids, names, String(sel.bank));
-    $('title').textContent = 'qbc preview: ' + (b.title || b.id || '');
+    $('title').textContent = say('titleOf', { title: b.title || b.id || '' });
     drawDiags(b);
     if (!b.questions) return;
     if (!sel.lang || b.langs.indexOf(sel.lang) < 0) sel.lang = b.defaultLang || b.langs[0];
@@ -285,12 +335,12 @@
       if (!state || s.version !== state.version) {
         state = s;
         draw();
-        $('live').textContent = 'live: up to date';
-        $('live').title = 'updated at ' + new Date().toLocaleTimeString();
+        $('live').textContent = say('live');
+        $('live').title = say('updatedAt', { time: new Date().toLocaleTimeString() });
       }
       poll();
     }).catch(function () {
-      $('live').textContent = 'not connected: is qbc preview still running?';
+      $('live').textContent = say('offline');
       setTimeout(poll, 1000);
     });
   }

@@ -9,7 +9,9 @@
 // records; an edit of the bank shows without a reload, keeping the chosen
 // question and language; a broken bank shows the located diagnostics over
 // the last good version, and fixing it takes them away; axe-core finds no
-// WCAG 2.1 A/AA violation in the page, light and dark.
+// WCAG 2.1 A/AA violation in the page, light and dark; the page's own
+// words, lang and direction follow the language of qbc's messages
+// (LANGUAGE=sw, fr, ar).
 //   cd tests && QBC=$PWD/../build/qbc node --test browser/preview.test.mjs
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -24,15 +26,17 @@ const SHOT = path.join(TESTS, 'screenshots', 'preview.png');
 
 let tmp, proc, url, browser, bankFile, original, apkg;
 
-/** Starts `qbc preview --port 0 BANK`; resolves to {proc, url}. */
-function startPreview(bank, tmpdir) {
+/** Starts `qbc preview --port 0 BANK` (with env added to the tests'
+ * own); resolves to {proc, url}. */
+function startPreview(bank, tmpdir, env = {}) {
   const p = spawn(QBC, ['preview', '--port', '0', bank],
-    { env: { ...process.env, NO_COLOR: '1', TMPDIR: tmpdir }, stdio: ['ignore', 'pipe', 'pipe'] });
+    { env: { ...process.env, NO_COLOR: '1', TMPDIR: tmpdir, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   return new Promise((resolve, reject) => {
     let out = '';
     p.stdout.on('data', (d) => {
       out += d;
-      const m = /at (http:\/\/127\.0\.0\.1:\d+\/) \(Ctrl-C stops\)/.exec(out);
+      // The address, whatever the language of the line around it.
+      const m = /(http:\/\/127\.0\.0\.1:\d+\/)/.exec(out);
       if (m) resolve({ proc: p, url: m[1] });
     });
     p.on('exit', (code) => reject(new Error(`qbc preview exited with ${code}`)));
@@ -284,5 +288,44 @@ title:
     const done = new Promise((r) => rtl.proc.on('exit', r));
     rtl.proc.kill('SIGTERM');
     await done;
+  }
+});
+
+test('the page speaks the author\'s language: Kiswahili, French, Arabic (right to left)', async () => {
+  // A user who chose a language (the tests' own LC_MESSAGES=C would keep English).
+  const user = { LC_ALL: '', LC_MESSAGES: '', LANG: '' };
+  const cases = [
+    { lang: 'sw', dir: 'ltr', show: 'Onyesha jibu', questions: 'Maswali', again: 'Jibu tena', record: 'Kile ambacho LMS ingerekodi' },
+    { lang: 'fr', dir: 'ltr', show: 'Afficher la réponse', questions: 'Questions', again: 'Répondre à nouveau', record: 'Ce que le LMS enregistrerait' },
+    { lang: 'ar', dir: 'rtl', show: 'اعرض الإجابة', questions: 'الأسئلة', again: 'أجب مرة أخرى', record: 'ما كان نظام LMS سيسجّله' },
+  ];
+  for (const c of cases) {
+    const dir = path.join(tmp.dir, `ui-${c.lang}`);
+    mkdirSync(path.join(dir, 'tmp'), { recursive: true });
+    cpSync(path.join(TESTS, 'preview'), path.join(dir, 'bank'), { recursive: true, filter: (f) => !/\.(lock|py|sh)$/.test(f) });
+    const srv = await startPreview(path.join(dir, 'bank', 'bank.qb'), path.join(dir, 'tmp'), { ...user, LANGUAGE: c.lang });
+    const ctx = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+    try {
+      const page = await ctx.newPage();
+      const errors = [];
+      page.on('pageerror', (e) => errors.push(String(e)));
+      await page.goto(srv.url);
+      await page.getByRole('button', { name: c.show }).waitFor();
+      const html = page.locator('html');
+      assert.equal(await html.getAttribute('lang'), c.lang, `${c.lang}: the page's lang`);
+      assert.equal(await html.getAttribute('dir'), c.dir, `${c.lang}: the page's direction`);
+      assert.equal(await page.locator('#q-h').textContent(), c.questions, `${c.lang}: the list's heading`);
+      assert.equal(await page.locator('#restart').textContent(), c.again, `${c.lang}: the player's button`);
+      assert.equal(await page.locator('.scorm h3').textContent(), c.record, `${c.lang}: the LMS table's heading`);
+      const words = await page.evaluate(() => document.body.innerText);
+      for (const en of ['Show answer', 'Answer again', 'Night mode', 'What the LMS would record', 'Nothing yet', 'live: up to date'])
+        assert.ok(!words.includes(en), `${c.lang}: '${en}' left in English`);
+      assert.deepEqual(errors, []);
+    } finally {
+      await ctx.close();
+      const done = new Promise((r) => srv.proc.on('exit', r));
+      srv.proc.kill('SIGTERM');
+      await done;
+    }
   }
 });

@@ -379,6 +379,44 @@ def main():
         st2 = request(srv.port, '/', host=f'evil.example:{srv.port}')[0]
         case('on 0.0.0.0 an address is a valid Host, a name is not', st1 == 200 and st2 == 403, f'{st1} {st2}')
     srv.stop()
+    page_language()
+
+
+def page_language():
+    """The page speaks the language of qbc's messages: its own words (the
+    state's "ui"), its lang and its direction, chosen as the CLI's are."""
+    # Every word index.html marks, and every one the script asks for, is
+    # one the state gives.
+    here = os.path.dirname(os.path.abspath(__file__))
+    templates = os.path.join(here, '..', '..', 'templates', 'preview')
+    html = open(os.path.join(templates, 'index.html'), encoding='utf-8').read()
+    js = open(os.path.join(templates, 'preview.js'), encoding='utf-8').read()
+    keys = set(re.findall(r'data-t(?:-title)?="(\w+)"', html)) | set(re.findall(r"\bsay\('(\w+)'", js))
+    user = {'LC_ALL': '', 'LC_MESSAGES': '', 'LANG': ''}  # a user who chose no English
+    words = {}
+    for lang, want in (('en', 'Show answer'), ('sw', 'Onyesha jibu'), ('fr', 'Afficher la réponse'),
+                       ('ar', 'اعرض الإجابة')):
+        env = dict(user, LANGUAGE=lang) if lang != 'en' else {}
+        srv = Server('--port', '0', BANK, env=env)
+        st = state(srv.port) if srv.port else None
+        srv.stop()
+        ui = (st or {}).get('ui') or {}
+        text = ui.get('text') or {}
+        words[lang] = text
+        case(f'LANGUAGE={lang}: the page says "{want}" in {lang}',
+             ui.get('lang') == lang and text.get('showAnswer') == want,
+             repr(ui)[:300])
+        case(f'LANGUAGE={lang}: every word the page shows is in the state',
+             keys and keys <= set(text), repr(sorted(keys - set(text))))
+        case(f'LANGUAGE={lang}: written {"right to left" if lang == "ar" else "left to right"}',
+             ui.get('dir') == ('rtl' if lang == 'ar' else 'ltr'), repr(ui.get('dir')))
+    sw, en = words.get('sw', {}), words.get('en', {})
+    same = sorted(k for k in en if k in sw and sw[k] == en[k] and k not in ('colType',))
+    case('LANGUAGE=sw: no word of the page left in English', en and not same, repr(same))
+    case('LANGUAGE=sw: the list\'s states in Kiswahili',
+         sw.get('stStale') == 'yamepitwa na wakati' and sw.get('stNew') == 'mapya', repr(sw)[:200])
+    case('LANGUAGE=fr: the heading keeps the bank\'s title in a French sentence',
+         words.get('fr', {}).get('titleOf') == 'aperçu qbc : {title}', repr(words.get('fr', {}).get('titleOf')))
 
 
 if __name__ == '__main__':
