@@ -202,7 +202,7 @@ for L in es pt; do
 		sh -c "grep -q 'gaps/prompt' '$T/tr.$L' && ! grep -q 'the translation\\|a picture or sound\\|kept as they are' '$T/tr.$L'"
 done
 check "translate: the lost picture named in French" \
-	grep -q "il manque à la traduction '!\[…\](…) (une image ou un son)'" "$T/tr.fr"
+	grep -q "la traduction n'a pas '!\[…\](…) (une image ou un son)', présent dans la source" "$T/tr.fr"
 # A PO file libgettextpo cannot parse: its message in French, in UTF-8.
 sed 's/^msgstr "Maji huchemka kwa nyuzi {{100}}"$/msgstr "Maji huchemka/' markup.po >broken.po
 if [ -f /usr/share/locale/fr/LC_MESSAGES/gettext-tools.mo ]; then
@@ -277,5 +277,20 @@ check "fr: translate import counts '1 ignoré (0 modifié ..., 1 inconnu)'" grep
 check "fr: the revision record's counts agree too" \
 	grep -qx "  fichier de suivi des révisions : 0 marqué à jour, 0 laissé périmé (fuzzy)" "$T/imp.fr"
 cd "$ROOT" || exit 2
+
+# --- (h) the catalogues as their speakers write them ------------------------
+# What qbc shows on a terminal is "shown", not "printed" (the HTML
+# file's worksheets are printed on paper: "para imprimir").
+for pair in "es:imprim" "pt:imprim" "ar:اطبع\|يطبعه"; do
+	L=${pair%%:*} word=${pair#*:}
+	: >"$T/help.$L"
+	for cmd in "" check dump review preview; do
+		as_user LANGUAGE=$L "$QBC" $cmd --help >>"$T/help.$L" 2>&1
+	done
+	check "$L: --help shows, it does not print ('$word')" \
+		sh -c "grep -q . '$T/help.$L' && ! grep -v 'para imprimir' '$T/help.$L' | grep -q '$word'"
+done
+as_user LANGUAGE=fr "$QBC" preview --help >"$T/help.fr" 2>&1
+check "fr: --port's help says 'le suivant libre'" grep -q "8000 ou le suivant libre" "$T/help.fr"
 
 finish
