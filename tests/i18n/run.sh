@@ -269,7 +269,9 @@ as_user LANGUAGE=fr "$QBC" translate export --lang fr -o g.fr.po g.qb >"$T/exp.f
 check "fr: translate export counts '5 traduits, 1 périmé, 0 non traduit'" \
 	grep -qx "g.qb : g.fr.po écrit, 6 textes à traduire en fr (5 traduits, 1 périmé, 0 non traduit)" "$T/exp.fr"
 # One unit the bank does not have: 1 skipped, 1 unknown.
-sed 's/^msgctxt "phase\/option 2"$/msgctxt "phase\/option 9"/' g.fr.po >one.po
+# (an option's unit is found by its text wherever its number went, so
+# the unknown unit names a question the bank does not have)
+sed 's/^msgctxt "phase\/option 2"$/msgctxt "gone\/option 2"/' g.fr.po >one.po
 as_user LANGUAGE=fr "$QBC" translate import one.po g.qb >"$T/imp.fr" 2>/dev/null
 check "fr: translate import counts '1 ignoré (0 modifié ..., 1 inconnu)'" grep -qx \
 	"g.qb : textes 'fr' de one.po : 0 ajouté, 0 modifié, 5 inchangés, 1 ignoré (0 modifié dans la banque depuis l'export, 1 inconnu), 0 non traduit" \
