@@ -440,6 +440,11 @@ static int po_read(const char *path, qb_tu_file *out, qb_tu_kept *kept)
 	}
 	int lang_line = 0;
 	ctx_line *lines = ctx_lines(utext ? utext : text, &nctx, &lang_line);
+	/* The file's bytes were for its lines only: let go of them before
+	 * the messages are copied, the peak of the read. */
+	free(utext);
+	free(text);
+	utext = text = NULL;
 	if (header) {
 		char *raw = po_header_field(header, "Language");
 		out->lang = to_utf8(cd, raw);
