@@ -138,7 +138,6 @@ static qb_drv_status export_bank(const qb_drv_opts *o, const char *path)
 	if ((rc = load_record(bank, &rpath, &rev)) != QB_DRV_OK)
 		goto done;
 	gloss = read_glossary(bank);
-	qb_tu_collect(&units, bank, qb_buf_cstr(&lang), rev, gloss);
 	if (o->outdir) {
 		out = qb_xstrdup(o->outdir);
 	} else {
@@ -152,15 +151,20 @@ static qb_drv_status export_bank(const qb_drv_opts *o, const char *path)
 	 * translations, header and comments are kept, and its sources are
 	 * the previous sources of the units that changed (msgmerge). */
 	size_t nkept = 0;
-	if (strcmp(out, "-") != 0 && access(out, F_OK) == 0) {
-		qb_diag_mark m2 = qb_diag_mark_now();
-		bool po = strcmp(fmt, "po") == 0;
-		if ((po ? qb_po_read_kept(out, &prev, &kept) : qb_xliff_read(out, &prev)) != 0 ||
-		    qb_diag_errors_since(m2)) {
-			qb_diag_note(QB_LOC(out, 0, 0), "nothing was written");
-			rc = qb_diag_errors_since(m2) ? QB_DRV_BANK_ERRORS : QB_DRV_IO;
-			goto done;
-		}
+	bool earlier = strcmp(out, "-") != 0 && access(out, F_OK) == 0;
+	bool po = strcmp(fmt, "po") == 0;
+	qb_diag_mark m2 = qb_diag_mark_now();
+	/* Read before the units are made: the parser's whole-file list
+	 * (libgettextpo's, libxml2's tree) is at its peak while it is
+	 * copied, and the units with their notes need not be there too. */
+	if (earlier && ((po ? qb_po_read_kept(out, &prev, &kept) : qb_xliff_read(out, &prev)) != 0 ||
+	                qb_diag_errors_since(m2))) {
+		qb_diag_note(QB_LOC(out, 0, 0), "nothing was written");
+		rc = qb_diag_errors_since(m2) ? QB_DRV_BANK_ERRORS : QB_DRV_IO;
+		goto done;
+	}
+	qb_tu_collect(&units, bank, qb_buf_cstr(&lang), rev, gloss);
+	if (earlier) {
 		/* A file of another language has nothing to say about these; one
 		 * of a region of it (fr_FR for fr) is the translator's, as the
 		 * import takes it. */
