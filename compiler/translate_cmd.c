@@ -544,6 +544,7 @@ static qb_drv_status import_file(const qb_drv_opts *o, const char *fpath, const 
 	qb_drv_status rc = QB_DRV_OK;
 	qb_tu_file f = {.lang = NULL};
 	char *src = NULL, *rpath = NULL;
+	const char *text = NULL; /* the bank's bytes, held by diag.c */
 	size_t len = 0;
 	qb_bank *bank = NULL, *nb = NULL;
 	qb_revisions *rev = NULL;
@@ -592,7 +593,13 @@ static qb_drv_status import_file(const qb_drv_opts *o, const char *fpath, const 
 		rc = QB_DRV_IO;
 		goto done;
 	}
-	bank = qb_read_text(bpath, src, len);
+	/* The diagnostics quote the bank from these bytes, which the editor
+	 * cuts into lines: one copy of the bank, not one for each (the
+	 * reader finds them registered and copies nothing). */
+	qb_diag_add_source_owned(bpath, src, len);
+	text = src;
+	src = NULL;
+	bank = qb_read_text(bpath, text, len);
 	if (!bank) {
 		rc = QB_DRV_IO;
 		goto done;
@@ -631,7 +638,7 @@ static qb_drv_status import_file(const qb_drv_opts *o, const char *fpath, const 
 	qb_tu_collect(&units, bank, L, NULL, NULL);
 	qb_tu_in_place(&f, &units, bank, fpath);
 	drop_notes(&units);
-	ed = qb_edit_new(bank, src, len);
+	ed = qb_edit_new(bank, text, len);
 	done = qb_xcalloc(f.n + 1, sizeof *done);
 	cur = qb_xcalloc(f.n + 1, sizeof *cur);
 	rv = qb_xcalloc(f.n + 1, sizeof *rv);
