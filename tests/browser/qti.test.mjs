@@ -12,7 +12,7 @@
 //   cd tests && QBC=$PWD/../build/qbc node --test browser/qti.test.mjs
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { TESTS, qbc, sendFile, serveAndLaunch, tempDir, unzip } from './lib.mjs';
 
@@ -58,7 +58,13 @@ before(async () => {
   tmp = tempDir('qbc-qti-');
   const out = path.join(tmp.dir, 'out');
   mkdirSync(out);
-  const r = qbc(['build', '--format', 'qti3', '-o', out, path.join(TESTS, 'qti', 'types.qb')]);
+  // a copy of the bank, its record and its media: a build writes the
+  // record next to the bank, and tests/ must stay as git has it
+  const bank = path.join(tmp.dir, 'bank');
+  mkdirSync(bank);
+  for (const f of ['types.qb', 'types.lock']) copyFileSync(path.join(TESTS, 'qti', f), path.join(bank, f));
+  cpSync(path.join(TESTS, 'qti', 'media'), path.join(bank, 'media'), { recursive: true });
+  const r = qbc(['build', '--format', 'qti3', '-o', out, path.join(bank, 'types.qb')]);
   assert.equal(r.status, 0, r.stderr);
   const pkg = PKG = path.join(tmp.dir, 'pkg');
   // one package per language: both unpacked into one folder (their
