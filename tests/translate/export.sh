@@ -8,7 +8,6 @@
 # `qbc check` lists the rest.
 _T=$T
 T=$(tmpdir)
-cp "$_T/catalog.xml" "$T/" # xsd_valid's
 cd "$T" || exit 2
 units() { $PY "$HERE/pounits.py" "$1"; }
 cat >bank.qb <<'EOF'

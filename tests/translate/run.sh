@@ -13,18 +13,7 @@ cd "$T" || exit 2
 err_lacks() { ! grep -qF -- "$1" "$T/err"; }
 # The Debian python3, which has the Translate Toolkit's modules.
 PY=/usr/bin/python3
-# xmllint resolves the schema's import of the W3C xml.xsd to the copy the
-# SCORM templates ship, so that validation needs no network.
-cat >catalog.xml <<EOF
-<?xml version="1.0"?>
-<catalog xmlns="urn:oasis:names:tc:entity:xmlns:xml:catalog">
-  <system systemId="http://www.w3.org/2001/xml.xsd" uri="file://$ROOT/templates/scorm/schemas/scorm2004/xml.xsd"/>
-</catalog>
-EOF
-xsd_valid() {
-	XML_CATALOG_FILES="$T/catalog.xml" xmllint --nonet --noout \
-		--schema "$HERE/xliff_core_2.0.xsd" "$1" >"$T/xsd.out" 2>&1
-}
+. "$HERE/xsd.sh"
 
 # A bank with every kind of text: comments, continuation lines, fenced
 # code, a formula, a link, a picture, pairs, typed answers, cloze gaps.

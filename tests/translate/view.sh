@@ -17,16 +17,7 @@ VIEW_PREV_T=${T:-}
 T=$(tmpdir)
 cd "$T" || exit 2
 PY=/usr/bin/python3
-cat >catalog.xml <<EOF
-<?xml version="1.0"?>
-<catalog xmlns="urn:oasis:names:tc:entity:xmlns:xml:catalog">
-  <system systemId="http://www.w3.org/2001/xml.xsd" uri="file://$ROOT/templates/scorm/schemas/scorm2004/xml.xsd"/>
-</catalog>
-EOF
-view_xsd() {
-	XML_CATALOG_FILES="$T/catalog.xml" xmllint --nonet --noout \
-		--schema "$HERE/xliff_core_2.0.xsd" "$1" >"$T/xsd.out" 2>&1
-}
+. "$HERE/xsd.sh"
 
 mkdir -p media
 printf 'GIF89a' >media/cell.gif
@@ -148,7 +139,7 @@ rm glossary.md
 # ------------------------------------------------ XLIFF: gaps and pictures
 run "$QBC" translate export --lang fr --format xliff -o fr.xlf bank.qb
 check "view xliff: export exit 0" rc 0
-check "view xliff: the file validates" view_xsd fr.xlf
+check "view xliff: the file validates" xsd_valid fr.xlf
 check "view xliff: a gap's answers are text of the source" \
 	grep -qF 'Water <ph id="p1" dataRef="d1" type="other" subType="qbc:gap"/>evaporates<ph id="p2" dataRef="d2" type="other" subType="qbc:gap"/>evaporate<ph' fr.xlf
 check "view xliff: a choice gap's choices are text" \
@@ -203,7 +194,7 @@ tree.write(sys.argv[2], encoding="UTF-8", xml_declaration=True)
 EOF
 $PY fill.py fr.xlf fr-done.xlf 2>fill.err
 check "view xliff: the translator's tool fills every unit" test -s fr-done.xlf
-check "view xliff: the filled file validates" view_xsd fr-done.xlf
+check "view xliff: the filled file validates" xsd_valid fr-done.xlf
 run "$QBC" translate import fr-done.xlf bank.qb
 check "view xliff: import exit 0" rc 0
 check "view xliff: the French cloze has French answers" \
