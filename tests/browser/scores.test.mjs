@@ -13,15 +13,14 @@
 //   cd tests && QBC=$PWD/../build/qbc node --test browser/scores.test.mjs
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import http from 'node:http';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { TESTS, launch, qbc, tempDir, unzip } from './lib.mjs';
+import { TESTS, qbc, sendFile, serveAndLaunch, tempDir, unzip } from './lib.mjs';
 
 const AGAIN = path.join(TESTS, 'node_modules', 'scorm-again', 'dist');
 const SINGLES = 22, GAPS = [25, 16, 3];
 
-let tmp, server, base, browser;
+let tmp, srv, base, browser;
 const pkg = {};
 
 function bankText() {
@@ -54,13 +53,6 @@ const HOST_HTML = (v) => `<!DOCTYPE html><html lang="en"><head><meta charset="ut
 <body style="margin:0"><iframe id="sco" title="Quiz" style="width:100%;height:1000px;border:0"></iframe>
 <script src="/host.js"></script></body></html>`;
 
-function serveFile(res, file) {
-  const types = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.woff2': 'font/woff2' };
-  if (!existsSync(file) || !statSync(file).isFile()) { res.writeHead(404); res.end(); return; }
-  res.writeHead(200, { 'content-type': (types[path.extname(file)] || 'application/octet-stream') + '; charset=utf-8' });
-  res.end(readFileSync(file));
-}
-
 before(async () => {
   tmp = tempDir('qbc-scores-');
   const bank = path.join(tmp.dir, 'exact.qb');
@@ -72,7 +64,7 @@ before(async () => {
     mkdirSync(pkg[v]);
     unzip(path.join(tmp.dir, 'out', `exact-scores.scorm${v}.zip`), pkg[v]);
   }
-  server = http.createServer((req, res) => {
+  srv = await serveAndLaunch((req, res) => {
     const p = decodeURIComponent(new URL(req.url, 'http://x').pathname);
     if (p === '/host12.html' || p === '/host2004.html') {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
@@ -83,21 +75,18 @@ before(async () => {
       res.writeHead(200, { 'content-type': 'text/javascript' });
       res.end(HOST_JS);
     } else if (p === '/lms/scorm12.js' || p === '/lms/scorm2004.js') {
-      serveFile(res, path.join(AGAIN, path.basename(p)));
+      sendFile(res, path.join(AGAIN, path.basename(p)));
     } else {
       const m = p.match(/^\/pkg(12|2004)\/(.+)$/);
-      if (m && !m[2].includes('..')) serveFile(res, path.join(pkg[m[1]], m[2]));
+      if (m && !m[2].includes('..')) sendFile(res, path.join(pkg[m[1]], m[2]));
       else { res.writeHead(404); res.end(); }
     }
   });
-  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
-  base = `http://127.0.0.1:${server.address().port}`;
-  browser = await launch();
+  ({ base, browser } = srv);
 });
 
 after(async () => {
-  if (browser) await browser.close();
-  if (server) server.close();
+  if (srv) await srv.close();
   if (tmp) tmp.cleanup();
 });
 
