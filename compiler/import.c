@@ -572,7 +572,14 @@ void qb_imp_skip(qb_imp *im, qb_loc loc, const char *name, const char *fmt, ...)
 		vsnprintf(why, (size_t)(n > 0 ? n : 0) + 1, fmt, ap);
 	}
 	va_end(ap);
-	qb_buf_appendf(&b, _("question '%s' is not imported: %s"), name && *name ? name : "?", why);
+	/* A question named by its text (a GIFT description has no title) is
+	 * named by its first line, so that the warning stays one line. */
+	const char *nm = name && *name ? name : "?";
+	int nlen = (int)strcspn(nm, "\r\n");
+	qb_buf first = QB_BUF_INIT;
+	qb_buf_appendf(&first, "%.*s%s", nlen, nm, nm[nlen] ? "…" : "");
+	qb_buf_appendf(&b, _("question '%s' is not imported: %s"), qb_buf_cstr(&first), why);
+	qb_buf_dispose(&first);
 	qb_diag_warning(loc, QB_DIAG_AS_IS, qb_buf_cstr(&b));
 	im->counts.skipped++;
 	free(why);

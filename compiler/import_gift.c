@@ -325,7 +325,8 @@ static void question(gift *g, size_t start, const char *name, size_t qa, size_t 
 	trim(g, &a, &b);
 	item it[64];
 	size_t gf;
-	if (a == b) {
+	/* '{}' or '{####general feedback}': Moodle's essay */
+	if (a == b || (b - a >= 4 && strncmp(g->data + a, "####", 4) == 0)) {
 		qb_imp_skip(im, loc, name, "an essay question ('{}') has no answer to check");
 		return;
 	}

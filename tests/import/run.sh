@@ -457,6 +457,25 @@ check "gift: a weight reported" err_has "quiz.gift:4:1: warning: the partial cre
 run "$QBC" check quiz.qb
 check "gift: the written bank passes qbc check" rc 0
 dump quiz.qb
+# Real files (tests/corpus): Moodle's essay with general feedback
+# '{####...}', and a description of two lines, named by its first line so
+# that its warning stays one line (the corpus suite counts them).
+cat >skips.gift <<'EOF'
+::Opinion::Describe water. {####We read every answer.}
+
+First line of a description
+and its second line.
+
+::Q::Two and two? {#4####Sums.}
+EOF
+run "$QBC" import skips.gift
+check "gift: '{####feedback}' is an essay, skipped and named" \
+	err_has "skips.gift:1:1: warning: question 'Opinion' is not imported: an essay question ('{}') has no answer to check"
+check "gift: a description of two lines named by its first line, on one line" \
+	err_has "skips.gift:3:1: warning: question 'First line of a description…' is not imported: a text without"
+check "gift: the skipped counted, the rest carried" \
+	out_has "skips.gift (gift) -> skips.qb: 1 question (1 numeric)"
+check "gift: every warning one line" test "$(grep -c 'is not imported' "$T/err")" = 2
 J=quiz.qb.json
 check "gift: titles are the ids" js $J "[q['id'] for q in d['questions']] == ['boiling', 'liquids', 'floats', 'sinks', 'evap', 'pi', 'range', 'pairs', 'missing', 'escapes', 'md', 'plain']"
 check "gift: \$CATEGORY is a tag" js $J "all(q['tags'] == ['Water::States'] for q in d['questions'])"
@@ -575,7 +594,7 @@ check "gift by hand: text outside the blocks is each language's" \
 check "gift by hand: Kiswahili first" grep -q "^languages: sw en$" hand.qb
 check "gift by hand: an id from the text of the first language, no {mlang} in it" grep -q "^1\. maji-huchemka-kwa$" hand.qb
 
-printf '::T1::Q? {=a ~b\n\n::T2 Q? {=a}\n\n::T3::Pick {#abc}\n\n::T4::Empty? {####only feedback}\n' >bad.gift
+printf '::T1::Q? {=a ~b\n\n::T2 Q? {=a}\n\n::T3::Pick {#abc}\n\n::T4::Empty? {only text}\n' >bad.gift
 run "$QBC" import -o badg.qb bad.gift
 check "gift malformed: exit 1, nothing written" sh -c "test \"\$(cat '$T/rc')\" = 1 && test ! -e badg.qb"
 check "gift malformed: unclosed brace located" err_has "bad.gift:1:10: error: this '{' has no closing '}'"
