@@ -104,8 +104,23 @@ static void trim(qb_buf *b)
 	while (s < b->len && (b->ptr[s] == ' ' || b->ptr[s] == '\n'))
 		s++;
 	size_t e = b->len;
-	while (e > s && (b->ptr[e - 1] == ' ' || b->ptr[e - 1] == '\n'))
-		e--;
+	for (;;) {
+		if (e > s && (b->ptr[e - 1] == ' ' || b->ptr[e - 1] == '\n')) {
+			e--;
+			continue;
+		}
+		/* A hard break ("\\" before a line end) with nothing after it:
+		 * a last <br> (editors write '<p>text<br></p>') shows nothing,
+		 * and a .qb line ending in '\' would continue onto the next. */
+		size_t k = 0;
+		while (e - k > s && b->ptr[e - k - 1] == '\\')
+			k++;
+		if (k % 2 && e < b->len && b->ptr[e] == '\n') {
+			e--;
+			continue;
+		}
+		break;
+	}
 	if (b->len) {
 		memmove(b->ptr, b->ptr + s, e - s);
 		b->len = e - s;

@@ -476,6 +476,27 @@ check "gift: a description of two lines named by its first line, on one line" \
 check "gift: the skipped counted, the rest carried" \
 	out_has "skips.gift (gift) -> skips.qb: 1 question (1 numeric)"
 check "gift: every warning one line" test "$(grep -c 'is not imported' "$T/err")" = 2
+# Moodle's editors end a paragraph with '<br>' ('<p>text<br></p>'): it
+# shows nothing, and is not written as a hard break ending the text (a
+# .qb line ending in '\' would continue onto the next line: a warning).
+cat >br.xml <<'EOF'
+<?xml version="1.0" encoding="UTF-8"?>
+<quiz>
+  <question type="truefalse">
+    <name><text>br</text></name>
+    <questiontext format="html"><text><![CDATA[<p>Water boils at 100 °C at sea level.<br></p>]]></text></questiontext>
+    <generalfeedback format="html"><text><![CDATA[<p>At 1 atm.<br><br></p>]]></text></generalfeedback>
+    <answer fraction="100" format="moodle_auto_format"><text>true</text></answer>
+    <answer fraction="0" format="moodle_auto_format"><text>false</text></answer>
+  </question>
+</quiz>
+EOF
+run "$QBC" import br.xml
+check "moodlexml: a last <br> in a paragraph imported" rc 0
+check "moodlexml: a last <br> is no hard break at the end of the text" \
+	sh -c "grep -q '^   en: Water boils at 100 °C at sea level\.\$' br.qb && grep -q '^     en: At 1 atm\.\$' br.qb"
+run "$QBC" check br.qb
+check "moodlexml: a last <br>: the bank checks without a warning" sh -c "! grep -q warning '$T/err'"
 J=quiz.qb.json
 check "gift: titles are the ids" js $J "[q['id'] for q in d['questions']] == ['boiling', 'liquids', 'floats', 'sinks', 'evap', 'pi', 'range', 'pairs', 'missing', 'escapes', 'md', 'plain']"
 check "gift: \$CATEGORY is a tag" js $J "all(q['tags'] == ['Water::States'] for q in d['questions'])"
