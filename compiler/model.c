@@ -1,6 +1,7 @@
 /* model.c - constructors and accessors of the model (see model.h). */
 #include "model.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -205,6 +206,93 @@ bool qb_numeric_too_large(qb_numeric *num, qb_loc loc, const char *s, size_t n)
 	return true;
 }
 
+static bool num_space(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/* A number as the source writes it: an optional sign, digits with an
+ * optional '.' fraction (no exponent, no ',').  s[0..n) is trimmed. */
+static bool parse_number(const char *s, size_t n, double *out)
+{
+	while (n && num_space(*s)) {
+		s++;
+		n--;
+	}
+	while (n && num_space(s[n - 1]))
+		n--;
+	size_t i = 0, digits = 0, dots = 0;
+	if (i < n && (s[i] == '-' || s[i] == '+'))
+		i++;
+	for (; i < n; i++)
+		if (isdigit((unsigned char)s[i]))
+			digits++;
+		else if (s[i] == '.' && !dots)
+			dots++;
+		else
+			return false;
+	if (!digits)
+		return false;
+	char *num = qb_xstrndup(s, n);
+	*out = strtod(num, NULL);
+	free(num);
+	return true;
+}
+
+static bool num_finite(const qb_numeric *num)
+{
+	return isfinite(num->value) && isfinite(num->tol) && isfinite(num->lo) && isfinite(num->hi);
+}
+
+qb_numeric_err qb_numeric_parse(const char *v, size_t n, qb_numeric *num, size_t *at, size_t *len)
+{
+	const char *end = v + n;
+	const char *range = NULL, *pm = NULL;
+	for (const char *p = v; p + 1 < end && !range; p++)
+		if (p[0] == '.' && p[1] == '.')
+			range = p;
+	for (const char *p = v; p + 1 < end && !pm; p++)
+		if ((p[0] == '\xC2' && p[1] == '\xB1') || (p[0] == '+' && p[1] == '-'))
+			pm = p; /* '±' (two bytes, as '+-') */
+	*at = 0;
+	*len = n;
+	if (range && !pm) {
+		if (!parse_number(v, (size_t)(range - v), &num->lo) ||
+		    !parse_number(range + 2, n - (size_t)(range - v) - 2, &num->hi))
+			return QB_NUMERIC_BAD_RANGE;
+		num->range = true;
+		num->value = num->lo / 2 + num->hi / 2;
+		num->tol = num->hi / 2 - num->lo / 2;
+		return num_finite(num) ? QB_NUMERIC_OK : QB_NUMERIC_TOO_LARGE;
+	}
+	if (!parse_number(v, pm ? (size_t)(pm - v) : n, &num->value)) {
+		*len = pm ? (size_t)(pm - v) : n;
+		return QB_NUMERIC_BAD_VALUE;
+	}
+	if (pm) {
+		const char *t = pm + 2;
+		while (t < end && num_space(*t))
+			t++;
+		size_t tn = (size_t)(end - t);
+		while (tn && num_space(t[tn - 1]))
+			tn--;
+		num->percent = tn && t[tn - 1] == '%';
+		*at = (size_t)(t - v);
+		*len = tn;
+		if (!parse_number(t, tn - num->percent, &num->tol) || num->tol < 0)
+			return QB_NUMERIC_BAD_TOL;
+		if (!num_finite(num))
+			return QB_NUMERIC_TOO_LARGE;
+		if (num->percent)
+			num->tol = num->tol * (num->value < 0 ? -num->value : num->value) / 100;
+		*at = 0;
+		*len = n;
+	}
+	num->lo = num->value - num->tol;
+	num->hi = num->value + num->tol;
+	return num_finite(num) ? QB_NUMERIC_OK : QB_NUMERIC_TOO_LARGE;
+}
+
 static const qb_lang_index *text_index(const qb_text *t)
 {
 	return t->bank && t->bank->lang_index.n ? &t->bank->lang_index : NULL;
@@ -389,12 +477,40 @@ static const char *trimmed(qb_arena *arena, const char *s, size_t n)
 	return qb_arena_strndup(arena, s, n);
 }
 
-/* Fills gap from the inside of '{{...}}', s[0..n). */
-static void cloze_gap(qb_arena *arena, const char *s, size_t n, qb_cloze_gap *gap)
+/* A numeric gap, '{{#9.81 ± 0.05}}': s[0..n) is what follows the '#',
+ * at off in the split text. */
+static void cloze_numeric_gap(qb_arena *arena, const char *s, size_t n, size_t off, qb_cloze_gap *gap)
+{
+	qb_numeric *num = qb_arena_alloc(arena, sizeof *num);
+	memset(num, 0, sizeof *num);
+	while (n && cloze_space(*s)) {
+		s++;
+		n--;
+		off++;
+	}
+	while (n && cloze_space(s[n - 1]))
+		n--;
+	size_t at, len;
+	gap->num_err = qb_numeric_parse(s, n, num, &at, &len);
+	gap->num_at = off + at;
+	gap->num_len = len;
+	gap->num = num;
+	gap->answers = qb_arena_alloc(arena, sizeof *gap->answers);
+	gap->answers[0] = qb_arena_strndup(arena, s, n);
+	gap->nanswers = 1;
+}
+
+/* Fills gap from the inside of '{{...}}', s[0..n), at off in the split
+ * text. */
+static void cloze_gap(qb_arena *arena, const char *s, size_t n, size_t off, qb_cloze_gap *gap)
 {
 	size_t i = 0;
 	while (i < n && cloze_space(s[i]))
 		i++;
+	if (i < n && s[i] == '#') {
+		cloze_numeric_gap(arena, s + i + 1, n - i - 1, off + i + 1, gap);
+		return;
+	}
 	gap->choice = i < n && (s[i] == '=' || s[i] == '~');
 	size_t cap = 1;
 	for (size_t k = 0; k < n; k++)
@@ -457,7 +573,7 @@ int qb_cloze_split(qb_arena *arena, const char *text, qb_cloze_part **parts, siz
 		memset(gap, 0, sizeof *gap);
 		gap->off = i;
 		gap->len = (size_t)(close - text) + 2 - i;
-		cloze_gap(arena, text + i + 2, (size_t)(close - text) - i - 2, gap);
+		cloze_gap(arena, text + i + 2, (size_t)(close - text) - i - 2, i + 2, gap);
 		p[np++] = (qb_cloze_part){text + i, gap->len, gap};
 		ngaps++;
 		i = lit = (size_t)(close - text) + 2;

@@ -350,6 +350,24 @@ qb_rare *qb_question_rare_w(qb_arena *arena, qb_question *q);
  * returns true then. */
 bool qb_numeric_too_large(qb_numeric *num, qb_loc loc, const char *s, size_t n);
 
+/* What qb_numeric_parse() found wrong, if anything. */
+typedef enum qb_numeric_err {
+	QB_NUMERIC_OK,
+	QB_NUMERIC_BAD_RANGE,     /* 'lo..hi' whose ends are not two numbers  */
+	QB_NUMERIC_BAD_VALUE,     /* the value, s[at..at+len), is no number   */
+	QB_NUMERIC_BAD_TOL,       /* the tolerance, s[at..at+len)             */
+	QB_NUMERIC_TOO_LARGE      /* s[at..at+len) is beyond a double: num's
+	                             parts are not finite (qb_numeric_too_large()
+	                             reports it)                              */
+} qb_numeric_err;
+
+/* Reads an accepted number as a numeric question's 'answer:' and a
+ * numeric cloze gap write it, s[0..n): '42', '3.5 ± 0.1' (or '+-'),
+ * '3.5 ± 2%', '3..4'; numbers with an optional sign and a '.'
+ * fraction.  Fills num (not its loc); on an error, *at and *len give the
+ * part of s to quote.  Reports nothing: the reader and the checks do. */
+qb_numeric_err qb_numeric_parse(const char *s, size_t n, qb_numeric *num, size_t *at, size_t *len);
+
 /* Number of correct options of q. */
 size_t qb_question_ncorrect(const qb_question *q);
 
@@ -378,6 +396,13 @@ bool qb_question_shuffles(const qb_bank *bank, const qb_question *q);
  * the right one (marked '=') at index right. */
 typedef struct qb_cloze_gap {
 	bool choice;
+	/* Numeric gaps ('{{#9.81 ± 0.05}}', '{{#36.1..37.2}}'): the accepted
+	 * number or range as qb_numeric_parse() reads it (answers[0] is the
+	 * number as written), else NULL.  num_err says whether it parsed;
+	 * num_at and num_len, from the start of the split text, what to quote. */
+	const qb_numeric *num;
+	qb_numeric_err num_err;
+	size_t num_at, num_len;
 	const char **answers;  /* trimmed, in the arena                       */
 	size_t nanswers;
 	size_t right;          /* choice gaps: index of the first '='          */

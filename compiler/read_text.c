@@ -564,88 +564,35 @@ static void swallow(reader *r)
  * Questions
  * ------------------------------------------------------------------- */
 
-/* A number as the source writes it: an optional sign, digits with an
- * optional '.' fraction (no exponent, no ',').  s[0..n) is trimmed. */
-static bool parse_number(const char *s, size_t n, double *out)
-{
-	while (n && is_space(*s)) {
-		s++;
-		n--;
-	}
-	while (n && is_space(s[n - 1]))
-		n--;
-	size_t i = 0, digits = 0, dots = 0;
-	if (i < n && (s[i] == '-' || s[i] == '+'))
-		i++;
-	for (; i < n; i++)
-		if (isdigit((unsigned char)s[i]))
-			digits++;
-		else if (s[i] == '.' && !dots)
-			dots++;
-		else
-			return false;
-	if (!digits)
-		return false;
-	char *num = qb_xstrndup(s, n);
-	*out = strtod(num, NULL);
-	free(num);
-	return true;
-}
-
-/* Reads a numeric question's 'answer:': '42', '3.5 ± 0.1' (or '+-'),
- * '3.5 ± 2%', '3..4'. */
+/* Reads a numeric question's 'answer:' (qb_numeric_parse()): '42',
+ * '3.5 ± 0.1' (or '+-'), '3.5 ± 2%', '3..4'. */
 static void numeric_answer(const char *v, qb_loc vloc, qb_numeric *num)
 {
-	size_t n = strlen(v);
-	const char *range = strstr(v, "..");
-	const char *pm = strstr(v, "\xC2\xB1"); /* '±' (two bytes, as '+-') */
-	if (!pm)
-		pm = strstr(v, "+-");
+	size_t n = strlen(v), at, len;
 	num->loc = vloc;
-	if (range && !pm) {
-		if (!parse_number(v, (size_t)(range - v), &num->lo) ||
-		    !parse_number(range + 2, n - (size_t)(range - v) - 2, &num->hi)) {
-			qb_diag_error(vloc, "the range '%s' is not two numbers, e.g. 'answer: 3..4'", v);
-			num->loc.line = 0;
-			return;
-		}
-		num->range = true;
-		num->value = num->lo / 2 + num->hi / 2;
-		num->tol = num->hi / 2 - num->lo / 2;
-		qb_numeric_too_large(num, vloc, v, n);
+	qb_loc l = vloc;
+	switch (qb_numeric_parse(v, n, num, &at, &len)) {
+	case QB_NUMERIC_OK:
 		return;
-	}
-	if (!parse_number(v, pm ? (size_t)(pm - v) : n, &num->value)) {
+	case QB_NUMERIC_BAD_RANGE:
+		qb_diag_error(vloc, "the range '%s' is not two numbers, e.g. 'answer: 3..4'", v);
+		break;
+	case QB_NUMERIC_BAD_VALUE:
 		qb_diag_error(vloc, "'%.*s' is not a number; write it with '.' as the decimal point, "
 		                    "e.g. 'answer: 3.5' or 'answer: 3.5 \xC2\xB1 0.1'",
-		              (int)(pm ? (size_t)(pm - v) : n), v);
-		num->loc.line = 0;
-		return;
+		              (int)len, v);
+		break;
+	case QB_NUMERIC_BAD_TOL:
+		l.col += (int)qb_utf8_count(v, at);
+		qb_diag_error(l, "the tolerance '%.*s' is not a number; write e.g. '\xC2\xB1 "
+		                 "0.1' or '\xC2\xB1 2%%'", (int)len, v + at);
+		break;
+	case QB_NUMERIC_TOO_LARGE:
+		l.col += (int)qb_utf8_count(v, at);
+		qb_numeric_too_large(num, l, v + at, len);
+		break;
 	}
-	if (pm) {
-		const char *t = pm + 2;
-		while (is_space(*t))
-			t++;
-		size_t tn = n - (size_t)(t - v);
-		while (tn && is_space(t[tn - 1]))
-			tn--;
-		num->percent = tn && t[tn - 1] == '%';
-		qb_loc tl = vloc;
-		tl.col += (int)qb_utf8_count(v, (size_t)(t - v));
-		if (!parse_number(t, tn - num->percent, &num->tol) || num->tol < 0) {
-			qb_diag_error(tl, "the tolerance '%.*s' is not a number; write e.g. '\xC2\xB1 "
-			                  "0.1' or '\xC2\xB1 2%%'", (int)tn, t);
-			num->loc.line = 0;
-			return;
-		}
-		if (qb_numeric_too_large(num, tl, t, tn))
-			return;
-		if (num->percent)
-			num->tol = num->tol * (num->value < 0 ? -num->value : num->value) / 100;
-	}
-	num->lo = num->value - num->tol;
-	num->hi = num->value + num->tol;
-	qb_numeric_too_large(num, vloc, v, n);
+	num->loc.line = 0;
 }
 
 /* q's seldom written parts, to be set. */

@@ -915,6 +915,36 @@ static int single_brace_gaps(ctx *c, const qb_question *q, const qb_tr *tr,
 	return found;
 }
 
+/* A numeric gap ('{{#9.81 ± 0.05}}') that qb_numeric_parse() could not
+ * read, located at the part it names. */
+static void check_numeric_gap(ctx *c, const qb_question *q, const qb_tr *tr, const qb_cloze_gap *g)
+{
+	const char *s = tr->text + g->num_at;
+	int n = (int)g->num_len;
+	qb_loc l = shift(c->bank, &q->prompt, tr, g->num_at);
+	switch (g->num_err) {
+	case QB_NUMERIC_OK:
+		break;
+	case QB_NUMERIC_BAD_RANGE:
+		qb_diag_error(l, "the range '%.*s' of this numeric gap is not two numbers, e.g. "
+		                 "'{{#36.1..37.2}}'", n, s);
+		break;
+	case QB_NUMERIC_BAD_VALUE:
+		qb_diag_error(l, "'%.*s' is not a number; write a numeric gap with '.' as the decimal "
+		                 "point, e.g. '{{#9.81}}' or '{{#9.81 \xC2\xB1 0.05}}'", n, s);
+		break;
+	case QB_NUMERIC_BAD_TOL:
+		qb_diag_error(l, "the tolerance '%.*s' is not a number; write e.g. '{{#9.81 \xC2\xB1 "
+		                 "0.05}}' or '{{#343 \xC2\xB1 2%%}}'", n, s);
+		break;
+	case QB_NUMERIC_TOO_LARGE: {
+		qb_numeric num = *g->num;
+		qb_numeric_too_large(&num, l, s, g->num_len);
+		break;
+	}
+	}
+}
+
 /* The gaps of a cloze question, in every language: the same number, a
  * right choice in each choice gap, no empty answer, no gap written with
  * single braces. */
@@ -971,6 +1001,10 @@ static void check_cloze(ctx *c, const qb_question *q, const char *name)
 			if (!g)
 				continue;
 			qb_loc l = shift(c->bank, &q->prompt, tr, g->off);
+			if (g->num) {
+				check_numeric_gap(c, q, tr, g);
+				continue;
+			}
 			if (g->choice && !g->nright)
 				qb_diag_error(l, "this choice gap has no right choice; mark it with '=' "
 				                 "instead of '~'");
