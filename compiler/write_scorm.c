@@ -335,6 +335,8 @@ static size_t gap_lengths(const qb_render_ctx *r, const qb_question *q, qb_arena
 				size_t n = js_length(gap->answers[k]);
 				(*longest)[g] = n > (*longest)[g] ? n : (*longest)[g];
 			}
+			if (gap->num && (*longest)[g] < NUMBER_CAP / 2) /* typed_cap(): NUMBER_CAP */
+				(*longest)[g] = NUMBER_CAP / 2;
 			g++;
 		}
 	}
@@ -379,6 +381,20 @@ static size_t answer_state(const qb_render_ctx *r, const qb_question *q)
 	}
 }
 
+/* An accepted number, a numeric question's or a numeric gap's, as the
+ * player scores it and shows it. */
+static json_t *numeric_json(const qb_numeric *num)
+{
+	json_t *n = json_object();
+	set(n, "value", json_real(num->value));
+	set(n, "tol", json_real(num->tol));
+	set(n, "min", json_real(num->lo));
+	set(n, "max", json_real(num->hi));
+	set(n, "percent", json_boolean(num->percent));
+	set(n, "range", json_boolean(num->range));
+	return n;
+}
+
 #define GAP_MARK "\xEE\x80\x80" /* U+E000, then the gap's number, then U+E001 */
 #define GAP_END "\xEE\x80\x81"
 
@@ -406,6 +422,8 @@ static void cloze_json(ctx *c, const qb_question *q, json_t *o)
 			if (!jg) {
 				jg = json_object();
 				set(jg, "choice", json_boolean(gap->choice));
+				if (gap->num) /* the same number in every language */
+					set(jg, "num", numeric_json(gap->num));
 				set(jg, "answers", json_object());
 				set(jg, "right", json_object());
 				json_array_append_new(gaps, jg);
@@ -531,15 +549,7 @@ static json_t *question_json(ctx *c, const qb_question *q, size_t keylen)
 		set(o, "cap", json_integer((json_int_t)typed_cap(longest)));
 		break;
 	case QB_QTYPE_NUMERIC: {
-		json_t *n = json_object();
-		const qb_numeric *num = qb_question_num(q);
-		set(n, "value", json_real(num->value));
-		set(n, "tol", json_real(num->tol));
-		set(n, "min", json_real(num->lo));
-		set(n, "max", json_real(num->hi));
-		set(n, "percent", json_boolean(num->percent));
-		set(n, "range", json_boolean(num->range));
-		set(o, "num", n);
+		set(o, "num", numeric_json(qb_question_num(q)));
 		const char *unit = qb_question_rare(q)->unit;
 		set(o, "unit", unit ? json_string(unit) : json_null());
 		set(o, "cap", json_integer(NUMBER_CAP));

@@ -108,10 +108,12 @@
       out.push(node('p', 'pq-answer', [node('strong', '', '✓ ' + lab(l, 'acceptedAnswers') + lab(l, 'colon')), v]));
       return;
     }
-    var n = q.num;
-    v = n.range ? numText(l, n.min) + ' – ' + numText(l, n.max)
+    out.push(answerLine(l, numKey(q.num, l) + unit));
+  }
+  /* An accepted number (a numeric question's or gap's) in language l. */
+  function numKey(n, l) {
+    return n.range ? numText(l, n.min) + ' – ' + numText(l, n.max)
       : numText(l, n.value) + (n.tol ? ' ± ' + numText(l, n.tol) : '');
-    out.push(answerLine(l, v + unit));
   }
 
   function matchingBody(q, l, key, out) {
@@ -144,7 +146,7 @@
       // A choice gap's right choice; every answer a typed gap accepts in
       // this language, so that a teacher marking by hand marks none wrong.
       var ans = g.choice ? answers[g.right[l] !== undefined ? g.right[l] : g.right[D.defaultLang]]
-        : answers.filter(function (t, k) { return answers.indexOf(t) === k; }).join(' / ');
+        : g.num ? numKey(g.num, l) : answers.filter(function (t, k) { return answers.indexOf(t) === k; }).join(' / ');
       right.push('(' + (i + 1) + ') ' + ans);
       span.appendChild(node('span', 'pq-gapno', '(' + (i + 1) + ')'));
       span.appendChild(key ? node('strong', 'pq-fill', ' ' + ans + ' ') : blank());

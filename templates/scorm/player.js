@@ -260,8 +260,14 @@
     }
     return null;
   }
+  /* x (a parsed number or null) within an accepted number's bounds. */
+  function numRight(num, x) {
+    var eps = 1e-9 * Math.max(1, Math.abs(num.value));
+    return x !== null && x >= num.min - eps && x <= num.max + eps;
+  }
   function gapRight(q, g, v) {
     if (g.choice) return v === g.right[D.defaultLang];
+    if (g.num) return numRight(g.num, parseNumber(v));
     var n = norm(v, q.caseSensitive);
     return Object.keys(g.answers).some(function (l) {
       return g.answers[l].some(function (x) { return norm(x, q.caseSensitive) === n; });
@@ -284,8 +290,7 @@
       var o = matchedAnswer(q, v);
       n = o && o.correct ? 1 : 0;
     } else if (q.type === 'numeric') {
-      var x = parseNumber(v), eps = 1e-9 * Math.max(1, Math.abs(q.num.value));
-      n = x !== null && x >= q.num.min - eps && x <= q.num.max + eps ? 1 : 0;
+      n = numRight(q.num, parseNumber(v)) ? 1 : 0;
     } else if (q.type === 'matching') {
       var ps = pairs(q);
       total = ps.length;
@@ -490,7 +495,7 @@
         patterns: [ps.map(function (p) { return p.id + pair + p.rid; }).join(fields)] };
     }
     var texts = q.gaps.map(function (g, i) { return g.choice ? gapChoice(g, v[i]) : v[i]; });
-    var right = q.gaps.map(function (g) { return g.choice ? gapChoice(g, g.right[S.lang]) : (g.answers[S.lang] || [])[0] || ''; });
+    var right = q.gaps.map(gapAnswer);
     if (!V12 && q.gaps.length > 10) return { type: 'fill-in', response: null, patterns: [] };
     // Gaps are separated by "[,]" in both versions (1.2 has no multi-part
     // fill-in form; Moodle keeps its 255 characters).
@@ -888,7 +893,7 @@
         input.value = v === undefined || v === '' ? '' : String(v);
       } else {
         input = el('input', { type: 'text', id: id, 'class': 'gap-input', maxlength: String(g.cap), autocomplete: 'off',
-          spellcheck: 'false', disabled: !!a, 'aria-label': L('gap', { n: i + 1 }) });
+          spellcheck: 'false', inputmode: g.num ? 'decimal' : null, disabled: !!a, 'aria-label': L('gap', { n: i + 1 }) });
         input.value = v || '';
         input.addEventListener('keydown', function (e) { if (e.key === 'Enter') check(q); });
       }
@@ -898,7 +903,7 @@
         var ok = gapRight(q, g, v);
         span.className = 'gap ' + (ok ? 'is-correct' : 'is-wrong');
         if (!ok) span.appendChild(el('span', { 'class': 'gap-answer', lang: S.lang,
-          text: '✓ ' + (g.choice ? gapChoice(g, g.right[S.lang]) : (g.answers[S.lang] || [])[0] || '') }));
+          text: '✓ ' + gapAnswer(g) }));
       }
     });
     return el('div', { 'class': 'question' }, [box]);
@@ -937,6 +942,20 @@
     return own || (a.correct ? null : q.feedbackWrong);
   }
 
+  /* An accepted number in words: '9.81 ± 0.05 (9.76 – 9.86)'. */
+  function numAnswer(num, unit) {
+    var f = numText;
+    var u = unit ? ' ' + unit : '';
+    if (num.range) return f(num.min) + ' – ' + f(num.max) + u;
+    if (num.tol) return f(num.value) + ' ± ' + f(num.tol) + u + ' (' + f(num.min) + ' – ' + f(num.max) + ')';
+    return f(num.value) + u;
+  }
+  /* A gap's right answer in words. */
+  function gapAnswer(g) {
+    if (g.choice) return gapChoice(g, g.right[S.lang]);
+    if (g.num) return numAnswer(g.num, null);
+    return (g.answers[S.lang] || [])[0] || '';
+  }
   /* The correct answer in words, for typed questions. */
   function correctText(q) {
     if (q.type === 'short-answer') {
@@ -944,15 +963,9 @@
         .map(function (o) { return o.text[S.lang] !== undefined ? o.text[S.lang] : o.text[D.defaultLang]; })
         .filter(function (t, i, all) { return all.indexOf(t) === i; }).join(' · ');
     }
-    if (q.type === 'numeric') {
-      var f = numText;
-      var u = q.unit ? ' ' + q.unit : '';
-      if (q.num.range) return f(q.num.min) + ' – ' + f(q.num.max) + u;
-      if (q.num.tol) return f(q.num.value) + ' ± ' + f(q.num.tol) + u + ' (' + f(q.num.min) + ' – ' + f(q.num.max) + ')';
-      return f(q.num.value) + u;
-    }
+    if (q.type === 'numeric') return numAnswer(q.num, q.unit);
     if (q.type === 'matching') return pairs(q).map(function (p) { return plain(tx(p.text)) + ' → ' + plain(tx(p.match)); }).join(L('listSep'));
-    if (q.type === 'cloze') return q.gaps.map(function (g) { return g.choice ? gapChoice(g, g.right[S.lang]) : (g.answers[S.lang] || [])[0]; }).join(L('listSep'));
+    if (q.type === 'cloze') return q.gaps.map(gapAnswer).join(L('listSep'));
     return optionTexts(q, correctLetters(q));
   }
   /* The correct answer as the question shows it: options and matching
