@@ -587,10 +587,34 @@ static void cloze_escape(qb_buf *out, const char *s)
 	qb_buf_dispose(&h);
 }
 
-/* A gap's answer: a typed gap's first accepted answer, a choice gap's
- * right choice. */
-static const char *gap_answer(const qb_cloze_gap *g)
+/* A numeric gap's accepted number as the back shows it: the author's
+ * digits, a range '36.1 – 37.2', a tolerance '9.81 ± 0.05' (also
+ * when written '+-'), in arena. */
+static const char *numeric_gap_answer(qb_arena *arena, const qb_cloze_gap *g)
 {
+	const char *s = g->answers[0];
+	qb_buf b = QB_BUF_INIT;
+	for (const char *p = s; *p; p++) {
+		if (p[0] == '.' && p[1] == '.' && g->num->range) {
+			qb_buf_puts(&b, " \xE2\x80\x93 "); /* en dash */
+			p++;
+		} else if (p[0] == '+' && p[1] == '-') {
+			qb_buf_puts(&b, "\xC2\xB1");
+			p++;
+		} else
+			qb_buf_putc(&b, *p);
+	}
+	const char *out = qb_arena_strndup(arena, qb_buf_cstr(&b), b.len);
+	qb_buf_dispose(&b);
+	return out;
+}
+
+/* A gap's answer: a typed gap's first accepted answer, a choice gap's
+ * right choice, a numeric gap's number or range (in arena). */
+static const char *gap_answer(qb_arena *arena, const qb_cloze_gap *g)
+{
+	if (g->num)
+		return numeric_gap_answer(arena, g);
 	size_t i = g->choice ? g->right : 0;
 	return i < g->nanswers ? g->answers[i] : "";
 }
@@ -619,8 +643,8 @@ static void cloze_hint(qb_buf *out, const qb_cloze_gap *gap)
 /* Replaces the marks of html: as Anki's {{cN::answer}} (a choice gap
  * with its choices as the hint, "{{cN::right::a / b / c}}", sorted) when
  * anki is true, else as the answer underlined (the translations). */
-static void cloze_fill(qb_buf *out, const char *html, const qb_cloze_gap *const *gaps,
-                       size_t ngaps, bool for_anki)
+static void cloze_fill(qb_arena *arena, qb_buf *out, const char *html,
+                       const qb_cloze_gap *const *gaps, size_t ngaps, bool for_anki)
 {
 	const char *h = html, *m;
 	while ((m = strstr(h, GAP_MARK)) != NULL) {
@@ -637,7 +661,7 @@ static void cloze_fill(qb_buf *out, const char *html, const qb_cloze_gap *const 
 		const qb_cloze_gap *gap = gaps[g];
 		if (for_anki) {
 			qb_buf_appendf(out, "{{c%lu::", g + 1);
-			cloze_escape(out, gap_answer(gap));
+			cloze_escape(out, gap_answer(arena, gap));
 			if (gap->choice) {
 				qb_buf_puts(out, "::");
 				cloze_hint(out, gap);
@@ -645,7 +669,7 @@ static void cloze_fill(qb_buf *out, const char *html, const qb_cloze_gap *const 
 			qb_buf_puts(out, "}}");
 		} else {
 			qb_buf_puts(out, "<u class=\"qb-gap\">");
-			qb_escape_html(out, gap_answer(gap));
+			qb_escape_html(out, gap_answer(arena, gap));
 			qb_buf_puts(out, "</u>");
 		}
 		h = end + strlen(GAP_END);
@@ -673,7 +697,7 @@ static int cloze_filled(anki *a, qb_buf *out, const qb_question *q, const char *
 	size_t ngaps = 0;
 	int rc = cloze_marked(a, &arena, &html, q, lang, &gaps, &ngaps);
 	if (rc == 0)
-		cloze_fill(out, qb_buf_cstr(&html), gaps, ngaps, false);
+		cloze_fill(&arena, out, qb_buf_cstr(&html), gaps, ngaps, false);
 	qb_buf_dispose(&html);
 	qb_arena_dispose(&arena);
 	return rc;
@@ -1083,7 +1107,7 @@ static int build_cloze_fields(anki *a, size_t off[C_COUNT], size_t len[C_COUNT],
 		qb_buf_clear(text);
 		finish_field_into(text, &b[i], &a->scratch[0]);
 		off[i] = a->note.len;
-		cloze_fill(&a->note, qb_buf_cstr(text), gaps, ngaps, true);
+		cloze_fill(&arena, &a->note, qb_buf_cstr(text), gaps, ngaps, true);
 		len[i] = a->note.len - off[i];
 		qb_buf_putc(&a->note, '\0');
 	}

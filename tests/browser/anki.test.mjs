@@ -12,7 +12,7 @@
 // Run: cd tests && QBC=$PWD/../build/qbc node --test browser/anki.test.mjs
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, mkdirSync, readFileSync, existsSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, existsSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { TESTS, cloze, qbc, readApkg, tempDir, unzip, launch } from './lib.mjs';
@@ -20,6 +20,21 @@ import { TESTS, cloze, qbc, readApkg, tempDir, unzip, launch } from './lib.mjs';
 const SHOT = path.join(TESTS, 'screenshots', 'anki-card.png');
 // The bank id of tests/anki/quiz.qb, the suite's bilingual bank.
 const QUIZ = 'anki-quiz';
+
+const NUMERIC_GAPS = `bank: anki-numeric-gaps
+languages: en sw
+title:
+  en: Numeric gaps
+  sw: Mapengo ya namba
+
+1. measures
+   type: cloze
+   en: g is {{#9.81 +- 0.05}} m/s², a body {{#36.1..37.2}} °C, sound {{#343 ± 2%}} m/s.
+   sw: g ni {{#9.81 +- 0.05}} m/s², mwili {{#36.1..37.2}} °C, sauti {{#343 ± 2%}} m/s.
+   explanation:
+     en: Measured values.
+     sw: Thamani zilizopimwa.
+`;
 
 let tmp, browser, server, base;
 const pkgs = {}; // bank id -> { css, qfmt, afmt, fieldNames, notes: [{fields, tags}] }
@@ -80,6 +95,10 @@ before(async () => {
   loadPackage(path.join(TESTS, 'anki', 'escape.qb'), 'escape-test');
   loadPackage(path.join(TESTS, 'anki', 'types.qb'), 'anki-types');
   loadPackage(path.join(TESTS, 'anki', 'cloze.qb'), 'anki-cloze', 'qbc cloze');
+  // Numeric gaps (issue 36): a bank of its own.
+  mkdirSync(path.join(tmp.dir, 'numeric-src'));
+  writeFileSync(path.join(tmp.dir, 'numeric-src', 'numeric.qb'), NUMERIC_GAPS);
+  loadPackage(path.join(tmp.dir, 'numeric-src', 'numeric.qb'), 'anki-numeric-gaps', 'qbc cloze');
   const folder = path.join(tmp.dir, 'media');
   server = http.createServer((req, res) => {
     const url = decodeURIComponent(req.url.split('?')[0]);
@@ -569,6 +588,24 @@ test('option keys: every hinted key is one Anki leaves to the card, and it picks
     assert.deepEqual(errors, []);
     await ctx.close();
   }
+});
+
+test('cloze: a numeric gap is a card whose back shows the accepted value, tolerance or range', async () => {
+  const id = 'anki-numeric-gaps';
+  const n = note(id, 'measures', 'en');
+  const { ctx, page, errors } = await reviewer(id);
+  const want = ['9.81 ± 0.05', '36.1 – 37.2', '343 ± 2%'];
+  for (const [i, w] of want.entries()) {
+    await show(page, front(id, n, i + 1));
+    assert.equal(await page.textContent('.qb-front .cloze'), '[...]');
+    assert.ok(!(await page.textContent('.qb-question')).includes(w), `card ${i + 1}: the front hides ${w}`);
+    await show(page, back(id, n, i + 1));
+    assert.equal(await page.textContent('.qb-back .cloze'), w, `card ${i + 1}`);
+  }
+  // The other language's version, filled in, on the back.
+  assert.match(await page.textContent('.qb-back details.qb-translation'), /g ni 9\.81 ± 0\.05 m\/s², mwili 36\.1 – 37\.2 °C/);
+  assert.deepEqual(errors, []);
+  await ctx.close();
 });
 
 test('cloze: the front hides the card gap, the back shows it; other gaps show their answers', async () => {
