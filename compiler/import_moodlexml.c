@@ -582,91 +582,352 @@ static void gap_item(qb_buf *out, const char *s, size_t n, const char *lang)
 	qb_buf_dispose(&proj);
 }
 
+/* Moodle's embedded answers, as qtype_multianswer_extract_question()
+ * (question/type/multianswer/questiontype.php) reads them:
+ * '{' weight? ':' KIND ':' alternative ('~' alternative)* '}', an
+ * alternative being a mark ('=' or '%fraction%') or none, an answer (at
+ * least one character, up to a '~', '#' or '}' not after '\\', '&' or
+ * "&amp;") and '#' feedback (up to a '~' or '}' not after '\\').  A '{'
+ * that starts no such gap is text.  What qbc makes of each kind: */
+typedef enum ma_kind { MA_TYPED, MA_TYPED_CASE, MA_NUMERIC, MA_CHOICE, MA_MULTI } ma_kind;
+
+static const struct {
+	const char *name;
+	ma_kind kind;
+} ma_kinds[] = {
+	{"NUMERICAL", MA_NUMERIC},        {"NM", MA_NUMERIC},
+	{"SHORTANSWER", MA_TYPED},        {"SA", MA_TYPED},          {"MW", MA_TYPED},
+	{"SHORTANSWER_C", MA_TYPED_CASE}, {"SAC", MA_TYPED_CASE},    {"MWC", MA_TYPED_CASE},
+	/* drop-down, vertical, horizontal, each shuffled or not: to qbc
+	 * one choice gap (its player shows choices in its own order) */
+	{"MULTICHOICE", MA_CHOICE},       {"MC", MA_CHOICE},
+	{"MULTICHOICE_V", MA_CHOICE},     {"MCV", MA_CHOICE},
+	{"MULTICHOICE_H", MA_CHOICE},     {"MCH", MA_CHOICE},
+	{"MULTICHOICE_S", MA_CHOICE},     {"MCS", MA_CHOICE},
+	{"MULTICHOICE_VS", MA_CHOICE},    {"MCVS", MA_CHOICE},
+	{"MULTICHOICE_HS", MA_CHOICE},    {"MCHS", MA_CHOICE},
+	/* several right choices: qbc has none such */
+	{"MULTIRESPONSE", MA_MULTI},      {"MR", MA_MULTI},
+	{"MULTIRESPONSE_H", MA_MULTI},    {"MRH", MA_MULTI},
+	{"MULTIRESPONSE_S", MA_MULTI},    {"MRS", MA_MULTI},
+	{"MULTIRESPONSE_HS", MA_MULTI},   {"MRHS", MA_MULTI},
+};
+
+/* One alternative of a gap: its fraction in percent (100 for '=', 0 for
+ * no mark), its answer and its feedback (fb NULL: none). */
+typedef struct ma_alt {
+	double fraction;
+	const char *ans, *fb;
+	size_t alen, fblen;
+} ma_alt;
+
+typedef struct ma_gap {
+	const char *kind_name; /* as ma_kinds[] spells it */
+	ma_kind kind;
+	unsigned long weight; /* 1 when not written */
+	ma_alt *alts;         /* heap */
+	size_t nalts;
+} ma_gap;
+
+/* True when s[k] is escaped for an answer: after '\\', '&' or "&amp;". */
+static bool ma_answer_escaped(const char *s, size_t start, size_t k)
+{
+	return k > start && (s[k - 1] == '\\' || s[k - 1] == '&' ||
+	                     (k >= start + 5 && strncmp(s + k - 5, "&amp;", 5) == 0));
+}
+
+/* The gap at s (a '{'): the end of it (after its '}'), or NULL when s
+ * starts no gap Moodle reads. */
+static const char *ma_parse(const char *s, ma_gap *g)
+{
+	memset(g, 0, sizeof *g);
+	size_t i = 1, w = 0;
+	while (s[i] >= '0' && s[i] <= '9')
+		i++;
+	w = i - 1;
+	if (s[i] != ':')
+		return NULL;
+	const char *kind = s + i + 1, *colon = strchr(kind, ':');
+	if (!colon)
+		return NULL;
+	/* the name as Moodle wrote it: Markdown's escapes ('\\_') undone */
+	char name[24];
+	size_t kl = 0, k;
+	for (const char *c = kind; c < colon && kl < sizeof name - 1; c++)
+		if (*c != '\\')
+			name[kl++] = *c;
+	name[kl] = '\0';
+	for (k = 0; k < QB_NELEM(ma_kinds); k++)
+		if (strcmp(ma_kinds[k].name, name) == 0)
+			break;
+	if (k == QB_NELEM(ma_kinds))
+		return NULL;
+	g->kind = ma_kinds[k].kind;
+	g->kind_name = ma_kinds[k].name;
+	g->weight = w ? strtoul(s + 1, NULL, 10) : 1;
+	const char *p = colon + 1;
+	for (;;) {
+		ma_alt alt = {0, NULL, NULL, 0, 0};
+		if (*p == '=') {
+			alt.fraction = 100;
+			p++;
+		} else if (*p == '%') {
+			size_t j = 1;
+			if (p[j] == '-')
+				j++;
+			size_t d = j;
+			while (p[j] >= '0' && p[j] <= '9')
+				j++;
+			if (j > d && (p[j] == '.' || p[j] == ',')) {
+				j++;
+				while (p[j] >= '0' && p[j] <= '9')
+					j++;
+			}
+			if (j > d && p[j] == '%') {
+				char num[32];
+				snprintf(num, sizeof num, "%.*s", (int)(j - 1 < 31 ? j - 1 : 31), p + 1);
+				for (char *c = num; *c; c++)
+					if (*c == ',')
+						*c = '.';
+				alt.fraction = strtod(num, NULL);
+				p += j + 1;
+			}
+		}
+		if (!*p)
+			break;
+		size_t e = 1;
+		while (p[e] && !(strchr("~#}", p[e]) && !ma_answer_escaped(p, 0, e)))
+			e++;
+		alt.ans = p;
+		alt.alen = e;
+		p += e;
+		if (*p == '#') {
+			p++;
+			size_t f = 0;
+			while (p[f] && !((p[f] == '~' || p[f] == '}') && !(f > 0 && p[f - 1] == '\\')))
+				f++;
+			alt.fb = p;
+			alt.fblen = f;
+			p += f;
+		}
+		if (!*p)
+			break;
+		g->alts = qb_xrealloc(g->alts, (g->nalts + 1) * sizeof *g->alts);
+		g->alts[g->nalts++] = alt;
+		if (*p == '}')
+			return p + 1;
+		p++; /* '~' */
+	}
+	free(g->alts);
+	g->alts = NULL;
+	g->nalts = 0;
+	return NULL;
+}
+/* A NUMERICAL alternative's answer, "value" or "value:tolerance" in
+ * Moodle's numbers ('.' or ',', an exponent), as qbc's numeric gap:
+ * "#value" or "#value ± tolerance" in plain decimals.  False when it is
+ * not that (Moodle takes it as text: only '*' matters, anything else). */
+static bool ma_numeric(qb_buf *out, const char *s, size_t n)
+{
+	char buf[128];
+	if (n == 0 || n >= sizeof buf)
+		return false;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	for (char *c = buf; *c; c++)
+		if (*c == ',')
+			*c = '.';
+	char *colon = strchr(buf, ':');
+	if (colon)
+		*colon = '\0';
+	double v[2] = {0, 0};
+	const char *part[2] = {buf, colon ? colon + 1 : NULL};
+	for (int k = 0; k < 2 && part[k]; k++) {
+		char *end = NULL;
+		const char *t = part[k];
+		if (!*t || strchr(t, 'x') || strchr(t, 'X') || strchr(t, 'n') || strchr(t, 'N') ||
+		    strchr(t, ' ') || *t == '+')
+			return false; /* hex, inf, nan and spaces: no NUMBER_REGEX */
+		v[k] = strtod(t, &end);
+		if (*end || !isfinite(v[k]))
+			return false;
+	}
+	qb_buf_putc(out, '#');
+	for (int k = 0; k < 2 && part[k]; k++) {
+		if (k) {
+			if (v[1] == 0)
+				break;
+			qb_buf_puts(out, " \xC2\xB1 ");
+		}
+		if (!strchr(part[k], 'e') && !strchr(part[k], 'E')) {
+			qb_buf_puts(out, part[k]); /* the author's digits */
+			continue;
+		}
+		char d[64];
+		snprintf(d, sizeof d, "%.15g", k ? fabs(v[k]) : v[k]);
+		if (strchr(d, 'e')) /* 1e-7: 0.0000001; 1e20: 100000000000000000000 */
+			for (int dec = 0; dec <= 40; dec++) {
+				snprintf(d, sizeof d, "%.*f", dec, k ? fabs(v[k]) : v[k]);
+				if (strtod(d, NULL) == (k ? fabs(v[k]) : v[k]))
+					break;
+			}
+		qb_buf_puts(out, d);
+	}
+	return true;
+}
+
+/* The text of an alternative's answer (or feedback), with Moodle's and
+ * Markdown's escapes and references undone, projected on lang. */
+static char *ma_text(const char *s, size_t n, const char *lang)
+{
+	qb_buf b = QB_BUF_INIT;
+	gap_item(&b, s, n, lang);
+	return b.ptr ? qb_buf_detach(&b) : qb_xstrdup("");
+}
+
 /* wrong: the feedback of every wrong choice and of a typed gap's '*'
  * (anything else), where qbc's own file puts the feedback-wrong (HTML);
- * *differ when they are not all the same. */
-static bool cloze_md(mx *x, qb_buf *out, const char *md, qb_loc loc, bool *case_sens,
+ * *differ when they are not all the same.  What qbc cannot say is
+ * carried as closely as it can and reported once (report: the first
+ * language), naming the gap; *mixed_case counts the gaps that ignore case
+ * and those that do not. */
+static void ma_wrong_feedback(const ma_alt *alt, const char *lang, qb_buf *wrong, bool *seen,
+                              bool *differ)
+{
+	qb_buf this = QB_BUF_INIT; /* empty: none */
+	if (alt->fb)
+		gap_item(&this, alt->fb, alt->fblen, lang);
+	if (!*seen)
+		qb_buf_puts(wrong, qb_buf_cstr(&this));
+	else if (strcmp(qb_buf_cstr(wrong), qb_buf_cstr(&this)) != 0)
+		*differ = true;
+	*seen = true;
+	qb_buf_dispose(&this);
+}
+
+/* One gap as qbc's {{...}}, appended to out; false (reported) when it
+ * cannot be carried at all. */
+static bool ma_gap_md(mx *x, qb_buf *out, const ma_gap *g, size_t gi, qb_loc loc, bool report,
+                      const char *lang, qb_buf *wrong, bool *seen, bool *differ)
+{
+	qb_imp *im = report ? x->im : NULL;
+	if (im && g->weight != 1)
+		qb_imp_lost(im, loc, "gap %zu's weight (%lu) is not carried: every qbc gap counts the same",
+		            gi, g->weight);
+	size_t right = g->nalts; /* the alternative a choice or numeric gap keeps as right */
+	for (size_t k = 0; k < g->nalts && right == g->nalts; k++)
+		if (g->alts[k].fraction >= 100 || (g->kind == MA_MULTI && g->alts[k].fraction > 0))
+			right = k;
+	if (im && g->kind == MA_MULTI) {
+		char *r = right < g->nalts ? ma_text(g->alts[right].ans, g->alts[right].alen, lang)
+		                           : qb_xstrdup("");
+		qb_imp_lost(im, loc, "gap %zu (%s) takes several choices: it is carried as a choice gap "
+		            "whose one right choice is '%s'", gi, g->kind_name, r);
+		free(r);
+	}
+	qb_buf gap = QB_BUF_INIT;
+	bool ok = true, first = true;
+	qb_buf_puts(&gap, "{{");
+	for (size_t k = 0; k < g->nalts; k++) {
+		const ma_alt *alt = &g->alts[k];
+		bool star = alt->alen == 1 && alt->ans[0] == '*';
+		bool full = alt->fraction >= 100;
+		char *t = ma_text(alt->ans, alt->alen, lang);
+		if (im && (full || k == right) && alt->fb && alt->fblen)
+			qb_imp_lost(im, loc, "gap %zu: the feedback of its right answer '%s' is not carried: "
+			            "qbc shows the explanation instead", gi, t);
+		if (g->kind == MA_CHOICE || g->kind == MA_MULTI) {
+			if (im && k != right && alt->fraction != 0)
+				qb_imp_lost(im, loc, "gap %zu: the choice '%s' (worth %g%%) is carried as a wrong "
+				            "choice: a qbc choice gap has one right choice", gi, t, alt->fraction);
+			if (k != right)
+				ma_wrong_feedback(alt, lang, wrong, seen, differ);
+			qb_buf_puts(&gap, first ? "" : " ");
+			qb_buf_putc(&gap, k == right ? '=' : '~');
+			qb_buf_puts(&gap, t);
+			first = false;
+		} else if (g->kind == MA_NUMERIC) {
+			if (star && !full) {
+				ma_wrong_feedback(alt, lang, wrong, seen, differ);
+			} else if (k == right) {
+				if (!ma_numeric(&gap, alt->ans, alt->alen)) {
+					if (im)
+						qb_imp_lost(im, loc, "gap %zu: '%s' is not a number, which a "
+						            "NUMERICAL gap needs", gi, t);
+					ok = false;
+				}
+			} else if (alt->fraction != 0 || k < right) {
+				if (im)
+					qb_imp_lost(im, loc, "gap %zu: the number '%s' (worth %g%%) is not carried: "
+					            "a qbc numeric gap accepts one number or range", gi, t, alt->fraction);
+			} else if (alt->fb)
+				ma_wrong_feedback(alt, lang, wrong, seen, differ);
+		} else { /* typed */
+			if (star && !full) {
+				ma_wrong_feedback(alt, lang, wrong, seen, differ);
+			} else if (full) {
+				if (im && strchr(t, '*'))
+					qb_imp_lost(im, loc, "gap %zu: '%s' is carried as written: qbc compares "
+					            "typed answers whole, without Moodle's '*' wildcard", gi, t);
+				if (!first)
+					qb_buf_putc(&gap, '|');
+				qb_buf_puts(&gap, t);
+				first = false;
+			} else if (alt->fraction != 0) {
+				if (im)
+					qb_imp_lost(im, loc, "gap %zu: the answer '%s' (worth %g%%) is not carried: "
+					            "a qbc gap's answers are right or wrong", gi, t, alt->fraction);
+			} else if (alt->fb)
+				ma_wrong_feedback(alt, lang, wrong, seen, differ);
+		}
+		free(t);
+	}
+	if (g->kind == MA_NUMERIC && right == g->nalts) {
+		if (im)
+			qb_imp_lost(im, loc, "gap %zu has no right number", gi);
+		ok = false;
+	}
+	if ((g->kind == MA_TYPED || g->kind == MA_TYPED_CASE) && first) {
+		if (im)
+			qb_imp_lost(im, loc, "gap %zu has no right answer", gi);
+		ok = false;
+	}
+	qb_buf_puts(&gap, "}}");
+	if (ok)
+		qb_buf_puts(out, qb_buf_cstr(&gap));
+	qb_buf_dispose(&gap);
+	return ok;
+}
+
+/* One language's prompt Markdown with Moodle's {N:TYPE:...} gaps made
+ * qbc's {{...}}; case[0] and case[1] count the typed gaps that ignore
+ * case and those that do not.  False when a gap cannot be carried. */
+static bool cloze_md(mx *x, qb_buf *out, const char *md, qb_loc loc, size_t *cases, bool report,
                      const char *lang, qb_buf *wrong, bool *differ)
 {
 	bool ok = true, seen = false;
+	size_t gi = 0;
 	const char *p = md;
 	while (*p) {
 		const char *open = strchr(p, '{');
-		const char *colon = open ? strchr(open, ':') : NULL;
-		const char *close = open ? strchr(open, '}') : NULL;
-		if (!open || !colon || !close || colon > close) {
+		if (!open) {
 			qb_buf_puts(out, p);
 			break;
 		}
 		qb_buf_append(out, p, (size_t)(open - p));
-		const char *type = colon + 1;
-		const char *c2 = strchr(type, ':');
-		if (!c2 || c2 > close) {
-			qb_buf_append(out, open, (size_t)(close - open + 1));
-			p = close + 1;
+		ma_gap g;
+		const char *end = ma_parse(open, &g);
+		if (!end) {
+			qb_buf_putc(out, '{');
+			p = open + 1;
 			continue;
 		}
-		size_t tl = (size_t)(c2 - type);
-		bool choice = (tl >= 2 && (strncmp(type, "MULTICHOICE", tl < 11 ? tl : 11) == 0 ||
-		                           strncmp(type, "MC", 2) == 0));
-		bool typed = strncmp(type, "SHORTANSWER", tl < 11 ? tl : 11) == 0 ||
-		             strncmp(type, "SA", 2) == 0 || strncmp(type, "MW", 2) == 0;
-		if (!choice && !typed) {
-			qb_imp_lost(x->im, loc, "a cloze gap of type '%.*s' is not carried: qbc's gaps "
-			            "are typed words or choices", (int)tl, type);
-			ok = false;
-			p = close + 1;
-			continue;
-		}
-		if (typed && memchr(type, 'C', tl) && tl > 2 && type[tl - 1] == 'C')
-			*case_sens = true;
-		qb_buf gap = QB_BUF_INIT;
-		qb_buf_puts(&gap, "{{");
-		const char *a = c2 + 1;
-		bool firstitem = true;
-		while (a < close) {
-			const char *e = a;
-			while (e < close && *e != '~')
-				e++;
-			const char *fb = memchr(a, '#', (size_t)(e - a));
-			const char *te = fb ? fb : e;
-			bool right = false;
-			if (*a == '=') {
-				right = true;
-				a++;
-			} else if (*a == '%') {
-				right = strtod(a + 1, NULL) >= 100;
-				const char *pc = memchr(a + 1, '%', (size_t)(te - a - 1));
-				a = pc ? pc + 1 : a;
-			}
-			if (!right && (choice || (fb && te - a == 1 && *a == '*'))) {
-				qb_buf this = QB_BUF_INIT; /* empty: none */
-				if (fb)
-					gap_item(&this, fb + 1, (size_t)(e - fb - 1), lang);
-				if (!seen)
-					qb_buf_puts(wrong, qb_buf_cstr(&this));
-				else if (strcmp(qb_buf_cstr(wrong), qb_buf_cstr(&this)) != 0)
-					*differ = true;
-				seen = true;
-				qb_buf_dispose(&this);
-			}
-			if (typed && right) {
-				if (!firstitem)
-					qb_buf_putc(&gap, '|');
-				gap_item(&gap, a, (size_t)(te - a), lang);
-				firstitem = false;
-			} else if (choice) {
-				qb_buf_puts(&gap, firstitem ? "" : " ");
-				qb_buf_putc(&gap, right ? '=' : '~');
-				gap_item(&gap, a, (size_t)(te - a), lang);
-				firstitem = false;
-			}
-			a = e < close ? e + 1 : e;
-		}
-		qb_buf_puts(&gap, "}}");
-		qb_buf_puts(out, gap.ptr);
-		qb_buf_dispose(&gap);
-		p = close + 1;
+		gi++;
+		if (g.kind == MA_TYPED || g.kind == MA_TYPED_CASE)
+			cases[g.kind == MA_TYPED_CASE]++;
+		ok = ma_gap_md(x, out, &g, gi, loc, report, lang, wrong, &seen, differ) && ok;
+		free(g.alts);
+		p = end;
 	}
 	return ok;
 }
@@ -680,10 +941,11 @@ static void multianswer(mx *x, xmlNode *qn, qb_loc loc, const char *name)
 	x->nqlangs = qb_imp_langs_of(html, x->qlangs, QB_IMP_MAX_LANGS);
 	free(html);
 	ml_of(x, qt, &ml, false);
-	bool ok = true, cs = false, differ = false;
+	bool ok = true, differ = false;
+	size_t cases[2] = {0, 0};
 	for (size_t i = 0; i < ml.n; i++) {
 		qb_buf b = QB_BUF_INIT, fb = QB_BUF_INIT, fbmd = QB_BUF_INIT;
-		ok = cloze_md(x, &b, ml.text[i], loc, &cs, ml.lang[i], &fb, &differ) && ok;
+		ok = cloze_md(x, &b, ml.text[i], loc, cases, i == 0, ml.lang[i], &fb, &differ) && ok;
 		qb_imp_ml_set(&gaps, ml.lang[i], b.ptr ? b.ptr : "", b.len);
 		to_md(x, &fbmd, qb_buf_cstr(&fb), QB_IMP_HTML);
 		if (fbmd.len)
@@ -693,10 +955,14 @@ static void multianswer(mx *x, xmlNode *qn, qb_loc loc, const char *name)
 		qb_buf_dispose(&fbmd);
 	}
 	if (!ok) {
-		qb_imp_skip(x->im, loc, name, "it has a gap of a kind qbc lacks");
+		qb_imp_skip(x->im, loc, name, "it has a gap qbc cannot carry");
 	} else {
 		qb_question *q = qb_imp_question(x->im, QB_QTYPE_CLOZE, loc);
-		q->case_sensitive = cs;
+		q->case_sensitive = cases[1] > 0;
+		if (cases[0] && cases[1])
+			qb_imp_lost(x->im, loc, "its gaps that ignore case (SHORTANSWER) are carried "
+			            "case-sensitive, as its SHORTANSWER_C gaps: qbc sets case for the "
+			            "whole question");
 		q->scoring = QB_SCORING_PARTIAL;
 		qb_imp_text(x->im, &q->prompt, loc_of(x, qt), &gaps);
 		if (wrong.n && !differ)

@@ -743,10 +743,39 @@ static void cloze_alternative(qb_buf *out, bool right, const char *text)
 static size_t gap_differs(const qb_cloze_gap *const *g, size_t nlangs)
 {
 	for (size_t l = 1; l < nlangs; l++)
-		if (g[l]->choice != g[0]->choice ||
+		if (g[l]->choice != g[0]->choice || !g[l]->num != !g[0]->num ||
+		    (g[0]->num && (g[l]->num->lo != g[0]->num->lo || g[l]->num->hi != g[0]->num->hi)) ||
 		    (g[0]->choice && (g[l]->nanswers != g[0]->nanswers || g[l]->right != g[0]->right)))
 			return l;
 	return 0;
+}
+
+/* A range's middle or half width rounded to 14 significant digits, as
+ * the author's digits give them (36.1..37.2: 36.65 ± 0.55, not
+ * 36.650000000000006 ± 0.5500000000000007: the subtraction is a few
+ * units off in the 16th digit). */
+static double range_decimal(double v)
+{
+	char s[40];
+	snprintf(s, sizeof s, "%.14g", v);
+	return strtod(s, NULL);
+}
+
+/* A numeric gap as Moodle's {1:NUMERICAL:=value:tolerance}, as
+ * write_numerical() writes a numeric question (a range is its middle ±
+ * half its width, a percentage already absolute); the feedback for a
+ * wrong answer on every other number ('*'). */
+static void cloze_numeric_gap(qb_buf *out, const qb_numeric *num, const qb_buf *fb)
+{
+	double half = (num->hi - num->lo) / 2;
+	qb_buf_puts(out, "{1:NUMERICAL:=");
+	put_number(out, num->range ? range_decimal(num->lo + half) : num->value);
+	qb_buf_putc(out, ':');
+	put_number(out, num->range ? range_decimal(half) : num->tol);
+	if (fb->len) {
+		qb_buf_puts(out, "~*#");
+		cloze_escape(out, qb_buf_cstr(fb));
+	}
 }
 
 /* One gap's embedded answer, {1:TYPE:...}, from its versions in every
@@ -764,7 +793,9 @@ static void cloze_gap(ctx *c, qb_buf *out, const qb_question *q, const qb_cloze_
 		c->failed = true;
 		goto done;
 	}
-	if (g[0]->choice) {
+	if (g[0]->num) {
+		cloze_numeric_gap(out, g[0]->num, &fb);
+	} else if (g[0]->choice) {
 		qb_buf_puts(out, "{1:MULTICHOICE_S:"); /* shuffled: the right one is not always first */
 		for (size_t k = 0; k < g[0]->nanswers; k++) {
 			if (k)
@@ -1054,7 +1085,7 @@ static void check_cloze(const qb_render_ctx *r, const char **langs, size_t nlang
 			const qb_tr *tr = qb_render_tr(r, &q->prompt, langs[l]);
 			qb_render_error(r, tr ? qb_tr_text_loc(&q->prompt, tr) : qb_text_loc(&q->prompt),
 			                "question '%s': gap %zu differs between %s and %s in its kind, "
-			                "number of choices or right choice; Moodle keeps one list of "
+			                "number of choices, right choice or number; Moodle keeps one list of "
 			                "choices per gap", q->id, gi + 1, langs[0], langs[l]);
 			goto done;
 		}
@@ -1064,7 +1095,7 @@ static void check_cloze(const qb_render_ctx *r, const char **langs, size_t nlang
 		              strchr(qb_render_md(r, qb_question_feedback_wrong(q), langs[0]), '~'));
 		for (size_t l = 0; l < nlangs && kept; l++)
 			for (size_t k = 0; k < gaps[l][gi]->nanswers && kept; k++)
-				kept = editor_keeps(gaps[l][gi]->answers[k], !gaps[l][gi]->choice);
+				kept = gaps[l][gi]->num || editor_keeps(gaps[l][gi]->answers[k], !gaps[l][gi]->choice);
 		if (!kept)
 			qb_diag_warning(qb_text_loc(&q->prompt), "question '%s': gap %zu holds a '~' (or "
 			                "an answer ending in '\\' or '&'), which Moodle's cloze editor "

@@ -273,8 +273,7 @@ check "html: pre as a fenced block with its language" sh -c "printf '%s' \"\$1\"
 run "$QBC" import -o types.qb types.xml
 check "moodlexml types: exit 0" rc 0
 check "moodlexml types: report" \
-	out_has "types.xml (moodlexml) -> types.qb: 5 questions (1 true-false, 1 short-answer, 1 numeric, 1 matching, 1 cloze), languages en, 0 media files"
-check "moodlexml: numerical gap skipped, named" err_has "question 'Numeric gap' is not imported: it has a gap of a kind qbc lacks"
+	out_has "types.xml (moodlexml) -> types.qb: 6 questions (1 true-false, 1 short-answer, 1 numeric, 1 matching, 2 cloze), languages en, 0 media files"
 check "moodlexml: gap feedback that differs between wrong answers is reported" \
 	err_has "types.xml:35:3: warning: the feedback of a gap's wrong answers is not carried: qbc has one feedback for any wrong answer"
 run "$QBC" check types.qb
@@ -293,6 +292,72 @@ check "moodlexml: matching: what partially correct and incorrect feedback both a
 	js $J "d['questions'][3]['feedback_wrong']['en'] == 'Think of **heat**.'"
 check "moodlexml: cloze gaps" \
 	js $J "d['questions'][4]['prompt']['en'] == 'Water {{evaporates|evaporate}} and {{=condenses ~melts ~freezes}} into clouds.'"
+check "moodlexml: a NUMERICAL gap is a numeric gap" \
+	js $J "d['questions'][5]['prompt']['en'] == 'Water boils at {{#100}} degrees.'"
+
+# Every kind of Moodle's embedded answers (issue 36), in the grammar of
+# qtype_multianswer_extract_question(): what qbc's cloze says is carried,
+# the rest carried as closely as it can and named, gap by gap.
+cat >kinds.xml <<'EOF'
+<?xml version="1.0" encoding="UTF-8"?>
+<quiz>
+  <question type="cloze">
+    <name><text>Electronics</text></name>
+    <questiontext format="html"><text><![CDATA[<p>R is {1:NUMERICAL:=220:11~*#Use Ohm's law} ohms, I is {:NM:=0,5:0.05} A, C is {1:NM:=4.7e-6} F; a diode is {1:SHORTANSWER:=forward-biased~=forward~backward#No} and its symbol is {1:SA:=D}; {1:MW:=anode}; {1:MULTICHOICE:=silicon~germanium#No} {1:MC:=a~b#No} {1:MULTICHOICE_V:=c~d#No} {1:MCV:=e~f#No} {1:MULTICHOICE_H:=g~h#No} {1:MCH:=i~j#No} {1:MULTICHOICE_S:=k~l#No} {1:MCS:=m~n#No} {1:MULTICHOICE_VS:=o~p#No} {1:MCVS:=q~r#No} {1:MULTICHOICE_HS:=s~t#No} {1:MCHS:=u~v#No}.</p>]]></text></questiontext>
+    <generalfeedback format="html"><text>Ohm.</text></generalfeedback>
+  </question>
+  <question type="cloze">
+    <name><text>Case</text></name>
+    <questiontext format="html"><text><![CDATA[<p>{1:SHORTANSWER_C:=NaCl} {1:SAC:=KCl} {1:MWC:=HCl}</p>]]></text></questiontext>
+    <generalfeedback format="html"><text>Salts.</text></generalfeedback>
+  </question>
+  <question type="cloze">
+    <name><text>Lossy</text></name>
+    <questiontext format="html"><text><![CDATA[<p>{2:MULTIRESPONSE:=red~=green~blue} {1:MR:%50%x~%50%y~z} {1:MRH:=a~b} {1:MRS:=c~d} {1:MRHS:=e~f} {1:MULTIRESPONSE_H:=g~h} {1:MULTIRESPONSE_S:=i~j} {1:MULTIRESPONSE_HS:=k~l} {1:SA:=colo*r~%50%colour} {1:NUMERICAL:=3.14:0.01#Yes~%50%3:0.5} {1:MC:=one~%50%two~three} {1:SA:=water} {1:UNKNOWN:=x}</p>]]></text></questiontext>
+    <generalfeedback format="html"><text>Lossy.</text></generalfeedback>
+  </question>
+  <question type="cloze">
+    <name><text>Not a number</text></name>
+    <questiontext format="html"><text><![CDATA[<p>{1:NUMERICAL:=pi}</p>]]></text></questiontext>
+    <generalfeedback format="html"><text>x.</text></generalfeedback>
+  </question>
+</quiz>
+EOF
+run "$QBC" import -o kinds.qb kinds.xml
+check "moodlexml kinds: exit 0, three questions" \
+	sh -c "test \"\$(cat '$T/rc')\" = 0 && grep -qF 'kinds.xml (moodlexml) -> kinds.qb: 3 questions (3 cloze)' '$T/out'"
+for w in "kinds.xml:13:3: warning: gap 1's weight (2) is not carried: every qbc gap counts the same" \
+	"kinds.xml:13:3: warning: gap 1 (MULTIRESPONSE) takes several choices: it is carried as a choice gap whose one right choice is 'red'" \
+	"kinds.xml:13:3: warning: gap 1: the choice 'green' (worth 100%) is carried as a wrong choice: a qbc choice gap has one right choice" \
+	"kinds.xml:13:3: warning: gap 2 (MR) takes several choices" \
+	"kinds.xml:13:3: warning: gap 2: the choice 'y' (worth 50%) is carried as a wrong choice" \
+	"kinds.xml:13:3: warning: gap 3 (MRH) takes several choices" \
+	"kinds.xml:13:3: warning: gap 4 (MRS) takes several choices" \
+	"kinds.xml:13:3: warning: gap 5 (MRHS) takes several choices" \
+	"kinds.xml:13:3: warning: gap 6 (MULTIRESPONSE_H) takes several choices" \
+	"kinds.xml:13:3: warning: gap 7 (MULTIRESPONSE_S) takes several choices" \
+	"kinds.xml:13:3: warning: gap 8 (MULTIRESPONSE_HS) takes several choices" \
+	"kinds.xml:13:3: warning: gap 9: 'colo*r' is carried as written: qbc compares typed answers whole, without Moodle's '*' wildcard" \
+	"kinds.xml:13:3: warning: gap 9: the answer 'colour' (worth 50%) is not carried: a qbc gap's answers are right or wrong" \
+	"kinds.xml:13:3: warning: gap 10: the feedback of its right answer '3.14:0.01' is not carried: qbc shows the explanation instead" \
+	"kinds.xml:13:3: warning: gap 10: the number '3:0.5' (worth 50%) is not carried: a qbc numeric gap accepts one number or range" \
+	"kinds.xml:13:3: warning: gap 11: the choice 'two' (worth 50%) is carried as a wrong choice" \
+	"kinds.xml:18:3: warning: gap 1: 'pi' is not a number, which a NUMERICAL gap needs" \
+	"kinds.xml:18:3: warning: question 'Not a number' is not imported: it has a gap qbc cannot carry" \
+	"kinds.xml:3:3: warning: the feedback of a gap's wrong answers is not carried"; do
+	check "moodlexml kinds: named: ${w#kinds.xml:*: warning: }" err_has "$w"
+done
+run "$QBC" check kinds.qb
+check "moodlexml kinds: the written bank passes qbc check" rc 0
+dump kinds.qb
+J=kinds.qb.json
+check "moodlexml kinds: NUMERICAL and NM as numeric gaps (',' and exponents as qbc's decimals), SHORTANSWER, SA, MW typed, every MULTICHOICE kind a choice gap" \
+	js $J "d['questions'][0]['prompt']['en'] == 'R is {{#220 ± 11}} ohms, I is {{#0.5 ± 0.05}} A, C is {{#0.0000047}} F; a diode is {{forward-biased|forward}} and its symbol is {{D}}; {{anode}}; {{=silicon ~germanium}} {{=a ~b}} {{=c ~d}} {{=e ~f}} {{=g ~h}} {{=i ~j}} {{=k ~l}} {{=m ~n}} {{=o ~p}} {{=q ~r}} {{=s ~t}} {{=u ~v}}.'"
+check "moodlexml kinds: SHORTANSWER_C, SAC, MWC make the question case-sensitive" \
+	js $J "d['questions'][1]['case_sensitive'] and d['questions'][1]['prompt']['en'] == '{{NaCl}} {{KCl}} {{HCl}}'"
+check "moodlexml kinds: MULTIRESPONSE kinds, partial answers, a wildcard, a second number carried as closely as qbc can; no kind of Moodle's stays text" \
+	js $J "d['questions'][2]['prompt']['en'] == '{{=red ~green ~blue}} {{=x ~y ~z}} {{=a ~b}} {{=c ~d}} {{=e ~f}} {{=g ~h}} {{=i ~j}} {{=k ~l}} {{colo*r}} {{#3.14 ± 0.01}} {{=one ~two ~three}} {{water}} {1:UNKNOWN:=x}' and not d['questions'][2]['case_sensitive']"
+J=types.qb.json
 
 # one language missing: the others kept, qbc check names what lacks
 cat >partial.xml <<'EOF'
