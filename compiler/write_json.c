@@ -62,13 +62,19 @@ static json_t *gaps_obj(const qb_question *q, const qb_build_opts *opts)
 				if (!g)
 					continue;
 				json_t *jg = json_object();
-				json_object_set_new(jg, "kind", json_string(g->choice ? "choice" : "typed"));
+				json_object_set_new(jg, "kind", json_string(g->num ? "numeric" : g->choice ? "choice" : "typed"));
 				json_t *ans = json_array();
 				for (size_t j = 0; j < g->nanswers; j++)
 					json_array_append_new(ans, json_string(g->answers[j]));
 				json_object_set_new(jg, "answers", ans);
 				if (g->choice)
 					json_object_set_new(jg, "right", json_integer((json_int_t)g->right));
+				if (g->num) { /* as a numeric question's answer */
+					json_object_set_new(jg, "value", json_real(g->num->value));
+					json_object_set_new(jg, "tolerance", json_real(g->num->tol));
+					json_object_set_new(jg, "min", json_real(g->num->lo));
+					json_object_set_new(jg, "max", json_real(g->num->hi));
+				}
 				json_array_append_new(arr, jg);
 			}
 		json_object_set_new(o, opts->langs[i], arr);

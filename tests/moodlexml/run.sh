@@ -205,6 +205,47 @@ check "editor bank --lang en: wrong choices '=melts' and '%50%freezes' stay text
 check "editor bank --lang en: round trip" $CHK roundtrip out-en/moodle-editor.moodle.xml "$T/editor-en.json" .
 check "editor bank --lang en: every gap survives Moodle's editor" $CHK editor out-en/moodle-editor.moodle.xml
 
+# --- numeric gaps (issue 36): NUMERICAL embedded answers, read back by
+# qbc import with the same bounds
+cat >numgaps.qb <<'EOF'
+bank: moodle-numgaps
+languages: en sw
+scoring: partial
+title:
+  en: Numeric gaps
+  sw: Mapengo ya namba
+
+1. measures
+   type: cloze
+   en: g is {{#9.81 ± 0.05}} m/s², a body {{#36.1..37.2}} °C, sound {{#343 ± 2%}} m/s, pi {{#3.14}}, water {{water|H2O}}.
+   sw: g ni {{#9.81 ± 0.05}} m/s², mwili {{#36.1..37.2}} °C, sauti {{#343 ± 2%}} m/s, pi {{#3.14}}, maji {{maji|H2O}}.
+   feedback-wrong:
+     en: Look it up.
+     sw: Tafuta.
+   explanation:
+     en: Measured values.
+     sw: Thamani zilizopimwa.
+EOF
+run $QBC build --format moodlexml -o out-num numgaps.qb
+N=out-num/moodle-numgaps.moodle.xml
+check "numeric gaps: built, no warning" sh -c "test \"\$(cat '$T/rc')\" = 0 && ! grep -q warning '$T/err'"
+check "numeric gaps: structure" $CHK structure $N
+check "numeric gaps: NUMERICAL with the tolerance (a range its middle ± half, a percentage absolute), feedback-wrong on '*'" sh -c \
+	"xmllint --xpath 'string(//question[idnumber=\"measures\"]/questiontext/text)' $N | grep -o '{1:NUMERICAL:[^}]*}' | cut -d'#' -f1 | tr '\n' ' ' | grep -qxF '{1:NUMERICAL:=9.81:0.05~* {1:NUMERICAL:=36.65:0.55~* {1:NUMERICAL:=343:6.86~* {1:NUMERICAL:=3.14:0~* '"
+check "numeric gaps: <defaultgrade> counts them" is $N 'string(//question[idnumber="measures"]/defaultgrade)' 5
+run "$QBC" import -o numback.qb $N
+check "numeric gaps: read back by qbc import" sh -c "test \"\$(cat '$T/rc')\" = 0 && grep -qF '1 questions (1 cloze)' '$T/out' || grep -qF '1 question (1 cloze)' '$T/out'"
+$QBC dump --json numback.qb >"$T/numback.json" 2>/dev/null
+$QBC dump --json numgaps.qb >"$T/numgaps.json" 2>/dev/null
+check "numeric gaps: the same kinds and bounds in both languages after the round trip" python3 -c "
+import json, sys
+a = json.load(open(sys.argv[1]))['questions'][0]['gaps']
+b = json.load(open(sys.argv[2]))['questions'][0]['gaps']
+def bounds(gs): return [(g['kind'], round(g.get('min', 0), 9), round(g.get('max', 0), 9)) for g in gs]
+ok = all(bounds(a[l]) == bounds(b[l]) and [g['kind'] for g in a[l]] == ['numeric'] * 4 + ['typed'] for l in ('en', 'sw'))
+sys.exit(0 if ok else 1)" "$T/numgaps.json" "$T/numback.json"
+check "numeric gaps: feedback-wrong read back" sh -c "grep -qF 'Look it up.' numback.qb"
+
 # --- all-or-nothing scoring Moodle cannot grade: the nearest, and a warning
 check "all-or-nothing, 2 correct: any wrong pick scores 0" test "$(fractions aon-multiple $Y)" = "50 50 -100"
 check "all-or-nothing, 2 correct: a warning at the scoring line" \
