@@ -1367,8 +1367,60 @@ static void write_gap(ctx *c, size_t g)
 	free(gaps);
 }
 
+/* A numeric gap's outcome, GAP_<g>: 1 when its response (a float) is
+ * within the accepted bounds, as write_numeric() checks a numeric
+ * question, else 0.  Its declaration: */
+static void numeric_gap_decl(ctx *c, size_t g)
+{
+	char id[32];
+	snprintf(id, sizeof id, "GAP_%zu", g + 1);
+	float_outcome(c, id);
+	el(c, "defaultValue");
+	el(c, "value");
+	text(c, "0");
+	end(c);
+	end(c);
+	end(c);
+}
+
+/* Its rule, before the score's. */
+static void numeric_gap_rule(ctx *c, size_t g, const qb_numeric *num)
+{
+	char rid[32], id[32];
+	snprintf(rid, sizeof rid, "RESPONSE_%zu", g + 1);
+	snprintf(id, sizeof id, "GAP_%zu", g + 1);
+	response_if(c);
+	el(c, "and");
+	el(c, "gte");
+	variable(c, rid);
+	base_decimal(c, num->lo);
+	end(c);
+	el(c, "lte");
+	variable(c, rid);
+	base_decimal(c, num->hi);
+	end(c);
+	end(c);
+	set_outcome(c, id);
+	base_float(c, 1);
+	end(c);
+	end(c);
+	end(c);
+}
+
+/* Gap g's score, 0 or 1: its outcome (numeric) or its mapped response. */
+static void gap_score(ctx *c, size_t g, const qb_cloze_gap *gap)
+{
+	char id[32];
+	snprintf(id, sizeof id, gap->num ? "GAP_%zu" : "RESPONSE_%zu", g + 1);
+	if (gap->num)
+		variable(c, id);
+	else
+		map_response(c, id);
+}
+
 /* cloze: one text entry or inline choice per gap, in the prompt; a
- * mapping per gap (1 for a right answer); partial: right gaps / gaps. */
+ * mapping per gap (1 for a right answer), or for a numeric gap a float
+ * entry and a range check; partial: right gaps / gaps. */
 static void write_cloze(ctx *c, const qb_question *q, const char *lang)
 {
 	bool partial = qb_question_scoring(c->bank, q) == QB_SCORING_PARTIAL;
@@ -1383,6 +1435,15 @@ static void write_cloze(ctx *c, const qb_question *q, const char *lang)
 		const qb_cloze_gap *gap = gaps[g];
 		char rid[32], right[48];
 		snprintf(rid, sizeof rid, "RESPONSE_%zu", g + 1);
+		if (gap->num) {
+			char v[40];
+			put_decimal(v, sizeof v, gap->num->value);
+			response_decl(c, rid, "single", "float");
+			const char *nv[] = {v};
+			correct_response(c, nv, 1);
+			end(c);
+			continue;
+		}
 		response_decl(c, rid, "single", gap->choice ? "identifier" : "string");
 		if (gap->choice)
 			snprintf(right, sizeof right, "G%zu_%zu", g + 1, gap->right + 1);
@@ -1405,6 +1466,9 @@ static void write_cloze(ctx *c, const qb_question *q, const char *lang)
 		end(c);
 	}
 	outcome_decls(c, q);
+	for (size_t g = 0; g < ngaps; g++)
+		if (gaps[g]->num)
+			numeric_gap_decl(c, g);
 	/* the prompt with a mark for each gap, rendered whole, so that
 	 * Markdown spans across gaps; html_text() writes the gaps */
 	qb_buf marked = QB_BUF_INIT;
@@ -1424,15 +1488,15 @@ static void write_cloze(ctx *c, const qb_question *q, const char *lang)
 	end(c);
 	end(c);
 	el(c, "responseProcessing");
+	for (size_t g = 0; g < ngaps; g++)
+		if (gaps[g]->num)
+			numeric_gap_rule(c, g, gaps[g]->num);
 	set_outcome(c, "SCORE");
 	if (partial) {
 		el(c, "divide");
 		el(c, "sum");
-		for (size_t g = 0; g < ngaps; g++) {
-			char rid[32];
-			snprintf(rid, sizeof rid, "RESPONSE_%zu", g + 1);
-			map_response(c, rid);
-		}
+		for (size_t g = 0; g < ngaps; g++)
+			gap_score(c, g, gaps[g]);
 		end(c);
 		base_float(c, (double)(ngaps ? ngaps : 1));
 		end(c);
@@ -1443,10 +1507,8 @@ static void write_cloze(ctx *c, const qb_question *q, const char *lang)
 		response_if(c);
 		el(c, "and");
 		for (size_t g = 0; g < ngaps; g++) {
-			char rid[32];
-			snprintf(rid, sizeof rid, "RESPONSE_%zu", g + 1);
 			el(c, "gte");
-			map_response(c, rid);
+			gap_score(c, g, gaps[g]);
 			base_float(c, 1);
 			end(c);
 		}

@@ -12,7 +12,7 @@
 //   cd tests && QBC=$PWD/../build/qbc node --test browser/qti.test.mjs
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, cpSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { TESTS, qbc, sendFile, serveAndLaunch, tempDir, unzip } from './lib.mjs';
 
@@ -50,7 +50,26 @@ window.feedbackShown = () => [...document.querySelectorAll('qti-modal-feedback')
   .filter((f) => f.showStatus === 'on').map((f) => f.getAttribute('identifier'));
 </script></body></html>`;
 
-let tmp, srv, page, PKG, NUM;
+// Numeric cloze gaps (issue 36): a bank of the test's own.
+const NUMGAPS = `bank: qti-numgaps
+languages: en
+scoring: partial
+title:
+  en: Numeric gaps
+
+1. measures
+   type: cloze
+   en: g is {{#9.81 ± 0.05}} m/s², a body {{#36.1..37.2}} °C, sound {{#343 ± 2%}} m/s, water {{water|H2O}}.
+   explanation: en: Measured values.
+
+2. aon
+   type: cloze
+   scoring: all-or-nothing
+   en: {{#2..3}} and {{#10}}.
+   explanation: en: Both.
+`;
+
+let tmp, srv, page, PKG, NUM, GAPS;
 const requests = [];
 const problems = [];
 
@@ -77,6 +96,11 @@ before(async () => {
   assert.equal(rn.status, 0, rn.stderr);
   NUM = path.join(tmp.dir, 'num');
   unzip(path.join(out, 'qti-numeric.en.qti3.zip'), NUM);
+  writeFileSync(path.join(tmp.dir, 'numgaps.qb'), NUMGAPS);
+  const rg = qbc(['build', '--format', 'qti3', '-o', out, path.join(tmp.dir, 'numgaps.qb')]);
+  assert.equal(rg.status, 0, rg.stderr);
+  GAPS = path.join(tmp.dir, 'gaps');
+  unzip(path.join(out, 'qti-numgaps.en.qti3.zip'), GAPS);
   srv = await serveAndLaunch((req, res) => {
     const u = decodeURIComponent(new URL(req.url, 'http://x').pathname);
     requests.push(u);
@@ -84,6 +108,7 @@ before(async () => {
     if (u.startsWith('/player/')) return sendFile(res, PLAYER_FILES[u.slice(8)] && path.join(PLAYER, PLAYER_FILES[u.slice(8)]));
     if (u.startsWith('/pkg/') && !u.includes('..')) return sendFile(res, path.join(pkg, u.slice(5)));
     if (u.startsWith('/num/') && !u.includes('..')) return sendFile(res, path.join(NUM, u.slice(5)));
+    if (u.startsWith('/gaps/') && !u.includes('..')) return sendFile(res, path.join(GAPS, u.slice(6)));
     res.writeHead(404); res.end();
   });
   page = await srv.browser.newPage();
@@ -286,6 +311,21 @@ test('cloze, all-or-nothing and case-sensitive: every gap exactly', async () => 
   assert.equal(await score('item-aon-gaps-en.xml', type('X', 'Z')), 0);
 });
 
+const gapScore = async (item, ...typed) => Number((await attempt(`item-${item}-en.xml`, type(...typed), '/gaps/')).SCORE);
+
+test('cloze, numeric gaps: a float entry each, scored within its tolerance, range or percentage', async () => {
+  // right gaps / gaps: the ends of each interval score, just past them not
+  assert.equal(await gapScore('measures', '9.86', '36.1', '336.14', 'H2O'), 1);
+  assert.equal(await gapScore('measures', '9.76', '37.2', '349.86', 'water'), 1);
+  assert.equal(await gapScore('measures', '9.87', '37.2', '349.86', 'water'), 0.75);
+  assert.equal(await gapScore('measures', '9.81', '36.09', '349.87', 'water'), 0.5);
+  assert.equal(await gapScore('measures', '9.75', '37.21', '336.13', 'ice'), 0);
+  // all-or-nothing: every numeric gap right
+  assert.equal(await gapScore('aon', '2.5', '10'), 1);
+  assert.equal(await gapScore('aon', '2.5', '10.1'), 0);
+  assert.equal(await gapScore('aon', '3.1', '10'), 0);
+});
+
 test('every item in both languages: its correct response, given through the player, scores 1', async () => {
   const items = readdirSync(PKG).filter((f) => /^item-.*\.xml$/.test(f)).sort();
   assert.equal(items.length, 22);
@@ -320,5 +360,5 @@ test('every item in both languages: its correct response, given through the play
 
 test('nothing failed in the page, and nothing was fetched from outside the package', () => {
   assert.deepEqual(problems, []);
-  for (const u of requests) assert.match(u, /^\/(player\/(index\.global\.js|item\.css)|(pkg|num)\/.*)?$/);
+  for (const u of requests) assert.match(u, /^\/(player\/(index\.global\.js|item\.css)|(pkg|num|gaps)\/.*)?$/);
 });

@@ -231,6 +231,35 @@ check "a range: its correct response 36.65, not 36.650000000000006" test "$(boun
 check "a negative value" test "$(bounds negative)" = '-2.5 -2.8..-2.2'
 check "a small value, without an exponent" test "$(bounds small)" = '0.000001 0.0000009..0.0000011'
 check "3.0: the same bounds" is pn3/item-pct-en.xml "concat(//$(e qti-gte)/$(e qti-base-value), '..', //$(e qti-lte)/$(e qti-base-value))" '82.764..84.436'
+# --- numeric cloze gaps (issue 36): a float text entry each, its range
+# checked in response processing into GAP_<n>, which the score adds
+cat >numgaps.qb <<'EOF'
+bank: qti-numgaps
+languages: en
+scoring: partial
+title:
+  en: Numeric gaps
+
+1. measures
+   type: cloze
+   en: g is {{#9.81 ± 0.05}} m/s², a body {{#36.1..37.2}} °C, sound {{#343 ± 2%}} m/s, water {{water|H2O}}.
+   explanation: en: Measured values.
+EOF
+run $QBC build --format qti,qti3 -o out-ng numgaps.qb
+check "numeric gaps: build" rc 0
+mkdir png png3
+unzip -q out-ng/qti-numgaps.en.qti.zip -d png
+unzip -q out-ng/qti-numgaps.en.qti3.zip -d png3
+check "numeric gaps: items validate (2.1)" valid "$XSD21" png/item-*.xml
+check "numeric gaps: items validate (3.0)" valid "$XSD30" png3/item-*.xml
+G=png/item-measures-en.xml
+check "numeric gaps: a float response each, the typed gap a string" \
+	is $G "concat(//$(e responseDeclaration)[1]/@baseType, ' ', //$(e responseDeclaration)[2]/@baseType, ' ', //$(e responseDeclaration)[3]/@baseType, ' ', //$(e responseDeclaration)[4]/@baseType)" 'float float float string'
+check "numeric gaps: each range checked into its own outcome, as the author's decimals" \
+	is $G "concat(//$(e responseCondition)[1]//$(e gte)/$(e baseValue), '..', //$(e responseCondition)[1]//$(e lte)/$(e baseValue), ' ', //$(e responseCondition)[2]//$(e gte)/$(e baseValue), '..', //$(e responseCondition)[2]//$(e lte)/$(e baseValue), ' ', //$(e responseCondition)[3]//$(e gte)/$(e baseValue), '..', //$(e responseCondition)[3]//$(e lte)/$(e baseValue), ' ', //$(e responseCondition)[3]//$(e setOutcomeValue)/@identifier)" \
+	'9.76..9.86 36.1..37.2 336.14..349.86 GAP_3'
+check "numeric gaps: the score adds the gaps' outcomes and the typed gap's mapping" \
+	is $G "concat(count(//$(e sum)/$(e variable)), ' ', count(//$(e sum)/$(e mapResponse)))" '3 1'
 # --- the manifest's titles are plain text; a cloze's metadata; tables
 NM=pn/imsmanifest.xml
 check "manifest title: a cloze's gaps as ___, a formula without TeX" \
