@@ -67,7 +67,7 @@ static bool has_term(const char *s, const char *term)
 
 /* What markup a text holds, for its note. */
 typedef struct markup_seen {
-	bool math, code, link, picture, sound, gap;
+	bool math, code, link, picture, sound, gap, numeric_gap;
 } markup_seen;
 
 static void see_piece(void *payload, const char *kind, const char *s, size_t len)
@@ -80,7 +80,15 @@ static void see_piece(void *payload, const char *kind, const char *s, size_t len
 	} else if (strcmp(kind, "code") == 0) {
 		m->code = true;
 	} else if (strcmp(kind, "gap") == 0) {
-		m->gap = true;
+		/* a numeric gap is one piece, '{{#...}}' whole */
+		size_t i = 2;
+		while (i < len && (s[i] == ' ' || s[i] == '\t'))
+			i++;
+		if (len > 4 && strncmp(s, "{{", 2) == 0 && strncmp(s + len - 2, "}}", 2) == 0 &&
+		    s[i] == '#')
+			m->numeric_gap = true;
+		else
+			m->gap = true;
 	} else if (strcmp(kind, "link") == 0) {
 		m->link = true;
 	} else if (s[0] == ']' && len > 3) { /* a picture's or sound's "](file)" */
@@ -103,7 +111,7 @@ static const char *lang_name(const char *tag)
 /* The note's lines on the markup of src that a translation keeps. */
 static void markup_note(qb_buf *note, const char *src, const char *deflang, const char *lang)
 {
-	markup_seen m = {false, false, false, false, false, false};
+	markup_seen m = {false, false, false, false, false, false, false};
 	qb_tu_pieces(src, see_piece, &m);
 	const char *keep[4];
 	size_t n = 0;
@@ -131,6 +139,9 @@ static void markup_note(qb_buf *note, const char *src, const char *deflang, cons
 		               "accepted answers, '=' before the right choice, '~' before a wrong "
 		               "one); translate the answers, which learners type or choose in %s\n",
 		               lang_name(lang));
+	if (m.numeric_gap)
+		qb_buf_puts(note, "Numeric gaps, {{#number}}: keep each whole, as it is; its number "
+		                  "is the same in every language\n");
 }
 
 static void add_unit(collect_ctx *c, const char *where, const char *elem, const qb_text *t,
@@ -829,6 +840,8 @@ static void gap_pieces(const char *s, size_t len, qb_tu_piece_fn fn, void *paylo
 	if (qb_cloze_split(&a, gap, &parts, &nparts) == 1)
 		for (size_t k = 0; k < nparts; k++)
 			g = parts[k].gap ? parts[k].gap : g;
+	if (g && g->num)
+		g = NULL; /* a numeric gap's number is markup: whole, not translated */
 	for (size_t k = 0; g && k < g->nanswers; k++) {
 		size_t n = strlen(g->answers[k]);
 		const char *hit = n ? strstr(gap + at, g->answers[k]) : NULL;
@@ -907,6 +920,24 @@ static const char *piece_name(const char *piece)
 	return strcmp(piece, PIECE_MEDIA) == 0 ? _("![…](…) (a picture or sound)") : piece;
 }
 
+/* A numeric gap ('{{#9.81 ± 0.05}}') is the same in every language:
+ * the source's gap x and the translation's y (gap k) are both numeric
+ * with the same number as written, or neither is. */
+static int numeric_gap_check(const qb_cloze_gap *x, const qb_cloze_gap *y, size_t k, qb_buf *why)
+{
+	if (!x->num && !y->num)
+		return 0;
+	if (x->num && y->num && strcmp(x->answers[0], y->answers[0]) == 0)
+		return 0;
+	if (x->num)
+		qb_buf_appendf(why, _("gap %zu is a numeric gap ('{{#%s}}') in the source: keep it "
+		                      "exactly as it is, its number is not translated"), k, x->answers[0]);
+	else
+		qb_buf_appendf(why, _("gap %zu is not a numeric gap in the source, but it is in the "
+		                      "translation: an answer does not start with '#'"), k);
+	return -1;
+}
+
 /* The cloze gaps of target against those of source, one by one: the
  * same number, each of the same kind (typed, or a choice); a choice gap
  * keeps its right choice ('=') and its number of choices; no answer is
@@ -940,6 +971,8 @@ static int gaps_check(const char *source, const char *target, qb_buf *why)
 		if (i == nps || j == npt)
 			break;
 		const qb_cloze_gap *x = ps[i].gap, *y = pt[j].gap;
+		if (numeric_gap_check(x, y, k, why) != 0)
+			goto done;
 		if (x->choice && !y->choice) {
 			qb_buf_appendf(why, _("gap %zu is a choice gap ('{{=right ~wrong}}') in the "
 			                      "source and a typed gap in the translation: keep its "

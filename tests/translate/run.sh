@@ -557,6 +557,44 @@ check "partial new language: exit 0" rc 0
 check "partial new language: says what is left" out_has "25 texts still have no 'fr' translation"
 check "partial new language: the title written" grep -qx '  fr: Cellules' bank.qb
 
+# --- numeric cloze gaps (issue 36): the number is protected markup, kept
+# whole in PO and XLIFF, and a translation that changes it is refused
+mkdir numgaps && cd numgaps || exit 2
+cat >g.qb <<'EOF'
+bank: tr-numgaps
+languages: en sw
+title:
+  en: Numeric gaps
+  sw: Mapengo ya namba
+
+1. measures
+   type: cloze
+   en: g is {{#9.81 ± 0.05}} m/s² and water is {{water|H2O}}.
+   sw: g ni {{#9.81 ± 0.05}} m/s² na maji ni {{maji|H2O}}.
+   explanation:
+     en: Measured.
+     sw: Imepimwa.
+EOF
+cp g.qb g.orig
+run "$QBC" translate export --lang sw --format xliff g.qb
+check "numeric gap: XLIFF export" rc 0
+check "numeric gap: the whole gap is one placeholder's data, not text to translate" \
+	sh -c "grep -qF '<data id=\"d1\">{{#9.81 ± 0.05}}</data>' g.sw.xlf && ! grep -qF '<data id=\"d2\">{{#</data>' g.sw.xlf"
+run "$QBC" translate export --lang sw g.qb
+check "numeric gap: the PO note says to keep it whole" \
+	grep -qF '#. Numeric gaps, {{#number}}: keep each whole, as it is; its number is the same in every language' g.sw.po
+sed '/^msgctxt "measures\/prompt"$/,/^msgstr/ s/^msgstr .*/msgstr "g ni {{#9,81 ± 0,05}} m\/s² na maji ni {{maji|H2O}}."/' g.sw.po >num.po
+ln=$(grep -n '^msgctxt "measures/prompt"$' num.po | cut -d: -f1)
+run "$QBC" translate import num.po g.qb
+check "numeric gap: a translated number is refused, located" \
+	err_has "num.po:$ln:1: error: translation of 'measures/prompt': gap 1 is a numeric gap ('{{#9.81 ± 0.05}}') in the source: keep it exactly as it is, its number is not translated"
+check "numeric gap: nothing written" cmp -s g.qb g.orig
+sed '/^msgctxt "measures\/prompt"$/,/^msgstr/ s/^msgstr .*/msgstr "g ni {{#9.81 ± 0.05}} m\/s² na maji ni {{maji|H2O|H₂O}}."/' g.sw.po >ok.po
+run "$QBC" translate import ok.po g.qb
+check "numeric gap: kept whole, the other gap's answers translated: imported" \
+	sh -c "test \"\$(cat '$T/rc')\" = 0 && grep -qxF '   sw: g ni {{#9.81 ± 0.05}} m/s² na maji ni {{maji|H2O|H₂O}}.' g.qb"
+cd .. || exit 2
+
 . "$HERE/view.sh"
 . "$HERE/readers.sh"
 . "$HERE/export.sh"
