@@ -119,6 +119,27 @@ test('the answer key shows every accepted answer of a typed gap, in each languag
   await page.done();
 });
 
+test('the answer key shows a numeric gap\'s accepted value, tolerance or range; the worksheet a blank', async () => {
+  const NUMGAPS = `
+1. measures
+   type: cloze
+   en: g is {{#9.81 ± 0.05}} m/s², a body {{#36.1..37.2}} °C, sound {{#343 ± 2%}} m/s, water {{water|H2O}}.
+   sw: g ni {{#9.81 ± 0.05}} m/s², mwili {{#36.1..37.2}} °C, sauti {{#343 ± 2%}} m/s, maji {{maji|H2O}}.
+   explanation:
+     en: EXPL Measured.
+     sw: EXPL Imepimwa.
+`;
+  const url = build('numgaps', HEAD('numgaps') + NUMGAPS);
+  const page = await open(url + '#print=key&lang=en&version=0');
+  const en = await page.locator('#sheet').innerText();
+  assert.match(en, /\(1\) 9\.81 ± 0\.05; \(2\) 36\.1 – 37\.2; \(3\) 343 ± 6\.86; \(4\) water \/ H2O/, en);
+  await page.goto(url + '#print=worksheet&lang=both&version=0');
+  await page.reload();
+  const ws = await page.locator('#sheet').innerText();
+  assert.doesNotMatch(ws, /9\.81|36\.1|343|#|EXPL/, ws);
+  await page.done();
+});
+
 test('default-language: sw puts Kiswahili first: key and worksheet side by side, print choices, language buttons', async () => {
   const url = build('order', HEAD('order') + CLOZE + SINGLE);
   const page = await open(url);
