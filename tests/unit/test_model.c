@@ -84,6 +84,40 @@ static void cloze(void)
 	qb_arena_dispose(&a);
 }
 
+/* Numeric gaps (issue 36): read by qb_numeric_parse(), as 'answer:'. */
+static void cloze_numeric(void)
+{
+	qb_arena a = {0};
+	qb_cloze_part *p;
+	size_t n;
+	const char *t = "g {{# 9.81 \xC2\xB1 0.05 }} body {{#36.1..37.2}} c {{#343 +- 2%}} x {{#9,81}} r {{#1..y}} t {{#3 \xC2\xB1 z}}";
+	INT_EQ(qb_cloze_split(&a, t, &p, &n), 6);
+	const qb_cloze_gap *g = p[1].gap;
+	OK(g && g->num && !g->choice && g->num_err == QB_NUMERIC_OK);
+	OK(g->num->value == 9.81 && g->num->tol == 0.05 && !g->num->range && !g->num->percent);
+	INT_EQ(g->nanswers, 1);
+	STR_EQ(g->answers[0], "9.81 \xC2\xB1 0.05");
+	g = p[3].gap;
+	OK(g->num && g->num->range && g->num->lo == 36.1 && g->num->hi == 37.2);
+	g = p[5].gap;
+	OK(g->num && g->num->percent && g->num->lo > 336.139 && g->num->lo < 336.141);
+	g = p[7].gap;
+	OK(g->num && g->num_err == QB_NUMERIC_BAD_VALUE);
+	STR_EQ(t + g->num_at, "9,81}} r {{#1..y}} t {{#3 \xC2\xB1 z}}");
+	INT_EQ(g->num_len, 4);
+	g = p[9].gap;
+	OK(g->num && g->num_err == QB_NUMERIC_BAD_RANGE);
+	g = p[11].gap;
+	OK(g->num && g->num_err == QB_NUMERIC_BAD_TOL);
+	OK(strncmp(t + g->num_at, "z", g->num_len) == 0 && g->num_len == 1);
+	/* the parser alone, as a numeric question's answer: the same */
+	qb_numeric num = {0};
+	size_t at, len;
+	OK(qb_numeric_parse("-2.5 +- 0.3", 11, &num, &at, &len) == QB_NUMERIC_OK);
+	OK(num.lo == -2.8 && num.hi == -2.2);
+	qb_arena_dispose(&a);
+}
+
 static void normalise(void)
 {
 	char *s = qb_answer_normalise("  All   Reduce\t ", false);
@@ -305,6 +339,7 @@ int main(void)
 	tr_place();
 	scoring_and_shuffle();
 	cloze();
+	cloze_numeric();
 	normalise();
 	reader();
 	return h_done("test_model");
