@@ -924,6 +924,9 @@ static void check_numeric_gap(ctx *c, const qb_question *q, const qb_tr *tr, con
 	qb_loc l = shift(c->bank, &q->prompt, tr, g->num_at);
 	switch (g->num_err) {
 	case QB_NUMERIC_OK:
+		if (g->num->range && g->num->lo > g->num->hi)
+			qb_diag_error(l, "the range of this numeric gap starts above its end (%g > %g); "
+			                 "write the smaller number first", g->num->lo, g->num->hi);
 		break;
 	case QB_NUMERIC_BAD_RANGE:
 		qb_diag_error(l, "the range '%.*s' of this numeric gap is not two numbers, e.g. "
