@@ -495,7 +495,8 @@
         patterns: [ps.map(function (p) { return p.id + pair + p.rid; }).join(fields)] };
     }
     var texts = q.gaps.map(function (g, i) { return g.choice ? gapChoice(g, v[i]) : v[i]; });
-    var right = q.gaps.map(gapAnswer);
+    // a number gap's pattern is its number (a range's middle), as the LMS compares text
+    var right = q.gaps.map(function (g) { return g.num ? plainNumber(g.num.value) : gapAnswer(g); });
     if (!V12 && q.gaps.length > 10) return { type: 'fill-in', response: null, patterns: [] };
     // Gaps are separated by "[,]" in both versions (1.2 has no multi-part
     // fill-in form; Moodle keeps its 255 characters).
