@@ -49,6 +49,29 @@ static const char *attr(const xmlNode *n, const char *name)
 	return NULL;
 }
 
+/* Appends the TeX s[0..n) between the marks d: a formula written over
+ * several lines is one line (TeX reads a line end as a space; a line of
+ * its own would end the formula and read '+ b' as a list item), its
+ * spaces inside the marks dropped. */
+static void put_formula(qb_buf *b, const char *d, const char *s, size_t n)
+{
+	while (n && (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')) {
+		s++;
+		n--;
+	}
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\n' || s[n - 1] == '\r'))
+		n--;
+	qb_buf_puts(b, d);
+	for (size_t i = 0; i < n; i++) {
+		bool ws = s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r';
+		if (!ws)
+			qb_buf_putc(b, s[i]);
+		else if (b->ptr[b->len - 1] != ' ')
+			qb_buf_putc(b, ' ');
+	}
+	qb_buf_puts(b, d);
+}
+
 /* Appends text with white space collapsed and Markdown's marks escaped;
  * TeX between \( \) or \[ \] becomes $ $ or $$ $$, $$..$$ stays. */
 static void put_text(qb_buf *b, const char *s, bool code)
@@ -63,10 +86,7 @@ static void put_text(qb_buf *b, const char *s, bool code)
 		if (!code && s[0] == '\\' && (s[1] == '(' || s[1] == '[')) {
 			const char *end = strstr(s + 2, s[1] == '(' ? "\\)" : "\\]");
 			if (end) {
-				const char *d = s[1] == '(' ? "$" : "$$";
-				qb_buf_puts(b, d);
-				qb_buf_append(b, s + 2, (size_t)(end - s - 2));
-				qb_buf_puts(b, d);
+				put_formula(b, s[1] == '(' ? "$" : "$$", s + 2, (size_t)(end - s - 2));
 				s = end + 2;
 				continue;
 			}
@@ -74,7 +94,7 @@ static void put_text(qb_buf *b, const char *s, bool code)
 		if (!code && s[0] == '$' && s[1] == '$') {
 			const char *end = strstr(s + 2, "$$");
 			if (end) {
-				qb_buf_append(b, s, (size_t)(end - s + 2));
+				put_formula(b, "$$", s + 2, (size_t)(end - s - 2));
 				s = end + 2;
 				continue;
 			}
@@ -97,7 +117,9 @@ static void children(h2m *h, xmlNode *n, qb_buf *b)
 		walk(h, c, b);
 }
 
-/* s trimmed of spaces at both ends, in place. */
+/* s trimmed of spaces at both ends, in place, and of hard breaks at its
+ * end (a trailing <br>, which Moodle's editors leave at the end of a
+ * paragraph or a table cell: kept, it would show as a '\'). */
 static void trim(qb_buf *b)
 {
 	size_t s = 0;

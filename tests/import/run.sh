@@ -1135,4 +1135,6 @@ cmp -s media/dot.png "$(ls back/media/*.png)"
 check "round trip: the picture's bytes come back" test $? = 0
 cd "$T" || exit 2
 
+. "$HERE/courses.sh"
+
 finish

@@ -1,0 +1,36 @@
+# tests/import/courses.sh - sourced by run.sh: what real courses exported
+# from Moodle hold (issue 36), carried exactly or named in a warning with
+# its place.  Runs in its own folder under run.sh's $T.
+mkdir -p "$T/courses" && cd "$T/courses" || exit 2
+# moodle_html XML QUESTION-NUMBER LANG: the HTML of the question text
+# that `qbc build --format moodlexml` writes for the bank, on stdout.
+moodle_html() {
+	python3 -c "
+import sys, xml.etree.ElementTree as ET
+qs = [q for q in ET.parse(sys.argv[1]).getroot() if q.get('type') != 'category']
+print(qs[int(sys.argv[2])].find('questiontext/text').text)" "$1" "$2"
+}
+
+# ------------------------------------------- visible corruption (HTML)
+cat >corrupt.xml <<'EOF2'
+<?xml version="1.0" encoding="UTF-8"?>
+<quiz>
+<question type="truefalse"><name><text>Mass</text></name>
+<questiontext format="html"><text><![CDATA[<p>The table:</p><table><tr><th>thing</th><th>mass</th></tr><tr><td>bag</td><td>1 kg<br></td></tr></table><p>Sum \( a
++ b \) and $$c
++ d$$ done.<br></p>]]></text></questiontext>
+<generalfeedback><text><![CDATA[Heavy.<br>]]></text></generalfeedback><answer fraction="100"><text>true</text></answer><answer fraction="0"><text>false</text></answer></question>
+</quiz>
+EOF2
+run "$QBC" import -o corrupt/corrupt.qb corrupt.xml
+check "corruption: imported" rc 0
+run "$QBC" build --format moodlexml -o corrupt/out corrupt/corrupt.qb
+check "corruption: the imported bank builds" rc 0
+moodle_html corrupt/out/corrupt.moodle.xml 0 >corrupt.html
+check "corruption: a cell ending in <br> shows its text, no '\\'" grep -qF '<td>1 kg</td>' corrupt.html
+check "corruption: no '\\' after a cell's or a paragraph's last word" python3 -c "import sys; t = open(sys.argv[1]).read(); sys.exit('kg\\\\' in t or 'done.\\\\' in t)" corrupt.html
+check "corruption: TeX over lines stays one formula in its paragraph" \
+	grep -qF '<p>Sum \(a + b\) and \[c + d\] done.</p>' corrupt.html
+check "corruption: no '+' line made a list" sh -c "! grep -q '<li>' corrupt.html"
+check "corruption: no warning about a '\\' or a '\$'" sh -c "! grep -q 'nothing to continue\\|opens or closes no formula' '$T/err'"
+cd "$T" || exit 2
