@@ -390,9 +390,33 @@ void qb_imp_truefalse(qb_imp *im, bool truth, const qb_imp_ml *fb_true,
 	}
 }
 
+/* Moodle's context prefixes: the levels a category lives at, not names
+ * a teacher gave. */
+static const char *const moodle_contexts[] = {"$course$", "$cat1$", "$module$", "$system$"};
+
+/* name past its Moodle context prefixes ("$course$::", "$system$/"). */
+static const char *past_contexts(const char *name)
+{
+	for (bool again = true; again;) {
+		again = false;
+		while (*name == ' ' || *name == '/' || (name[0] == ':' && name[1] == ':'))
+			name += *name == ':' ? 2 : 1;
+		for (size_t i = 0; i < QB_NELEM(moodle_contexts); i++) {
+			size_t n = strlen(moodle_contexts[i]);
+			if (strncmp(name, moodle_contexts[i], n) == 0 &&
+			    (!name[n] || name[n] == '/' || name[n] == ':' || name[n] == ' ')) {
+				name += n;
+				again = true;
+			}
+		}
+	}
+	return name;
+}
+
 void qb_imp_tag(qb_imp *im, qb_loc loc, const char *name)
 {
 	qb_buf b = QB_BUF_INIT;
+	name = past_contexts(name);
 	for (const char *p = name; *p; p++) {
 		if (*p == '"' || *p == '\'' || strncmp(p, "\xE2\x80\x9C", 3) == 0 ||
 		    strncmp(p, "\xE2\x80\x9D", 3) == 0 || strncmp(p, "\xE2\x80\x98", 3) == 0 ||
@@ -424,6 +448,7 @@ void qb_imp_tag(qb_imp *im, qb_loc loc, const char *name)
 char *qb_imp_category(const char *path)
 {
 	qb_buf b = QB_BUF_INIT;
+	path = past_contexts(path);
 	for (const char *p = path; *p;) {
 		size_t n = strcspn(p, "/");
 		while (n && p[0] == ' ') {
@@ -449,6 +474,7 @@ char *qb_imp_category(const char *path)
 
 void qb_imp_in_category(qb_imp *im, qb_loc loc, const char *cat)
 {
+	cat = past_contexts(cat);
 	free(im->cats[im->nqs - 1]);
 	im->cats[im->nqs - 1] = qb_xstrdup(cat);
 	if (!im->split)
@@ -457,11 +483,18 @@ void qb_imp_in_category(qb_imp *im, qb_loc loc, const char *cat)
 
 /* ---- ids ---- */
 
-/* A short slug of s: lower-case ASCII letters and digits, runs of
- * anything else one '-', at most 40 characters, cut at a '-'. */
+/* A short slug of s: lower-case ASCII letters and digits (a letter with
+ * accents as its base letter: utf8proc's compatibility decomposition,
+ * marks stripped, so 'lumière' is 'lumiere'), runs of anything else one
+ * '-', at most 40 characters, cut at a '-'. */
 static void slug(qb_buf *out, const char *s)
 {
 	size_t start = out->len;
+	utf8proc_uint8_t *ascii = NULL;
+	if (utf8proc_map((const utf8proc_uint8_t *)s, 0, &ascii,
+	                 UTF8PROC_NULLTERM | UTF8PROC_STABLE | UTF8PROC_COMPAT |
+	                     UTF8PROC_DECOMPOSE | UTF8PROC_STRIPMARK) >= 0)
+		s = (const char *)ascii;
 	for (; *s && out->len - start < 48; s++) {
 		char c = *s;
 		if (c >= 'A' && c <= 'Z')
@@ -471,6 +504,7 @@ static void slug(qb_buf *out, const char *s)
 		else if (out->len > start && out->ptr[out->len - 1] != '-')
 			qb_buf_putc(out, '-');
 	}
+	free(ascii);
 	if (out->len - start > 40) {
 		size_t cut = start + 40;
 		while (cut > start + 10 && out->ptr[cut] != '-')

@@ -34,3 +34,31 @@ check "corruption: TeX over lines stays one formula in its paragraph" \
 check "corruption: no '+' line made a list" sh -c "! grep -q '<li>' corrupt.html"
 check "corruption: no warning about a '\\' or a '\$'" sh -c "! grep -q 'nothing to continue\\|opens or closes no formula' '$T/err'"
 cd "$T" || exit 2
+
+# ------------------------------------------------ leftovers: contexts, ids
+mkdir -p "$T/courses" && cd "$T/courses" || exit 2
+cat >left.xml <<'EOF2'
+<?xml version="1.0" encoding="UTF-8"?>
+<quiz>
+<question type="category"><category><text>$system$::Optique</text></category></question>
+<question type="truefalse"><name><text>Lumière</text></name>
+<questiontext><text>La lumière va vite.</text></questiontext><generalfeedback><text>Oui.</text></generalfeedback>
+<answer fraction="100"><text>true</text></answer><answer fraction="0"><text>false</text></answer>
+<tags><tag><text>$course$::Physique</text></tag><tag><text>$module$/Ondes</text></tag></tags></question>
+</quiz>
+EOF2
+printf '$CATEGORY: $course$::Chaleur\n\n::Été:: Il fait chaud en été. {T#Oui.####Chaud.}\n' >left.gift
+run "$QBC" import -o left/left.qb left.xml
+check "leftovers: imported" rc 0
+dump left/left.qb
+check "leftovers: Moodle's context prefixes stripped from tags and categories" \
+	js left/left.qb.json "d['questions'][0]['tags'] == ['Optique', 'Physique', 'Ondes']"
+check "leftovers: an accented name's id in ASCII (lumiere, not lumi-re)" \
+	js left/left.qb.json "d['questions'][0]['id'] == 'lumiere'"
+run "$QBC" import -o left/gift.qb left.gift
+dump left/gift.qb
+check "leftovers: GIFT: the category without \$course\$, the id transliterated" \
+	js left/gift.qb.json "d['questions'][0]['tags'] == ['Chaleur'] and d['questions'][0]['id'] == 'ete'"
+run "$QBC" import --split -o left/split/phys.qb left.xml
+check "leftovers: --split names the bank from the category without its context" test -f left/split/phys-optique.qb
+cd "$T" || exit 2
