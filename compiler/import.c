@@ -487,7 +487,15 @@ void qb_imp_in_category(qb_imp *im, qb_loc loc, const char *cat)
  * accents as its base letter: utf8proc's compatibility decomposition,
  * marks stripped, so 'lumière' is 'lumiere'), runs of anything else one
  * '-', at most 40 characters, cut at a '-'. */
+static void slug_max(qb_buf *out, const char *s, size_t max);
+
 static void slug(qb_buf *out, const char *s)
+{
+	slug_max(out, s, 40);
+}
+
+/* slug() cut at max characters instead of 40. */
+static void slug_max(qb_buf *out, const char *s, size_t max)
 {
 	size_t start = out->len;
 	utf8proc_uint8_t *ascii = NULL;
@@ -495,7 +503,7 @@ static void slug(qb_buf *out, const char *s)
 	                 UTF8PROC_NULLTERM | UTF8PROC_STABLE | UTF8PROC_COMPAT |
 	                     UTF8PROC_DECOMPOSE | UTF8PROC_STRIPMARK) >= 0)
 		s = (const char *)ascii;
-	for (; *s && out->len - start < 48; s++) {
+	for (; *s && out->len - start < max + 8; s++) {
 		char c = *s;
 		if (c >= 'A' && c <= 'Z')
 			c = (char)(c - 'A' + 'a');
@@ -505,11 +513,11 @@ static void slug(qb_buf *out, const char *s)
 			qb_buf_putc(out, '-');
 	}
 	free(ascii);
-	if (out->len - start > 40) {
-		size_t cut = start + 40;
+	if (out->len - start > max) {
+		size_t cut = start + max;
 		while (cut > start + 10 && out->ptr[cut] != '-')
 			cut--;
-		out->len = out->ptr[cut] == '-' ? cut : start + 40;
+		out->len = out->ptr[cut] == '-' ? cut : start + max;
 		out->ptr[out->len] = '\0';
 	}
 	while (out->len > start && out->ptr[out->len - 1] == '-')
@@ -838,13 +846,14 @@ static int write_media(const qb_imp *im, const char *dir)
 /* The written file read again must give the model imported: a text the
  * .qb format cannot hold as it is (a line break inside a paragraph, an
  * indented line) is reported at its question. */
-static void check_readback(const qb_bank *bank, const char *out)
+static size_t check_readback(const qb_bank *bank, const char *out)
 {
 	char *data = NULL;
 	size_t len = 0;
 	if (qb_fs_read(out, &data, &len) != 0)
-		return;
+		return 0;
 	qb_bank *back = qb_read_text(out, data, len);
+	size_t ondisk = back ? back->nquestions : 0;
 	qb_build_opts opts = {0};
 	const char **langs = qb_xcalloc(bank->nlangs + 1, sizeof *langs);
 	for (size_t i = 0; i < bank->nlangs; i++)
@@ -869,11 +878,19 @@ static void check_readback(const qb_bank *bank, const char *out)
 	free(langs);
 	qb_bank_free(back);
 	free(data);
+	return ondisk;
 }
 
-/* Checks bank, writes it to out and reads it back: OK, BANK_ERRORS (the
- * checks found errors: written all the same) or IO. */
-static qb_drv_status write_bank(const qb_bank *bank, const char *out)
+/* What an import run wrote, for its last line: banks and the questions
+ * read back from them (what is on disk, not what was meant). */
+typedef struct import_totals {
+	size_t banks, questions;
+} import_totals;
+
+/* Checks bank, writes it to out and reads it back (*ondisk: the questions
+ * the file holds): OK, BANK_ERRORS (the checks found errors: written all
+ * the same) or IO. */
+static qb_drv_status write_bank(const qb_bank *bank, const char *out, size_t *ondisk)
 {
 	qb_diag_mark checks = qb_diag_mark_now();
 	qb_validate(bank);
@@ -882,7 +899,7 @@ static qb_drv_status write_bank(const qb_bank *bank, const char *out)
 		qb_diag_fatal("cannot write '%s': %s", out, strerror(errno));
 		return QB_DRV_IO;
 	}
-	check_readback(bank, out);
+	*ondisk = check_readback(bank, out);
 	if (problems) {
 		printf(_("qbc import: %s has the errors shown above: fix them, then 'qbc check %s'\n"),
 		       out, out);
@@ -891,15 +908,24 @@ static qb_drv_status write_bank(const qb_bank *bank, const char *out)
 	return QB_DRV_OK;
 }
 
+/* The longest category slug in a --split file name (then cut at a '-'). */
+#define SPLIT_SLUG_MAX 100
+
 /* --split: a bank per category, <OUT>-<category>.qb beside OUT, each a
  * view of the imported bank (its questions of that category; the texts
- * and the arena stay the imported bank's). */
-static qb_drv_status write_split(qb_imp *im, const char *out, const char *outdir)
+ * and the arena stay the imported bank's).  Each category has a name of
+ * its own: two whose slugs are the same (cut, or differing only in case
+ * or punctuation) get '-2', '-3', ..., so no file is written twice.
+ * *tot counts the banks written and the questions read back from them. */
+static qb_drv_status write_split(qb_imp *im, const char *out, const char *outdir,
+                                 import_totals *tot)
 {
 	qb_bank *b = im->bank;
 	qb_drv_status rc = QB_DRV_OK;
 	bool *done = qb_xcalloc(b->nquestions + 1, sizeof *done);
 	qb_question *sub = qb_xcalloc(b->nquestions + 1, sizeof *sub);
+	char **names = qb_xcalloc(b->nquestions + 1, sizeof *names);
+	size_t nnames = 0;
 	const char *base = strrchr(out, '/');
 	base = base ? base + 1 : out;
 	size_t stem = strlen(base) > 3 && strcmp(base + strlen(base) - 3, ".qb") == 0
@@ -919,7 +945,18 @@ static qb_drv_status write_split(qb_imp *im, const char *out, const char *outdir
 			}
 		}
 		qb_buf slugb = QB_BUF_INIT, title = QB_BUF_INIT, id = QB_BUF_INIT;
-		slug(&slugb, cat);
+		slug_max(&slugb, cat, SPLIT_SLUG_MAX);
+		size_t base_len = slugb.len;
+		for (int k = 2;; k++) {
+			size_t u = 0;
+			while (u < nnames && strcmp(names[u], qb_buf_cstr(&slugb)) != 0)
+				u++;
+			if (u == nnames)
+				break;
+			slugb.len = base_len;
+			qb_buf_appendf(&slugb, "%s%d", base_len ? "-" : "", k);
+		}
+		names[nnames++] = qb_xstrdup(qb_buf_cstr(&slugb));
 		qb_buf_appendf(&id, "%s%s%s", b->id, slugb.len ? "-" : "", qb_buf_cstr(&slugb));
 		for (const char *p = *cat ? cat : b->id; *p; p++)
 			if (p[0] == ':' && p[1] == ':')
@@ -937,28 +974,37 @@ static qb_drv_status write_split(qb_imp *im, const char *out, const char *outdir
 			qb_imp_ml_set(&ml, b->langs[l].code, title.ptr, title.len);
 		qb_imp_text(im, &view.title, (qb_loc){b->path, 1, 1}, &ml);
 		qb_imp_ml_dispose(&ml);
-		qb_drv_status r = write_bank(&view, path);
-		if (r != QB_DRV_IO)
+		size_t ondisk = 0;
+		qb_drv_status r = write_bank(&view, path, &ondisk);
+		if (r != QB_DRV_IO) {
 			printf(ngettext("qbc import: %s: %zu question of category '%s'\n",
-			                "qbc import: %s: %zu questions of category '%s'\n", n),
-			       path, n, *cat ? cat : _("(none)"));
+			                "qbc import: %s: %zu questions of category '%s'\n", ondisk),
+			       path, ondisk, *cat ? cat : _("(none)"));
+			tot->banks++;
+			tot->questions += ondisk;
+		}
 		rc = r > rc ? r : rc;
 		free(path);
 		qb_buf_dispose(&slugb);
 		qb_buf_dispose(&title);
 		qb_buf_dispose(&id);
 	}
+	for (size_t i = 0; i < nnames; i++)
+		free(names[i]);
+	free(names);
 	free(done);
 	free(sub);
 	return rc;
 }
 
-static void report(const qb_imp *im, const char *src, const char *fmt, const char *out)
+/* What was imported: ondisk, the questions the written files hold. */
+static void report(const qb_imp *im, const char *src, const char *fmt, const char *out,
+                   size_t ondisk)
 {
 	const qb_bank *b = im->bank;
 	printf(ngettext("qbc import: %s (%s) -> %s: %zu question", "qbc import: %s (%s) -> %s: %zu questions",
-	                b->nquestions),
-	       src, fmt, out, b->nquestions);
+	                ondisk),
+	       src, fmt, out, ondisk);
 	const char *sep = " (";
 	for (int t = 0; t < QB_QTYPE_COUNT; t++)
 		if (im->counts.by_type[t]) {
@@ -983,8 +1029,8 @@ static void report(const qb_imp *im, const char *src, const char *fmt, const cha
 	}
 }
 
-/* Imports one file. */
-static qb_drv_status import_one(const qb_drv_opts *o, const char *src)
+/* Imports one file; adds what it wrote to *tot. */
+static qb_drv_status import_one(const qb_drv_opts *o, const char *src, import_totals *tot)
 {
 	char *data = NULL, *out = NULL, *outdir = NULL;
 	size_t len = 0;
@@ -1046,11 +1092,16 @@ static qb_drv_status import_one(const qb_drv_opts *o, const char *src)
 		rc = QB_DRV_IO;
 		goto done;
 	}
-	if (im.split)
-		rc = write_split(&im, out, outdir);
-	else
-		rc = write_bank(im.bank, out);
-	report(&im, src, fmt, im.split ? "a bank per category" : out);
+	import_totals mine = {0, 0};
+	if (im.split) {
+		rc = write_split(&im, out, outdir, &mine);
+	} else {
+		rc = write_bank(im.bank, out, &mine.questions);
+		mine.banks = rc != QB_DRV_IO;
+	}
+	report(&im, src, fmt, im.split ? "a bank per category" : out, mine.questions);
+	tot->banks += mine.banks;
+	tot->questions += mine.questions;
 done:
 	qb_imp_dispose(&im);
 	qb_bank_free(im.bank);
@@ -1067,11 +1118,14 @@ qb_drv_status qb_drv_import(const qb_drv_opts *o)
 		return QB_DRV_USAGE;
 	}
 	qb_drv_status rc = QB_DRV_OK;
+	import_totals tot = {0, 0};
+	qb_diag_mark m = qb_diag_mark_now();
 	for (size_t i = 0; i < o->nbanks; i++) {
-		qb_drv_status r = import_one(o, o->banks[i]);
+		qb_drv_status r = import_one(o, o->banks[i], &tot);
 		rc = r > rc ? r : rc;
 		if (r == QB_DRV_USAGE)
-			break;
+			return rc;
 	}
+	QB_UNUSED(m);
 	return rc;
 }

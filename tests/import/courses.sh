@@ -62,3 +62,42 @@ check "leftovers: GIFT: the category without \$course\$, the id transliterated" 
 run "$QBC" import --split -o left/split/phys.qb left.xml
 check "leftovers: --split names the bank from the category without its context" test -f left/split/phys-optique.qb
 cd "$T" || exit 2
+
+# ------------------------------------------- --split: one file per category
+mkdir -p "$T/courses" && cd "$T/courses" || exit 2
+# three categories whose names share their first 50 characters, and two
+# that differ only in case and punctuation: five banks, none overwritten
+P='$course$/top/Chapter one: numbers and the operations on them, part'
+{
+	echo '<?xml version="1.0" encoding="UTF-8"?><quiz>'
+	n=0
+	for cat in "$P A" "$P B" "$P C" '$course$/top/Heat &amp; light' '$course$/top/heat light'; do
+		printf '<question type="category"><category><text>%s</text></category></question>\n' "$cat"
+		for k in 1 2; do
+			n=$((n + 1))
+			printf '<question type="truefalse"><name><text>Q%s</text></name><questiontext><text>Statement %s.</text></questiontext><generalfeedback><text>Because.</text></generalfeedback><answer fraction="100"><text>true</text></answer><answer fraction="0"><text>false</text></answer></question>\n' "$n" "$n"
+		done
+	done
+	echo '</quiz>'
+} >prefix.xml
+run "$QBC" import --split -o sp/course.qb prefix.xml
+check "--split prefixes: exit 0" rc 0
+check "--split prefixes: five files for five categories" test "$(ls sp/*.qb | wc -l)" = 5
+check "--split prefixes: every question is on disk" \
+	test "$(cat sp/*.qb | grep -c '^[0-9]*\. q[0-9]*$')" = 10
+check "--split prefixes: no two categories named one file" \
+	sh -c "grep -o \"^qbc import: [^:]*\" '$T/out' | sort | uniq -d | grep -q . && exit 1 || exit 0"
+# the report's counts are the questions in the files written
+ondisk() {
+	python3 - "$T/out" sp/*.qb <<'EOF2'
+import re, sys
+out = open(sys.argv[1]).read()
+disk = sum(len(re.findall(r"^[0-9]+\. ", open(f).read(), re.M)) for f in sys.argv[2:])
+per = sum(int(n) for n in re.findall(r"^qbc import: \S+\.qb: ([0-9]+) questions? of", out, re.M))
+total = int(re.search(r"-> a bank per category: ([0-9]+) question", out).group(1))
+sys.exit(0 if per == disk == total else 1)
+EOF2
+}
+check "--split prefixes: the summary counts the questions on disk" ondisk
+check "--split prefixes: each bank passes qbc check" "$QBC" check sp/*.qb
+cd "$T" || exit 2
