@@ -1111,6 +1111,37 @@ done:
 	return rc;
 }
 
+/* The run's last line: what was written, or that nothing was, and the
+ * errors and warnings reported (the exit status says the same: 0 when
+ * banks were written without errors). */
+static void last_line(const import_totals *tot, unsigned long errors, unsigned long warnings)
+{
+	qb_buf bk = QB_BUF_INIT, qs = QB_BUF_INIT, er = QB_BUF_INIT, wa = QB_BUF_INIT;
+	qb_buf_appendf(&bk, ngettext("%zu bank", "%zu banks", tot->banks), tot->banks);
+	qb_buf_appendf(&qs, ngettext("%zu question", "%zu questions", tot->questions),
+	               tot->questions);
+	qb_buf_appendf(&er, ngettext("%lu error", "%lu errors", errors), errors);
+	qb_buf_appendf(&wa, ngettext("%lu warning", "%lu warnings", warnings), warnings);
+	if (!tot->banks)
+		/* TRANSLATORS: "2 errors" */
+		printf(_("qbc import: nothing written: %s\n"), qb_buf_cstr(&er));
+	else if (errors && warnings)
+		/* TRANSLATORS: "2 banks", "30 questions", "2 errors", "5 warnings" */
+		printf(_("qbc import: wrote %s (%s) with %s and %s\n"), qb_buf_cstr(&bk),
+		       qb_buf_cstr(&qs), qb_buf_cstr(&er), qb_buf_cstr(&wa));
+	else if (errors || warnings)
+		/* TRANSLATORS: "2 banks", "30 questions", "5 warnings" (or "2 errors") */
+		printf(_("qbc import: wrote %s (%s) with %s\n"), qb_buf_cstr(&bk), qb_buf_cstr(&qs),
+		       qb_buf_cstr(errors ? &er : &wa));
+	else
+		/* TRANSLATORS: "2 banks", "30 questions" */
+		printf(_("qbc import: wrote %s (%s)\n"), qb_buf_cstr(&bk), qb_buf_cstr(&qs));
+	qb_buf_dispose(&bk);
+	qb_buf_dispose(&qs);
+	qb_buf_dispose(&er);
+	qb_buf_dispose(&wa);
+}
+
 qb_drv_status qb_drv_import(const qb_drv_opts *o)
 {
 	if (o->nbanks > 1 && (o->outdir || o->bank_id)) {
@@ -1126,6 +1157,6 @@ qb_drv_status qb_drv_import(const qb_drv_opts *o)
 		if (r == QB_DRV_USAGE)
 			return rc;
 	}
-	QB_UNUSED(m);
+	last_line(&tot, qb_diag_errors_since(m), qb_diag_warnings_since(m));
 	return rc;
 }

@@ -101,3 +101,23 @@ EOF2
 check "--split prefixes: the summary counts the questions on disk" ondisk
 check "--split prefixes: each bank passes qbc check" "$QBC" check sp/*.qb
 cd "$T" || exit 2
+
+# ------------------------------------------------ exit status, last line
+mkdir -p "$T/courses" && cd "$T/courses" || exit 2
+last_is() { test "$(tail -n 1 "$T/out")" = "$1"; }
+run "$QBC" import --split -o sp2/course.qb prefix.xml
+check "last line: banks and questions written" last_is "qbc import: wrote 5 banks (10 questions)"
+cat >warn.xml <<'EOF2'
+<?xml version="1.0" encoding="UTF-8"?>
+<quiz><question type="essay"><name><text>Essay</text></name><questiontext><text>Write.</text></questiontext></question>
+<question type="truefalse"><name><text>T</text></name><questiontext><text>True.</text></questiontext><generalfeedback><text>Yes.</text></generalfeedback><answer fraction="100"><text>true</text></answer><answer fraction="0"><text>false</text></answer></question></quiz>
+EOF2
+run "$QBC" import -o w/warn.qb warn.xml
+check "last line: written with warnings, exit 0" rc 0
+check "last line: says the warnings" last_is "qbc import: wrote 1 bank (1 question) with 1 warning"
+printf '<?xml version="1.0"?>\n<quiz><question type="truefalse">\n' >bad.xml
+run "$QBC" import -o b/bad.qb bad.xml
+check "last line: nothing written, exit 1" rc 1
+check "last line: says nothing was written" last_is "qbc import: nothing written: 1 error"
+check "last line: no file" test ! -e b/bad.qb
+cd "$T" || exit 2
