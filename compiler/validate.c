@@ -5,6 +5,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <utf8proc.h>
 
 #include "alloc.h"
@@ -128,10 +129,22 @@ static bool safe_path_chars(const char *s)
 	return true;
 }
 
+/* Moodle's own name for its file store, which only Moodle resolves: a
+ * text exported without its files (or imported from GIFT) keeps it. */
+static bool moodle_store(const char *url)
+{
+	return strncmp(url, "@@PLUGINFILE@@", 14) == 0;
+}
+
 static void check_image(void *payload, const char *src, size_t off)
 {
 	const visit *v = payload;
 	qb_loc l = shift(v->c->bank, v->t, v->tr, off);
+	if (moodle_store(src)) {
+		qb_diag_error(l, "'%s' is in Moodle's file store, which no package holds: put the "
+		                 "file in media/ and write 'media/<name>'", src);
+		return;
+	}
 	if (!qb_markup_url_safe(src) || strchr(src, ':')) {
 		qb_diag_error(l, "image '%s' is not a file: images must be files in the bank's "
 		                 "folder, e.g. 'media/picture.png'", src);
@@ -202,9 +215,27 @@ static void check_math(void *payload, const char *tex, size_t off)
 static void check_link(void *payload, const char *url, size_t off)
 {
 	const visit *v = payload;
-	if (!qb_markup_url_safe(url))
+	if (moodle_store(url)) {
+		qb_diag_error(shift(v->c->bank, v->t, v->tr, off),
+		              "link '%s' leads into Moodle's file store, which no package holds: "
+		              "put the file in media/ (a sound or a picture as '![...](media/<name>)')",
+		              url);
+		return;
+	}
+	if (!qb_markup_url_safe(url)) {
 		qb_diag_error(shift(v->c->bank, v->t, v->tr, off),
 		              "link '%s' uses a scheme other than http, https or mailto", url);
+		return;
+	}
+	/* a link to a file beside the bank: the file must be there */
+	size_t n = strcspn(url, "#?");
+	if (!n || strchr(url, ':') || url[0] == '/' || url[0] == '#' || url[0] == '?')
+		return;
+	char *path = qb_xasprintf("%s/%.*s", v->c->bank->dir, (int)n, url);
+	if (access(path, F_OK) != 0)
+		qb_diag_warning(shift(v->c->bank, v->t, v->tr, off),
+		                "link '%s': no such file (looked for '%s')", url, path);
+	free(path);
 }
 
 /* ---- texts ---- */

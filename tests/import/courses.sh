@@ -121,3 +121,31 @@ check "last line: nothing written, exit 1" rc 1
 check "last line: says nothing was written" last_is "qbc import: nothing written: 1 error"
 check "last line: no file" test ! -e b/bad.qb
 cd "$T" || exit 2
+
+# ------------------------- qbc check: links and pictures no package holds
+mkdir -p "$T/courses/pf" && cd "$T/courses/pf" || exit 2
+cat >pf.qb <<'EOF2'
+bank: pf
+languages: en
+title:
+  en: Files
+
+1. q
+   type: true-false
+   answer: true
+   en: Listen [bonjour](@@PLUGINFILE@@/bonjour.mp3), ![a dot](@@PLUGINFILE@@/dot.png), [the notes](media/notes.pdf).
+   explanation:
+     en: Because.
+EOF2
+run "$QBC" check pf.qb
+check "check: exit 1" rc 1
+check "check: a link into Moodle's file store, located" \
+	err_has "pf.qb:9:25: error: link '@@PLUGINFILE@@/bonjour.mp3' leads into Moodle's file store"
+check "check: a picture in Moodle's file store, located" \
+	err_has "pf.qb:9:63: error: '@@PLUGINFILE@@/dot.png' is in Moodle's file store"
+check "check: a link to a file missing from media/, located" \
+	err_has "pf.qb:9:100: warning: link 'media/notes.pdf': no such file"
+mkdir -p media && echo notes >media/notes.pdf
+run "$QBC" check pf.qb
+check "check: a link to a file that is there is fine" sh -c "! grep -q \"link 'media/notes.pdf'\" '$T/err'"
+cd "$T" || exit 2
