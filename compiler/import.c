@@ -12,6 +12,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include <nettle/base64.h>
 #include <utf8proc.h>
 
 #include "alloc.h"
@@ -594,6 +595,62 @@ const char *qb_imp_media_add(qb_imp *im, const char *base, const unsigned char *
 	memcpy(m->data, data, len);
 	m->len = len;
 	return name;
+}
+
+bool qb_imp_base64(const char *b64, unsigned char **data, size_t *len)
+{
+	size_t blen = strlen(b64);
+	size_t dlen = BASE64_DECODE_LENGTH(blen);
+	uint8_t *bytes = qb_xmalloc(dlen + 1);
+	struct base64_decode_ctx ctx;
+	base64_decode_init(&ctx);
+	/* nettle skips white space inside the base64 */
+	if (!base64_decode_update(&ctx, &dlen, bytes, blen, b64) || !base64_decode_final(&ctx)) {
+		free(bytes);
+		return false;
+	}
+	*data = bytes;
+	*len = dlen;
+	return true;
+}
+
+/* The media types a data: URL may carry: a file name for each. */
+static const struct {
+	const char *mime, *name;
+} data_types[] = {
+	{"image/png", "picture.png"}, {"image/jpeg", "picture.jpg"}, {"image/jpg", "picture.jpg"},
+	{"image/gif", "picture.gif"}, {"image/webp", "picture.webp"},
+	{"image/svg+xml", "picture.svg"}, {"audio/mpeg", "sound.mp3"}, {"audio/mp3", "sound.mp3"},
+	{"audio/ogg", "sound.ogg"},   {"audio/wav", "sound.wav"},   {"audio/x-wav", "sound.wav"},
+	{"audio/wave", "sound.wav"},  {"audio/mp4", "sound.m4a"},   {"audio/x-m4a", "sound.m4a"},
+	{"audio/opus", "sound.opus"},
+};
+
+const char *qb_imp_data_url(qb_imp *im, qb_loc loc, const char *url)
+{
+	const char *comma = strchr(url, ',');
+	const char *b64 = comma ? strstr(url, ";base64,") : NULL;
+	const char *name = NULL;
+	for (size_t i = 0; comma && i < QB_NELEM(data_types); i++) {
+		size_t n = strlen(data_types[i].mime);
+		if (strncasecmp(url + 5, data_types[i].mime, n) == 0 && url[5 + n] &&
+		    strchr(";,", url[5 + n]))
+			name = data_types[i].name;
+	}
+	if (!name || !b64 || b64 + 7 != comma) {
+		qb_imp_lost(im, loc, _("a data: URL that is not a base64 picture or sound "
+		                       "(%.*s): not carried"), (int)(comma ? comma - url : 16), url);
+		return NULL;
+	}
+	unsigned char *bytes = NULL;
+	size_t len = 0;
+	if (!qb_imp_base64(comma + 1, &bytes, &len)) {
+		qb_imp_lost(im, loc, _("a data: URL whose base64 is not valid: not carried"));
+		return NULL;
+	}
+	const char *path = qb_imp_media_add(im, name, bytes, len);
+	free(bytes);
+	return path;
 }
 
 /* ---- what is not carried ---- */

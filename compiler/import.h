@@ -127,6 +127,13 @@ void qb_imp_truefalse(qb_imp *im, bool truth, const qb_imp_ml *fb_true,
  * named after base (made safe) and the start of its content's hash. */
 const char *qb_imp_media_add(qb_imp *im, const char *base, const unsigned char *data,
                              size_t len);
+/* Decodes base64 (white space inside skipped): *data (heap) and *len, or
+ * false when it is not base64. */
+bool qb_imp_base64(const char *b64, unsigned char **data, size_t *len);
+/* The media path of a data: URL's picture or sound (base64), added as
+ * qb_imp_media_add() does; NULL after a warning at loc when it is not
+ * one. */
+const char *qb_imp_data_url(qb_imp *im, qb_loc loc, const char *url);
 /* A question that cannot be carried: a located warning naming it. */
 void qb_imp_skip(qb_imp *im, qb_loc loc, const char *name, const char *fmt, ...)
 	QB_PRINTF(4, 5);

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "import.h"
+#include "markup.h"
 
 typedef struct h2m {
 	qb_buf *out;   /* finished blocks                                 */
@@ -25,7 +26,8 @@ typedef struct h2m {
 	bool lost_seen[16];
 } h2m;
 
-enum { L_HEADING, L_NESTED, L_UNDERLINE, L_SUBSUP, L_FONT, L_MEDIA, L_FORM, L_OTHER };
+enum { L_HEADING, L_NESTED, L_UNDERLINE, L_SUBSUP, L_FONT, L_MEDIA, L_FORM, L_OTHER, L_STORE,
+       L_FILE };
 
 static void lost(h2m *h, int kind, const char *what)
 {
@@ -289,11 +291,41 @@ static void wrap(h2m *h, xmlNode *n, qb_buf *b, const char *mark)
 	qb_buf_dispose(&in);
 }
 
+/* True for a target only the source's own files give: Moodle's file
+ * store (@@PLUGINFILE@@) or a data: URL. */
+static bool embedded(const char *src)
+{
+	return strncmp(src, "@@PLUGINFILE@@", 14) == 0 || strncmp(src, "data:", 5) == 0;
+}
+
+/* The media path of an embedded src through the caller's callback, or
+ * NULL (reported: the callback says which file is missing; without one,
+ * the kind is reported once).  Never the src itself: no package holds
+ * Moodle's file store. */
+static const char *embedded_path(h2m *h, const char *src)
+{
+	if (h->cb && h->cb->image)
+		return h->cb->image(h->cb->payload, src);
+	lost(h, L_STORE, "a picture or sound in Moodle's file store (@@PLUGINFILE@@) or a data: "
+	                 "URL, whose file this format does not hold (dropped)");
+	return NULL;
+}
+
 static void media(h2m *h, xmlNode *n, qb_buf *b, const char *src, const char *alt)
 {
 	if (!src)
 		return;
-	const char *path = h->cb && h->cb->image ? h->cb->image(h->cb->payload, src) : NULL;
+	const char *path = NULL;
+	if (embedded(src)) {
+		path = embedded_path(h, src);
+		if (!path) { /* the description stays, as text */
+			if (alt && *alt)
+				qb_imp_md_escape(b, alt, strlen(alt));
+			return;
+		}
+	} else if (h->cb && h->cb->image) {
+		path = h->cb->image(h->cb->payload, src);
+	}
 	qb_buf_puts(b, "![");
 	qb_imp_md_escape(b, alt ? alt : "", alt ? strlen(alt) : 0);
 	qb_buf_appendf(b, "](%s)", path ? path : src);
@@ -406,7 +438,22 @@ static void walk(h2m *h, xmlNode *n, qb_buf *b)
 		qb_buf in = QB_BUF_INIT;
 		children(h, n, &in);
 		trim(&in);
-		if (href && *href)
+		if (href && embedded(href)) {
+			/* a sound or picture linked from the text (Moodle's editors
+			 * link a sound this way): carried as a qbc sound or picture;
+			 * another file is not carried (its text is kept) */
+			bool data = href[0] == 'd';
+			const char *path = data || qb_markup_media_kind(href) != QB_MEDIA_OTHER
+			                       ? embedded_path(h, href) : NULL;
+			if (path && qb_markup_media_kind(path) != QB_MEDIA_OTHER)
+				qb_buf_appendf(b, "![%s](%s)", qb_buf_cstr(&in), path);
+			else {
+				if (!path && !data && qb_markup_media_kind(href) == QB_MEDIA_OTHER)
+					lost(h, L_FILE, "a link to a file that is neither a picture nor a sound "
+					                "(its text is kept, without the link)");
+				qb_buf_puts(b, qb_buf_cstr(&in));
+			}
+		} else if (href && *href)
 			qb_buf_appendf(b, "[%s](%s)", qb_buf_cstr(&in), href);
 		else
 			qb_buf_puts(b, qb_buf_cstr(&in));

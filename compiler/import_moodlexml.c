@@ -14,7 +14,6 @@
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 #include <libxml/uri.h>
-#include <nettle/base64.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,36 +104,20 @@ static void html_lost(void *payload, const char *what)
 	qb_imp_lost(x->im, x->loc, "not carried: %s", what);
 }
 
-/* The media path for an @@PLUGINFILE@@ src, from the element's <file>s. */
-static const char *html_image(void *payload, const char *src)
+/* The media path of the file named name among the <file>s of files
+ * (NULL, reported at loc, when it is not there or not base64). */
+static const char *embedded_file(mx *x, const xmlNode *files, const char *name, qb_loc loc)
 {
-	mx *x = payload;
-	static const char pf[] = "@@PLUGINFILE@@/";
-	if (strncmp(src, pf, sizeof pf - 1) != 0)
-		return NULL;
-	const char *name = src + sizeof pf - 1;
-	for (xmlNode *f = x->files ? x->files->children : NULL; f; f = f->next) {
+	for (xmlNode *f = files ? files->children : NULL; f; f = f->next) {
 		char nb[512];
-		if (!is(f, "file") || !prop(f, "name", nb, sizeof nb))
-			continue;
-		/* %20 and the like in the src */
-		char *dec = (char *)xmlURIUnescapeString(name, 0, NULL);
-		bool same = dec && strcmp(dec, nb) == 0;
-		xmlFree(dec);
-		if (!same)
+		if (!is(f, "file") || !prop(f, "name", nb, sizeof nb) || strcmp(nb, name) != 0)
 			continue;
 		xmlChar *b64 = xmlNodeGetContent(f);
-		size_t blen = b64 ? strlen((const char *)b64) : 0;
-		uint8_t *bytes = qb_xmalloc(BASE64_DECODE_LENGTH(blen) + 1);
-		size_t dlen = BASE64_DECODE_LENGTH(blen);
-		struct base64_decode_ctx ctx;
-		base64_decode_init(&ctx);
-		/* white space inside the base64 is skipped by nettle */
-		bool ok = base64_decode_update(&ctx, &dlen, bytes, blen, (const char *)b64) &&
-		          base64_decode_final(&ctx);
+		unsigned char *bytes = NULL;
+		size_t len = 0;
 		const char *path = NULL;
-		if (ok)
-			path = qb_imp_media_add(x->im, nb, bytes, dlen);
+		if (qb_imp_base64(b64 ? (const char *)b64 : "", &bytes, &len))
+			path = qb_imp_media_add(x->im, nb, bytes, len);
 		else
 			qb_imp_lost(x->im, loc_of(x, f), "the file '%s' is not valid base64: not carried",
 			            nb);
@@ -142,8 +125,66 @@ static const char *html_image(void *payload, const char *src)
 		xmlFree(b64);
 		return path;
 	}
-	qb_imp_lost(x->im, x->loc, "the picture '%s' is not in the file: not carried", name);
+	qb_imp_lost(x->im, loc, "the file '%s' is in Moodle's file store (@@PLUGINFILE@@) but not "
+	            "in this Moodle XML file: not carried", name);
 	return NULL;
+}
+
+/* The media path for an @@PLUGINFILE@@ src, from the element's <file>s,
+ * or for a data: URL's picture or sound; NULL (reported) when there is
+ * no file. */
+static const char *html_image(void *payload, const char *src)
+{
+	mx *x = payload;
+	static const char pf[] = "@@PLUGINFILE@@/";
+	if (strncmp(src, "data:", 5) == 0)
+		return qb_imp_data_url(x->im, x->loc, src);
+	if (strncmp(src, "@@PLUGINFILE@@", sizeof pf - 2) != 0)
+		return NULL;
+	/* %20 and the like in the src; a path below the file area's root */
+	const char *name = src + sizeof pf - 2;
+	name += *name == '/';
+	char *dec = (char *)xmlURIUnescapeString(name, 0, NULL);
+	const char *slash = dec ? strrchr(dec, '/') : NULL;
+	const char *path = embedded_file(x, x->files, slash ? slash + 1 : dec ? dec : name, x->loc);
+	xmlFree(dec);
+	return path;
+}
+
+/* Moodle 1.x's picture of a question (<image> and <image_base64>, kept
+ * by later Moodles' import): appended to each language of its prompt
+ * ml as Markdown; not in the file: a warning at the <image>. */
+static void old_picture(mx *x, const xmlNode *qn, qb_imp_ml *ml)
+{
+	const xmlNode *img = child(qn, "image"), *b64 = child(qn, "image_base64");
+	char *name = img ? text_of(img) : NULL;
+	char *data = b64 ? text_of(b64) : NULL;
+	const char *path = NULL;
+	if (name && *name && data && *data) {
+		unsigned char *bytes = NULL;
+		size_t len = 0;
+		if (qb_imp_base64(data, &bytes, &len))
+			path = qb_imp_media_add(x->im, name, bytes, len);
+		else
+			qb_imp_lost(x->im, loc_of(x, b64), "the picture '%s' is not valid base64: not "
+			            "carried", name);
+		free(bytes);
+	} else if (name && *name) {
+		qb_imp_lost(x->im, loc_of(x, img), "the picture '%s' is not in this Moodle XML file "
+		            "(no <image_base64>): not carried", name);
+	}
+	for (size_t i = 0; path && i < ml->n; i++) {
+		char *t = qb_xasprintf("%s\n\n![](%s)", ml->text[i], path);
+		free(ml->text[i]);
+		ml->text[i] = t;
+	}
+	if (path && !ml->n) {
+		char *t = qb_xasprintf("![](%s)", path);
+		qb_imp_ml_set(ml, "", t, strlen(t));
+		free(t);
+	}
+	free(name);
+	free(data);
 }
 
 /* The Markdown of one language's HTML (or plain text). */
@@ -198,7 +239,9 @@ static void prompt_of(mx *x, qb_text *t, const xmlNode *qn)
 	free(html);
 	qb_imp_ml ml = {0};
 	const xmlNode *n = child(qn, "questiontext");
-	if (ml_of(x, n, &ml, false))
+	ml_of(x, n, &ml, false);
+	old_picture(x, qn, &ml);
+	if (ml.n)
 		qb_imp_text(x->im, t, loc_of(x, n), &ml);
 	qb_imp_ml_dispose(&ml);
 }

@@ -149,3 +149,45 @@ mkdir -p media && echo notes >media/notes.pdf
 run "$QBC" check pf.qb
 check "check: a link to a file that is there is fine" sh -c "! grep -q \"link 'media/notes.pdf'\" '$T/err'"
 cd "$T" || exit 2
+
+# ---------------------------- sounds, old pictures, data: URLs, the store
+mkdir -p "$T/courses" && cd "$T/courses" || exit 2
+MP3=$(printf 'ID3, a sound' | base64)
+DOT=$(base64 -w0 "$T/dot.png")
+cat >media.xml <<EOF2
+<?xml version="1.0" encoding="UTF-8"?>
+<quiz>
+<question type="truefalse"><name><text>Bonjour</text></name>
+<questiontext format="html"><text><![CDATA[<p>Listen: <a href="@@PLUGINFILE@@/bonjour.mp3">bonjour</a>. Inline: <img src="data:image/png;base64,$DOT" alt="inline dot">.</p>]]></text><file name="bonjour.mp3" path="/" encoding="base64">$MP3</file></questiontext>
+<image>old dot.png</image>
+<image_base64>$DOT</image_base64>
+<generalfeedback><text>Yes.</text></generalfeedback><answer fraction="100"><text>true</text></answer><answer fraction="0"><text>false</text></answer></question>
+<question type="truefalse"><name><text>Missing</text></name>
+<questiontext format="html"><text><![CDATA[<p>Hear <a href="@@PLUGINFILE@@/gone.mp3">this</a> and see <img src="@@PLUGINFILE@@/gone.png" alt="gone">.</p>]]></text></questiontext>
+<image>never.png</image>
+<generalfeedback><text>Yes.</text></generalfeedback><answer fraction="100"><text>true</text></answer><answer fraction="0"><text>false</text></answer></question>
+</quiz>
+EOF2
+run "$QBC" import -o media/m.qb media.xml
+check "media: imported, exit 0" rc 0
+check "media: a linked @@PLUGINFILE@@ sound is a qbc sound" grep -qF '![bonjour](media/bonjour-' media/m.qb
+check "media: the sound's bytes in media/" sh -c "test \"\$(cat media/media/bonjour-*.mp3)\" = 'ID3, a sound'"
+check "media: a data: picture extracted into media/" \
+	sh -c "grep -qF '![inline dot](media/picture-' media/m.qb && cmp -s '$T/dot.png' \"\$(ls media/media/picture-*.png)\""
+check "media: Moodle 1.x's <image>/<image_base64> picture in the prompt" \
+	sh -c "grep -qF '![](media/old-dot-' media/m.qb && cmp -s '$T/dot.png' \"\$(ls media/media/old-dot-*.png)\""
+check "media: no @@PLUGINFILE@@ or data: left in the bank" sh -c "! grep -q '@@PLUGINFILE@@\\|data:' media/m.qb"
+check "media: a linked file not in the XML: located warning" \
+	err_has "media.xml:9:1: warning: the file 'gone.mp3' is in Moodle's file store (@@PLUGINFILE@@) but not in this Moodle XML file: not carried"
+check "media: a picture not in the XML: located warning" \
+	err_has "media.xml:9:1: warning: the file 'gone.png' is in Moodle's file store"
+check "media: an <image> without its bytes: located warning" \
+	err_has "media.xml:10:1: warning: the picture 'never.png' is not in this Moodle XML file"
+check "media: the missing files' texts kept" grep -qF 'en: Hear this and see gone.' media/m.qb
+run "$QBC" check media/m.qb
+check "media: the imported bank passes qbc check" rc 0
+printf 'Hear <a href="@@PLUGINFILE@@/x.mp3">this</a> <img src="@@PLUGINFILE@@/y.png" alt="y">. {T#Yes.####Because.}\n' >store.gift
+run "$QBC" import -o gift/store.qb store.gift
+check "media: GIFT's @@PLUGINFILE@@ files: a located warning" err_has "store.gift:1:1: warning: not carried: a picture or sound in Moodle's file store"
+check "media: GIFT: no @@PLUGINFILE@@ in the bank" sh -c "! grep -q '@@PLUGINFILE@@' gift/store.qb"
+cd "$T" || exit 2
