@@ -655,41 +655,118 @@ const char *qb_imp_data_url(qb_imp *im, qb_loc loc, const char *url)
 
 /* ---- what is not carried ---- */
 
+/* The kind of a message: its quoted names ('...') and numbers blanked, so
+ * that the same warning about another picture or question is the same
+ * kind. */
+static char *fold_key(const char *msg)
+{
+	qb_buf b = QB_BUF_INIT;
+	for (const char *p = msg; *p; p++) {
+		if (*p == '\'' && strchr(p + 1, '\'')) {
+			qb_buf_puts(&b, "''");
+			p = strchr(p + 1, '\'');
+		} else if (*p >= '0' && *p <= '9') {
+			while (p[1] >= '0' && p[1] <= '9')
+				p++;
+			qb_buf_putc(&b, '#');
+		} else {
+			qb_buf_putc(&b, *p);
+		}
+	}
+	return qb_buf_detach(&b);
+}
+
+/* Holds back the warning msg (translated, heap: taken) at loc. */
+static void fold_add(qb_imp *im, qb_loc loc, char *msg)
+{
+	char *key = fold_key(msg);
+	for (size_t i = 0; i < im->nfolds; i++) {
+		qb_imp_fold *f = &im->folds[i];
+		if (strcmp(f->key, key) != 0)
+			continue;
+		f->more++;
+		if (loc.line > 0 && f->nlines < QB_IMP_FOLD_LINES &&
+		    (f->nlines ? f->lines[f->nlines - 1] : f->loc.line) != loc.line)
+			f->lines[f->nlines++] = loc.line;
+		free(key);
+		free(msg);
+		return;
+	}
+	im->folds = qb_xrealloc(im->folds, (im->nfolds + 1) * sizeof *im->folds);
+	im->folds[im->nfolds++] = (qb_imp_fold){.key = key, .msg = msg, .loc = loc};
+}
+
+void qb_imp_fold_report(qb_imp *im)
+{
+	for (size_t i = 0; i < im->nfolds; i++) {
+		qb_imp_fold *f = &im->folds[i];
+		if (!f->more) {
+			qb_diag_warning(f->loc, QB_DIAG_AS_IS, f->msg);
+		} else {
+			qb_buf lines = QB_BUF_INIT, m = QB_BUF_INIT;
+			for (size_t k = 0; k < f->nlines; k++)
+				qb_buf_appendf(&lines, "%s%d", k ? ", " : "", f->lines[k]);
+			if (f->nlines < f->more && f->nlines)
+				qb_buf_puts(&lines, ", \xE2\x80\xA6");
+			qb_buf_puts(&m, f->msg);
+			if (!f->nlines)
+				qb_buf_appendf(&m, ngettext(" (and %zu more like it on the same line)",
+				                            " (and %zu more like it on the same line)", f->more),
+				               f->more);
+			else if (f->more == 1)
+				qb_buf_appendf(&m, _(" (and 1 more like it: line %s)"), qb_buf_cstr(&lines));
+			else
+				/* TRANSLATORS: after a warning: "(and 359 more like it: lines 12, 30, …)" */
+				qb_buf_appendf(&m, ngettext(" (and %zu more like it: lines %s)",
+				                            " (and %zu more like it: lines %s)", f->more),
+				               f->more, qb_buf_cstr(&lines));
+			qb_diag_warning(f->loc, QB_DIAG_AS_IS, qb_buf_cstr(&m));
+			qb_buf_dispose(&lines);
+			qb_buf_dispose(&m);
+		}
+		free(f->key);
+		free(f->msg);
+	}
+	free(im->folds);
+	im->folds = NULL;
+	im->nfolds = 0;
+}
+
+/* The message of fmt (translated) and ap, heap. */
+static char *vformat(const char *fmt, va_list ap)
+{
+	va_list aq;
+	va_copy(aq, ap);
+	fmt = gettext(fmt);
+	int n = vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
+	char *s = qb_xmalloc((size_t)(n > 0 ? n : 0) + 1);
+	vsnprintf(s, (size_t)(n > 0 ? n : 0) + 1, fmt, ap);
+	return s;
+}
+
 void qb_imp_skip(qb_imp *im, qb_loc loc, const char *name, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	qb_buf b = QB_BUF_INIT;
-	char *why = NULL;
-	{
-		va_list aq;
-		va_copy(aq, ap);
-		fmt = gettext(fmt);
-		int n = vsnprintf(NULL, 0, fmt, aq);
-		va_end(aq);
-		why = qb_xmalloc((size_t)(n > 0 ? n : 0) + 1);
-		vsnprintf(why, (size_t)(n > 0 ? n : 0) + 1, fmt, ap);
-	}
+	char *why = vformat(fmt, ap);
 	va_end(ap);
 	/* A question named by its text (a GIFT description has no title) is
 	 * named by its first line, so that the warning stays one line. */
 	const char *nm = name && *name ? name : "?";
 	int nlen = (int)strcspn(nm, "\r\n");
-	qb_buf first = QB_BUF_INIT;
-	qb_buf_appendf(&first, "%.*s%s", nlen, nm, nm[nlen] ? "…" : "");
-	qb_buf_appendf(&b, _("question '%s' is not imported: %s"), qb_buf_cstr(&first), why);
-	qb_buf_dispose(&first);
-	qb_diag_warning(loc, QB_DIAG_AS_IS, qb_buf_cstr(&b));
+	char *first = qb_xasprintf("%.*s%s", nlen, nm, nm[nlen] ? "\xE2\x80\xA6" : "");
+	fold_add(im, loc, qb_xasprintf(_("question '%s' is not imported: %s"), first, why));
+	free(first);
 	im->counts.skipped++;
 	free(why);
-	qb_buf_dispose(&b);
 }
 
 void qb_imp_lost(qb_imp *im, qb_loc loc, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	qb_diag_vwarning(loc, fmt, ap);
+	fold_add(im, loc, vformat(fmt, ap));
 	va_end(ap);
 	im->counts.notes++;
 }
@@ -833,7 +910,9 @@ int qb_imp_run(qb_imp *im, const char **fmt, const char *data, size_t len)
 		return -1;
 	}
 	size_t skip = len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
-	if (fn(im, data + skip, len - skip) != 0 || qb_diag_errors_since(m))
+	int rc = fn(im, data + skip, len - skip);
+	qb_imp_fold_report(im);
+	if (rc != 0 || qb_diag_errors_since(m))
 		return -1;
 	finish_bank(im, im->title ? im->title : im->bank->id);
 	return 0;
@@ -858,6 +937,11 @@ void qb_imp_dispose(qb_imp *im)
 	free(im->cats);
 	free(im->used_ids);
 	free(im->title);
+	for (size_t i = 0; i < im->nfolds; i++) {
+		free(im->folds[i].key);
+		free(im->folds[i].msg);
+	}
+	free(im->folds);
 }
 
 /* The output's folder ("." for a bare name), heap. */
@@ -919,17 +1003,40 @@ static size_t check_readback(const qb_bank *bank, const char *out)
 	opts.nlangs = bank->nlangs;
 	json_t *a = qb_json_bank(bank, &opts), *b = qb_json_bank(back, &opts);
 	json_t *qa = json_object_get(a, "questions"), *qbk = json_object_get(b, "questions");
+	size_t first = SIZE_MAX, more = 0;
+	qb_buf lines = QB_BUF_INIT;
 	for (size_t i = 0; i < json_array_size(qa); i++) {
 		json_t *x = json_array_get(qa, i), *y = json_array_get(qbk, i);
 		json_object_del(x, "source");
 		if (y)
 			json_object_del(y, "source");
-		if (!y || !json_equal(x, y))
-			qb_diag_warning(bank->questions[i].loc, "question '%s' reads back from '%s' "
-			                "differently from what was imported (a .qb text cannot hold a line "
-			                "break inside a paragraph or an indented line): check its texts",
-			                bank->questions[i].id, out);
+		if (y && json_equal(x, y))
+			continue;
+		if (first == SIZE_MAX) {
+			first = i;
+		} else if (more++ < QB_IMP_FOLD_LINES) {
+			qb_buf_appendf(&lines, "%s%d", lines.len ? ", " : "", bank->questions[i].loc.line);
+		}
 	}
+	/* one warning for them all (qb_imp_fold_report()'s form) */
+	if (first != SIZE_MAX) {
+		qb_buf m = QB_BUF_INIT;
+		qb_buf_appendf(&m, _("question '%s' reads back from '%s' differently from what was "
+		                     "imported (a .qb text cannot hold a line break inside a paragraph "
+		                     "or an indented line): check its texts"),
+		               bank->questions[first].id, out);
+		if (more > QB_IMP_FOLD_LINES)
+			qb_buf_puts(&lines, ", \xE2\x80\xA6");
+		if (more == 1)
+			qb_buf_appendf(&m, _(" (and 1 more like it: line %s)"), qb_buf_cstr(&lines));
+		else if (more)
+			qb_buf_appendf(&m, ngettext(" (and %zu more like it: lines %s)",
+			                            " (and %zu more like it: lines %s)", more),
+			               more, qb_buf_cstr(&lines));
+		qb_diag_warning(bank->questions[first].loc, QB_DIAG_AS_IS, qb_buf_cstr(&m));
+		qb_buf_dispose(&m);
+	}
+	qb_buf_dispose(&lines);
 	json_decref(a);
 	json_decref(b);
 	free(langs);

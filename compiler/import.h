@@ -62,6 +62,19 @@ typedef struct qb_imp_media {
 	size_t len;
 } qb_imp_media;
 
+/* Warnings of one kind (the same message but for its quoted names and
+ * numbers), reported once when the importer is done: the first, with
+ * how many more and their first lines. */
+#define QB_IMP_FOLD_LINES 8
+typedef struct qb_imp_fold {
+	char *key;        /* the message, quotes and numbers blanked (heap) */
+	char *msg;        /* the first one, translated (heap)               */
+	qb_loc loc;
+	size_t more;      /* how many more                                  */
+	int lines[QB_IMP_FOLD_LINES]; /* their first lines, each once       */
+	size_t nlines;
+} qb_imp_fold;
+
 /* The state of one import. */
 typedef struct qb_imp {
 	qb_bank *bank;          /* path: the source file; dir: the output's  */
@@ -81,6 +94,8 @@ typedef struct qb_imp {
 	                           (heap), else the bank id is the title      */
 	size_t nids;
 	qb_imp_counts counts;
+	qb_imp_fold *folds;     /* the warnings held back, by kind          */
+	size_t nfolds;
 } qb_imp;
 
 /* A new question of type at loc; its choices are added with
@@ -139,6 +154,11 @@ void qb_imp_skip(qb_imp *im, qb_loc loc, const char *name, const char *fmt, ...)
 	QB_PRINTF(4, 5);
 /* A part that cannot be carried: a located warning. */
 void qb_imp_lost(qb_imp *im, qb_loc loc, const char *fmt, ...) QB_PRINTF(3, 4);
+/* Reports the warnings of qb_imp_skip() and qb_imp_lost() held back
+ * since the last call, one per kind: the first, "(and 359 more like it:
+ * lines 12, 30, 48, …)".  qb_imp_run() calls it when the importer is
+ * done. */
+void qb_imp_fold_report(qb_imp *im);
 
 /* The position of byte off of a source text data (NUL-terminated) of im. */
 qb_loc qb_imp_at(const qb_imp *im, const char *data, size_t off);

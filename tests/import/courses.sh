@@ -179,8 +179,8 @@ check "media: Moodle 1.x's <image>/<image_base64> picture in the prompt" \
 check "media: no @@PLUGINFILE@@ or data: left in the bank" sh -c "! grep -q '@@PLUGINFILE@@\\|data:' media/m.qb"
 check "media: a linked file not in the XML: located warning" \
 	err_has "media.xml:9:1: warning: the file 'gone.mp3' is in Moodle's file store (@@PLUGINFILE@@) but not in this Moodle XML file: not carried"
-check "media: a picture not in the XML: located warning" \
-	err_has "media.xml:9:1: warning: the file 'gone.png' is in Moodle's file store"
+check "media: the picture not in the XML too, folded with the sound (same line)" \
+	err_has "but not in this Moodle XML file: not carried (and 1 more like it on the same line)"
 check "media: an <image> without its bytes: located warning" \
 	err_has "media.xml:10:1: warning: the picture 'never.png' is not in this Moodle XML file"
 check "media: the missing files' texts kept" grep -qF 'en: Hear this and see gone.' media/m.qb
@@ -190,4 +190,24 @@ printf 'Hear <a href="@@PLUGINFILE@@/x.mp3">this</a> <img src="@@PLUGINFILE@@/y.
 run "$QBC" import -o gift/store.qb store.gift
 check "media: GIFT's @@PLUGINFILE@@ files: a located warning" err_has "store.gift:1:1: warning: not carried: a picture or sound in Moodle's file store"
 check "media: GIFT: no @@PLUGINFILE@@ in the bank" sh -c "! grep -q '@@PLUGINFILE@@' gift/store.qb"
+cd "$T" || exit 2
+
+# ------------------------------------- noise: one warning per kind, folded
+mkdir -p "$T/courses" && cd "$T/courses" || exit 2
+{
+	echo '<?xml version="1.0" encoding="UTF-8"?>'
+	echo '<quiz>'
+	for n in 1 2 3 4 5; do
+		printf '<question type="essay"><name><text>Essay %s</text></name><questiontext><text>Write %s.</text></questiontext></question>\n' "$n" "$n"
+		printf '<question type="truefalse"><name><text>T%s</text></name><questiontext format="html"><text><![CDATA[<p>It is <u>true</u> %s.<br></p>]]></text></questiontext><generalfeedback><text><![CDATA[Yes.<br>]]></text></generalfeedback><answer fraction="100"><text>true</text></answer><answer fraction="0"><text>false</text></answer></question>\n' "$n" "$n"
+	done
+	echo '</quiz>'
+} >noise.xml
+run "$QBC" import -o noise/noise.qb noise.xml
+check "noise: imported, exit 0" rc 0
+check "noise: one warning for the five skipped questions, with the others' lines" \
+	err_has "noise.xml:3:1: warning: question 'Essay 1' is not imported: qbc has no question type like Moodle's 'essay' (and 4 more like it: lines 5, 7, 9, 11)"
+check "noise: one warning for the five underlinings" \
+	err_has "noise.xml:4:56: warning: not carried: underlining (the text is kept, not underlined) (and 4 more like it: lines 6, 8, 10, 12)"
+check "noise: two warnings in all (none for the trailing <br>s)" test "$(grep -c ': warning: ' "$T/err")" = 2
 cd "$T" || exit 2
