@@ -676,10 +676,10 @@ static char *fold_key(const char *msg)
 	return qb_buf_detach(&b);
 }
 
-/* Holds back the warning msg (translated, heap: taken) at loc. */
-static void fold_add(qb_imp *im, qb_loc loc, char *msg)
+/* Holds back the warning msg (translated, heap: taken) at loc, of the
+ * kind key (heap: taken). */
+static void fold_add(qb_imp *im, qb_loc loc, char *msg, char *key)
 {
-	char *key = fold_key(msg);
 	for (size_t i = 0; i < im->nfolds; i++) {
 		qb_imp_fold *f = &im->folds[i];
 		if (strcmp(f->key, key) != 0)
@@ -756,8 +756,11 @@ void qb_imp_skip(qb_imp *im, qb_loc loc, const char *name, const char *fmt, ...)
 	const char *nm = name && *name ? name : "?";
 	int nlen = (int)strcspn(nm, "\r\n");
 	char *first = qb_xasprintf("%.*s%s", nlen, nm, nm[nlen] ? "\xE2\x80\xA6" : "");
-	fold_add(im, loc, qb_xasprintf(_("question '%s' is not imported: %s"), first, why));
+	char *msg = qb_xasprintf(_("question '%s' is not imported: %s"), first, why);
 	free(first);
+	/* the kind: why, whatever the question (a skipped essay is not of
+	 * the kind of a skipped calculated question) */
+	fold_add(im, loc, msg, qb_xasprintf("skip\n%s", why));
 	im->counts.skipped++;
 	free(why);
 }
@@ -766,7 +769,8 @@ void qb_imp_lost(qb_imp *im, qb_loc loc, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	fold_add(im, loc, vformat(fmt, ap));
+	char *msg = vformat(fmt, ap);
+	fold_add(im, loc, msg, fold_key(msg));
 	va_end(ap);
 	im->counts.notes++;
 }

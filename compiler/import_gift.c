@@ -136,11 +136,24 @@ struct conv {
 	as how;
 };
 
+/* A picture's or sound's path: a data: URL's into media/; Moodle's file
+ * store, which a GIFT file does not hold, a located warning (NULL). */
+static const char *html_image(void *payload, const char *src)
+{
+	void **l = payload;
+	if (strncmp(src, "data:", 5) == 0)
+		return qb_imp_data_url(l[0], *(qb_loc *)l[1], src);
+	if (strncmp(src, "@@PLUGINFILE@@", 14) == 0)
+		qb_imp_lost(l[0], *(qb_loc *)l[1], "the file '%s' is in Moodle's file store "
+		            "(@@PLUGINFILE@@), which a GIFT file does not hold: not carried", src);
+	return NULL;
+}
+
 static void conv_md(void *payload, qb_buf *out, const char *s)
 {
 	struct conv *c = payload;
 	void *lost[2] = {c->g->im, &c->loc};
-	qb_html_md_cb cb = {html_lost, NULL, lost};
+	qb_html_md_cb cb = {html_lost, html_image, lost};
 	if (c->how == AS_IS)
 		qb_buf_puts(out, s);
 	else if (c->how == AS_ESCAPED)

@@ -186,10 +186,13 @@ check "media: an <image> without its bytes: located warning" \
 check "media: the missing files' texts kept" grep -qF 'en: Hear this and see gone.' media/m.qb
 run "$QBC" check media/m.qb
 check "media: the imported bank passes qbc check" rc 0
-printf 'Hear <a href="@@PLUGINFILE@@/x.mp3">this</a> <img src="@@PLUGINFILE@@/y.png" alt="y">. {T#Yes.####Because.}\n' >store.gift
+printf '[html]Hear <a href="@@PLUGINFILE@@/x.mp3">this</a> <img src="@@PLUGINFILE@@/y.png" alt="y">, see <img src="data:image/png;base64,%s" alt="dot">. {T#Yes.####Because.}\n' "$DOT" >store.gift
 run "$QBC" import -o gift/store.qb store.gift
-check "media: GIFT's @@PLUGINFILE@@ files: a located warning" err_has "store.gift:1:1: warning: not carried: a picture or sound in Moodle's file store"
+check "media: GIFT's @@PLUGINFILE@@ files: one located warning" \
+	err_has "store.gift:1:7: warning: the file '@@PLUGINFILE@@/x.mp3' is in Moodle's file store (@@PLUGINFILE@@), which a GIFT file does not hold: not carried (and 1 more like it on the same line)"
 check "media: GIFT: no @@PLUGINFILE@@ in the bank" sh -c "! grep -q '@@PLUGINFILE@@' gift/store.qb"
+check "media: GIFT: a data: picture into media/" \
+	sh -c "grep -qF '![dot](media/picture-' gift/store.qb && cmp -s '$T/dot.png' \"\$(ls gift/media/picture-*.png)\""
 cd "$T" || exit 2
 
 # ------------------------------------- noise: one warning per kind, folded
