@@ -13,6 +13,12 @@
 # `expected failure (...)` and passes; if the file gets through that step
 # (the fix landed), the suite fails until the line is removed.
 . "$(dirname "$0")/../lib.sh"
+# named ERE FILE: the warnings of FILE matching ERE, each counted with the
+# others of its kind that qbc import folds into it ("(and 4 more like it").
+named() {
+	awk -v re="$1" '$0 ~ re { n++; if (match($0, /\(and [0-9]+ more like it/)) n += substr($0, RSTART + 5) + 0 }
+		END { print n + 0 }' "$2"
+}
 HERE="$ROOT/tests/corpus"
 T=$(tmpdir)
 cd "$T" || exit 2
@@ -42,11 +48,11 @@ for src in $(cd "$HERE/files" && find . -type f | sed 's|^\./||' | LC_ALL=C sort
 		if "$QBC" dump --json "$d/bank.qb" >"$d/dump.json" 2>/dev/null; then
 			carried=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["questions"]))' "$d/dump.json")
 		fi
-		skipped=$(grep -c 'warning: question .* is not imported: ' "$d/import.err")
+		skipped=$(named 'warning: question .* is not imported: ' "$d/import.err")
 		# Descriptions (text between questions) are counted apart: named
 		# as not imported today, or carried as something other than a
 		# question (a passage) once the bank has them.
-		desc=$(grep -cE "warning: question .* is not imported: (a text without an answer block|qbc has no question type like Moodle's 'description')" "$d/import.err")
+		desc=$(named "warning: question .* is not imported: (a text without an answer block|qbc has no question type like Moodle's 'description')" "$d/import.err")
 		line="$nq in the source ($nd descriptions) -> $carried carried + $((skipped - desc)) named in warnings (and $desc descriptions)"
 		if [ "$nq" != "$((carried + skipped - desc))" ] || [ "$desc" -gt "$nd" ]; then
 			step=count why="$line"
