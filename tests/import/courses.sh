@@ -213,4 +213,17 @@ check "noise: one warning for the five skipped questions, with the others' lines
 check "noise: one warning for the five underlinings" \
 	err_has "noise.xml:4:56: warning: not carried: underlining (the text is kept, not underlined) (and 4 more like it: lines 6, 8, 10, 12)"
 check "noise: two warnings in all (none for the trailing <br>s)" test "$(grep -c ': warning: ' "$T/err")" = 2
+# texts a .qb cannot hold as they are (an indented line): one read-back
+# warning for the three questions
+{
+	echo '<?xml version="1.0" encoding="UTF-8"?><quiz>'
+	for n in 1 2 3; do
+		printf '<question type="truefalse"><name><text>R%s</text></name><questiontext format="markdown"><text>Line %s\n\n    indented code %s</text></questiontext><generalfeedback><text>Yes.</text></generalfeedback><answer fraction="100"><text>true</text></answer><answer fraction="0"><text>false</text></answer></question>\n' "$n" "$n" "$n"
+	done
+	echo '</quiz>'
+} >readback.xml
+run "$QBC" import -o noise/readback.qb readback.xml
+check "noise: one read-back warning for three questions" \
+	err_has "readback.xml:2:1: warning: question 'r1' reads back from 'noise/readback.qb' differently from what was imported (a .qb text cannot hold a line break inside a paragraph or an indented line): check its texts (and 2 more like it: lines 5, 8)"
+check "noise: the read-back warning once" test "$(grep -c ': warning: ' "$T/err")" = 1
 cd "$T" || exit 2
