@@ -105,8 +105,11 @@ async function firstScreen(page) {
       innerWidth, innerHeight,
       frameTop: Math.round(f.top), frameHeight: Math.round(f.height), frameWidth: Math.round(f.width),
       shareOfFirstScreen: Math.round(100 * Math.max(0, Math.min(innerHeight, f.bottom) - Math.max(0, f.top)) / innerHeight),
-      // How far the learner can scroll Moodle's page (not the frame).
-      pageScrollsDown: (scrollTo(0, 1e5), Math.round(scrollY)) + (scrollTo(0, 0), 0),
+      // How far the learner can scroll Moodle's page (not the frame): none
+      // when its root is overflow: hidden (scrollTo() would still move it).
+      pageScrollsDown: getComputedStyle(document.documentElement).overflowY === 'hidden' ? 0
+        : (scrollTo(0, 1e5), Math.round(scrollY)) + (scrollTo(0, 0), 0),
+      pageBelowScreen: document.documentElement.scrollHeight - innerHeight,
       pageScrollsSideways: document.documentElement.scrollWidth - innerWidth,
       tocToggle: vis(document.getElementById('scorm_toc_toggle')),
       coursIndexButton: vis(document.querySelector('.drawer-toggles .drawer-toggler, .drawer-left-toggle')),

@@ -44,7 +44,7 @@ const QBC_SCSS = <<<'SCSS'
   #page-mod-scorm-player #page-footer { display: none !important; }
   #page-mod-scorm-player #page, #page-mod-scorm-player #topofscroll,
   #page-mod-scorm-player #region-main { padding: 0 !important; margin-top: 0; }
-  #page-mod-scorm-player.pagelayout-incourse { overflow: hidden; }
+  html:has(#page-mod-scorm-player.pagelayout-incourse) { overflow: hidden; }
   #page-mod-scorm-player.pagelayout-incourse #page { margin-top: 60px; }
   #page-mod-scorm-player #scorm_layout { margin: 0; height: calc(100dvh - 106px) !important; }
   #page-mod-scorm-player.pagelayout-embedded #scorm_layout { height: calc(100dvh - 1px) !important; }

@@ -54,6 +54,8 @@ if [ ! -f "$www/config.php" ]; then
 		--lang=en --wwwroot=http://localhost:$port --dataroot='$data' --dbtype=pgsql --dbhost=localhost \
 		--dbname=$db --dbuser=$db --dbpass=$db --prefix=mdl_ --fullname='qbc test Moodle' \
 		--shortname=qbctest --adminuser=admin --adminpass=Qbc-admin-1 --adminemail=admin@example.com"
+	# A test site sends no mail.
+	sed -i 's|^\$CFG->directorypermissions|$CFG->noemailever = true;\n&|' "$www/config.php"
 fi
 
 conf=/etc/apache2/sites-available/moodle-qbc.conf
