@@ -192,7 +192,19 @@ typedef struct qb_question {
 	qb_tristate shuffle; /* as written; resolved by qb_question_shuffles() */
 	bool case_sensitive; /* short-answer and cloze typed gaps            */
 	bool truth;          /* true-false: the right answer                 */
+	uint32_t passage;    /* 1 + the index of its passage in the bank's
+	                        passages (qb_question_passage()); 0: none    */
 } qb_question;
+
+/* A passage: a text (a reading, a picture, a sound) shown with each
+ * question that names it ('passage: <id>' among the question's keys).
+ * Its id follows the rules of question ids and is unique with them. */
+typedef struct qb_passage {
+	const char *id;
+	qb_loc id_loc;
+	qb_loc loc;          /* the 'passage:' keyword                      */
+	qb_text text;        /* one language line per language              */
+} qb_passage;
 
 typedef struct qb_lang {
 	const char *code;    /* BCP 47 code as declared, e.g. "sw"            */
@@ -226,6 +238,8 @@ typedef struct qb_bank {
 	qb_loc draw_loc;
 	qb_question *questions;
 	size_t nquestions;
+	qb_passage *passages;    /* in source order (qb_question.passage)   */
+	size_t npassages;
 	qb_cols_index cols;      /* see qb_bank_text_cols()                 */
 	/* Every language code a translation was tagged with ("" for none),
 	 * each once (qb_tr.lang), and its index in langs or QB_TR_NO_LANG:
@@ -367,6 +381,19 @@ typedef enum qb_numeric_err {
  * fraction.  Fills num (not its loc); on an error, *at and *len give the
  * part of s to quote.  Reports nothing: the reader and the checks do. */
 qb_numeric_err qb_numeric_parse(const char *s, size_t n, qb_numeric *num, size_t *at, size_t *len);
+
+/* q's passage in bank, or NULL when it has none. */
+static inline const qb_passage *qb_question_passage(const qb_bank *bank, const qb_question *q)
+{
+	return q->passage && q->passage <= bank->npassages ? &bank->passages[q->passage - 1] : NULL;
+}
+/* True when q's passage is not the one of prev (the question shown before
+ * it; NULL for the first): where a paper shows the passage once. */
+static inline bool qb_question_starts_passage(const qb_bank *bank, const qb_question *prev,
+                                              const qb_question *q)
+{
+	return qb_question_passage(bank, q) && (!prev || prev->passage != q->passage);
+}
 
 /* Number of correct options of q. */
 size_t qb_question_ncorrect(const qb_question *q);

@@ -33,7 +33,7 @@ const char *const qb_text_keywords[] = {
 	"bank", "languages", "default-language", "pass-mark", "title", "description",
 	"scoring", "shuffle-options", "shuffle-questions", "draw",
 	"type", "tags", "explanation", "shuffle", "case-sensitive", "answer", "unit",
-	"feedback-true", "feedback-false", "feedback-wrong", NULL,
+	"feedback-true", "feedback-false", "feedback-wrong", "passage", NULL,
 };
 
 /* ---------------------------------------------------------------------
@@ -302,7 +302,17 @@ typedef struct reader {
 	int target;          /* what text is open, see enum below             */
 	qb_text scratch;     /* swallows the language lines of a rejected line */
 	qb_loc target_loc;
+	vec passages;        /* qb_passage                                    */
+	vec passage_refs;    /* passage_ref: the questions' 'passage:' keys   */
 } reader;
+
+/* A question's 'passage:' key, resolved when the whole file is read (a
+ * passage may come after the questions that name it). */
+typedef struct passage_ref {
+	size_t question;     /* its index in reader.questions                 */
+	char *id;            /* heap                                          */
+	qb_loc loc;
+} passage_ref;
 
 enum {
 	T_NONE,
@@ -312,7 +322,8 @@ enum {
 	T_CHOICE,
 	T_FEEDBACK,
 	T_EXPLANATION,
-	T_QFEEDBACK
+	T_QFEEDBACK,
+	T_PASSAGE
 };
 
 static qb_loc loc_at(const reader *r, size_t off)
@@ -354,6 +365,7 @@ static const char *target_name(int t)
 	case T_FEEDBACK: return _("feedback");
 	case T_EXPLANATION: return _("explanation");
 	case T_QFEEDBACK: return _("feedback");
+	case T_PASSAGE: return _("passage");
 	default: return _("text");
 	}
 }
@@ -774,6 +786,97 @@ static void begin_question(reader *r, const qb_line *ln)
 }
 
 /* ---------------------------------------------------------------------
+ * Passages
+ * ------------------------------------------------------------------- */
+
+/* 'passage: <id>' outside a question's keys: a passage starts, and its
+ * language lines follow.  It ends the question above, and the header. */
+static void begin_passage(reader *r, const qb_line *ln, const char *val, size_t vlen)
+{
+	end_question(r);
+	if (!r->in_questions) {
+		r->in_questions = true;
+		r->stray.n = 0;
+	}
+	r->passages.size = sizeof(qb_passage);
+	qb_passage *p = vec_push(&r->passages);
+	p->loc = loc_at(r, ln->word);
+	if (vlen) {
+		p->id = qb_arena_strndup(&r->bank->arena, val, vlen);
+		p->id_loc = loc_at(r, ln->rest);
+	}
+	/* passages.v does not move while its text is open: the next push
+	 * comes after close_text(). */
+	open_text(r, &p->text, T_PASSAGE, p->loc);
+	p->text.present = false; /* until a language line arrives */
+}
+
+/* A question's 'passage:' key: which passage it is read with. */
+static void passage_key(reader *r, qb_loc kloc, const char *val, size_t vlen, qb_loc vloc)
+{
+	r->passage_refs.size = sizeof(passage_ref);
+	size_t qi = r->questions.n - 1;
+	if (r->passage_refs.n) {
+		const passage_ref *last = (passage_ref *)r->passage_refs.v + r->passage_refs.n - 1;
+		if (last->question == qi) {
+			qb_diag_error(kloc, "second 'passage:' line; the first is on line %d",
+			              last->loc.line);
+			return;
+		}
+	}
+	if (!vlen) {
+		qb_diag_error(kloc, "'passage:' needs the passage's id, e.g. 'passage: lighthouse'");
+		return;
+	}
+	passage_ref *ref = vec_push(&r->passage_refs);
+	ref->question = qi;
+	ref->id = qb_xstrndup(val, vlen);
+	ref->loc = vloc;
+}
+
+static int cmp_passage_id(const void *a, const void *b)
+{
+	const qb_passage *x = *(const qb_passage *const *)a, *y = *(const qb_passage *const *)b;
+	return strcmp(x->id ? x->id : "", y->id ? y->id : "");
+}
+
+/* The same, the earlier first among equal ids. */
+static int cmp_passage_at(const void *a, const void *b)
+{
+	const qb_passage *x = *(const qb_passage *const *)a, *y = *(const qb_passage *const *)b;
+	int d = cmp_passage_id(a, b);
+	return d ? d : (x > y) - (x < y);
+}
+
+/* Sets each question's passage from its 'passage:' key, once every
+ * passage is known: a passage the bank lacks is reported there. */
+static void resolve_passages(reader *r, qb_bank *bank)
+{
+	size_t n = bank->npassages;
+	const qb_passage **by = qb_xcalloc(n + 1, sizeof *by);
+	for (size_t i = 0; i < n; i++)
+		by[i] = &bank->passages[i];
+	qsort(by, n, sizeof *by, cmp_passage_at);
+	for (size_t i = 0; i < r->passage_refs.n; i++) {
+		passage_ref *ref = (passage_ref *)r->passage_refs.v + i;
+		qb_passage key = {.id = ref->id};
+		const qb_passage *kp = &key;
+		const qb_passage **hit = n ? bsearch(&kp, by, n, sizeof *by, cmp_passage_id) : NULL;
+		while (hit && hit > by && cmp_passage_id(hit - 1, hit) == 0)
+			hit--; /* a duplicate id (reported by the checks): the first */
+		if (hit)
+			bank->questions[ref->question].passage = (uint32_t)(*hit - bank->passages) + 1;
+		else
+			qb_diag_error(ref->loc, "unknown passage '%s'; a passage starts with a line "
+			                        "'passage: %s' followed by its language lines",
+			              ref->id, ref->id);
+		free(ref->id);
+	}
+	free(by);
+	free(r->passage_refs.v);
+}
+
+/* ---------------------------------------------------------------------
  * Keywords
  * ------------------------------------------------------------------- */
 
@@ -990,6 +1093,8 @@ static void header_key(reader *r, const qb_line *ln)
 		}
 		open_text(r, t, title ? T_TITLE : T_DESCRIPTION, kloc);
 		marker_rest(r, ln->rest);
+	} else if (key_is(r, ln, "passage")) {
+		begin_passage(r, ln, val, vlen);
 	} else {
 		qb_diag_error(kloc, "'%s:' belongs inside a question, below its number line", r->kw);
 	}
@@ -1001,6 +1106,20 @@ static void question_key(reader *r, const qb_line *ln)
 	const char *val;
 	size_t vlen = key_value(r, ln, &val);
 	qb_loc kloc = loc_at(r, ln->word), vloc = loc_at(r, ln->rest);
+	if (key_is(r, ln, "passage")) {
+		/* Among a question's keys it names the question's passage;
+		 * anywhere else it starts a passage. */
+		if (q && !q->prompt.present && !r->choices.n && r->target == T_PROMPT)
+			passage_key(r, kloc, val, vlen, vloc);
+		else
+			begin_passage(r, ln, val, vlen);
+		return;
+	}
+	if (!q) {
+		qb_diag_error(kloc, "'%s:' belongs inside a question, below its number line", r->kw);
+		swallow(r);
+		return;
+	}
 	if (key_is(r, ln, "type")) {
 		if (q->type_loc.line) {
 			qb_diag_error(kloc, "second 'type:' line; the first is on line %d",
@@ -1340,7 +1459,7 @@ static void read_line(reader *r, const qb_line *ln)
 		                 "'title:', and questions start with a number such as '1. my-id'");
 		return;
 	}
-	if (!r->in_questions && ln->kind != QB_LINE_TR && ln->kind != QB_LINE_TEXT) {
+	if ((!r->in_questions || !r->q) && ln->kind != QB_LINE_TR && ln->kind != QB_LINE_TEXT) {
 		qb_diag_error(loc_at(r, ln->indent), "options and feedback belong inside a question");
 		swallow(r);
 		return;
@@ -1754,6 +1873,9 @@ static qb_bank *read_lines(const char *path, linesrc *ls)
 	bank->langs = vec_move(&r.langs, &bank->arena);
 	bank->nquestions = r.questions.n;
 	bank->questions = vec_move(&r.questions, &bank->arena);
+	bank->npassages = r.passages.n;
+	bank->passages = vec_move(&r.passages, &bank->arena);
+	resolve_passages(&r, bank);
 	/* Lines still held back had no header after them: the checks report
 	 * the missing header once instead. */
 	free(r.stray.v);

@@ -764,6 +764,91 @@ static void check_ids(ctx *c)
 	free(first);
 }
 
+/* ---- passages ---- */
+
+/* Orders ids (passages' and questions') by id, passages first. */
+typedef struct id_ent {
+	const char *id;
+	qb_loc loc;
+	bool question;
+} id_ent;
+
+static int by_id_ent(const void *a, const void *b)
+{
+	const id_ent *x = a, *y = b;
+	int d = strcmp(x->id, y->id);
+	return d ? d : (int)x->question - (int)y->question;
+}
+
+static void check_passages(ctx *c)
+{
+	const qb_bank *b = c->bank;
+	if (!b->npassages)
+		return;
+	/* Ids: valid, and unique among passages and questions (found by
+	 * sorting, as check_ids() does). */
+	id_ent *e = qb_xcalloc(b->npassages + b->nquestions + 1, sizeof *e);
+	size_t n = 0;
+	for (size_t i = 0; i < b->npassages; i++)
+		if (b->passages[i].id)
+			e[n++] = (id_ent){b->passages[i].id, b->passages[i].id_loc, false};
+	for (size_t i = 0; i < b->nquestions; i++)
+		if (b->questions[i].id)
+			e[n++] = (id_ent){b->questions[i].id, b->questions[i].id_loc, true};
+	qsort(e, n, sizeof *e, by_id_ent);
+	for (size_t k = 1; k < n; k++) {
+		if (e[k].question || strcmp(e[k].id, e[k - 1].id) != 0)
+			continue;
+		qb_diag_error(e[k].loc, "duplicate passage id '%s'", e[k].id);
+		qb_diag_note(e[k - 1].loc, "'%s' is first used here", e[k].id);
+	}
+	for (size_t k = 1; k < n; k++)
+		if (e[k].question && !e[k - 1].question && strcmp(e[k].id, e[k - 1].id) == 0) {
+			qb_diag_error(e[k - 1].loc, "passage id '%s' is also a question's id; passages "
+			                            "and questions need ids of their own", e[k].id);
+			qb_diag_note(e[k].loc, "question '%s' is here", e[k].id);
+		}
+	free(e);
+	bool *used = qb_xcalloc(b->npassages, sizeof *used);
+	for (size_t i = 0; i < b->nquestions; i++)
+		if (qb_question_passage(b, &b->questions[i]))
+			used[b->questions[i].passage - 1] = true;
+	for (size_t i = 0; i < b->npassages; i++) {
+		const qb_passage *p = &b->passages[i];
+		size_t bad;
+		if (!p->id) {
+			qb_diag_error(p->loc, "'passage:' needs the passage's id, e.g. "
+			                      "'passage: lighthouse'");
+			continue;
+		}
+		if (!qb_id_valid(p->id, &bad)) {
+			qb_loc l = p->id_loc;
+			if (bad == strlen(p->id))
+				qb_diag_error(l, "passage id '%s' is longer than %d characters", p->id,
+				              QB_ID_MAX);
+			else {
+				l.col += nchars(p->id, bad);
+				qb_diag_error(l, "passage id '%s' may only use ASCII letters, digits, '-' "
+				                 "and '_'", p->id);
+			}
+		}
+		if (!p->text.present || !p->text.ntr)
+			qb_diag_error(p->loc, "passage '%s' has no text; write one language line per "
+			                      "language under 'passage: %s'", p->id, p->id);
+		else {
+			qb_buf what = QB_BUF_INIT;
+			qb_buf_appendf(&what, _("passage '%s'"), p->id);
+			check_text(c, &p->text, qb_buf_cstr(&what), true, false);
+			qb_buf_dispose(&what);
+		}
+		if (!used[i] && p->text.ntr)
+			qb_diag_warning(p->loc, "no question is read with passage '%s'; write "
+			                        "'passage: %s' among the keys of its questions", p->id,
+			                p->id);
+	}
+	free(used);
+}
+
 /* A matching pair: both sides in the same languages. */
 static void check_pair(ctx *c, const qb_choice *ch, const char *what)
 {
@@ -1394,6 +1479,7 @@ void qb_validate_unfinished(const qb_bank *bank, const char *lang)
 		qb_diag_error(QB_LOC(bank->path, 1, 1), "the bank has no questions; a question "
 		                                          "starts with a line such as '1. my-question'");
 	check_ids(&c);
+	check_passages(&c);
 	for (size_t i = 0; i < bank->nquestions; i++)
 		check_question(&c, &bank->questions[i]);
 	check_draw(bank);

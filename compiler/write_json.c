@@ -115,6 +115,21 @@ static void type_keys(json_t *jq, const qb_question *q, const qb_build_opts *opt
 	}
 }
 
+/* The bank's passages (only a bank that has some: the others' JSON stays
+ * as it was). */
+static json_t *passages_json(const qb_bank *bank, const qb_build_opts *opts)
+{
+	json_t *arr = json_array();
+	for (size_t i = 0; i < bank->npassages; i++) {
+		const qb_passage *p = &bank->passages[i];
+		json_t *jp = json_object();
+		json_object_set_new(jp, "id", p->id ? json_string(p->id) : json_null());
+		json_object_set_new(jp, "text", text_obj(&p->text, opts, false));
+		json_array_append_new(arr, jp);
+	}
+	return arr;
+}
+
 /* The bank without its questions ("questions" last, and empty). */
 static json_t *bank_head(const qb_bank *bank, const qb_build_opts *opts)
 {
@@ -135,6 +150,8 @@ static json_t *bank_head(const qb_bank *bank, const qb_build_opts *opts)
 	json_object_set_new(root, "draw_per_tag", json_boolean(bank->draw_per_tag));
 	json_object_set_new(root, "title", text_obj(&bank->title, opts, false));
 	json_object_set_new(root, "description", text_obj(&bank->description, opts, false));
+	if (bank->npassages)
+		json_object_set_new(root, "passages", passages_json(bank, opts));
 	json_object_set_new(root, "questions", json_array());
 	return root;
 }
@@ -153,6 +170,9 @@ static json_t *question_json(const qb_bank *bank, const qb_question *q,
 	for (size_t t = 0; t < q->ntags; t++)
 		json_array_append_new(tags, json_string(q->tags[t].name));
 	json_object_set_new(jq, "tags", tags);
+	const qb_passage *passage = qb_question_passage(bank, q);
+	if (passage)
+		json_object_set_new(jq, "passage", passage->id ? json_string(passage->id) : json_null());
 	set_text(jq, "prompt", &q->prompt, opts);
 	json_t *chs = json_array();
 	for (size_t c = 0; c < q->nchoices; c++) {

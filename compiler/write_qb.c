@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "fsutil.h"
 
 /* A number as the reader takes it: digits and '.', never an exponent.
@@ -180,9 +181,19 @@ static void put_pair(qb_buf *out, const qb_bank *bank, const qb_choice *c, int i
 		qb_buf_putc(out, '\n');
 }
 
+/* 'passage: <id>' and its languages. */
+static void put_passage(qb_buf *out, const qb_bank *bank, const qb_passage *p)
+{
+	qb_buf_appendf(out, "\npassage: %s\n", p->id ? p->id : "");
+	put_trs(out, bank, &p->text, 2, false);
+}
+
 static void put_question(qb_buf *out, const qb_bank *bank, const qb_question *q, size_t i)
 {
 	qb_buf_appendf(out, "\n%zu. %s\n", i + 1, q->id ? q->id : "");
+	const qb_passage *passage = qb_question_passage(bank, q);
+	if (passage)
+		qb_buf_appendf(out, "   passage: %s\n", passage->id ? passage->id : "");
 	if (q->type != QB_QTYPE_SINGLE)
 		qb_buf_appendf(out, "   type: %s\n", qb_qtype_name(q->type));
 	if (q->ntags) {
@@ -266,8 +277,21 @@ void qb_qb_source(qb_buf *out, const qb_bank *bank)
 		qb_buf_appendf(out, "draw: %d%s\n", bank->draw, bank->draw_per_tag ? " per tag" : "");
 	put_keyword_text(out, bank, "title", &bank->title, 0);
 	put_keyword_text(out, bank, "description", &bank->description, 0);
-	for (size_t i = 0; i < bank->nquestions; i++)
-		put_question(out, bank, &bank->questions[i], i);
+	/* Each passage right before the first question read with it; one
+	 * that no question names at the end, so that none is lost. */
+	bool *written = bank->npassages ? qb_xcalloc(bank->npassages, sizeof *written) : NULL;
+	for (size_t i = 0; i < bank->nquestions; i++) {
+		const qb_question *q = &bank->questions[i];
+		if (qb_question_passage(bank, q) && !written[q->passage - 1]) {
+			written[q->passage - 1] = true;
+			put_passage(out, bank, qb_question_passage(bank, q));
+		}
+		put_question(out, bank, q, i);
+	}
+	for (size_t k = 0; k < bank->npassages; k++)
+		if (!written[k])
+			put_passage(out, bank, &bank->passages[k]);
+	free(written);
 }
 
 int qb_write_qb(const qb_bank *bank, const char *path)
