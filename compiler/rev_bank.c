@@ -73,6 +73,13 @@ static void question_hash(uint8_t out[8], const qb_bank *bank, const qb_question
 		qb_buf_appendf(&b, "%s ", q->tags[i].name);
 	qb_buf_putc(&b, '\x1e');
 	append_text(&b, &q->prompt, lang, bank->dir);
+	/* Its passage, only when it has one (the hashes of the others stay
+	 * as they were): an edit of the passage changes its questions. */
+	const qb_passage *passage = qb_question_passage(bank, q);
+	if (passage) {
+		qb_buf_appendf(&b, "passage %s\x1e", passage->id ? passage->id : "");
+		append_text(&b, &passage->text, lang, bank->dir);
+	}
 	for (size_t i = 0; i < q->nchoices; i++) {
 		qb_buf_putc(&b, q->choices[i].correct ? '*' : '-');
 		append_text(&b, &q->choices[i].text, lang, bank->dir);
@@ -152,6 +159,9 @@ const char *qb_rev_elem_what(const qb_rev_elem_ref *r, char *buf, size_t size)
 	case QB_REV_W_EXPLANATION:
 		snprintf(buf, size, _("question '%s' explanation"), r->qid);
 		break;
+	case QB_REV_W_PASSAGE:
+		snprintf(buf, size, _("passage '%s'"), r->qid);
+		break;
 	}
 	return buf;
 }
@@ -179,6 +189,13 @@ void qb_rev_each_element(const qb_bank *bank, qb_rev_elem_fn fn, void *payload)
 	if (bank->description.present) {
 		r.kind = QB_REV_W_DESCRIPTION;
 		fn(payload, "-", "description", &bank->description, &r);
+	}
+	for (size_t i = 0; i < bank->npassages; i++) {
+		const qb_passage *p = &bank->passages[i];
+		if (!p->id)
+			continue;
+		r = (qb_rev_elem_ref){QB_REV_W_PASSAGE, p->id, 0};
+		fn(payload, p->id, "passage", &p->text, &r);
 	}
 	char elem[48];
 	for (size_t i = 0; i < bank->nquestions; i++) {

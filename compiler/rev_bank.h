@@ -23,7 +23,8 @@ typedef struct qb_rev_text_hashes {
  * times and prints almost none. */
 typedef enum {
 	QB_REV_W_TITLE, QB_REV_W_DESCRIPTION, QB_REV_W_PROMPT, QB_REV_W_OPTION, QB_REV_W_FEEDBACK,
-	QB_REV_W_MATCH, QB_REV_W_FEEDBACK_WRONG, QB_REV_W_EXPLANATION
+	QB_REV_W_MATCH, QB_REV_W_FEEDBACK_WRONG, QB_REV_W_EXPLANATION,
+	QB_REV_W_PASSAGE /* qid: the passage's id */
 } qb_rev_elem_kind;
 
 typedef struct qb_rev_elem_ref {
@@ -33,9 +34,10 @@ typedef struct qb_rev_elem_ref {
 } qb_rev_elem_ref;
 
 /* What qb_rev_each_element() calls for each text element: its question
- * id ("-" for the title and description), its name in the record
- * (prompt, option-N, feedback-N, match-N, feedback-wrong, explanation,
- * title, description), its texts and where it is. */
+ * id ("-" for the title and description, a passage's id for its text),
+ * its name in the record (prompt, option-N, feedback-N, match-N,
+ * feedback-wrong, explanation, title, description, passage), its texts
+ * and where it is. */
 typedef void (*qb_rev_elem_fn)(void *payload, const char *qid, const char *elem,
                                const qb_text *t, const qb_rev_elem_ref *where);
 

@@ -700,10 +700,14 @@ int qb_rev_save_begin(const qb_revisions *rev, const char *path, const char *ban
 		fmt_time(tm, rev->tpl[i].time);
 		fprintf(f, "template %s %s %s\n", rev->tpl[i].name, rev->tpl[i].hash, tm);
 	}
-	/* Texts are stored in source order: the bank's own ("-") first, then
-	 * each question's, in the same order as the question lines. */
+	/* Texts are stored in source order: the bank's own ("-") first, the
+	 * passages' (qid: the passage's id) next, then each question's, in
+	 * the same order as the question lines. */
 	size_t ti = 0;
 	for (; ti < rev->nt && strcmp(qb_rev_t_qid(rev, &rev->t[ti]), "-") == 0; ti++)
+		put_text(f, rev, &rev->t[ti]);
+	for (; ti < rev->nt && (!rev->nq || strcmp(qb_rev_t_qid(rev, &rev->t[ti]),
+	                                           rev->q[0].qid) != 0); ti++)
 		put_text(f, rev, &rev->t[ti]);
 	for (size_t i = 0; i < rev->nq;) {
 		const char *qid = rev->q[i].qid;

@@ -398,6 +398,23 @@ static void collect_question(collect_ctx *c, const qb_question *q)
 	         "The explanation, shown after the answer");
 }
 
+/* A passage's text: the unit 'passage-<id>', its record entry the
+ * passage's id and 'passage' (qb_rev_each_element()). */
+static void collect_passage(collect_ctx *c, const qb_passage *p)
+{
+	if (!p->id)
+		return;
+	size_t n = c->out->n;
+	char key[96];
+	snprintf(key, sizeof key, "passage-%s", p->id);
+	c->q = NULL;
+	add_unit(c, key, "passage", &p->text,
+	         "A passage (a reading, a picture or a sound), shown with each question that "
+	         "is read with it");
+	if (c->out->n > n)
+		c->out->v[n].qid = p->id;
+}
+
 void qb_tu_collect(qb_tu_list *out, const qb_bank *bank, const char *lang,
                    const qb_revisions *rev, const char *glossary)
 {
@@ -412,6 +429,8 @@ void qb_tu_collect(qb_tu_list *out, const qb_bank *bank, const char *lang,
 	add_unit(&c, "title", "title", &bank->title, "The bank's title");
 	add_unit(&c, "description", "description", &bank->description,
 	         "The bank's description, shown before the questions");
+	for (size_t i = 0; i < bank->npassages; i++)
+		collect_passage(&c, &bank->passages[i]);
 	for (size_t i = 0; i < bank->nquestions; i++)
 		collect_question(&c, &bank->questions[i]);
 	if (out->n)

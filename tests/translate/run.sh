@@ -598,4 +598,5 @@ cd .. || exit 2
 . "$HERE/view.sh"
 . "$HERE/readers.sh"
 . "$HERE/export.sh"
+. "$HERE/passage.sh"
 finish
