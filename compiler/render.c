@@ -131,6 +131,8 @@ int qb_render_media(const qb_render_ctx *ctx, qb_media_name_fn name, qb_media_se
 		walk_text(ctx, &w, &q->explanation);
 	}
 	walk_text(ctx, &w, &bank->description);
+	for (size_t i = 0; i < bank->npassages; i++)
+		walk_text(ctx, &w, &bank->passages[i].text);
 	set->file_of = qb_xcalloc(set->nsrcs ? set->nsrcs : 1, sizeof *set->file_of);
 	/* validate.c made sure each src is a relative path below the bank. */
 	for (size_t i = 0; i < set->nsrcs; i++) {

@@ -424,6 +424,20 @@ static const char *tr_text(const anki *a, const qb_text *t, const char *lang)
 	return qb_render_md(a->ctx, t, lang);
 }
 
+/* q's passage in lang, if it has one, before its prompt: on the front of
+ * each of its notes (and in each translation). */
+static int passage_html(anki *a, qb_buf *out, const qb_question *q, const char *lang)
+{
+	const qb_passage *p = qb_question_passage(a->bank, q);
+	if (!p)
+		return 0;
+	qb_buf_puts(out, "<div class=\"qb-passage\">");
+	if (md(a, out, tr_text(a, &p->text, lang)) != 0)
+		return -1;
+	qb_buf_puts(out, "</div>");
+	return 0;
+}
+
 /* A numeric question's one "option": the accepted answer as written
  * ("3.5 ± 0.1 GB", "3…4 ms", "42"), marked correct. */
 static void numeric_answer(qb_buf *out, const qb_question *q)
@@ -695,7 +709,9 @@ static int cloze_filled(anki *a, qb_buf *out, const qb_question *q, const char *
 	qb_buf html = QB_BUF_INIT;
 	const qb_cloze_gap **gaps = NULL;
 	size_t ngaps = 0;
-	int rc = cloze_marked(a, &arena, &html, q, lang, &gaps, &ngaps);
+	int rc = passage_html(a, out, q, lang);
+	if (rc == 0)
+		rc = cloze_marked(a, &arena, &html, q, lang, &gaps, &ngaps);
 	if (rc == 0)
 		cloze_fill(&arena, out, qb_buf_cstr(&html), gaps, ngaps, false);
 	qb_buf_dispose(&html);
@@ -1020,7 +1036,8 @@ static const rendered *rendered_in(anki *a, const qb_question *q, size_t li)
 	qb_buf_clear(&r->prompt);
 	qb_buf_clear(&r->options);
 	qb_buf_clear(&r->explanation);
-	if (md(a, &r->prompt, tr_text(a, &q->prompt, lang)) != 0 ||
+	if (passage_html(a, &r->prompt, q, lang) != 0 ||
+	    md(a, &r->prompt, tr_text(a, &q->prompt, lang)) != 0 ||
 	    options_list(a, &r->options, q, lang) != 0 ||
 	    explanation(a, &r->explanation, q, lang) != 0)
 		return NULL;
@@ -1086,7 +1103,8 @@ static int build_cloze_fields(anki *a, size_t off[C_COUNT], size_t len[C_COUNT],
 	qb_escape_html(&b[C_ID], lang);
 	qb_escape_html(&b[C_LANG], lang);
 	qb_buf text_html = QB_BUF_INIT, expl_html = QB_BUF_INIT;
-	if (cloze_marked(a, &arena, &text_html, q, lang, &gaps, &ngaps) != 0 ||
+	if (passage_html(a, &text_html, q, lang) != 0 ||
+	    cloze_marked(a, &arena, &text_html, q, lang, &gaps, &ngaps) != 0 ||
 	    explanation(a, &expl_html, q, lang) != 0 ||
 	    field_translation(a, &b[C_TRANSLATION], q, li) != 0) {
 		qb_buf_dispose(&text_html);

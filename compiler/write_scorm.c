@@ -498,6 +498,9 @@ static json_t *question_json(ctx *c, const qb_question *q, size_t keylen)
 	set(o, "partial", json_boolean(qb_question_scoring(c->bank, q) == QB_SCORING_PARTIAL));
 	set(o, "shuffle", json_boolean(qb_question_shuffles(c->bank, q)));
 	set(o, "tag", json_string(draw_tag(q)));
+	const qb_passage *passage = qb_question_passage(c->bank, q);
+	if (passage && passage->id)
+		set(o, "passage", json_string(passage->id));
 	if (q->type == QB_QTYPE_CLOZE) {
 		cloze_json(c, q, o);
 	} else {
@@ -735,6 +738,13 @@ static int data_js(qb_zipw *z, qb_zipw_stream *out, FILE *fout, ctx *c, bool *ma
 	set(d, "description", html_map(c, &bank->description));
 	set(d, "labels", lab);
 	lab = NULL;
+	if (bank->npassages) { /* by id: a question names its passage */
+		json_t *ps = json_object();
+		for (size_t i = 0; i < bank->npassages; i++)
+			if (bank->passages[i].id)
+				set(ps, bank->passages[i].id, html_map(c, &bank->passages[i].text));
+		set(d, "passages", ps);
+	}
 	set(d, "questions", json_array()); /* filled in the text below */
 	if (c->failed)
 		goto done;

@@ -190,8 +190,17 @@
         { lang: l, dir: dirOf(l) }));
     });
     doc.appendChild(head);
-    var list = node('div', 'pq-list');
+    var list = node('div', 'pq-list'), shown = null;
     questions().forEach(function (q, i) {
+      // A passage once, before the questions read with it that follow
+      // one another (again where another question came between).
+      var passage = q.passage && D.passages && D.passages[q.passage];
+      if (passage && q.passage !== shown) {
+        list.appendChild(node('section', 'pq-passage', langs.map(function (l) {
+          return node('div', 'pq-lang', [rich('div', 'pq-passage-text', tr(passage, l))], { lang: l, dir: dirOf(l) });
+        }), { 'data-passage': q.passage }));
+      }
+      shown = passage ? q.passage : null;
       list.appendChild(node('section', 'pq', langs.map(function (l) { return column(q, i + 1, l, key); }),
         { 'data-qid': q.id }));
     });

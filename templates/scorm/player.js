@@ -1013,6 +1013,7 @@
       : q.type === 'matching' ? matchingInputs(q, a) : clozeInputs(q, a);
     var card = el('section', { 'class': 'card' }, [
       el('h1', { 'class': 'qnum', lang: S.lang, text: L('questionOf', { n: q.index + 1, total: Q.length }) }),
+      passageOf(q),
       body
     ]);
     var pending = S.pending[q.key];
@@ -1056,6 +1057,13 @@
     var n = q.type === 'matching' ? pairs(q).length : q.gaps.length;
     for (var i = 0; i < n; i++) if (p[i] === undefined || p[i] === '' || (typeof p[i] === 'string' && !p[i].trim())) return false;
     return true;
+  }
+
+  /* The passage the question is read with (a reading, a picture, a
+   * sound), above it; null when it has none. */
+  function passageOf(q) {
+    var map = q.passage && D.passages && D.passages[q.passage];
+    return map ? html('div', 'passage', map) : null;
   }
 
   function explanation(q) {
