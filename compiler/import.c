@@ -335,6 +335,7 @@ qb_question *qb_imp_question(qb_imp *im, qb_qtype type, qb_loc loc)
 	q->type = type;
 	q->shuffle = QB_UNSET;
 	q->number = (int)im->nqs;
+	q->passage = im->passage;
 	if (type != QB_QTYPE_SINGLE)
 		q->type_loc = loc;
 	im->counts.by_type[type]++;
@@ -556,6 +557,54 @@ void qb_imp_id(qb_imp *im, const char *want, const char *name)
 	q->id = qb_arena_strdup(&im->bank->arena, qb_buf_cstr(&b));
 	im->used_ids = qb_xrealloc(im->used_ids, (im->nids + 1) * sizeof *im->used_ids);
 	im->used_ids[im->nids++] = qb_buf_detach(&b);
+}
+
+/* ---- passages ---- */
+
+void qb_imp_passage(qb_imp *im, qb_loc loc, const qb_imp_ml *ml, const char *want,
+                    const char *name)
+{
+	qb_passage p = {.loc = loc, .id_loc = loc};
+	qb_imp_text(im, &p.text, loc, ml);
+	for (size_t i = 0; want && *want && i < im->npassages; i++) {
+		const qb_passage *o = &im->passages[i];
+		bool same = strcmp(o->id, want) == 0 && o->text.ntr == p.text.ntr;
+		for (uint32_t k = 0; same && k < p.text.ntr; k++)
+			same = qb_tr_code(im->bank, &o->text.tr[k]) == qb_tr_code(im->bank, &p.text.tr[k]) &&
+			       strcmp(o->text.tr[k].text, p.text.tr[k].text) == 0;
+		if (same) {
+			im->passage = (uint32_t)i + 1;
+			return;
+		}
+	}
+	qb_buf b = QB_BUF_INIT;
+	size_t bad;
+	if (want && *want && qb_id_valid(want, &bad) && !id_used(im, want))
+		qb_buf_puts(&b, want);
+	else {
+		if (name && *name)
+			slug(&b, name);
+		if (!b.len && p.text.ntr)
+			slug(&b, p.text.tr[0].text);
+		if (!b.len)
+			qb_buf_puts(&b, "passage");
+		size_t base = b.len;
+		for (int k = 2; id_used(im, qb_buf_cstr(&b)); k++) {
+			b.len = base;
+			qb_buf_appendf(&b, "-%d", k);
+		}
+	}
+	p.id = qb_arena_strdup(&im->bank->arena, qb_buf_cstr(&b));
+	im->used_ids = qb_xrealloc(im->used_ids, (im->nids + 1) * sizeof *im->used_ids);
+	im->used_ids[im->nids++] = qb_buf_detach(&b);
+	im->passages = qb_xrealloc(im->passages, (im->npassages + 1) * sizeof *im->passages);
+	im->passages[im->npassages++] = p;
+	im->passage = (uint32_t)im->npassages;
+}
+
+void qb_imp_passage_end(qb_imp *im)
+{
+	im->passage = 0;
 }
 
 /* ---- media ---- */
@@ -879,6 +928,10 @@ static void finish_bank(qb_imp *im, const char *title)
 	b->nquestions = im->nqs;
 	im->qs = NULL;
 	im->nqs = 0;
+	b->passages = im->passages ? qb_arena_adopt(&b->arena, im->passages) : NULL;
+	b->npassages = im->npassages;
+	im->passages = NULL;
+	im->npassages = 0;
 	declare_langs(im, im->langs_in_order ? NULL : im->lang);
 	qb_imp_ml ml = {0};
 	for (size_t i = 0; i < b->nlangs; i++)
@@ -929,6 +982,7 @@ void qb_imp_dispose(qb_imp *im)
 		free(im->qs[i].tags);
 	}
 	free(im->qs);
+	free(im->passages);
 	for (size_t i = 0; i < im->nmedia; i++) {
 		free(im->media[i].name);
 		free(im->media[i].data);
@@ -1041,6 +1095,18 @@ static size_t check_readback(const qb_bank *bank, const char *out)
 		qb_buf_dispose(&m);
 	}
 	qb_buf_dispose(&lines);
+	json_t *pa = json_object_get(a, "passages"), *pb = json_object_get(b, "passages");
+	for (size_t i = 0; i < json_array_size(pa); i++) {
+		json_t *x = json_array_get(pa, i), *y = NULL; /* by id: write_qb.c reorders */
+		for (size_t k = 0; !y && k < json_array_size(pb); k++)
+			if (json_equal(json_object_get(json_array_get(pb, k), "id"), json_object_get(x, "id")))
+				y = json_array_get(pb, k);
+		if (!y || !json_equal(x, y))
+			qb_diag_warning(bank->passages[i].loc, "passage '%s' reads back from '%s' "
+			                "differently from what was imported (a .qb text cannot hold a line "
+			                "break inside a paragraph or an indented line): check its text",
+			                bank->passages[i].id, out);
+	}
 	json_decref(a);
 	json_decref(b);
 	free(langs);

@@ -96,6 +96,10 @@ typedef struct qb_imp {
 	qb_imp_counts counts;
 	qb_imp_fold *folds;     /* the warnings held back, by kind          */
 	size_t nfolds;
+	qb_passage *passages;   /* heap while building (qb_imp_passage())    */
+	size_t npassages;
+	uint32_t passage;       /* 1 + the passage of the questions that
+	                           follow; 0: none                           */
 } qb_imp;
 
 /* A new question of type at loc; its choices are added with
@@ -132,6 +136,17 @@ void qb_imp_in_category(qb_imp *im, qb_loc loc, const char *cat);
 /* Gives the last question an id: want (an idnumber) when it is a valid
  * id, else a slug of name (else of its prompt), unique in the bank. */
 void qb_imp_id(qb_imp *im, const char *want, const char *name);
+/* A passage (a GIFT description, a Moodle description question) at loc
+ * with the text ml: the questions made after it are read with it, until
+ * the next passage or qb_imp_passage_end().  Its id: want (an idnumber)
+ * when valid and unused, else a slug of name or of its text, unique among
+ * the questions' and passages' ids.  A passage with want as id and the
+ * same text is that passage again (qbc's Moodle XML repeats one before
+ * each run of its questions). */
+void qb_imp_passage(qb_imp *im, qb_loc loc, const qb_imp_ml *ml, const char *want,
+                    const char *name);
+/* The questions made from here on have no passage (a new category). */
+void qb_imp_passage_end(qb_imp *im);
 /* Makes a matching question's right side for the last choice. */
 qb_text *qb_imp_match(qb_imp *im);
 /* Makes a true-false question's two synthetic choices and feedback

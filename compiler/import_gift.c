@@ -10,7 +10,9 @@
  * '%50%' weights (single choice; multiple when only '~' with weights),
  * '=a =b' (short answer), '=left -> right' (matching), '#value:tol',
  * '#lo..hi' (numeric), '####general feedback' (the explanation), and
- * nothing (essay: skipped).  A malformed question (an unclosed '{' or
+ * nothing (essay: skipped).  A text without an answer block is a
+ * description: the passage of the questions after it, until the next
+ * description or '$CATEGORY'.  A malformed question (an unclosed '{' or
  * title, a bad number, a block without answers) is a located error.  '\~ \= \# \{ \} \: \\' and '\n' escape.
  * Every text is located at its place in the file.  A bilingual course's
  * texts (Moodle's {mlang xx}...{mlang} blocks and multilang spans, with
@@ -580,6 +582,21 @@ static char *first_lang(char *s)
 	return b.ptr ? qb_buf_detach(&b) : qb_xstrdup("");
 }
 
+/* A text without an answer block [a, b): Moodle's description, the
+ * passage of the questions that follow it (until the next description or
+ * $CATEGORY), named by its title when it has one. */
+static void passage(gift *g, const char *name, size_t a, size_t b)
+{
+	char *s = unescape(g, a, b);
+	g->nqlangs = qb_imp_langs_of(s, g->qlangs, QB_IMP_MAX_LANGS);
+	free(s);
+	qb_imp_ml ml = {0};
+	ml_of(g, &ml, a, b, AS_FORMAT);
+	if (ml.n)
+		qb_imp_passage(g->im, at(g, a), &ml, NULL, name);
+	qb_imp_ml_dispose(&ml);
+}
+
 /* One block of lines [a, b) (comments blanked). */
 static void block(gift *g, size_t a, size_t b)
 {
@@ -594,6 +611,7 @@ static void block(gift *g, size_t a, size_t b)
 		char *path = unescape(g, a + 10, e);
 		free(g->category);
 		g->category = qb_imp_category(path);
+		qb_imp_passage_end(g->im); /* a passage's questions are in its category */
 		free(path);
 		a = e;
 		trim(g, &a, &b);
@@ -626,10 +644,7 @@ static void block(gift *g, size_t a, size_t b)
 		}
 	size_t open = find_brace(g, a, b, '{');
 	if (open == b) {
-		char *text = name ? NULL : first_lang(unescape(g, a, b));
-		qb_imp_skip(g->im, at(g, start), name ? name : text, "a text without an answer block "
-		            "'{...}' is a description, not a question");
-		free(text);
+		passage(g, name, a, b);
 		free(name);
 		return;
 	}

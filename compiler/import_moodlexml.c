@@ -3,9 +3,10 @@
  *
  * Types carried: multichoice (single and multiple), truefalse,
  * shortanswer, numerical, matching, multianswer (cloze; its SHORTANSWER
- * and MULTICHOICE gaps).  Others (essay, calculated, drag-and-drop,
- * random, description, ...) are skipped with a located warning naming
- * the question.  Texts: every <text> is HTML (or plain for format
+ * and MULTICHOICE gaps); a description becomes the passage of the
+ * questions that follow it (until the next description or category).
+ * Others (essay, calculated, drag-and-drop, random, ...) are skipped with
+ * a located warning naming the question.  Texts: every <text> is HTML (or plain for format
  * "plain_text"/"moodle_auto_format"), split per language by Moodle's
  * <span lang="xx" class="multilang"> and {mlang xx}...{mlang}, each
  * language made Markdown by import_html.c; @@PLUGINFILE@@ files are
@@ -23,6 +24,7 @@
 #include "i18n.h"
 #include "import.h"
 #include "utf8.h"
+#include "validate.h"
 
 typedef struct mx {
 	qb_imp *im;
@@ -317,6 +319,42 @@ static void common(mx *x, qb_question *q, xmlNode *qn)
 	char *idn = text_of(child(qn, "idnumber"));
 	/* qbc's own file names a question "id: prompt": the id is the idnumber */
 	qb_imp_id(x->im, idn, name);
+	free(name);
+	free(idn);
+}
+
+/* A description question (a text with no answer): the passage of the
+ * questions that follow it, until the next description or category.
+ * Its id: the idnumber, else the start of its name up to ':' (qbc's own
+ * file names it "id: text"), else a slug of the name. */
+static void description(mx *x, xmlNode *qn, qb_loc loc)
+{
+	const xmlNode *n = child(qn, "questiontext");
+	char *html = text_of(n);
+	x->nqlangs = qb_imp_langs_of(html, x->qlangs, QB_IMP_MAX_LANGS);
+	free(html);
+	char *name = text_of(child(qn, "name")), *idn = text_of(child(qn, "idnumber"));
+	if (!*idn) {
+		char *colon = strchr(name, ':');
+		size_t bad;
+		if (colon) {
+			free(idn);
+			idn = qb_xstrndup(name, (size_t)(colon - name));
+			if (!qb_id_valid(idn, &bad))
+				*idn = '\0';
+		}
+	}
+	qb_imp_ml ml = {0};
+	if (ml_of(x, n, &ml, false))
+		qb_imp_passage(x->im, loc_of(x, n), &ml, idn, name);
+	else
+		qb_imp_lost(x->im, loc, "a description without text is not carried");
+	qb_imp_ml_dispose(&ml);
+	char *fb = text_of(child(qn, "generalfeedback"));
+	if (*fb)
+		qb_imp_lost(x->im, loc_of(x, child(qn, "generalfeedback")),
+		            "a description's general feedback is not carried: a passage has none");
+	free(fb);
 	free(name);
 	free(idn);
 }
@@ -1107,10 +1145,15 @@ int qb_import_moodlexml(qb_imp *im, const char *data, size_t len)
 			continue;
 		}
 		if (strcmp(type, "category") == 0) {
+			qb_imp_passage_end(im); /* a passage's questions are in its category */
 			char *path = text_of(child(qn, "category"));
 			free(x.category);
 			x.category = category_tag(path, &x.title);
 			free(path);
+			continue;
+		}
+		if (strcmp(type, "description") == 0) {
+			description(&x, qn, loc);
 			continue;
 		}
 		char *name = text_of(child(qn, "name"));

@@ -124,7 +124,7 @@ static json_t *passages_json(const qb_bank *bank, const qb_build_opts *opts)
 		const qb_passage *p = &bank->passages[i];
 		json_t *jp = json_object();
 		json_object_set_new(jp, "id", p->id ? json_string(p->id) : json_null());
-		json_object_set_new(jp, "text", text_obj(&p->text, opts, false));
+		set_text(jp, "text", &p->text, opts);
 		json_array_append_new(arr, jp);
 	}
 	return arr;

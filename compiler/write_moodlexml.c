@@ -68,6 +68,7 @@ typedef struct ctx {
 	size_t *used;        /* the images of the element being written       */
 	size_t nused;
 	bool failed;         /* a problem was reported                        */
+	char *category;      /* the category's path (heap), once written      */
 } ctx;
 
 static void xok(ctx *c, int r)
@@ -974,6 +975,43 @@ static void write_question(ctx *c, const qb_question *q)
 	}
 }
 
+/* ---- passages ---- */
+
+/* A passage as Moodle's description question (no answer, no mark), before
+ * each run of its questions: a teacher adds it to a quiz page above them.
+ * Its id is the idnumber of its first only (Moodle drops a second
+ * question with an idnumber the category has); import_moodlexml.c reads
+ * it back as the passage of the questions that follow. */
+static void write_description(ctx *c, const qb_passage *p, bool first)
+{
+	xok(c, xmlTextWriterStartElement(c->w, BAD_CAST "question"));
+	xok(c, xmlTextWriterWriteAttribute(c->w, BAD_CAST "type", BAD_CAST "description"));
+	qb_buf name = QB_BUF_INIT;
+	qb_buf_appendf(&name, "%s: ", p->id);
+	plain_start(&name, qb_render_md(c->r, &p->text, c->r->main_lang), NAME_PROMPT_CHARS);
+	write_plain(c, "name", qb_buf_cstr(&name));
+	qb_buf_dispose(&name);
+	write_text(c, "questiontext", &p->text, NULL, NULL);
+	write_html(c, "generalfeedback", "");
+	write_elem(c, "defaultgrade", "0");
+	write_elem(c, "penalty", "0");
+	write_elem(c, "hidden", "0");
+	if (first)
+		write_elem(c, "idnumber", p->id);
+	xok(c, xmlTextWriterEndElement(c->w));
+}
+
+/* After the last question of a passage's run, where a question without
+ * one follows: the category again (Moodle stays in it), which ends the
+ * passage for import_moodlexml.c, as a category change does. */
+static void end_passage(ctx *c)
+{
+	xok(c, xmlTextWriterStartElement(c->w, BAD_CAST "question"));
+	xok(c, xmlTextWriterWriteAttribute(c->w, BAD_CAST "type", BAD_CAST "category"));
+	write_plain(c, "category", c->category ? c->category : "");
+	xok(c, xmlTextWriterEndElement(c->w));
+}
+
 /* ---- the category ---- */
 
 static void utc_date(char out[11], time_t t)
@@ -1002,6 +1040,7 @@ static void write_category(ctx *c)
 	xok(c, xmlTextWriterStartElement(c->w, BAD_CAST "question"));
 	xok(c, xmlTextWriterWriteAttribute(c->w, BAD_CAST "type", BAD_CAST "category"));
 	write_plain(c, "category", qb_buf_cstr(&path));
+	c->category = qb_xstrdup(qb_buf_cstr(&path));
 	/* Moodle imports no files for a category (import_category()), so its
 	 * description is the plain text of the bank's, without pictures. */
 	qb_buf plain = QB_BUF_INIT, esc = QB_BUF_INIT;
@@ -1205,8 +1244,18 @@ int qb_write_moodlexml(const qb_render_ctx *r, const qb_bank *bank)
 		xok(&c, xmlTextWriterStartDocument(c.w, "1.0", "UTF-8", NULL));
 		xok(&c, xmlTextWriterStartElement(c.w, BAD_CAST "quiz"));
 		write_category(&c);
-		for (size_t i = 0; i < bank->nquestions; i++)
-			write_question(&c, &bank->questions[i]);
+		bool *written = qb_xcalloc(bank->npassages + 1, sizeof *written);
+		for (size_t i = 0; i < bank->nquestions; i++) {
+			const qb_question *q = &bank->questions[i];
+			if (i && q[-1].passage && !q->passage)
+				end_passage(&c);
+			if (qb_question_starts_passage(bank, i ? q - 1 : NULL, q)) {
+				write_description(&c, qb_question_passage(bank, q), !written[q->passage - 1]);
+				written[q->passage - 1] = true;
+			}
+			write_question(&c, q);
+		}
+		free(written);
 		xok(&c, xmlTextWriterEndElement(c.w));
 		xok(&c, xmlTextWriterEndDocument(c.w));
 		xmlFreeTextWriter(c.w); /* flushes into out.f */
@@ -1228,5 +1277,6 @@ int qb_write_moodlexml(const qb_render_ctx *r, const qb_bank *bank)
 	qb_media_set_dispose(&c.media);
 	free(c.used);
 	free(c.langs);
+	free(c.category);
 	return rc;
 }

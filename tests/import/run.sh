@@ -515,7 +515,8 @@ run "$QBC" import quiz.gift
 check "gift: sniffed, report by type" \
 	out_has "quiz.gift (gift) -> quiz.qb: 12 questions (3 single, 1 multiple, 3 true-false, 1 short-answer, 2 numeric, 1 matching, 1 cloze)"
 check "gift: essay skipped, located, named" err_has "quiz.gift:42:1: warning: question 'Essay' is not imported: an essay question"
-check "gift: description skipped" err_has "quiz.gift:44:1: warning: question 'Just a description.' is not imported"
+check "gift: a description no question follows kept as a passage, with a warning" \
+	err_has "quiz.gift:44:1: warning: no question is read with passage 'just-a-description'"
 check "gift: a weight reported" err_has "quiz.gift:4:1: warning: the partial credit of this question's answers is not carried"
 run "$QBC" check quiz.qb
 check "gift: the written bank passes qbc check" rc 0
@@ -1134,5 +1135,7 @@ check "round trip: the picture's bytes come back" test $? = 0
 cd "$T" || exit 2
 
 . "$HERE/courses.sh"
+
+. "$HERE/passage.sh"
 
 finish

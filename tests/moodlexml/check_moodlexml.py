@@ -254,7 +254,8 @@ def structure(path):
             cat = q.find("category/text")
             if cat is None or not (cat.text or "").startswith("$course$/top/"):
                 bad(where, "category path does not start with $course$/top/")
-            text_of(q.find("info"), where + " info", tail_ok=True)
+            if i == 0 or q.find("info") is not None:  # again after a passage's run: a path only
+                text_of(q.find("info"), where + " info", tail_ok=True)
             continue
         if typ not in TYPE_CHECKS:
             bad(where, f"type {typ!r}")
@@ -278,7 +279,7 @@ def structure(path):
         except (TypeError, ValueError):
             bad(where, "defaultgrade or penalty missing or not a number")
         idn = q.findtext("idnumber") or ""
-        if not idn or len(idn) > 100:
+        if (not idn and typ != "description") or len(idn) > 100:
             bad(where, f"idnumber {idn!r}")
         for tag in q.findall("tags/tag"):
             if not (tag.findtext("text") or "").strip():
@@ -419,9 +420,18 @@ def check_cloze(q, where):
             bad(where, "a language's span holds a gap: " + frag[:80])
 
 
+def check_description(q, where):
+    """A passage: Moodle's import_description() reads no answer, grade 0."""
+    if q.findall("answer"):
+        bad(where, "a description with answers")
+    if float(q.findtext("defaultgrade") or "0") != 0:
+        bad(where, "a description with a grade")
+
+
 TYPE_CHECKS = {"multichoice": check_multichoice, "truefalse": check_truefalse,
                "shortanswer": check_shortanswer, "numerical": check_numerical,
-               "matching": check_matching, "cloze": check_cloze}
+               "matching": check_matching, "cloze": check_cloze,
+               "description": check_description}
 
 
 def roundtrip(path, dump_path, bankdir):
@@ -430,7 +440,7 @@ def roundtrip(path, dump_path, bankdir):
     dl = dump["default_language"]
     order = ([dl] if dl in langs else []) + [l for l in langs if l != dl]
     root = ET.parse(path).getroot()
-    qs = [q for q in root.findall("question") if q.get("type") != "category"]
+    qs = [q for q in root.findall("question") if q.get("type") not in ("category", "description")]
     if len(qs) != len(dump["questions"]):
         bad(path, f"{len(qs)} questions, the bank has {len(dump['questions'])}")
 
@@ -470,6 +480,31 @@ def roundtrip(path, dump_path, bankdir):
         want += tail
         if got != want:
             bad(where, f"text differs:\n  got  {got!r}\n  want {want!r}")
+
+    # Passages: a description before each run of a passage's questions
+    # (its text, its id as the name's start, the idnumber on the first),
+    # ended by the next description or category.
+    passages = {p["id"]: p for p in dump.get("passages", [])}
+    current, seen, k = None, set(), 0
+    for q in root.findall("question"):
+        typ = q.get("type")
+        if typ == "category":
+            current = None
+        elif typ == "description":
+            current = (q.findtext("name/text") or "").split(":")[0]
+            where = f"description {current}"
+            if current not in passages:
+                bad(where, "names no passage of the bank")
+                continue
+            if (q.findtext("idnumber") or None) != (None if current in seen else current):
+                bad(where, f"idnumber {q.findtext('idnumber')!r}")
+            seen.add(current)
+            expect(q.find("questiontext"), passages[current]["text_html"], where + " questiontext")
+        elif k < len(dump["questions"]):
+            d = dump["questions"][k]
+            k += 1
+            if d.get("passage") != current:
+                bad(f"question {d['id']}", f"read with passage {current!r}, the bank says {d.get('passage')!r}")
 
     for q, d in zip(qs, dump["questions"]):
         where = f"question {d['id']}"

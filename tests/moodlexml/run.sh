@@ -11,7 +11,7 @@ T=$(tmpdir)
 W="$T/w"
 mkdir "$W"
 cp -R "$HERE/demo.qb" "$HERE/escape.qb" "$HERE/eleven.qb" "$HERE/types.qb" "$HERE/refused.qb" "$HERE/editor.qb" \
-	"$HERE/media" "$W/"
+	"$HERE/passage.qb" "$HERE/media" "$W/"
 cd "$W" || exit 2
 B="$QBC build --format moodlexml -o out"
 X=out/moodle-demo.moodle.xml
@@ -303,5 +303,22 @@ check "11 correct options: exit 1" rc 1
 check "11 correct options: located error" \
 	err_has "eleven.qb:9:1: error: [moodlexml] question 'eleven' has 11 correct options: Moodle's grades cannot split 100% equally over 11"
 check "11 correct options: no file" test ! -e out/moodle-eleven.moodle.xml
+
+# --- passages: a description question before each run of its questions
+P=out/moodle-passage.moodle.xml
+run $B passage.qb
+check "passage: build exits 0" rc 0
+check "passage: structure Moodle's importer reads" $CHK structure $P
+$QBC dump --json passage.qb >"$T/passage.json" 2>/dev/null
+check "passage: round trip against qbc dump --json (each question after its passage's description)" \
+	$CHK roundtrip $P "$T/passage.json" .
+check "passage: the order is category, description, 1, category, 2, description, 3" \
+	is $P 'concat(/quiz/question[1]/@type, " ", /quiz/question[2]/@type, " ", /quiz/question[3]/idnumber, " ", /quiz/question[4]/@type, " ", /quiz/question[5]/idnumber, " ", /quiz/question[6]/@type, " ", /quiz/question[7]/idnumber)' \
+	'category description alone category sum description where'
+check "passage: the first description has the idnumber, the second none (Moodle keeps one per category)" \
+	is $P 'concat(/quiz/question[2]/idnumber, "|", count(/quiz/question[6]/idnumber))' 'lighthouse|0'
+check "passage: a description has no mark" is $P 'string(/quiz/question[2]/defaultgrade)' 0
+check "passage: its picture is a file of the description" \
+	is $P 'count(/quiz/question[2]/questiontext/file)' 1
 
 finish
