@@ -536,6 +536,9 @@ static void math_text(const qb_render_ctx *r, math_walk *w, const qb_text *t, co
 static void math_question(const qb_render_ctx *r, math_walk *w, const qb_question *q,
                           const char *lang)
 {
+	const qb_passage *passage = qb_question_passage(r->bank, q);
+	if (passage)
+		math_text(r, w, &passage->text, lang);
 	math_text(r, w, &q->prompt, lang);
 	math_text(r, w, &q->explanation, lang);
 	math_text(r, w, qb_question_feedback_wrong(q), lang);
@@ -996,8 +999,24 @@ static void put_plain(ctx *c, const char *md)
 }
 
 /* <itemBody>, after the item's stylesheet when it shows MathML. */
-static void item_body(ctx *c)
+static char *stimulus_ident(const qb_passage *p, const char *lang);
+
+/* The item body's start: QTI 3.0's reference to the passage's shared
+ * stimulus, the stylesheet, <itemBody> and the passage itself (a player
+ * that loads no stimulus, and QTI 2.1, which has none, show it there). */
+static void item_body(ctx *c, const qb_question *q, const char *lang)
 {
+	const qb_passage *passage = qb_question_passage(c->bank, q);
+	if (passage && c->v3) {
+		char *ident = stimulus_ident(passage, lang), *file = qb_xasprintf("%s.xml", ident);
+		el(c, "assessmentStimulusRef");
+		at(c, "identifier", ident);
+		at(c, "href", file);
+		at(c, "title", passage->id);
+		end(c);
+		free(ident);
+		free(file);
+	}
 	if (c->item_math) {
 		el(c, "stylesheet");
 		at(c, "href", MATH_CSS);
@@ -1005,6 +1024,12 @@ static void item_body(ctx *c)
 		end(c);
 	}
 	el(c, "itemBody");
+	if (passage) {
+		el_plain(c, "div");
+		at_plain(c, "class", "qbc-passage");
+		put_text(c, &passage->text, lang);
+		end(c);
+	}
 }
 
 /* <div class="qbc-prompt">: the prompt. */
@@ -1023,7 +1048,7 @@ static bool start_body(ctx *c, const qb_question *q, const char *lang, const cha
 {
 	end(c);
 	outcome_decls(c, q);
-	item_body(c);
+	item_body(c, q, lang);
 	prompt(c, q, lang);
 	el(c, interaction);
 	at(c, "responseIdentifier", "RESPONSE");
@@ -1039,7 +1064,7 @@ static void text_entry_body(ctx *c, const qb_question *q, const char *lang, cons
 {
 	end(c);
 	outcome_decls(c, q);
-	item_body(c);
+	item_body(c, q, lang);
 	prompt(c, q, lang);
 	el_plain(c, "p");
 	leaf(c, true, "textEntryInteraction", "responseIdentifier", "RESPONSE");
@@ -1478,7 +1503,7 @@ static void write_cloze(ctx *c, const qb_question *q, const char *lang)
 		else
 			qb_buf_append(&marked, parts[i].text, parts[i].len);
 	}
-	item_body(c);
+	item_body(c, q, lang);
 	el_plain(c, "div");
 	at_plain(c, "class", "qbc-prompt");
 	c->gaps = parts;
@@ -1657,6 +1682,93 @@ static void root_ns(ctx *c, const char *ns, const char *xsd)
 static char *q_ident(const qb_question *q, const char *lang)
 {
 	return lang ? qb_xasprintf("q-%s-%s", q->id, lang) : qb_xasprintf("q-%s", q->id);
+}
+
+/* ---- passages: QTI 3.0's shared stimuli ---- */
+
+/* The identifier of passage p's stimulus in lang (its file: ".xml"). */
+static char *stimulus_ident(const qb_passage *p, const char *lang)
+{
+	return qb_xasprintf("stimulus-%s-%s", p->id, lang);
+}
+
+/* True when some question of the bank is read with passage k. */
+static bool passage_used(const qb_bank *bank, size_t k)
+{
+	for (size_t i = 0; i < bank->nquestions; i++)
+		if (bank->questions[i].passage == k + 1)
+			return true;
+	return false;
+}
+
+/* The stimulus of passage p in lang: its text as the stimulus body. */
+static void write_stimulus(ctx *c, qb_zipw *z, const qb_passage *p, const char *lang)
+{
+	xmlBufferPtr buf = NULL;
+	char *ident = stimulus_ident(p, lang), *file = qb_xasprintf("%s.xml", ident);
+	if (doc_open(c, &buf)) {
+		el(c, "assessmentStimulus");
+		root_ns(c, c->v->ns, c->v->xsd);
+		at(c, "identifier", ident);
+		at(c, "title", p->id);
+		at_plain(c, "xml:lang", lang);
+		bool math = false;
+		if (c->math && !c->math->missing && c->math->n) {
+			math_walk w = {NULL, {0}, c->math, false};
+			math_text(c->r, &w, &p->text, lang);
+			math = w.any;
+		}
+		if (math) {
+			el(c, "stylesheet");
+			at(c, "href", MATH_CSS);
+			at(c, "type", "text/css");
+			end(c);
+		}
+		el(c, "stimulusBody");
+		el_plain(c, "div");
+		at_plain(c, "class", "qbc-passage");
+		put_text(c, &p->text, lang);
+		end(c);
+		end(c);
+		end(c);
+	}
+	doc_close(c, buf, z, file);
+	free(ident);
+	free(file);
+}
+
+/* The stimulus's manifest resource: its file, the pictures and sounds it
+ * shows. */
+static void note_stimulus_media(void *payload, const char *src, size_t offset)
+{
+	QB_UNUSED(offset);
+	ctx *c = payload;
+	size_t *used = NULL, nused = 0;
+	qb_media_note(&c->media, src, &used, &nused);
+	for (size_t i = 0; i < nused; i++) {
+		char *ref = qb_xasprintf("media-%zu", used[i] + 1); /* media_ident() */
+		el_plain(c, "dependency");
+		at_plain(c, "identifierref", ref);
+		end(c);
+		free(ref);
+	}
+	free(used);
+}
+
+static void stimulus_resource(ctx *c, const qb_passage *p, const char *lang)
+{
+	char *ident = stimulus_ident(p, lang), *file = qb_xasprintf("%s.xml", ident);
+	el_plain(c, "resource");
+	at_plain(c, "identifier", ident);
+	at_plain(c, "type", "imsqti_stimulus_xmlv3p0");
+	at_plain(c, "href", file);
+	el_plain(c, "file");
+	at_plain(c, "href", file);
+	end(c);
+	qb_markup_images(qb_render_md(c->r, &p->text, lang), note_stimulus_media, c);
+	end(c);
+	free(ident);
+	free(file);
 }
 
 /* The item file of q in lang. */
@@ -2126,8 +2238,16 @@ static void write_manifest(ctx *c, qb_zipw *z, const char *lang)
 		}
 		if (item_math(r, c->math, q, lang))
 			dependency(c, "qbc-math-css");
+		if (c->v3 && qb_question_passage(c->bank, q)) {
+			char *sref = stimulus_ident(qb_question_passage(c->bank, q), lang);
+			dependency(c, sref);
+			free(sref);
+		}
 		end(c);
 	}
+	for (size_t k = 0; c->v3 && k < c->bank->npassages; k++)
+		if (passage_used(c->bank, k))
+			stimulus_resource(c, &c->bank->passages[k], lang);
 	if (math_any(c->math)) {
 		el_plain(c, "resource");
 		at_plain(c, "identifier", "qbc-math-css");
@@ -2167,6 +2287,9 @@ static int write_package(ctx *c, const char *path, size_t l)
 	qb_zipw_set_room(z, bank->path);
 	for (size_t i = 0; i < bank->nquestions && !c->failed; i++)
 		write_item(c, z, &bank->questions[i], lang, i);
+	for (size_t k = 0; c->v3 && k < bank->npassages && !c->failed; k++)
+		if (passage_used(bank, k))
+			write_stimulus(c, z, &bank->passages[k], lang);
 	char *file = qb_xasprintf("test-%s.xml", lang);
 	if (!c->failed)
 		write_test(c, z, lang, file);

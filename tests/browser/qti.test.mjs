@@ -69,7 +69,7 @@ title:
    explanation: en: Both.
 `;
 
-let tmp, srv, page, PKG, NUM, GAPS;
+let tmp, srv, page, PKG, NUM, GAPS, PSG;
 const requests = [];
 const problems = [];
 
@@ -101,6 +101,15 @@ before(async () => {
   assert.equal(rg.status, 0, rg.stderr);
   GAPS = path.join(tmp.dir, 'gaps');
   unzip(path.join(out, 'qti-numgaps.en.qti3.zip'), GAPS);
+  // tests/qti/passage.qb: a passage (issue 36) with a picture
+  const pb = path.join(tmp.dir, 'passage');
+  mkdirSync(pb);
+  copyFileSync(path.join(TESTS, 'qti', 'passage.qb'), path.join(pb, 'passage.qb'));
+  cpSync(path.join(TESTS, 'qti', 'media'), path.join(pb, 'media'), { recursive: true });
+  const rp = qbc(['build', '--format', 'qti3', '-o', out, path.join(pb, 'passage.qb')]);
+  assert.equal(rp.status, 0, rp.stderr);
+  PSG = path.join(tmp.dir, 'psg');
+  unzip(path.join(out, 'qti-passage.sw.qti3.zip'), PSG);
   srv = await serveAndLaunch((req, res) => {
     const u = decodeURIComponent(new URL(req.url, 'http://x').pathname);
     requests.push(u);
@@ -109,6 +118,7 @@ before(async () => {
     if (u.startsWith('/pkg/') && !u.includes('..')) return sendFile(res, path.join(pkg, u.slice(5)));
     if (u.startsWith('/num/') && !u.includes('..')) return sendFile(res, path.join(NUM, u.slice(5)));
     if (u.startsWith('/gaps/') && !u.includes('..')) return sendFile(res, path.join(GAPS, u.slice(6)));
+    if (u.startsWith('/psg/') && !u.includes('..')) return sendFile(res, path.join(PSG, u.slice(5)));
     res.writeHead(404); res.end();
   });
   page = await srv.browser.newPage();
@@ -182,6 +192,25 @@ test('single choice: the picture comes from the package, the <script> stays text
   assert.match(await img.getAttribute('src'), /media\/[0-9a-f]{16}\.png$/);
   assert.equal(await page.locator('qti-item-body script').count(), 0);
   assert.match(await page.locator('.qbc-prompt').innerText(), /<script>alert\(1\)<\/script>/);
+});
+
+test('a passage shows once above the prompt of each of its items, its picture from the package; the item still scores', async () => {
+  for (const [item, right] of [['item-alone-sw.xml', 'C1'], ['item-where-sw.xml', 'C2']]) {
+    assert.ok(await page.evaluate((n) => window.loadItem(n, '/psg/'), item));
+    const passage = page.locator('qti-item-body .qbc-passage');
+    await passage.waitFor();
+    assert.equal(await passage.count(), 1, `${item}: once`);
+    assert.match(await passage.innerText(), /Mlinzi aliishi peke yake kwenye mwamba/);
+    const order = await page.locator('qti-item-body').evaluate((b) =>
+      b.innerText.indexOf('Mlinzi aliishi peke yake kwenye') < b.innerText.indexOf(b.querySelector('.qbc-prompt').innerText));
+    assert.ok(order, `${item}: above the prompt`);
+    const img = passage.locator('img');
+    await img.waitFor();
+    assert.ok(await img.evaluate((i) => i.complete && i.naturalWidth > 0), `${item}: the picture loads`);
+    assert.equal(Number((await attempt(item, pick(right), '/psg/')).SCORE), 1, `${item}: scores`);
+  }
+  assert.ok(await page.evaluate(() => window.loadItem('item-sum-sw.xml', '/psg/')));
+  assert.equal(await page.locator('qti-item-body .qbc-passage').count(), 0, 'not above another question');
 });
 
 test('a formula is MathML, with its TeX as the annotation: typeset by the browser, never shown as TeX', async () => {
@@ -360,5 +389,5 @@ test('every item in both languages: its correct response, given through the play
 
 test('nothing failed in the page, and nothing was fetched from outside the package', () => {
   assert.deepEqual(problems, []);
-  for (const u of requests) assert.match(u, /^\/(player\/(index\.global\.js|item\.css)|(pkg|num|gaps)\/.*)?$/);
+  for (const u of requests) assert.match(u, /^\/(player\/(index\.global\.js|item\.css)|(pkg|num|gaps|psg)\/.*)?$/);
 });

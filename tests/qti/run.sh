@@ -12,7 +12,7 @@ HERE="$ROOT/tests/qti"
 T=$(tmpdir)
 W="$T/w"
 mkdir "$W"
-cp -R "$HERE/types.qb" "$HERE/pertag.qb" "$HERE/numeric.qb" "$HERE/media" "$W/"
+cp -R "$HERE/types.qb" "$HERE/pertag.qb" "$HERE/numeric.qb" "$HERE/passage.qb" "$HERE/media" "$W/"
 cd "$W" || exit 2
 # xp FILE XPATH: the string value of an XPath expression (elements are
 # named with local-name(): QTI's namespaces are default namespaces).
@@ -289,5 +289,27 @@ check "missing picture: the build fails" test "$(cat "$T/rc")" != 0
 check "missing picture: the earlier package is untouched" cmp -s out/qti-types.sw.qti.zip "$T/good.zip"
 check "missing picture: no temporary file left" sh -c "! ls -a out | grep -q tmp"
 mv "$T/gpus.png" media/gpus.png
+
+# --- passages: in each item's body; QTI 3.0 also a shared stimulus
+run $QBC build --format qti,qti3 -o pout passage.qb
+check "passage: build exits 0" rc 0
+mkdir pp21 pp30
+unzip -q pout/qti-passage.en.qti.zip -d pp21
+unzip -q pout/qti-passage.en.qti3.zip -d pp30
+check "passage: QTI 2.1 items validate" valid "$XSD21" pp21/item-*.xml
+check "passage: QTI 3.0 items and the stimulus validate" valid "$XSD30" pp30/item-*.xml pp30/stimulus-lighthouse-en.xml
+check "passage: the QTI 3.0 manifest validates" valid "$CP30" pp30/imsmanifest.xml
+check "passage: QTI 2.1, above the prompt in the body of each of its items" \
+	is pp21/item-alone-en.xml "concat(string(//$(e itemBody)/*[1]/@class), '|', normalize-space(//$(e itemBody)/*[1]))" 'qbc-passage|The keeper lived alone on the rock.'
+check "passage: its picture in the item, a dependency of the item" \
+	sh -c "xmllint --xpath 'string(//*[@class=\"qbc-passage\"]//*[local-name()=\"img\"]/@alt)' pp21/item-where-en.xml | grep -qx 'Four GPUs' && test \"\$(xmllint --xpath 'count(//*[local-name()=\"resource\"][@identifier=\"q-where-en\"]/*[local-name()=\"dependency\"][starts-with(@identifierref,\"media-\")])' pp21/imsmanifest.xml)\" = 1"
+check "passage: not in the item of a question without it" is pp21/item-sum-en.xml "count(//*[@class='qbc-passage'])" 0
+check "passage: QTI 2.1 has no stimulus file" sh -c "! ls pp21 | grep -q stimulus"
+check "passage: QTI 3.0, the item refers to the shared stimulus" \
+	is pp30/item-alone-en.xml "concat(//$(e qti-assessment-stimulus-ref)/@identifier, ' ', //$(e qti-assessment-stimulus-ref)/@href)" 'stimulus-lighthouse-en stimulus-lighthouse-en.xml'
+check "passage: QTI 3.0, the stimulus holds the text" \
+	is pp30/stimulus-lighthouse-en.xml "normalize-space(//$(e qti-stimulus-body))" 'The keeper lived alone on the rock.'
+check "passage: QTI 3.0 manifest, a stimulus resource the items depend on" \
+	is pp30/imsmanifest.xml "concat(//$(e resource)[@identifier='stimulus-lighthouse-en']/@type, ' ', count(//$(e dependency)[@identifierref='stimulus-lighthouse-en']))" 'imsqti_stimulus_xmlv3p0 2'
 
 finish
