@@ -5,15 +5,17 @@
 //   - the paper worksheet shows it once, before its questions;
 //   - an Anki note of each of its questions shows it on the front (the
 //     card rendered from the package's own template), and a note of
-//     another question does not.
+//     another question does not;
+//   - `qbc preview` shows it in its card and in its player.
 // Its bank is written here.
 //   cd tests && QBC=$PWD/../build/qbc node --test browser/passage.test.mjs
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { fillCard, launch, qbc, readApkg, tempDir, unzip } from './lib.mjs';
+import { QBC, fillCard, launch, qbc, readApkg, tempDir, unzip } from './lib.mjs';
 
 const BANK = `bank: reading
 languages: en fr
@@ -148,4 +150,38 @@ test('an Anki note of each of its questions shows the passage on the front', asy
   assert.match(await visible('reading:keeper-years:fr'), /PASSAGE-FR[\s\S]*Q1 Combien/);
   assert.doesNotMatch(await visible('reading:other:en'), /PASSAGE/);
   await ctx.close();
+});
+
+test('qbc preview shows the passage in its card and in its player', async () => {
+  const dir = path.join(tmp.dir, 'preview');
+  mkdirSync(path.join(dir, 'tmp'), { recursive: true });
+  const bank = path.join(dir, 'reading.qb');
+  writeFileSync(bank, BANK);
+  const proc = spawn(QBC, ['preview', '--port', '0', bank],
+    { env: { ...process.env, NO_COLOR: '1', TMPDIR: path.join(dir, 'tmp') }, stdio: ['ignore', 'pipe', 'pipe'] });
+  try {
+    const url = await new Promise((resolve, reject) => {
+      let out = '';
+      proc.stdout.on('data', (d) => {
+        out += d;
+        const m = /(http:\/\/127\.0\.0\.1:\d+\/)/.exec(out);
+        if (m) resolve(m[1]);
+      });
+      proc.on('exit', (code) => reject(new Error(`qbc preview exited with ${code}`)));
+    });
+    const ctx = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+    const page = await ctx.newPage();
+    await page.goto(url);
+    const front = page.frameLocator('#front');
+    await front.locator('.qb-passage').waitFor();
+    assert.match(await front.locator('.qb-passage').innerText(), /PASSAGE-EN/);
+    const player = page.frameLocator('#player');
+    await player.locator('.passage').waitFor();
+    assert.match(await player.locator('.passage').innerText(), /PASSAGE-EN/);
+    await ctx.close();
+  } finally {
+    const done = new Promise((r) => proc.on('exit', r));
+    proc.kill('SIGTERM');
+    await done;
+  }
 });
