@@ -1145,6 +1145,35 @@ static qb_drv_status write_bank(const qb_bank *bank, const char *out, size_t *on
 /* The longest category slug in a --split file name (then cut at a '-'). */
 #define SPLIT_SLUG_MAX 100
 
+/* A --split view's passages: those its questions are read with (their
+ * indexes in sub[] made the view's), and in the first view those that no
+ * question of the bank is read with, so that none is lost.  view->passages
+ * is heap (the caller frees it). */
+static void view_passages(const qb_bank *b, qb_bank *view, qb_question *sub, size_t n,
+                          bool first)
+{
+	uint32_t *to = qb_xcalloc(b->npassages + 1, sizeof *to);
+	bool *used = qb_xcalloc(b->npassages + 1, sizeof *used);
+	for (size_t i = 0; i < b->nquestions; i++)
+		if (b->questions[i].passage)
+			used[b->questions[i].passage - 1] = true;
+	for (size_t i = 0; i < n; i++)
+		if (sub[i].passage)
+			to[sub[i].passage - 1] = 1;
+	view->passages = qb_xcalloc(b->npassages + 1, sizeof *view->passages);
+	view->npassages = 0;
+	for (size_t k = 0; k < b->npassages; k++)
+		if (to[k] || (first && !used[k])) {
+			view->passages[view->npassages++] = b->passages[k];
+			to[k] = (uint32_t)view->npassages;
+		}
+	for (size_t i = 0; i < n; i++)
+		if (sub[i].passage)
+			sub[i].passage = to[sub[i].passage - 1];
+	free(to);
+	free(used);
+}
+
 /* --split: a bank per category, <OUT>-<category>.qb beside OUT, each a
  * view of the imported bank (its questions of that category; the texts
  * and the arena stay the imported bank's).  Each category has a name of
@@ -1202,6 +1231,7 @@ static qb_drv_status write_split(qb_imp *im, const char *out, const char *outdir
 		qb_bank view = *b;
 		view.questions = sub;
 		view.nquestions = n;
+		view_passages(b, &view, sub, n, i == 0);
 		view.id = qb_arena_strdup(&b->arena, qb_buf_cstr(&id));
 		qb_imp_ml ml = {0};
 		for (size_t l = 0; l < b->nlangs; l++)
@@ -1218,6 +1248,7 @@ static qb_drv_status write_split(qb_imp *im, const char *out, const char *outdir
 			tot->questions += ondisk;
 		}
 		rc = r > rc ? r : rc;
+		free(view.passages);
 		free(path);
 		qb_buf_dispose(&slugb);
 		qb_buf_dispose(&title);

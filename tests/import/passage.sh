@@ -34,6 +34,15 @@ check "gift passage: a description no question follows is kept" grep -qx 'passag
 check "gift passage: ... with a located warning" \
 	err_has "reading.gift:12:11: warning: no question is read with passage 'orphan'"
 
+mkdir -p split
+run "$QBC" import --split --lang en -o split/reading.qb reading.gift
+check "gift passage, --split: imported (exit 0)" rc 0
+check "gift passage, --split: the passage in its questions' bank" \
+	test "$(grep -c '^passage: lighthouse$' split/reading.qb)" = 1
+check "gift passage, --split: not in another category's bank" sh -c "! grep -q '^passage:' split/reading-maths.qb"
+check "gift passage, --split: one no question follows is kept once" \
+	test "$(cat split/*.qb | grep -c '^passage: orphan$')" = 1
+
 cat >reading.moodle.xml <<'EOX'
 <?xml version="1.0" encoding="UTF-8"?>
 <quiz>
