@@ -66,6 +66,7 @@ int main(void)
 	INT_EQ(cl("explanation:").kind, QB_LINE_KEY);
 	INT_EQ(cl("pass-mark: 80%").kind, QB_LINE_KEY);
 	INT_EQ(cl("tags: a b").kind, QB_LINE_KEY);
+	INT_EQ(cl("passage: lighthouse").kind, QB_LINE_KEY);
 	/* A keyword wins over a language of the same shape. */
 	INT_EQ(cl("bank: x").kind, QB_LINE_KEY);
 	INT_EQ(cl("explaination: x").kind, QB_LINE_BADKEY);
@@ -145,6 +146,29 @@ int main(void)
 	STR_EQ(qb_text_get(&q->explanation, "en"),
 	       "Code:\n```c\n# not a comment\n\n  int x;\n```\nDone");
 	INT_EQ(q->nchoices, 2);
+	qb_bank_free(b);
+
+	/* Passages (issue 36): a question names its passage, which may come
+	 * after it; 'passage:' among a question's keys is that key, anywhere
+	 * else it starts a passage (and ends the question above). */
+	static const char passages[] =
+		"bank: p\nlanguages: en\ntitle:\n  en: T\n"
+		"1. one\n   passage: later\n   en: Q?\n   * en: a\n   - en: b\n"
+		"   explanation:\n     en: E.\n"
+		"passage: later\n  en: The text.\n"
+		"2. two\n   en: Q2?\n   * en: a\n   - en: b\n   explanation:\n     en: E.\n";
+	m = qb_diag_mark_now();
+	b = qb_read_text("p.qb", passages, sizeof passages - 1);
+	INT_EQ(qb_diag_errors_since(m), 0);
+	INT_EQ(b->npassages, 1);
+	STR_EQ(b->passages[0].id, "later");
+	STR_EQ(qb_text_get(&b->passages[0].text, "en"), "The text.");
+	INT_EQ(b->nquestions, 2);
+	STR_EQ(qb_text_get(&b->questions[0].explanation, "en"), "E.");
+	OK(qb_question_passage(b, &b->questions[0]) == &b->passages[0]);
+	OK(qb_question_passage(b, &b->questions[1]) == NULL);
+	OK(qb_question_starts_passage(b, NULL, &b->questions[0]));
+	OK(!qb_question_starts_passage(b, &b->questions[0], &b->questions[1]));
 	qb_bank_free(b);
 	qb_diag_dispose();
 	return h_done("unit/read_text");
