@@ -116,6 +116,16 @@ static char *unescape(const gift *g, size_t a, size_t b)
 				qb_buf_putc(&t, '\\');
 				qb_buf_putc(&t, n);
 			}
+		} else if (c == '\n') {
+			/* a '//' comment line, blanked, is no line of the text (a
+			 * block has no blank line of its own) */
+			size_t k = i + 1;
+			while (k < b && (g->data[k] == ' ' || g->data[k] == '\t' || g->data[k] == '\r'))
+				k++;
+			if (k < b && g->data[k] == '\n')
+				i = k - 1;
+			else
+				qb_buf_putc(&t, c);
 		} else if (c != '\r')
 			qb_buf_putc(&t, c);
 	}
@@ -283,6 +293,27 @@ static bool has_arrow(const gift *g, const item *it, size_t *arrow)
 	return false;
 }
 
+/* it[0..n) without the answers that have no text (Moodle's '~=x' is a
+ * '~' with nothing, then '=x'); a dropped answer's feedback is named. */
+static size_t drop_empty(gift *g, item *it, size_t n)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		size_t a = it[i].text, b = it[i].tend;
+		trim(g, &a, &b);
+		if (a < b) {
+			it[k++] = it[i];
+			continue;
+		}
+		size_t fa = it[i].fb, fe = it[i].fend;
+		trim(g, &fa, &fe);
+		if (fa < fe)
+			qb_imp_lost(g->im, at(g, it[i].start), "an answer without text is skipped, and "
+			            "its feedback with it, as Moodle does");
+	}
+	return k;
+}
+
 static bool is_word(const gift *g, size_t a, size_t b, const char *w)
 {
 	return b - a == strlen(w) && strncasecmp(g->data + a, w, b - a) == 0;
@@ -433,7 +464,7 @@ static void question(gift *g, size_t start, const char *name, size_t qa, size_t 
 				              "(right) or '~' (wrong)");
 				return;
 			}
-			size_t nright = 0, ntilde = 0, narrow = 0, arrow;
+			size_t nright = 0, ntilde = 0, narrow = 0, arrow = 0;
 			bool weights = false;
 			for (size_t i = 0; i < n; i++) {
 				nright += it[i].right;
@@ -442,8 +473,22 @@ static void question(gift *g, size_t start, const char *name, size_t qa, size_t 
 				if (it[i].weighted && it[i].weight > 0 && it[i].weight < 100)
 					weights = true;
 			}
+			/* Moodle's rule: a '~' anywhere makes a choice question;
+			 * '->' makes matching only without one, and then every
+			 * answer is a pair */
+			if (narrow && !ntilde && narrow < n) {
+				for (size_t i = 0; i < n; i++)
+					if (!has_arrow(g, &it[i], &arrow)) {
+						qb_diag_error(at(g, it[i].start), "this answer of a matching "
+						              "question is not a pair 'left -> right'");
+						break;
+					}
+				return;
+			}
+			if (ntilde) /* choices: Moodle skips an empty answer ('~=right') */
+				n = drop_empty(g, it, n);
 			qb_qtype type;
-			if (narrow)
+			if (narrow && !ntilde)
 				type = QB_QTYPE_MATCHING;
 			else if (!ntilde)
 				type = QB_QTYPE_SHORT;
@@ -690,9 +735,11 @@ int qb_import_gift(qb_imp *im, const char *data, size_t len)
 		bool blank = false;
 		if (i < len && copy[i] == '\n') {
 			size_t k = i + 1;
-			while (k < len && (copy[k] == ' ' || copy[k] == '\t' || copy[k] == '\r'))
+			while (k < len && (data[k] == ' ' || data[k] == '\t' || data[k] == '\r'))
 				k++;
-			blank = k >= len || copy[k] == '\n';
+			/* the original's lines: a comment line does not end a
+			 * question (Moodle strips comment lines inside it) */
+			blank = k >= len || data[k] == '\n';
 		}
 		if (i == len || blank) {
 			block(&g, a, i);

@@ -88,6 +88,21 @@ static char *text_of(const xmlNode *n)
 	return out;
 }
 
+/* text_of() without the white space around it: a number or a flag, which
+ * Moodle trims ('<text>\n  42\n</text>', CDATA with spaces). */
+static char *value_of(const xmlNode *n)
+{
+	char *s = text_of(n);
+	size_t a = 0, b = strlen(s);
+	while (a < b && strchr(" \t\r\n", s[a]))
+		a++;
+	while (b > a && strchr(" \t\r\n", s[b - 1]))
+		b--;
+	memmove(s, s + a, b - a);
+	s[b - a] = '\0';
+	return s;
+}
+
 static const char *prop(const xmlNode *n, const char *name, char *buf, size_t size)
 {
 	xmlChar *v = n ? xmlGetProp(n, BAD_CAST name) : NULL;
@@ -297,7 +312,7 @@ static double fraction(const xmlNode *a)
 static void common(mx *x, qb_question *q, xmlNode *qn)
 {
 	set_text(x, &q->explanation, child(qn, "generalfeedback"), false);
-	char *pen = text_of(child(qn, "penalty"));
+	char *pen = value_of(child(qn, "penalty"));
 	if (*pen && strtod(pen, NULL) != 0)
 		x->penalties++;
 	free(pen);
@@ -311,7 +326,7 @@ static void common(mx *x, qb_question *q, xmlNode *qn)
 		}
 	xmlNode *sh = child(qn, "shuffleanswers");
 	if (sh && qb_qtype_shuffles(q->type)) {
-		char *s = text_of(sh);
+		char *s = value_of(sh);
 		q->shuffle = strcmp(s, "true") == 0 || strcmp(s, "1") == 0 ? QB_YES : QB_NO;
 		free(s);
 	}
@@ -368,8 +383,11 @@ static void answer_feedback(mx *x, qb_choice *c, const xmlNode *a)
 
 static void multichoice(mx *x, xmlNode *qn, qb_loc loc)
 {
-	char *single = text_of(child(qn, "single"));
-	bool one = strcmp(single, "true") == 0 || strcmp(single, "1") == 0;
+	/* Moodle: without <single> one answer ('true' by default); 'false',
+	 * '0' or empty: several */
+	xmlNode *sn = child(qn, "single");
+	char *single = value_of(sn);
+	bool one = !sn || !(strcmp(single, "false") == 0 || strcmp(single, "0") == 0 || !*single);
 	free(single);
 	qb_question *q = qb_imp_question(x->im, one ? QB_QTYPE_SINGLE : QB_QTYPE_MULTIPLE, loc);
 	prompt_of(x, &q->prompt, qn);
@@ -447,7 +465,7 @@ static void shortanswer(mx *x, xmlNode *qn, qb_loc loc)
 {
 	qb_question *q = qb_imp_question(x->im, QB_QTYPE_SHORT, loc);
 	prompt_of(x, &q->prompt, qn);
-	char *uc = text_of(child(qn, "usecase"));
+	char *uc = value_of(child(qn, "usecase"));
 	q->case_sensitive = strcmp(uc, "1") == 0 || strcmp(uc, "true") == 0;
 	free(uc);
 	for (xmlNode *a = qn->children; a; a = a->next) {
@@ -505,7 +523,7 @@ static void numerical(mx *x, xmlNode *qn, qb_loc loc)
 	for (xmlNode *a = qn->children; a; a = a->next) {
 		if (!is(a, "answer"))
 			continue;
-		char *t = text_of(a);
+		char *t = value_of(a);
 		double f = fraction(a);
 		if (strcmp(t, "*") == 0) {
 			set_text(x, wrong_of(x, q), child(a, "feedback"), false);
@@ -513,7 +531,7 @@ static void numerical(mx *x, xmlNode *qn, qb_loc loc)
 			char *end, *tend;
 			num->value = qb_imp_strtod(t, &end);
 			xmlNode *tn = child(a, "tolerance");
-			char *tol = text_of(tn);
+			char *tol = value_of(tn);
 			num->tol = qb_imp_strtod(tol, &tend);
 			if (num->tol < 0)
 				num->tol = -num->tol;
@@ -543,7 +561,7 @@ static void numerical(mx *x, xmlNode *qn, qb_loc loc)
 	for (xmlNode *v = u; v; v = v->next) {
 		if (!is(v, "unit"))
 			continue;
-		char *m = text_of(child(v, "multiplier"));
+		char *m = value_of(child(v, "multiplier"));
 		char *name = text_of(child(v, "unit_name"));
 		if (!rare->unit && *name && (!*m || strtod(m, NULL) == 1)) {
 			rare->unit = qb_arena_strdup(&x->im->bank->arena, name);

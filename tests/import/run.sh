@@ -1135,6 +1135,7 @@ check "round trip: the picture's bytes come back" test $? = 0
 cd "$T" || exit 2
 
 . "$HERE/courses.sh"
+. "$HERE/moodle_forms.sh"
 
 . "$HERE/passage.sh"
 
