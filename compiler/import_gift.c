@@ -360,6 +360,109 @@ static bool numeric(gift *g, size_t a, size_t b, qb_numeric *num)
 	return ok;
 }
 
+/* A numeric block [a, b) ('#' first) as Moodle reads it: what follows
+ * the first '~' is the feedback for any other answer ('~#Completely
+ * wrong'); the rest, split at '=', the answers, each '%credit%' (100 when
+ * not written), 'value', 'value:tol' or 'lo..hi' and '#feedback'.  The
+ * first full-mark answer is the question's, the others further answers
+ * with their credit.  *gf the general feedback's '####' (or b).  NULL
+ * after a located error. */
+static qb_question *numeric_question(gift *g, qb_loc loc, size_t a, size_t b, size_t qa,
+                                     size_t qe, size_t *gf)
+{
+	qb_imp *im = g->im;
+	*gf = b;
+	for (size_t i = a; i + 3 < b; i++)
+		if (!escaped(g->data, i, a) && strncmp(g->data + i, "####", 4) == 0) {
+			*gf = i;
+			break;
+		}
+	size_t tilde = find(g, a + 1, *gf, '~');
+	struct { size_t a, e, fb, fe; double w; qb_numeric num; } ans[64];
+	size_t n = 0, best = 0;
+	for (size_t p = a + 1; p <= tilde && n < QB_NELEM(ans);) {
+		size_t e = find(g, p, tilde, '='), pa = p, pe = e;
+		p = e + 1;
+		trim(g, &pa, &pe);
+		if (pa == pe) /* before the first '=', or nothing */
+			continue;
+		double w = 100;
+		if (pa < pe && g->data[pa] == '%') {
+			size_t close = find(g, pa + 1, pe, '%');
+			if (close < pe) {
+				w = qb_imp_strtod(g->data + pa + 1, NULL);
+				pa = close + 1;
+			}
+		}
+		size_t hash = find(g, pa, pe, '#');
+		ans[n].a = pa;
+		ans[n].e = hash;
+		ans[n].fb = hash < pe ? hash + 1 : pe;
+		ans[n].fe = pe;
+		ans[n].w = w < 0 ? 0 : w > 100 ? 100 : w;
+		ans[n].num = (qb_numeric){0};
+		if (!numeric(g, pa, hash, &ans[n].num)) {
+			qb_diag_error(at(g, pa), "a GIFT number is 'value', 'value:tolerance' or "
+			              "'low..high', as in {#3.14:0.01}");
+			return NULL;
+		}
+		ans[n].num.loc = at(g, pa);
+		if (qb_numeric_too_large(&ans[n].num, ans[n].num.loc, g->data + pa, hash - pa))
+			return NULL;
+		if (w < 0)
+			qb_imp_lost(im, at(g, pa), "the partial credit of this question's answers is not "
+			            "carried: qbc counts an answer right or wrong");
+		if (ans[n].w > ans[best].w)
+			best = n;
+		n++;
+	}
+	if (!n) {
+		qb_diag_error(at(g, a), "a GIFT number is 'value', 'value:tolerance' or "
+		              "'low..high', as in {#3.14:0.01}");
+		return NULL;
+	}
+	if (ans[best].w < 100)
+		qb_imp_lost(im, at(g, ans[best].a), "this numeric question's best answer is worth "
+		            "%g%% in the source; qbc gives it full marks", ans[best].w);
+	qb_question *q = qb_imp_question(im, QB_QTYPE_NUMERIC, loc);
+	qb_rare *rare = qb_question_rare_w(&im->bank->arena, q);
+	qb_numeric *num = qb_arena_alloc(&im->bank->arena, sizeof *num);
+	*num = ans[best].num;
+	rare->num = num;
+	rare->answer_loc = num->loc;
+	set_md(g, &q->prompt, qa, qe);
+	qb_num_more **tail = &rare->num_more;
+	for (size_t i = 0; i < n; i++) {
+		size_t fa = ans[i].fb, fe = ans[i].fe;
+		trim(g, &fa, &fe);
+		if (i == best) {
+			if (fa < fe)
+				qb_imp_lost(im, at(g, fa), "the feedback of a numeric answer is not carried: "
+				            "qbc shows the explanation");
+			continue;
+		}
+		qb_num_more *m = qb_arena_alloc(&im->bank->arena, sizeof *m);
+		*m = (qb_num_more){.num = ans[i].num, .credit = ans[i].w, .loc = ans[i].num.loc};
+		if (fa < fe)
+			set_md(g, &m->feedback, fa, fe);
+		*tail = m;
+		tail = &m->next;
+	}
+	if (tilde < *gf) { /* Moodle's answer '*' with 0%: any other number */
+		size_t fa = find(g, tilde + 1, *gf, '#'), fe = *gf;
+		size_t wa = tilde + 1, we = fa;
+		trim(g, &wa, &we);
+		fa = fa < fe ? fa + 1 : fe;
+		trim(g, &fa, &fe);
+		if (fa < fe)
+			set_md(g, &rare->feedback_wrong, fa, fe);
+		if (wa < we)
+			qb_imp_lost(im, at(g, wa), "the text of a wrong numeric answer ('~') is not "
+			            "carried: Moodle reads only its feedback");
+	}
+	return &im->qs[im->nqs - 1];
+}
+
 /* One question: [qa, qe) the text before the block, [ba, be) inside the
  * braces, [ta, te) the text after them; name its title. */
 static void question(gift *g, size_t start, const char *name, size_t qa, size_t qe, size_t ba,
@@ -390,44 +493,9 @@ static void question(gift *g, size_t start, const char *name, size_t qa, size_t 
 		qb_buf_dispose(&s);
 	}
 	if (g->data[a] == '#' && !(b - a >= 4 && strncmp(g->data + a, "####", 4) == 0)) {
-		/* numeric: '#value:tol', '#lo..hi', or '#=value:tol#fb ...' */
-		size_t gfb = b;
-		for (size_t i = a; i + 3 < b; i++)
-			if (strncmp(g->data + i, "####", 4) == 0) {
-				gfb = i;
-				break;
-			}
-		size_t v = a + 1, vend;
-		size_t n = items(g, v, gfb, it, QB_NELEM(it), &gf);
-		qb_numeric *num = qb_arena_alloc(&im->bank->arena, sizeof *num);
-		*num = (qb_numeric){0};
-		if (n) {
-			v = it[0].text;
-			vend = it[0].tend;
-			if (n > 1)
-				qb_imp_lost(im, at(g, it[1].start), "the other answers of a numeric question "
-				            "are not carried: qbc accepts one value and its tolerance");
-		} else
-			vend = find(g, v, gfb, '#');
-		size_t fa = n ? it[0].fb : vend + 1, fe = n ? it[0].fend : gfb;
-		trim(g, &fa, &fe);
-		if (fa < fe)
-			qb_imp_lost(im, at(g, fa), "the feedback of a numeric answer is not carried: "
-			            "qbc shows the explanation");
-		if (!numeric(g, v, vend, num)) {
-			qb_diag_error(at(g, v), "a GIFT number is 'value', 'value:tolerance' or "
-			              "'low..high', as in {#3.14:0.01}");
+		q = numeric_question(g, loc, a, b, qa, qe, &gf);
+		if (!q)
 			return;
-		}
-		num->loc = at(g, v);
-		if (qb_numeric_too_large(num, num->loc, g->data + v, vend - v))
-			return;
-		q = qb_imp_question(im, QB_QTYPE_NUMERIC, loc);
-		qb_rare *rare = qb_question_rare_w(&g->im->bank->arena, q);
-		rare->num = num;
-		rare->answer_loc = num->loc;
-		set_md(g, &q->prompt, qa, qe);
-		gf = gfb;
 	} else {
 		size_t tfend = find(g, a, b, '#');
 		size_t wa = a, wb = tfend;

@@ -517,42 +517,77 @@ static void numerical(mx *x, xmlNode *qn, qb_loc loc)
 	qb_question *q = qb_imp_question(x->im, QB_QTYPE_NUMERIC, loc);
 	prompt_of(x, &q->prompt, qn);
 	drop_box_line(&q->prompt);
+	/* Moodle: every <answer> is a value, its tolerance and its fraction
+	 * ('*': any other number, its feedback qbc's feedback-wrong); the
+	 * first of the best fraction is qbc's answer, the others further
+	 * answers with their credit and feedback */
 	qb_numeric *num = qb_arena_alloc(&x->im->bank->arena, sizeof *num);
 	*num = (qb_numeric){0};
-	bool found = false;
+	double best = -1;
+	xmlNode *besta = NULL;
 	for (xmlNode *a = qn->children; a; a = a->next) {
 		if (!is(a, "answer"))
 			continue;
 		char *t = value_of(a);
 		double f = fraction(a);
-		if (strcmp(t, "*") == 0) {
+		if (strcmp(t, "*") == 0)
 			set_text(x, wrong_of(x, q), child(a, "feedback"), false);
-		} else if (f >= 100 && !found) {
-			char *end, *tend;
-			num->value = qb_imp_strtod(t, &end);
-			xmlNode *tn = child(a, "tolerance");
-			char *tol = value_of(tn);
-			num->tol = qb_imp_strtod(tol, &tend);
-			if (num->tol < 0)
-				num->tol = -num->tol;
-			num->lo = num->value - num->tol;
-			num->hi = num->value + num->tol;
-			num->loc = loc_of(x, a);
-			found = *t && !*end;
-			if (!found)
-				qb_diag_error(loc_of(x, a), "'%s' is not a number", t);
-			else if (*tol && (tend == tol || *tend)) {
-				qb_diag_error(loc_of(x, tn), "the tolerance '%s' is not a number", tol);
-				found = false;
-			} else if (isfinite(num->value) ? qb_numeric_too_large(num, loc_of(x, tn), tol, strlen(tol))
-			                                : qb_numeric_too_large(num, num->loc, t, strlen(t)))
-				found = false;
-			free(tol);
-		} else {
-			qb_imp_lost(x->im, loc_of(x, a), "a second answer of a numerical question is not "
-			            "carried: qbc accepts one value and its tolerance");
+		else if (f > best) {
+			best = f;
+			besta = a;
 		}
 		free(t);
+	}
+	qb_num_more **tail = &qb_question_rare_w(&x->im->bank->arena, q)->num_more;
+	for (xmlNode *a = qn->children; a; a = a->next) {
+		if (!is(a, "answer"))
+			continue;
+		char *t = value_of(a);
+		if (strcmp(t, "*") == 0) {
+			free(t);
+			continue;
+		}
+		qb_numeric n = {0};
+		double f = fraction(a);
+		bool ok = false;
+		char *end, *tend;
+		n.value = qb_imp_strtod(t, &end);
+		xmlNode *tn = child(a, "tolerance");
+		char *tol = value_of(tn);
+		n.tol = qb_imp_strtod(tol, &tend);
+		if (n.tol < 0)
+			n.tol = -n.tol;
+		n.lo = n.value - n.tol;
+		n.hi = n.value + n.tol;
+		n.loc = loc_of(x, a);
+		ok = *t && !*end;
+		if (!ok)
+			qb_diag_error(loc_of(x, a), "'%s' is not a number", t);
+		else if (*tol && (tend == tol || *tend)) {
+			qb_diag_error(loc_of(x, tn), "the tolerance '%s' is not a number", tol);
+			ok = false;
+		} else if (isfinite(n.value) ? qb_numeric_too_large(&n, loc_of(x, tn), tol, strlen(tol))
+		                             : qb_numeric_too_large(&n, n.loc, t, strlen(t)))
+			ok = false;
+		free(tol);
+		free(t);
+		if (!ok)
+			continue;
+		if (a == besta) {
+			*num = n;
+			if (f < 100)
+				qb_imp_lost(x->im, loc_of(x, a), "this numeric question's best answer is worth "
+				            "%g%% in the source; qbc gives it full marks", f);
+			continue;
+		}
+		qb_num_more *m = qb_arena_alloc(&x->im->bank->arena, sizeof *m);
+		*m = (qb_num_more){.num = n, .credit = f < 0 ? 0 : f > 100 ? 100 : f, .loc = n.loc};
+		if (f < 0)
+			qb_imp_lost(x->im, loc_of(x, a), "the partial credit of this question's answers is "
+			            "not carried: qbc counts an answer right or wrong");
+		set_text(x, &m->feedback, child(a, "feedback"), false);
+		*tail = m;
+		tail = &m->next;
 	}
 	qb_rare *rare = qb_question_rare_w(&x->im->bank->arena, q);
 	rare->num = num;

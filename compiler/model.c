@@ -196,6 +196,11 @@ const qb_numeric *qb_question_num(const qb_question *q)
 	return q->rare && q->rare->num ? q->rare->num : &none;
 }
 
+const qb_num_more *qb_question_num_more(const qb_question *q)
+{
+	return q->rare ? q->rare->num_more : NULL;
+}
+
 bool qb_numeric_too_large(qb_numeric *num, qb_loc loc, const char *s, size_t n)
 {
 	if (isfinite(num->value) && isfinite(num->tol) && isfinite(num->lo) && isfinite(num->hi))

@@ -147,6 +147,17 @@ typedef struct qb_numeric {
 	qb_loc loc;         /* the value after 'answer:' (line 0: none)        */
 } qb_numeric;
 
+/* A numeric question's further accepted answer, after the full-mark one
+ * ('answer: 2..4 = 50%' and its '>' feedback): a list in the order
+ * written (qb_question_num_more()). */
+typedef struct qb_num_more {
+	qb_numeric num;
+	double credit;       /* percent of the question's mark, 0 to 100     */
+	qb_text feedback;    /* shown when this answer is the best match      */
+	qb_loc loc;          /* its 'answer:' keyword                         */
+	struct qb_num_more *next;
+} qb_num_more;
+
 typedef struct qb_tag {
 	const char *name;
 	qb_loc loc;
@@ -171,6 +182,8 @@ typedef struct qb_rare {
 	                        'feedback-false:' (also on the synthetic
 	                        choices' feedback); NULL when neither was
 	                        written: qb_question_feedback()              */
+	qb_num_more *num_more; /* numeric: the further accepted answers
+	                        (partial credit), NULL when none             */
 } qb_rare;
 
 typedef struct qb_question {
@@ -344,10 +357,12 @@ static inline const qb_text *qb_question_feedback(const qb_question *q, bool tru
 }
 /* q's accepted answer (numeric), else one that is all zeros. */
 const qb_numeric *qb_question_num(const qb_question *q);
+/* q's further accepted answers with partial credit (numeric), NULL if none. */
+const qb_num_more *qb_question_num_more(const qb_question *q);
 /* q's seldom written parts, all empty when it has none. */
 static inline const qb_rare *qb_question_rare(const qb_question *q)
 {
-	static const qb_rare none = {{0}, {0}, {0}, {0}, {0}, NULL, {0}, NULL, NULL};
+	static const qb_rare none = {{0}, {0}, {0}, {0}, {0}, NULL, {0}, NULL, NULL, NULL};
 	return q->rare ? q->rare : &none;
 }
 static inline const qb_text *qb_question_feedback_wrong(const qb_question *q)

@@ -300,6 +300,8 @@ typedef struct reader {
 	char *answer;        /* the value of q's 'answer:' (heap), or NULL     */
 	qb_loc answer_vloc;  /* where that value starts                       */
 	int target;          /* what text is open, see enum below             */
+	qb_text *num_fb;     /* the feedback a '>' line gives: that of the
+	                        further numeric answer just read, else NULL */
 	qb_text scratch;     /* swallows the language lines of a rejected line */
 	qb_loc target_loc;
 	vec passages;        /* qb_passage                                    */
@@ -665,9 +667,46 @@ static void split_pairs(reader *r, qb_choice *c)
 	qb_text_index(&c->text);
 }
 
+/* A numeric question's further answer, 'answer: 2..4 = 50%' (val[eq] the
+ * '='): its value and credit, appended to q's list; a '>' feedback line
+ * may follow it. */
+static void num_more_answer(reader *r, qb_question *q, qb_loc kloc, const char *val,
+                            size_t vlen, size_t eq, size_t rest)
+{
+	qb_num_more *m = qb_arena_alloc(&r->bank->arena, sizeof *m);
+	memset(m, 0, sizeof *m);
+	m->loc = kloc;
+	size_t c = skip_space(val, vlen, eq + 1), e = vlen;
+	while (e > c && is_space(val[e - 1]))
+		e--;
+	qb_numeric cr = {0};
+	size_t at, len;
+	if (e == c || val[e - 1] != '%' ||
+	    qb_numeric_parse(val + c, e - 1 - c, &cr, &at, &len) != QB_NUMERIC_OK || cr.range ||
+	    cr.tol != 0 || cr.value < 0 || cr.value > 100)
+		qb_diag_error(loc_at(r, rest + c), "the credit of a further answer is a percentage "
+		              "from 0%% to 100%%, e.g. 'answer: 2..4 = 50%%'");
+	m->credit = cr.value;
+	size_t ve = eq;
+	while (ve && is_space(val[ve - 1]))
+		ve--;
+	char *v = qb_xstrndup(val, ve);
+	numeric_answer(v, loc_at(r, rest), &m->num);
+	free(v);
+	qb_rare *rare = rare_w(r, q);
+	qb_num_more **tail = &rare->num_more;
+	while (*tail)
+		tail = &(*tail)->next;
+	*tail = m;
+	r->num_fb = &m->feedback;
+}
+
 /* What a question's type makes of what was read. */
 static void finish_type(reader *r, qb_question *q)
 {
+	if (q->type != QB_QTYPE_NUMERIC && qb_question_num_more(q))
+		qb_diag_error(qb_question_num_more(q)->loc, "only a numeric question has further "
+		              "answers with a credit ('answer: 2..4 = 50%%')");
 	const char *v = r->answer;
 	bool ok = false;
 	if (v && q->type == QB_QTYPE_TRUE_FALSE) {
@@ -717,6 +756,7 @@ static void finish_type(reader *r, qb_question *q)
 static void end_question(reader *r)
 {
 	close_text(r);
+	r->num_fb = NULL;
 	if (!r->q)
 		return;
 	finish_type(r, r->q);
@@ -1106,6 +1146,7 @@ static void question_key(reader *r, const qb_line *ln)
 	const char *val;
 	size_t vlen = key_value(r, ln, &val);
 	qb_loc kloc = loc_at(r, ln->word), vloc = loc_at(r, ln->rest);
+	r->num_fb = NULL;
 	if (key_is(r, ln, "passage")) {
 		/* Among a question's keys it names the question's passage;
 		 * anywhere else it starts a passage. */
@@ -1152,6 +1193,13 @@ static void question_key(reader *r, const qb_line *ln)
 			return;
 		q->case_sensitive = yes_no(val, vlen, vloc, "case-sensitive") == 1;
 	} else if (key_is(r, ln, "answer")) {
+		size_t eq = vlen;
+		while (eq && val[eq - 1] != '=')
+			eq--;
+		if (eq && qb_question_rare(q)->answer_loc.line) { /* 'answer: 2..4 = 50%' */
+			num_more_answer(r, q, kloc, val, vlen, eq - 1, (size_t)(val - r->line));
+			return;
+		}
 		if (!once(kloc, "answer", &rare_w(r, q)->answer_loc))
 			return;
 		if (!vlen) { /* reported once: the question has an answer line */
@@ -1466,6 +1514,7 @@ static void read_line(reader *r, const qb_line *ln)
 	}
 	switch (ln->kind) {
 	case QB_LINE_OPTION: {
+		r->num_fb = NULL;
 		if (ln->badmark)
 			qb_diag_error(loc_at(r, ln->indent), "'%.*s' is not an option mark; start a wrong "
 			                                     "option with '-' and a correct one with '*'",
@@ -1482,6 +1531,17 @@ static void read_line(reader *r, const qb_line *ln)
 	}
 	case QB_LINE_FEEDBACK: {
 		qb_choice *c = last_choice(r);
+		if (r->num_fb && !c) { /* a further numeric answer's */
+			if (r->num_fb->present) {
+				qb_diag_error(loc_at(r, ln->indent), "second feedback for this option; the "
+				              "first is on line %d", r->num_fb->line);
+				swallow(r);
+				return;
+			}
+			open_text(r, r->num_fb, T_FEEDBACK, loc_at(r, ln->indent));
+			marker_rest(r, ln->rest);
+			return;
+		}
 		if (!c || r->q->explanation.present) {
 			qb_diag_error(loc_at(r, ln->indent), "feedback ('>') must follow the option it "
 			                                     "explains");

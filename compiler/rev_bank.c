@@ -99,6 +99,13 @@ static void question_hash(uint8_t out[8], const qb_bank *bank, const qb_question
 		const char *unit = qb_question_rare(q)->unit;
 		qb_buf_appendf(&b, "%.17g %.17g %.17g %s\x1e", num->value, num->lo, num->hi,
 		               unit ? unit : "");
+		/* further answers only when written: older hashes stay */
+		for (const qb_num_more *m = qb_question_num_more(q); m; m = m->next) {
+			qb_buf_appendf(&b, "%.17g %.17g %.17g =%.17g\x1e", m->num.value, m->num.lo,
+			               m->num.hi, m->credit);
+			if (m->feedback.present)
+				append_text(&b, &m->feedback, lang, bank->dir);
+		}
 	}
 	if (q->case_sensitive)
 		qb_buf_puts(&b, "case\x1e");
@@ -224,6 +231,13 @@ void qb_rev_each_element(const qb_bank *bank, qb_rev_elem_fn fn, void *payload)
 			r.kind = QB_REV_W_FEEDBACK_WRONG;
 			fn(payload, q->id, "feedback-wrong", qb_question_feedback_wrong(q), &r);
 		}
+		r.kind = QB_REV_W_FEEDBACK; /* a numeric question's further answers' */
+		for (const qb_num_more *m = qb_question_num_more(q); m; m = m->next) {
+			r.n++;
+			if (m->feedback.present)
+				fn(payload, q->id, numbered(elem, "answer-feedback-", r.n), &m->feedback, &r);
+		}
+		r.n = 0;
 		r.kind = QB_REV_W_EXPLANATION;
 		fn(payload, q->id, "explanation", &q->explanation, &r);
 	}

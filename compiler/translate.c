@@ -392,6 +392,16 @@ static void collect_question(collect_ctx *c, const qb_question *q)
 		add_unit(c, "feedback-false", "feedback-2", qb_question_feedback(q, false),
 		         "Feedback shown when the learner answers 'false'");
 	}
+	size_t k = 0;
+	for (const qb_num_more *m = qb_question_num_more(q); m; m = m->next) {
+		char w[48], e[48];
+		k++;
+		snprintf(w, sizeof w, "answer %zu/feedback", k + 1);
+		snprintf(e, sizeof e, "answer-feedback-%zu", k);
+		snprintf(what, sizeof what, "Feedback shown when the learner's number is in further "
+		         "answer %zu (%g%% of the mark)", k, m->credit);
+		add_unit(c, w, e, &m->feedback, what);
+	}
 	add_unit(c, "feedback-wrong", "feedback-wrong", qb_question_feedback_wrong(q),
 	         "Feedback shown for any wrong answer");
 	add_unit(c, "explanation", "explanation", &q->explanation,

@@ -985,6 +985,18 @@ static void check_block(ctx *c, const qb_text *t, const char *kw, const char *na
 	qb_buf_dispose(&what);
 }
 
+/* A numeric question's further answers: each range in order, each
+ * feedback in every language. */
+static void check_num_more(ctx *c, const qb_question *q, const char *name, bool untagged)
+{
+	for (const qb_num_more *m = qb_question_num_more(q); m; m = m->next) {
+		if (m->num.range && m->num.lo > m->num.hi)
+			qb_diag_error(m->num.loc, "the range of %s starts above its end (%g > %g); write "
+			              "the smaller number first", name, m->num.lo, m->num.hi);
+		check_block(c, &m->feedback, "answer", name, untagged);
+	}
+}
+
 /* Warns about each '{...}' in the literal runs of a cloze prompt (outside
  * formulas and code): most likely a gap written with single braces, which
  * learners would see with its answer.  Returns how many. */
@@ -1195,6 +1207,7 @@ static void check_type(ctx *c, const qb_question *q, const char *name, bool unta
 			              "the range of %s starts above its end (%g > %g); write the smaller "
 			              "number first",
 			              name, qb_question_num(q)->lo, qb_question_num(q)->hi);
+		check_num_more(c, q, name, untagged);
 		break;
 	case QB_QTYPE_CLOZE:
 		if (q->prompt.present)

@@ -83,6 +83,26 @@ static json_t *gaps_obj(const qb_question *q, const qb_build_opts *opts)
 	return o;
 }
 
+/* A numeric question's further answers: each as "answer" is, with its
+ * credit (percent) and feedback. */
+static json_t *num_more_arr(const qb_question *q, const qb_build_opts *opts)
+{
+	json_t *arr = json_array();
+	for (const qb_num_more *m = qb_question_num_more(q); m; m = m->next) {
+		json_t *a = json_object();
+		json_object_set_new(a, "value", json_real(m->num.value));
+		json_object_set_new(a, "tolerance", json_real(m->num.tol));
+		json_object_set_new(a, "min", json_real(m->num.lo));
+		json_object_set_new(a, "max", json_real(m->num.hi));
+		json_object_set_new(a, "percent", json_boolean(m->num.percent));
+		json_object_set_new(a, "credit", json_real(m->credit));
+		if (m->feedback.present)
+			set_text(a, "feedback", &m->feedback, opts);
+		json_array_append_new(arr, a);
+	}
+	return arr;
+}
+
 /* The keys that only some types have. */
 static void type_keys(json_t *jq, const qb_question *q, const qb_build_opts *opts)
 {
@@ -102,6 +122,8 @@ static void type_keys(json_t *jq, const qb_question *q, const qb_build_opts *opt
 		json_object_set_new(a, "max", json_real(num->hi));
 		json_object_set_new(a, "percent", json_boolean(num->percent));
 		json_object_set_new(jq, "answer", a);
+		if (qb_question_num_more(q))
+			json_object_set_new(jq, "more_answers", num_more_arr(q, opts));
 		const char *unit = qb_question_rare(q)->unit;
 		json_object_set_new(jq, "unit", unit ? json_string(unit) : json_null());
 		break;

@@ -188,6 +188,44 @@ static void put_passage(qb_buf *out, const qb_bank *bank, const qb_passage *p)
 	put_trs(out, bank, &p->text, 2, false);
 }
 
+/* 'answer: ' and a numeric answer's value, without the line's end. */
+static void put_numeric(qb_buf *out, const qb_numeric *num)
+{
+	qb_buf_puts(out, "   answer: ");
+	if (num->range) {
+		put_num(out, num->lo);
+		qb_buf_puts(out, "..");
+		put_num(out, num->hi);
+	} else {
+		put_num(out, num->value);
+		if (num->tol > 0) {
+			qb_buf_puts(out, " \xC2\xB1 ");
+			if (num->percent && num->value != 0) {
+				put_num(out, num->tol * 100 / (num->value < 0 ? -num->value : num->value));
+				qb_buf_putc(out, '%');
+			} else
+				put_num(out, num->tol);
+		}
+	}
+}
+
+/* A numeric question's further answers, after its prompt (a '>' line
+ * there would be read as the prompt's): 'answer: 2..4 = 50%' and its
+ * feedback. */
+static void put_num_more(qb_buf *out, const qb_bank *bank, const qb_question *q)
+{
+	for (const qb_num_more *m = qb_question_num_more(q); m; m = m->next) {
+		put_numeric(out, &m->num);
+		qb_buf_puts(out, " = ");
+		put_num(out, m->credit);
+		qb_buf_puts(out, "%\n");
+		if (m->feedback.present) {
+			qb_buf_puts(out, "     > ");
+			put_trs(out, bank, &m->feedback, 7, true);
+		}
+	}
+}
+
 static void put_question(qb_buf *out, const qb_bank *bank, const qb_question *q, size_t i)
 {
 	qb_buf_appendf(out, "\n%zu. %s\n", i + 1, q->id ? q->id : "");
@@ -211,23 +249,7 @@ static void put_question(qb_buf *out, const qb_bank *bank, const qb_question *q,
 	if (q->type == QB_QTYPE_TRUE_FALSE)
 		qb_buf_appendf(out, "   answer: %s\n", q->truth ? "true" : "false");
 	if (q->type == QB_QTYPE_NUMERIC) {
-		const qb_numeric *num = qb_question_num(q);
-		qb_buf_puts(out, "   answer: ");
-		if (num->range) {
-			put_num(out, num->lo);
-			qb_buf_puts(out, "..");
-			put_num(out, num->hi);
-		} else {
-			put_num(out, num->value);
-			if (num->tol > 0) {
-				qb_buf_puts(out, " \xC2\xB1 ");
-				if (num->percent && num->value != 0) {
-					put_num(out, num->tol * 100 / (num->value < 0 ? -num->value : num->value));
-					qb_buf_putc(out, '%');
-				} else
-					put_num(out, num->tol);
-			}
-		}
+		put_numeric(out, qb_question_num(q));
 		qb_buf_putc(out, '\n');
 		if (qb_question_rare(q)->unit)
 			qb_buf_appendf(out, "   unit: %s\n", qb_question_rare(q)->unit);
@@ -248,6 +270,8 @@ static void put_question(qb_buf *out, const qb_bank *bank, const qb_question *q,
 			}
 		}
 	}
+	if (q->type == QB_QTYPE_NUMERIC)
+		put_num_more(out, bank, q);
 	put_keyword_text(out, bank, "feedback-wrong", qb_question_feedback_wrong(q), 3);
 	if (q->type == QB_QTYPE_TRUE_FALSE) {
 		put_keyword_text(out, bank, "feedback-true", qb_question_feedback(q, true), 3);

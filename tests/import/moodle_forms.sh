@@ -106,3 +106,86 @@ check "moodle xml: multichoice without <single> is single" js forms.qb.json "d['
 check "moodle xml: '<single> false </single>' is multiple" js forms.qb.json "d['questions'][1]['type'] == 'multiple'"
 check "moodle xml: a number and tolerance in CDATA with spaces and newlines" \
 	js forms.qb.json "d['questions'][2]['answer']['value'] == 42 and d['questions'][2]['answer']['tolerance'] == 0.5"
+
+# ------------------------------------ numeric answers with partial credit
+# Moodle (GIFT): after '#', what follows the first '~' is the feedback of the
+# answer '*' (0%: any other number); the rest split at '=' are answers, each
+# '%credit%' (100 when absent), 'value:tol' or 'lo..hi', '#feedback'.
+cat >num.gift <<'EOF'
+::Wrong::How many legs has a spider? {#8:0~#Completely wrong####Eight.}
+
+::Range::Pick the number. {#=%50%2..4 =3####Three.}
+
+::Tol::How much? {#=3:0.1 =%50%3:1#Close.####Three.}
+EOF
+run "$QBC" import -o num.qb num.gift
+check "gift numeric: three numeric questions, nothing lost" \
+	sh -c 'grep -qF "num.gift (gift) -> num.qb: 3 questions (3 numeric)" "$1" && ! grep -q "not carried" "$1"' - "$T/out"
+run "$QBC" check num.qb
+check "gift numeric: the bank passes qbc check" rc 0
+dump num.qb
+check "gift numeric: '~#feedback' is the feedback for any other number" \
+	js num.qb.json "d['questions'][0]['answer']['value'] == 8 and d['questions'][0]['feedback_wrong']['en'] == 'Completely wrong' and 'more_answers' not in d['questions'][0]"
+check "gift numeric: the full-mark answer is qbc's answer, '%50%2..4' a further one" \
+	js num.qb.json "d['questions'][1]['answer']['value'] == 3 and [(m['min'], m['max'], m['credit']) for m in d['questions'][1]['more_answers']] == [(2, 4, 50)]"
+check "gift numeric: '=%50%3:1#Close.' with its feedback" \
+	js num.qb.json "d['questions'][2]['answer']['tolerance'] == 0.1 and [(m['value'], m['tolerance'], m['credit'], m['feedback']['en']) for m in d['questions'][2]['more_answers']] == [(3, 1, 50, 'Close.')]"
+check "gift numeric: written as further 'answer:' lines" grep -qx "   answer: 2\.\.4 = 50%" num.qb
+
+# Moodle (XML): every <answer> of a numerical question is a value, tolerance
+# and fraction with its feedback; '*' is any other number.
+cat >num.xml <<'EOF'
+<?xml version="1.0" encoding="UTF-8"?>
+<quiz>
+<question type="numerical">
+  <name><text>boil</text></name>
+  <questiontext format="html"><text>At what temperature (°C) does water boil?</text></questiontext>
+  <generalfeedback format="html"><text>At sea level.</text></generalfeedback>
+  <answer fraction="50"><text> 95 </text><tolerance>5</tolerance><feedback format="html"><text>Close: up a mountain.</text></feedback></answer>
+  <answer fraction="100"><text>100</text><tolerance>1</tolerance><feedback format="html"><text></text></feedback></answer>
+  <answer fraction="0"><text>0</text><tolerance>0</tolerance><feedback format="html"><text>That is freezing.</text></feedback></answer>
+  <answer fraction="0"><text>*</text><feedback format="html"><text>No.</text></feedback></answer>
+</question>
+</quiz>
+EOF
+run "$QBC" import -o numx.qb num.xml
+check "moodle xml numerical: imported, nothing lost" \
+	sh -c 'grep -qF "num.xml (moodlexml) -> numx.qb: 1 question (1 numeric)" "$1" && ! grep -q "not carried" "$1"' - "$T/out"
+dump numx.qb
+check "moodle xml numerical: the 100% answer, the others with their fraction and feedback" \
+	js numx.qb.json "d['questions'][0]['answer']['value'] == 100 and [(m['value'], m['credit'], m['feedback']['en']) for m in d['questions'][0]['more_answers']] == [(95, 50, 'Close: up a mountain.'), (0, 0, 'That is freezing.')] and d['questions'][0]['feedback_wrong']['en'] == 'No.'"
+
+# ---------------------------------- the .qb syntax of further answers
+cat >more.qb <<'EOF'
+bank: more
+languages: en sw
+title:
+  en: More
+  sw: Zaidi
+
+1. boil
+   type: numeric
+   answer: 100 ± 1
+   en: At what temperature (°C) does water boil at sea level?
+   sw: Maji huchemka kwa joto gani (°C)?
+   answer: 90..99 = 50%
+     > en: Close: that is up a mountain.
+       sw: Karibu: hiyo ni mlimani.
+   answer: 0 = 0%
+   explanation:
+     en: At sea level water boils at 100 °C.
+     sw: Maji huchemka kwa 100 °C.
+EOF
+run "$QBC" check more.qb
+check "qb further answers: the bank passes qbc check" rc 0
+dump more.qb
+check "qb further answers: read with their credit and feedback" \
+	js more.qb.json "[(m['min'], m['max'], m['credit'], m.get('feedback')) for m in d['questions'][0]['more_answers']] == [(90, 99, 50, {'en': 'Close: that is up a mountain.', 'sw': 'Karibu: hiyo ni mlimani.'}), (0, 0, 0, None)]"
+sed -e 's/= 50%/= 150%/' more.qb >bad.qb
+run "$QBC" check bad.qb
+check "qb further answers: a credit above 100% is a located error" \
+	err_has "bad.qb:12:21: error: the credit of a further answer is a percentage from 0% to 100%"
+sed -e 's/type: numeric/type: true-false/' -e 's/^   answer: 100 ± 1$/   answer: true/' more.qb >bad.qb
+run "$QBC" check bad.qb
+check "qb further answers: only a numeric question has them" \
+	err_has "bad.qb:12:4: error: only a numeric question has further answers with a credit"
