@@ -573,6 +573,44 @@ static void put_number(qb_buf *out, double v)
 	qb_buf_puts(out, s);
 }
 
+/* A numeric question's further answers, each an <answer> with its
+ * fraction and feedback, by credit from the highest (Moodle grades with
+ * the first answer that holds the number; qbc with the best). */
+static void write_num_more(ctx *c, const qb_question *q)
+{
+	const qb_num_more *done = NULL; /* the last written: by credit, then order */
+	for (;;) {
+		const qb_num_more *next = NULL;
+		bool past = !done;
+		for (const qb_num_more *m = qb_question_num_more(q); m; m = m->next) {
+			if (m == done) {
+				past = true;
+				continue;
+			}
+			/* after done in the order (credit descending, then written) */
+			bool after = !done || m->credit < done->credit ||
+			             (m->credit == done->credit && past);
+			if (after && (!next || m->credit > next->credit))
+				next = m;
+		}
+		if (!next)
+			break;
+		qb_buf f = QB_BUF_INIT, v = QB_BUF_INIT, t = QB_BUF_INIT;
+		double half = (next->num.hi - next->num.lo) / 2;
+		qb_buf_appendf(&f, "%.7g", next->credit); /* Moodle's fractions: 50, 33.33333 */
+		put_number(&v, next->num.range ? next->num.lo + half : next->num.value);
+		put_number(&t, next->num.range ? half : next->num.tol);
+		start_answer(c, qb_buf_cstr(&f), qb_buf_cstr(&v), false,
+		             next->feedback.present ? &next->feedback : NULL);
+		write_elem(c, "tolerance", qb_buf_cstr(&t));
+		xok(c, xmlTextWriterEndElement(c->w));
+		qb_buf_dispose(&f);
+		qb_buf_dispose(&v);
+		qb_buf_dispose(&t);
+		done = next;
+	}
+}
+
 /* numeric: numerical.  value ± tolerance (absolute, Moodle's "nominal"
  * tolerance; a percentage is already absolute in the model); a range
  * lo..hi is its middle ± half its width.  A unit is Moodle's one unit
@@ -600,6 +638,7 @@ static void write_numerical(ctx *c, const qb_question *q)
 	start_answer(c, "100", qb_buf_cstr(&v), false, NULL);
 	write_elem(c, "tolerance", qb_buf_cstr(&t));
 	xok(c, xmlTextWriterEndElement(c->w));
+	write_num_more(c, q);
 	if (qb_question_feedback_wrong(q)->present) {
 		start_answer(c, "0", "*", false, qb_question_feedback_wrong(q));
 		write_elem(c, "tolerance", "0");

@@ -321,4 +321,34 @@ check "passage: a description has no mark" is $P 'string(/quiz/question[2]/defau
 check "passage: its picture is a file of the description" \
 	is $P 'count(/quiz/question[2]/questiontext/file)' 1
 
+# --- a numeric question's further answers: an <answer> each with its
+# fraction and feedback, by credit from the highest (Moodle grades with the
+# first answer that holds the number), read back by qbc import
+cat >more.qb <<'EOF'
+bank: more
+languages: en
+title:
+  en: More
+
+1. boil
+   type: numeric
+   answer: 100 ± 1
+   en: At what temperature (°C) does water boil at sea level?
+   answer: 0 = 0%
+     > en: That is where water freezes.
+   answer: 90..99 = 50%
+     > en: Close: that is up a mountain.
+   explanation:
+     en: At sea level.
+EOF
+run $B more.qb
+check "numeric further answers: built" rc 0
+check "numeric further answers: the fractions, full mark first, then by credit" \
+	test "$(fractions boil out/more.moodle.xml)" = "100 50 0"
+check "numeric further answers: value, tolerance and feedback" \
+	is out/more.moodle.xml 'concat(//question[idnumber="boil"]/answer[2]/text, " ", //question[idnumber="boil"]/answer[2]/tolerance, " ", //question[idnumber="boil"]/answer[2]/feedback/text)' '94.5 4.5 Close: that is up a mountain.'
+run "$QBC" import -o back/more.qb out/more.moodle.xml
+"$QBC" dump --json back/more.qb 2>/dev/null | python3 -c "import json,sys; d=json.load(sys.stdin); sys.exit(0 if [(m['min'], m['max'], m['credit'], m['feedback']['en']) for m in d['questions'][0]['more_answers']] == [(90, 99, 50, 'Close: that is up a mountain.'), (0, 0, 0, 'That is where water freezes.')] else 1)"
+check "numeric further answers: qbc import reads them back" test $? = 0
+
 finish
