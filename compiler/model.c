@@ -201,6 +201,26 @@ const qb_num_more *qb_question_num_more(const qb_question *q)
 	return q->rare ? q->rare->num_more : NULL;
 }
 
+const qb_num_more **qb_question_num_more_by_credit(const qb_question *q, size_t *n)
+{
+	*n = 0;
+	for (const qb_num_more *m = qb_question_num_more(q); m; m = m->next)
+		++*n;
+	if (!*n)
+		return NULL;
+	const qb_num_more **v = qb_xcalloc(*n, sizeof *v);
+	size_t k = 0;
+	for (const qb_num_more *m = qb_question_num_more(q); m; m = m->next) {
+		size_t i = k++; /* insertion: stable, and the lists are short */
+		while (i && v[i - 1]->credit < m->credit) {
+			v[i] = v[i - 1];
+			i--;
+		}
+		v[i] = m;
+	}
+	return v;
+}
+
 bool qb_numeric_too_large(qb_numeric *num, qb_loc loc, const char *s, size_t n)
 {
 	if (isfinite(num->value) && isfinite(num->tol) && isfinite(num->lo) && isfinite(num->hi))

@@ -359,6 +359,10 @@ static inline const qb_text *qb_question_feedback(const qb_question *q, bool tru
 const qb_numeric *qb_question_num(const qb_question *q);
 /* q's further accepted answers with partial credit (numeric), NULL if none. */
 const qb_num_more *qb_question_num_more(const qb_question *q);
+/* Those answers by credit from the highest (the order written among
+ * equals), as a heap array of *n (NULL when none): a writer that grades
+ * with the first answer holding the number grades with the best. */
+const qb_num_more **qb_question_num_more_by_credit(const qb_question *q, size_t *n);
 /* q's seldom written parts, all empty when it has none. */
 static inline const qb_rare *qb_question_rare(const qb_question *q)
 {

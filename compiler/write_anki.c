@@ -438,12 +438,9 @@ static int passage_html(anki *a, qb_buf *out, const qb_question *q, const char *
 	return 0;
 }
 
-/* A numeric question's one "option": the accepted answer as written
- * ("3.5 ± 0.1 GB", "3…4 ms", "42"), marked correct. */
-static void numeric_answer(qb_buf *out, const qb_question *q)
+/* A numeric answer as written ("3.5 ± 0.1 GB", "3…4 ms", "42"). */
+static void numeric_value(qb_buf *out, const qb_question *q, const qb_numeric *n)
 {
-	const qb_numeric *n = qb_question_num(q);
-	qb_buf_puts(out, "<li data-ok>");
 	if (n->range)
 		qb_buf_appendf(out, "%g\xE2\x80\xA6%g", n->lo, n->hi);
 	else if (n->tol > 0 && n->percent)
@@ -457,7 +454,32 @@ static void numeric_answer(qb_buf *out, const qb_question *q)
 		qb_buf_putc(out, ' ');
 		qb_escape_html(out, qb_question_rare(q)->unit);
 	}
+}
+
+/* A numeric question's "options": the accepted answer, marked correct,
+ * then each further answer with its interval and its credit ("3 ± 1
+ * (50%)") and its feedback: the back shows them all, and the script
+ * picks the best that holds the learner's number. */
+static int numeric_answer(anki *a, qb_buf *out, const qb_question *q, const char *lang)
+{
+	qb_buf_puts(out, "<li data-ok>");
+	numeric_value(out, q, qb_question_num(q));
 	qb_buf_puts(out, "</li>");
+	for (const qb_num_more *m = qb_question_num_more(q); m; m = m->next) {
+		qb_buf_appendf(out, "<li data-lo=\"%.17g\" data-hi=\"%.17g\" data-credit=\"%g\">",
+		               m->num.lo, m->num.hi, m->credit);
+		numeric_value(out, q, &m->num);
+		qb_buf_appendf(out, " (%g%%)", m->credit);
+		const char *fb = m->feedback.present ? tr_text(a, &m->feedback, lang) : "";
+		if (*fb) {
+			qb_buf_puts(out, "<small>");
+			if (md(a, out, fb) != 0)
+				return -1;
+			qb_buf_puts(out, "</small>");
+		}
+		qb_buf_puts(out, "</li>");
+	}
+	return 0;
 }
 
 /* Whether lang is written right to left (its catalogue says). */
@@ -491,7 +513,8 @@ static int options_list(anki *a, qb_buf *out, const qb_question *q, const char *
 	if (q->type == QB_QTYPE_NUMERIC) {
 		/* %.17g: exact round trip; the script compares lo <= x <= hi. */
 		qb_buf_appendf(out, " data-lo=\"%.17g\" data-hi=\"%.17g\">", qb_question_num(q)->lo, qb_question_num(q)->hi);
-		numeric_answer(out, q); /* numeric has no choices */
+		if (numeric_answer(a, out, q, lang) != 0) /* numeric has no choices */
+			return -1;
 	} else {
 		qb_buf_putc(out, '>');
 	}

@@ -578,37 +578,24 @@ static void put_number(qb_buf *out, double v)
  * the first answer that holds the number; qbc with the best). */
 static void write_num_more(ctx *c, const qb_question *q)
 {
-	const qb_num_more *done = NULL; /* the last written: by credit, then order */
-	for (;;) {
-		const qb_num_more *next = NULL;
-		bool past = !done;
-		for (const qb_num_more *m = qb_question_num_more(q); m; m = m->next) {
-			if (m == done) {
-				past = true;
-				continue;
-			}
-			/* after done in the order (credit descending, then written) */
-			bool after = !done || m->credit < done->credit ||
-			             (m->credit == done->credit && past);
-			if (after && (!next || m->credit > next->credit))
-				next = m;
-		}
-		if (!next)
-			break;
-		qb_buf f = QB_BUF_INIT, v = QB_BUF_INIT, t = QB_BUF_INIT;
-		double half = (next->num.hi - next->num.lo) / 2;
-		qb_buf_appendf(&f, "%.7g", next->credit); /* Moodle's fractions: 50, 33.33333 */
-		put_number(&v, next->num.range ? next->num.lo + half : next->num.value);
-		put_number(&t, next->num.range ? half : next->num.tol);
-		start_answer(c, qb_buf_cstr(&f), qb_buf_cstr(&v), false,
-		             next->feedback.present ? &next->feedback : NULL);
+	size_t n;
+	const qb_num_more **v = qb_question_num_more_by_credit(q, &n);
+	for (size_t i = 0; i < n; i++) {
+		const qb_num_more *m = v[i];
+		qb_buf f = QB_BUF_INIT, val = QB_BUF_INIT, t = QB_BUF_INIT;
+		double half = (m->num.hi - m->num.lo) / 2;
+		qb_buf_appendf(&f, "%.7g", m->credit); /* Moodle's fractions: 50, 33.33333 */
+		put_number(&val, m->num.range ? m->num.lo + half : m->num.value);
+		put_number(&t, m->num.range ? half : m->num.tol);
+		start_answer(c, qb_buf_cstr(&f), qb_buf_cstr(&val), false,
+		             m->feedback.present ? &m->feedback : NULL);
 		write_elem(c, "tolerance", qb_buf_cstr(&t));
 		xok(c, xmlTextWriterEndElement(c->w));
 		qb_buf_dispose(&f);
-		qb_buf_dispose(&v);
+		qb_buf_dispose(&val);
 		qb_buf_dispose(&t);
-		done = next;
 	}
+	free(v);
 }
 
 /* numeric: numerical.  value ± tolerance (absolute, Moodle's "nominal"

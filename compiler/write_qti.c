@@ -407,8 +407,27 @@ static void map_entry(ctx *c, const char *key, double value, int case_sensitive)
 	end(c);
 }
 
+/* The most feedback ids q can have. */
+static size_t feedback_max(const qb_question *q)
+{
+	size_t n = q->nchoices + 2;
+	for (const qb_num_more *m = qb_question_num_more(q); m; m = m->next)
+		n++;
+	return n;
+}
+
+/* The feedback of a numeric question's k-th further answer (from 1). */
+static const qb_text *num_more_feedback(const qb_question *q, size_t k)
+{
+	const qb_num_more *m = qb_question_num_more(q);
+	while (m && --k)
+		m = m->next;
+	return m ? &m->feedback : &qb_no_text;
+}
+
 /* The feedback of q, in the order they are declared and shown: each
- * option's (F<n>), feedback-wrong (WRONG), the explanation (EXPLANATION).
+ * option's (F<n>), a numeric question's further answers' (N<k>),
+ * feedback-wrong (WRONG), the explanation (EXPLANATION).
  * Returns how many; ids holds them. */
 static size_t feedback_ids(const qb_question *q, char (*ids)[32], size_t max)
 {
@@ -416,6 +435,10 @@ static size_t feedback_ids(const qb_question *q, char (*ids)[32], size_t max)
 	for (size_t i = 0; i < q->nchoices && n < max; i++)
 		if (q->choices[i].feedback.present)
 			snprintf(ids[n++], sizeof ids[0], "F%zu", i + 1);
+	size_t k = 0; /* a numeric question's further answers' (N<k>) */
+	for (const qb_num_more *m = qb_question_num_more(q); m && n < max; m = m->next)
+		if (++k, m->feedback.present)
+			snprintf(ids[n++], sizeof ids[0], "N%zu", k);
 	if (qb_question_feedback_wrong(q)->present && n < max)
 		snprintf(ids[n++], sizeof ids[0], "WRONG");
 	if (q->explanation.present && n < max)
@@ -445,8 +468,9 @@ static void outcome_decls(ctx *c, const qb_question *q)
 		end(c);
 		end(c);
 	}
-	char (*ids)[32] = qb_xcalloc(q->nchoices + 2, sizeof *ids);
-	size_t n = feedback_ids(q, ids, q->nchoices + 2);
+	size_t max = feedback_max(q);
+	char (*ids)[32] = qb_xcalloc(max, sizeof *ids);
+	size_t n = feedback_ids(q, ids, max);
 	for (size_t i = 0; i < n; i++) {
 		char id[48];
 		snprintf(id, sizeof id, "FB_%s", ids[i]);
@@ -1262,6 +1286,21 @@ static void base_decimal(ctx *c, double v)
 	base_value(c, "float", s);
 }
 
+/* RESPONSE in num's closed interval (an expression). */
+static void in_interval(ctx *c, const qb_numeric *num)
+{
+	el(c, "and");
+	el(c, "gte");
+	variable(c, "RESPONSE");
+	base_decimal(c, num->lo);
+	end(c);
+	el(c, "lte");
+	variable(c, "RESPONSE");
+	base_decimal(c, num->hi);
+	end(c);
+	end(c);
+}
+
 /* numeric: textEntryInteraction of base type float; right in the closed
  * interval the model accepts (value +- tolerance, or the range), written
  * as its two bounds in decimal (put_decimal()): both ends score.  The
@@ -1278,17 +1317,37 @@ static void write_numeric(ctx *c, const qb_question *q, const char *lang)
 	text_entry_body(c, q, lang, qb_question_rare(q)->unit);
 	el(c, "responseProcessing");
 	response_if(c);
-	el(c, "and");
-	el(c, "gte");
-	variable(c, "RESPONSE");
-	base_decimal(c, num->lo);
-	end(c);
-	el(c, "lte");
-	variable(c, "RESPONSE");
-	base_decimal(c, num->hi);
-	end(c);
-	end(c);
-	then_score_one(c);
+	in_interval(c, num);
+	size_t n;
+	const qb_num_more **more = qb_question_num_more_by_credit(q, &n);
+	if (!n) {
+		then_score_one(c);
+	} else {
+		/* further answers: the best that holds the number gives its
+		 * credit (by credit from the highest: the first branch taken) */
+		set_outcome(c, "SCORE");
+		base_float(c, 1);
+		end(c);
+		end(c);
+		for (size_t i = 0; i < n; i++) {
+			el(c, "responseElseIf");
+			in_interval(c, &more[i]->num);
+			set_outcome(c, "SCORE");
+			base_float(c, more[i]->credit / 100);
+			end(c);
+			if (more[i]->feedback.present) {
+				size_t k = 1;
+				for (const qb_num_more *m = qb_question_num_more(q); m != more[i]; m = m->next)
+					k++;
+				char id[32];
+				snprintf(id, sizeof id, "N%zu", k);
+				add_feedback(c, id);
+			}
+			end(c);
+		}
+		end(c);
+	}
+	free(more);
 	feedback_end(c, q);
 	end(c);
 }
@@ -1816,11 +1875,13 @@ static void write_item(ctx *c, qb_zipw *z, const qb_question *q, const char *lan
 		write_choice(c, q, lang);
 		break;
 	}
-	char (*ids)[32] = qb_xcalloc(q->nchoices + 2, sizeof *ids);
-	size_t nfb = feedback_ids(q, ids, q->nchoices + 2);
+	size_t max = feedback_max(q);
+	char (*ids)[32] = qb_xcalloc(max, sizeof *ids);
+	size_t nfb = feedback_ids(q, ids, max);
 	for (size_t i = 0; i < nfb; i++) {
 		const qb_text *t = strcmp(ids[i], "WRONG") == 0         ? qb_question_feedback_wrong(q)
 		                   : strcmp(ids[i], "EXPLANATION") == 0 ? &q->explanation
+		                   : ids[i][0] == 'N' ? num_more_feedback(q, strtoul(ids[i] + 1, NULL, 10))
 		                       : &q->choices[strtoul(ids[i] + 1, NULL, 10) - 1].feedback;
 		modal_feedback(c, ids[i], t, lang,
 		               t == &q->explanation ? qb_render_label(c->r, lang, "explanation") : NULL);

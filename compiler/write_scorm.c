@@ -484,6 +484,21 @@ static void cloze_json(ctx *c, const qb_question *q, json_t *o)
 }
 
 /* The question's data. */
+/* A numeric question's further answers: each interval, its credit
+ * (percent) and its feedback; the player scores with the best that holds
+ * the learner's number. */
+static json_t *num_more_json(ctx *c, const qb_question *q)
+{
+	json_t *arr = json_array();
+	for (const qb_num_more *m = qb_question_num_more(q); m; m = m->next) {
+		json_t *n = numeric_json(&m->num);
+		set(n, "credit", json_real(m->credit));
+		set(n, "feedback", html_map(c, &m->feedback));
+		json_array_append_new(arr, n);
+	}
+	return arr;
+}
+
 static json_t *question_json(ctx *c, const qb_question *q, size_t keylen)
 {
 	json_t *o = json_object();
@@ -552,7 +567,10 @@ static json_t *question_json(ctx *c, const qb_question *q, size_t keylen)
 		set(o, "cap", json_integer((json_int_t)typed_cap(longest)));
 		break;
 	case QB_QTYPE_NUMERIC: {
-		set(o, "num", numeric_json(qb_question_num(q)));
+		json_t *n = numeric_json(qb_question_num(q));
+		if (qb_question_num_more(q)) /* only when written: fingerprints stay */
+			set(n, "more", num_more_json(c, q));
+		set(o, "num", n);
 		const char *unit = qb_question_rare(q)->unit;
 		set(o, "unit", unit ? json_string(unit) : json_null());
 		set(o, "cap", json_integer(NUMBER_CAP));

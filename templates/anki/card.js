@@ -447,6 +447,16 @@
         var x = number(value);
         var lo = parseFloat(o.list.getAttribute('data-lo')), hi = parseFloat(o.list.getAttribute('data-hi'));
         if (!isNaN(x) && x >= lo && x <= hi) picks = [0];
+        else if (!isNaN(x)) { /* the further answer with the best credit that holds x */
+          var best = -1;
+          for (var k = 1; k < o.items.length; k++) {
+            var it = o.items[k], c2 = parseFloat(it.getAttribute('data-credit'));
+            if (x >= parseFloat(it.getAttribute('data-lo')) && x <= parseFloat(it.getAttribute('data-hi')) && c2 > best) {
+              best = c2;
+              picks = [indexOf(it)];
+            }
+          }
+        }
       } else {
         var keep = o.list.hasAttribute('data-case');
         for (var m = 0; m < o.items.length; m++) {

@@ -108,7 +108,10 @@
       out.push(node('p', 'pq-answer', [node('strong', '', '✓ ' + lab(l, 'acceptedAnswers') + lab(l, 'colon')), v]));
       return;
     }
-    out.push(answerLine(l, numKey(q.num, l) + unit));
+    // the further answers that earn part of the mark, with their credit
+    v = [numKey(q.num, l) + unit].concat((q.num.more || []).filter(function (m) { return m.credit > 0; })
+      .map(function (m) { return numKey(m, l) + unit + ' (' + numText(l, m.credit) + '%)'; }));
+    out.push(answerLine(l, v.join(lab(l, 'listSep'))));
   }
   /* An accepted number (a numeric question's or gap's) in language l. */
   function numKey(n, l) {

@@ -274,6 +274,17 @@
     });
   }
 
+  /* The further answer of numeric q (its credit, percent) that the typed
+   * v earns most with, or null: the best that holds the number. */
+  function numMore(q, v) {
+    var x = parseNumber(v), best = null;
+    if (x === null) return null;
+    (q.num.more || []).forEach(function (m) {
+      if (numRight(m, x) && (!best || m.credit > best.credit)) best = m;
+    });
+    return best;
+  }
+
   /* {value, score 0..1, correct, n, total}: the scoring rule of the
    * bank's documentation (all-or-nothing, or partial credit). */
   function graded(q, v) {
@@ -291,6 +302,8 @@
       n = o && o.correct ? 1 : 0;
     } else if (q.type === 'numeric') {
       n = numRight(q.num, parseNumber(v)) ? 1 : 0;
+      var m = n ? null : numMore(q, v);
+      if (m) return { value: v, score: m.credit / 100, correct: m.credit >= 100, n: m.credit, total: 100 };
     } else if (q.type === 'matching') {
       var ps = pairs(q);
       total = ps.length;
@@ -937,6 +950,7 @@
   function feedbackOf(q, a) {
     var own = null;
     if (q.type === 'short-answer') { var o = matchedAnswer(q, a.value); own = o && o.feedback; }
+    if (q.type === 'numeric' && !a.correct) { var m = numMore(q, a.value); own = m && m.feedback; }
     if (isChoice(q)) {
       if (q.options.some(function (o) { return a.value.indexOf(o.id) >= 0 && o.feedback; })) return null; // shown with the options
     }
@@ -964,7 +978,11 @@
         .map(function (o) { return o.text[S.lang] !== undefined ? o.text[S.lang] : o.text[D.defaultLang]; })
         .filter(function (t, i, all) { return all.indexOf(t) === i; }).join(' · ');
     }
-    if (q.type === 'numeric') return numAnswer(q.num, q.unit);
+    if (q.type === 'numeric') {
+      // the further answers that earn something, with their credit
+      return [numAnswer(q.num, q.unit)].concat((q.num.more || []).filter(function (m) { return m.credit > 0; })
+        .map(function (m) { return numAnswer(m, q.unit) + ' (' + numText(m.credit) + '%)'; })).join(L('listSep'));
+    }
     if (q.type === 'matching') return pairs(q).map(function (p) { return plain(tx(p.text)) + ' → ' + plain(tx(p.match)); }).join(L('listSep'));
     if (q.type === 'cloze') return q.gaps.map(gapAnswer).join(L('listSep'));
     return optionTexts(q, correctLetters(q));

@@ -291,6 +291,7 @@ const ENDS = {
   negative: ['-2.8', '-2.2', '-2.81', '-2.19'],         // -2.5 ± 0.3
   small: ['0.0000009', '0.0000011', '0.00000089', '0.00000111'], // 0.000001 ± 0.0000001
   exact: ['1.1', '1.1', '1.09', '1.11'],                // 1.1
+  credit: ['99', '101', '98.99', '101.01'],            // 100 ± 1, and further answers
 };
 const numScore = async (id, typed) => Number((await attempt(`item-${id}-en.xml`, type(typed), '/num/')).SCORE);
 
@@ -305,6 +306,14 @@ test('numeric: every item scores at both ends of its interval and 0 just past th
     assert.equal(await numScore(id, below), 0, `${id}: ${below}, below`);
     assert.equal(await numScore(id, above), 0, `${id}: ${above}, above`);
   }
+});
+
+test('numeric: a further answer gives its credit, the best that holds the number', async () => {
+  assert.equal(await numScore('credit', '100'), 1);
+  assert.equal(await numScore('credit', '90'), 0.5, '90..98 = 50%');
+  assert.equal(await numScore('credit', '96'), 0.5, 'in 90..98 (50%) and 95..97 (25%): the best');
+  assert.equal(await numScore('credit', '98.5'), 0, 'between the answers');
+  assert.equal(await numScore('credit', '0'), 0, '0 = 0%');
 });
 
 test('numeric: white space around the number is read; a range\'s correct response is 36.65', async () => {

@@ -230,6 +230,12 @@ check "0.7 ± 0.1: bounds 0.6..0.8" test "$(bounds tenth)" = '0.7 0.6..0.8'
 check "a range: its correct response 36.65, not 36.650000000000006" test "$(bounds range)" = '36.65 36.1..37.2'
 check "a negative value" test "$(bounds negative)" = '-2.5 -2.8..-2.2'
 check "a small value, without an exponent" test "$(bounds small)" = '0.000001 0.0000009..0.0000011'
+# further answers: one responseElseIf each, by credit from the highest (the
+# best that holds the number scores), their feedback shown
+check "further answers: full marks, then each credit by credit from the highest" \
+	test "$(xp pn/item-credit-en.xml "concat(count(//$(e responseElseIf)), ' ', //$(e responseElseIf)[1]//$(e setOutcomeValue)[@identifier='SCORE']/$(e baseValue), ' ', //$(e responseElseIf)[1]//$(e gte)/$(e baseValue), ' ', //$(e responseElseIf)[2]//$(e setOutcomeValue)[@identifier='SCORE']/$(e baseValue), ' ', //$(e responseElseIf)[3]//$(e setOutcomeValue)[@identifier='SCORE']/$(e baseValue))")" = '3 0.5 90.0 0.25 0'
+check "further answers: a feedback each, shown by its branch" \
+	test "$(xp pn/item-credit-en.xml "concat(//$(e responseElseIf)[1]//$(e setOutcomeValue)[@identifier='FB_N1']/$(e baseValue), ' ', //$(e modalFeedback)[@identifier='N1'], ' ', //$(e modalFeedback)[@identifier='N3'])")" = 'N1 Close: that is up a mountain. That is where water freezes.'
 check "3.0: the same bounds" is pn3/item-pct-en.xml "concat(//$(e qti-gte)/$(e qti-base-value), '..', //$(e qti-lte)/$(e qti-base-value))" '82.764..84.436'
 # --- numeric cloze gaps (issue 36): a float text entry each, its range
 # checked in response processing into GAP_<n>, which the score adds
