@@ -425,6 +425,8 @@ eq "short-answer: accepted and listed wrong answers" "1" \
 	"$(yq anki-types:short-typed en '%data-type="short-answer"><li data-ok>all-reduce</li><li data-ok>allreduce</li><li>broadcast<small>%')"
 eq "numeric: interval, answer with tolerance and unit" "1" \
 	"$(q "$YP" "select count(*) from notes where flds like 'anki-types:numeric-tol:en%' and flds like '%data-type=\"numeric\" data-lo=\"3.3999999999999999\" data-hi=\"3.6000000000000001\"><li data-ok>3.5 ± 0.1 GB</li></ol>%'")"
+eq "numeric: each further answer with its interval, credit and feedback after the accepted one" "1" \
+	"$(q "$YP" "select count(*) from notes where flds like 'anki-types:numeric-credit:en%' and flds like '%<li data-ok>100 ± 1 °C</li><li data-lo=\"90\" data-hi=\"98\" data-credit=\"50\">90…98 °C (50%)<small>Close: that is up a mountain.</small></li><li data-lo=\"95\" data-hi=\"97\" data-credit=\"25\">95…97 °C (25%)</li></ol>%'")"
 eq "matching: pairs marked, the distractor's right side without a left" "1" \
 	"$(yq anki-types:match-collectives en '%data-type="matching" data-scoring="partial"><li data-ok>all-reduce<span class="qb-match">every GPU gets the sum</span></li>%<li><span class="qb-match">nothing is sent</span></li></ol>%')"
 

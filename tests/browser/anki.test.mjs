@@ -439,13 +439,16 @@ test('short-answer and numeric: typed on the front, kept across front and back, 
     ['numeric-tol', '3.6', '✓ Correct', '3.5 ± 0.1 GB', false],
     ['numeric-tol', '3.61', '✗ Incorrect', null, false],
     ['numeric-tol', 'three', '✗ Incorrect', null, false],
+    // a further answer: the best that holds the number is picked, its feedback shown
+    ['numeric-credit', '96', '✗ Incorrect', '90…98 °C (50%)', false],
+    ['numeric-credit', '100.5', '✓ Correct', '100 ± 1 °C', false],
   ]) {
     const n = note(id, qid, 'en');
     const { ctx, page, errors } = await reviewer(id);
     await show(page, front(id, n));
     assert.equal(await visible(page, '.qb-front .qb-options'), false, 'answers hidden on the front');
     const label = await page.textContent('.qb-typed label');
-    assert.equal(label, qid === 'numeric-tol' ? 'Type a number' : 'Type your answer');
+    assert.equal(label, qid.startsWith('numeric') ? 'Type a number' : 'Type your answer');
     if (qid === 'numeric-tol') assert.equal(await page.textContent('.qb-unit'), ' GB');
     await page.fill('.qb-typed input', typedText);
     await show(page, back(id, n));
