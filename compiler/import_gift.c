@@ -1,6 +1,8 @@
 /* import_gift.c - Moodle's GIFT format (docs.moodle.org, "GIFT format").
  *
- * Questions are separated by blank lines; '//' lines are comments;
+ * Read as Moodle's importer (question/format/gift/format.php) reads it.
+ * Questions are separated by blank lines; '//' lines are comments, also
+ * inside a question (they do not end it);
  * '$CATEGORY: path' sets the category (a tag) of the questions after it.
  * A question is '::title::' (optional), an optional '[html]',
  * '[markdown]', '[plain]' or '[moodle]' format, its text and an answer
@@ -8,8 +10,11 @@
  * (qbc's cloze).  In the block: 'T'/'TRUE'/'F'/'FALSE' with '#wrong'
  * '#right' feedback (true-false), '=right ~wrong' with '#feedback' and
  * '%50%' weights (single choice; multiple when only '~' with weights),
- * '=a =b' (short answer), '=left -> right' (matching), '#value:tol',
- * '#lo..hi' (numeric), '####general feedback' (the explanation), and
+ * '=a =b' (short answer), '=left -> right' (matching: no '~' and every
+ * answer a pair; a '->' in a choice is text), '~=x' (the right answer x:
+ * Moodle skips the empty answer before '='), '#value:tol', '#lo..hi' and
+ * '#=v =%50%w#fb ~#wrong' (numeric: further answers with their credit,
+ * the feedback for any other number), '####general feedback' (the explanation), and
  * nothing (essay: skipped).  A text without an answer block is a
  * description: the passage of the questions after it, until the next
  * description or '$CATEGORY'.  A malformed question (an unclosed '{' or

@@ -11,7 +11,10 @@
  * <span lang="xx" class="multilang"> and {mlang xx}...{mlang}, each
  * language made Markdown by import_html.c; @@PLUGINFILE@@ files are
  * decoded (nettle's base64) into media/.  Categories become tags, the
- * idnumber the id, general feedback the explanation. */
+ * idnumber the id, general feedback the explanation.  Values as Moodle's
+ * importer reads them: numbers and flags trimmed, a multichoice without
+ * <single> single-answer, a numerical question's every <answer> with its
+ * fraction and feedback. */
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 #include <libxml/uri.h>
