@@ -21,6 +21,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "alloc.h"
 #include "diag.h"
@@ -387,10 +388,12 @@ static void answer_feedback(mx *x, qb_choice *c, const xmlNode *a)
 static void multichoice(mx *x, xmlNode *qn, qb_loc loc)
 {
 	/* Moodle: without <single> one answer ('true' by default); 'false',
-	 * '0' or empty: several */
+	 * '0' or empty: several.  Moodle compares 'false' case-sensitively,
+	 * so a hand-written 'False' is single there; qbc reads the author's
+	 * meaning (a file with 'False' has the weights of several answers) */
 	xmlNode *sn = child(qn, "single");
 	char *single = value_of(sn);
-	bool one = !sn || !(strcmp(single, "false") == 0 || strcmp(single, "0") == 0 || !*single);
+	bool one = !sn || !(strcasecmp(single, "false") == 0 || strcmp(single, "0") == 0 || !*single);
 	free(single);
 	qb_question *q = qb_imp_question(x->im, one ? QB_QTYPE_SINGLE : QB_QTYPE_MULTIPLE, loc);
 	prompt_of(x, &q->prompt, qn);
