@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -481,6 +482,266 @@ bool qb_question_shuffles(const qb_bank *bank, const qb_question *q)
 	if (!qb_qtype_shuffles(q->type))
 		return false;
 	return q->shuffle != QB_UNSET ? q->shuffle == QB_YES : bank->shuffle_options;
+}
+
+/* ---- marks (issue 36) ---- */
+
+/* x to the nearest whole number, halves away from 0 (no libm). */
+static long round_l(double x)
+{
+	return x < 0 ? -(long)(0.5 - x) : (long)(x + 0.5);
+}
+
+static double abs_d(double x)
+{
+	return x < 0 ? -x : x;
+}
+
+static long gcd_l(long a, long b)
+{
+	a = a < 0 ? -a : a;
+	b = b < 0 ? -b : b;
+	while (b) {
+		long t = a % b;
+		a = b;
+		b = t;
+	}
+	return a ? a : 1;
+}
+
+static qb_share share_make(long num, long den)
+{
+	if (den < 0) {
+		num = -num;
+		den = -den;
+	}
+	long g = gcd_l(num, den);
+	return (qb_share){num / g, den / g};
+}
+
+/* Fits n/d (reduced, d > 0) in a qb_mark, checking the range. */
+static qb_mark_err mark_set(long num, long den, qb_mark *out)
+{
+	qb_share s = share_make(num, den);
+	if (s.num > s.den || s.num < -s.den)
+		return QB_MARK_RANGE;
+	if (s.den > 10000)
+		return QB_MARK_DIGITS;
+	*out = (qb_mark){(int16_t)s.num, (uint16_t)s.den};
+	return QB_MARK_OK;
+}
+
+/* The thirds, sixths, sevenths and ninths of a mark, which Moodle writes
+ * to five decimals: a percent written with decimals within 0.05 of one. */
+static bool mark_snap(double percent, qb_mark *out)
+{
+	static const int dens[] = {3, 6, 7, 9};
+	for (size_t k = 0; k < QB_NELEM(dens); k++) {
+		long d = dens[k];
+		long a = round_l(percent * (double)d / 100.0);
+		if (labs(a) <= d && abs_d(percent - 100.0 * (double)a / (double)d) < 0.05 &&
+		    share_make(a, d).den == d)
+			return mark_set(a, d, out) == QB_MARK_OK;
+	}
+	return false;
+}
+
+/* The sign at s: '-', '+', the minus sign U+2212 or the en dash U+2013
+ * (word processors); its bytes (0: none), *neg set. */
+static size_t mark_sign(const char *s, size_t n, bool *neg)
+{
+	*neg = false;
+	if (n >= 1 && (s[0] == '-' || s[0] == '+')) {
+		*neg = s[0] == '-';
+		return 1;
+	}
+	if (n >= 3 && (memcmp(s, "\xE2\x88\x92", 3) == 0 || memcmp(s, "\xE2\x80\x93", 3) == 0)) {
+		*neg = true;
+		return 3;
+	}
+	return 0;
+}
+
+/* The shape of a mark: [(] [sign] digits [. digits] (% | / digits) [)].
+ * Fills the parts; false when s[0..n) has another shape. */
+static bool mark_shape(const char *s, size_t n, bool *neg, size_t *ia, size_t *ib, size_t *fa,
+                       size_t *fb, bool *percent)
+{
+	size_t i = 0;
+	bool paren = n && s[0] == '(';
+	if (paren) {
+		if (s[n - 1] != ')')
+			return false;
+		i = 1;
+		n--;
+	}
+	i += mark_sign(s + i, n - i, neg);
+	*ia = i;
+	while (i < n && s[i] >= '0' && s[i] <= '9')
+		i++;
+	*ib = i;
+	if (*ib == *ia)
+		return false;
+	*fa = *fb = i;
+	if (i < n && s[i] == '.') {
+		*fa = ++i;
+		while (i < n && s[i] >= '0' && s[i] <= '9')
+			i++;
+		*fb = i;
+		if (*fb == *fa)
+			return false;
+	}
+	if (i + 1 == n && s[i] == '%') {
+		*percent = true;
+		return true;
+	}
+	if (i < n && s[i] == '/' && *fa == *fb) {
+		*percent = false;
+		*fa = ++i;
+		while (i < n && s[i] >= '0' && s[i] <= '9')
+			i++;
+		*fb = i;
+		return *fb > *fa && i == n;
+	}
+	return false;
+}
+
+size_t qb_mark_len(const char *s, size_t n)
+{
+	size_t k = 0;
+	while (k < n && s[k] != ' ' && s[k] != '\t')
+		k++;
+	bool neg, percent;
+	size_t ia, ib, fa, fb;
+	return mark_shape(s, k, &neg, &ia, &ib, &fa, &fb, &percent) ? k : 0;
+}
+
+qb_mark_err qb_mark_parse(const char *s, size_t n, qb_mark *out)
+{
+	bool neg, percent;
+	size_t ia, ib, fa, fb;
+	if (!mark_shape(s, n, &neg, &ia, &ib, &fa, &fb, &percent))
+		return QB_MARK_SYNTAX;
+	if (ib - ia > 4 || fb - fa > 6)
+		return QB_MARK_RANGE;
+	long whole = 0, frac = 0, scale = 1;
+	for (size_t i = ia; i < ib; i++)
+		whole = whole * 10 + (s[i] - '0');
+	for (size_t i = fa; i < fb; i++) {
+		frac = frac * 10 + (s[i] - '0');
+		scale *= 10;
+	}
+	if (!percent) {
+		if (frac == 0)
+			return QB_MARK_RANGE; /* n/0 */
+		return mark_set(neg ? -whole : whole, frac, out);
+	}
+	long num = whole * scale + frac;
+	if (neg)
+		num = -num;
+	if (labs(num) > 100 * scale)
+		return QB_MARK_RANGE;
+	if (fb > fa && mark_snap((double)num / (double)scale, out))
+		return QB_MARK_OK;
+	return mark_set(num, 100 * scale, out);
+}
+
+qb_mark_err qb_mark_from_percent(double percent, qb_mark *out)
+{
+	if (!(percent >= -100.0 - 1e-9 && percent <= 100.0 + 1e-9))
+		return QB_MARK_RANGE;
+	if (mark_snap(percent, out))
+		return QB_MARK_OK;
+	long r = round_l(percent * 100.0);
+	if (abs_d(percent * 100.0 - (double)r) > 1e-6 * (r < 1 && r > -1 ? 1.0 : abs_d((double)r)))
+		return QB_MARK_DIGITS;
+	return mark_set(r, 10000, out);
+}
+
+const char *qb_mark_text(qb_mark m, char *buf, size_t size)
+{
+	long num = m.num, den = m.den ? m.den : 1;
+	if ((num * 100) % den == 0)
+		snprintf(buf, size, "%ld%%", num * 100 / den);
+	else if ((num * 10000) % den == 0) {
+		long h = labs(num * 10000 / den);
+		snprintf(buf, size, "%s%ld.%02ld%%", num < 0 ? "-" : "", h / 100, h % 100);
+		size_t n = strlen(buf); /* 12.50% -> 12.5% */
+		if (n >= 2 && buf[n - 2] == '0') {
+			buf[n - 2] = '%';
+			buf[n - 1] = '\0';
+		}
+	} else if (den == 3 || den == 6 || den == 7 || den == 9)
+		snprintf(buf, size, "%.5f%%", 100.0 * (double)num / (double)den);
+	else
+		snprintf(buf, size, "%ld/%ld", num, den);
+	return buf;
+}
+
+bool qb_question_has_marks(const qb_question *q)
+{
+	if (q->type != QB_QTYPE_SINGLE && q->type != QB_QTYPE_MULTIPLE)
+		return false;
+	for (size_t i = 0; i < q->nchoices; i++)
+		if (q->choices[i].mark.den)
+			return true;
+	return false;
+}
+
+qb_share qb_choice_share(const qb_bank *bank, const qb_question *q, size_t i)
+{
+	const qb_choice *c = &q->choices[i];
+	if (c->mark.den)
+		return share_make(c->mark.num, c->mark.den);
+	if (q->type != QB_QTYPE_MULTIPLE)
+		return (qb_share){c->correct ? 1 : 0, 1};
+	/* multiple: the right options share what the marked ones leave */
+	long nright = 0, nfree = 0;
+	qb_share left = {1, 1};
+	for (size_t k = 0; k < q->nchoices; k++) {
+		const qb_choice *o = &q->choices[k];
+		if (!o->correct)
+			continue;
+		nright++;
+		if (o->mark.den)
+			left = share_make(left.num * o->mark.den - (long)o->mark.num * left.den,
+			                  left.den * o->mark.den);
+		else
+			nfree++;
+	}
+	if (!nright)
+		return (qb_share){0, 1};
+	if (c->correct)
+		return share_make(left.num, left.den * nfree);
+	if (qb_question_scoring(bank, q) != QB_SCORING_PARTIAL)
+		return (qb_share){0, 1};
+	return share_make(-1, nright);
+}
+
+const char *qb_share_moodle(qb_share s)
+{
+	static const struct {
+		long num, den;
+		const char *pos, *neg;
+	} grades[] = {
+		{1, 1, "100", "-100"},           {9, 10, "90", "-90"},
+		{5, 6, "83.33333", "-83.33333"}, {4, 5, "80", "-80"},
+		{3, 4, "75", "-75"},             {7, 10, "70", "-70"},
+		{2, 3, "66.66667", "-66.66667"}, {3, 5, "60", "-60"},
+		{1, 2, "50", "-50"},             {2, 5, "40", "-40"},
+		{1, 3, "33.33333", "-33.33333"}, {3, 10, "30", "-30"},
+		{1, 4, "25", "-25"},             {1, 5, "20", "-20"},
+		{1, 6, "16.66667", "-16.66667"}, {1, 7, "14.28571", "-14.28571"},
+		{1, 8, "12.5", "-12.5"},         {1, 9, "11.11111", "-11.11111"},
+		{1, 10, "10", "-10"},            {1, 20, "5", "-5"},
+	};
+	if (s.num == 0)
+		return "0";
+	qb_share r = share_make(s.num, s.den);
+	for (size_t k = 0; k < QB_NELEM(grades); k++)
+		if (labs(r.num) == grades[k].num && r.den == grades[k].den)
+			return r.num < 0 ? grades[k].neg : grades[k].pos;
+	return NULL;
 }
 
 /* ---- cloze ---- */

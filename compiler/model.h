@@ -110,6 +110,17 @@ typedef struct qb_text {
  *                     wrong answer ('-'); texts are plain text;
  *   matching          a pair: text is the left side, match the right side;
  *                     a distractor ('=> right') has text.present false. */
+/* An option's mark (issue 36): the share of its question's mark the option
+ * earns when picked, num/den of the whole mark, from -1 to 1 (a negative
+ * share takes a part of the mark away); den 0: none written, the option
+ * earns what its bullet and the question's scoring give
+ * (qb_choice_share()).  Kept exact as a fraction: '-33.3%' is read as a
+ * third, as Moodle's grades are. */
+typedef struct qb_mark {
+	int16_t num;
+	uint16_t den;
+} qb_mark;
+
 typedef struct qb_choice {
 	qb_text text;     /* the option itself                              */
 	qb_text feedback; /* why it is right or wrong; .present may be false */
@@ -119,6 +130,8 @@ typedef struct qb_choice {
 	bool correct;     /* marked with '*'                                 */
 	bool pinned;      /* '!' after the mark: stays where it is when the
 	                     options are shuffled                            */
+	qb_mark mark;     /* single and multiple: a mark written after the
+	                     bullet ('- -25% en: ...'); den 0 when none      */
 } qb_choice;
 
 /* Question types (JSON names: single multiple true-false short-answer
@@ -435,6 +448,57 @@ qb_scoring qb_question_scoring(const qb_bank *bank, const qb_question *q);
 /* True when q's options are shown shuffled: its 'shuffle:', else the
  * bank's 'shuffle-options:'; false for a type that does not shuffle. */
 bool qb_question_shuffles(const qb_bank *bank, const qb_question *q);
+
+/* ---- marks: negative marking and partial credit (issue 36) ---- */
+
+/* A share of a question's mark, num/den (den > 0), exact. */
+typedef struct qb_share {
+	long num, den;
+} qb_share;
+
+/* Why qb_mark_parse() refused a mark. */
+typedef enum qb_mark_err {
+	QB_MARK_OK,
+	QB_MARK_SYNTAX,  /* not a percent nor a fraction                   */
+	QB_MARK_RANGE,   /* beyond -100% .. 100%                           */
+	QB_MARK_DIGITS   /* more than two decimals, and no Moodle grade     */
+} qb_mark_err;
+
+/* Reads the mark s[0..n): a percent ('-25%', '50 %', '33.3%', with '-',
+ * '+' or the minus sign U+2212, optionally in parentheses) or a fraction
+ * ('-1/3').  A percent with decimals that is within 0.05 of a third, a
+ * sixth, a seventh or a ninth (Moodle's grades 33.33333, 16.66667,
+ * 14.28571, 11.11111 ...) is that fraction. */
+qb_mark_err qb_mark_parse(const char *s, size_t n, qb_mark *out);
+/* Bytes of a mark at the start of s[0..n) (up to the first space), or 0
+ * when s does not start with one (the reader's test). */
+size_t qb_mark_len(const char *s, size_t n);
+/* A mark from a percent (an importer's '%-25%' or fraction="-33.33333"). */
+qb_mark_err qb_mark_from_percent(double percent, qb_mark *out);
+/* m as an author writes it, read back exactly by qb_mark_parse(): "-25%",
+ * "12.5%", "33.33333%" for a third (Moodle's digits), "1/12" for a share
+ * that no percent writes; buf holds at least 32 bytes. */
+const char *qb_mark_text(qb_mark m, char *buf, size_t size);
+/* True when q (single or multiple) has an option with a written mark. */
+bool qb_question_has_marks(const qb_question *q);
+/* What option i of q earns when picked, for every writer:
+ *   single    its mark, else 1 for '*' and 0 for '-';
+ *   multiple  its mark, else (partial scoring) a '*' option an equal part
+ *             of what the marked '*' options leave of the whole, and a
+ *             '-' option minus one right option's share (1 / number of
+ *             right options), as the partial rule has always been; with
+ *             all-or-nothing scoring 1/nright and 0 (marks then are an
+ *             error, validate.c).
+ * The question's score is the sum of what its picked options earn, never
+ * below 0 nor above 1 (Moodle's rule for a multiple-answer question). */
+qb_share qb_choice_share(const qb_bank *bank, const qb_question *q, size_t i);
+static inline double qb_share_value(qb_share s)
+{
+	return (double)s.num / (double)s.den;
+}
+/* The Moodle grade of s ("-33.33333", "50"), or NULL when s is none of
+ * Moodle's grades (100, 90, 83.33333, ..., 5, 0 and their negatives). */
+const char *qb_share_moodle(qb_share s);
 
 /* ---- cloze ---- */
 

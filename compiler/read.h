@@ -45,6 +45,10 @@ typedef struct qb_line {
 	size_t badmark;    /* QB_LINE_OPTION: bytes of a look-alike mark that
 	                    * is not an option mark ('–', '∗', '◦', ...); 0 for
 	                    * '-', '*' and '•'                                 */
+	size_t mark;       /* QB_LINE_OPTION: offset of a mark after the bullet
+	                    * ('- -25% en: ...', issue 36), followed by the end
+	                    * of the line or a language tag; rest is after it */
+	size_t marklen;    /* its bytes; 0 when there is none                  */
 	size_t word;       /* offset of the keyword or language tag            */
 	size_t wordlen;
 	size_t rest;       /* offset of what follows the marker, tag or key    */

@@ -105,6 +105,23 @@ static size_t lookalike_mark(const char *s, size_t n, int *star)
 	return *star || bullet || utf8proc_category(cp) == UTF8PROC_CATEGORY_PD ? (size_t)k : 0;
 }
 
+/* A mark after an option's bullet ('- -25% en: ...', '* 50% en: ...'):
+ * only when the end of the line or a language tag follows it, so that an
+ * untagged text that starts with a percent stays a text. */
+static void option_mark(const char *s, size_t len, qb_line *out)
+{
+	size_t at = out->rest, m = qb_mark_len(s + at, len - at);
+	if (!m)
+		return;
+	size_t after = skip_space(s, len, at + m);
+	size_t k = after < len ? key_at(s + after, len - after) : 0;
+	if (after < len && !(k && qb_lang_valid(s + after, k)))
+		return;
+	out->mark = at;
+	out->marklen = m;
+	out->rest = after;
+}
+
 void qb_line_classify(const char *s, size_t len, qb_line *out)
 {
 	memset(out, 0, sizeof *out);
@@ -144,6 +161,7 @@ void qb_line_classify(const char *s, size_t len, qb_line *out)
 		out->correct = p[0] == '*';
 		out->pinned = pin;
 		out->rest = skip_space(s, len, i + bl + pin);
+		option_mark(s, len, out);
 		return;
 	}
 	/* A dash, star or bullet that a word processor put in place of
@@ -565,6 +583,29 @@ static void marker_rest(reader *r, size_t rest)
 	}
 }
 
+/* The mark after an option's bullet (issue 36): its value, or a located
+ * error (the option then has none).  What the mark means for the
+ * question's type and the option's bullet is validate.c's. */
+static void option_mark_read(reader *r, qb_choice *c, const qb_line *ln)
+{
+	qb_mark m;
+	qb_loc at = loc_at(r, ln->mark);
+	switch (qb_mark_parse(r->line + ln->mark, ln->marklen, &m)) {
+	case QB_MARK_OK:
+		c->mark = m;
+		return;
+	case QB_MARK_RANGE:
+		qb_diag_error(at, "the mark '%.*s' is not from -100%% to 100%% of the question's mark",
+		              (int)ln->marklen, r->line + ln->mark);
+		return;
+	default:
+		qb_diag_error(at, "the mark '%.*s' has too many decimals: write at most two "
+		              "('12.25%%'), or a third as '33.3%%'",
+		              (int)ln->marklen, r->line + ln->mark);
+		return;
+	}
+}
+
 /* After a line that was rejected, its language lines are read into a
  * scratch text that is not part of the model, so that one mistake gives
  * one diagnostic and not one per following line. */
@@ -701,6 +742,22 @@ static void num_more_answer(reader *r, qb_question *q, qb_loc kloc, const char *
 	r->num_fb = &m->feedback;
 }
 
+/* A single question's marks as an author may type them (issue 36): '*'
+ * with a share below 100% ('* 50% en: ...') is a partly right option, as
+ * '- 50%' is; '- 100%' or '* 100%' is the right option. */
+static void single_marks(qb_choice *c, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (!c[i].mark.den || c[i].mark.num <= 0)
+			continue;
+		if (c[i].mark.num == c[i].mark.den) {
+			c[i].correct = true;
+			c[i].mark = (qb_mark){0, 0};
+		} else
+			c[i].correct = false;
+	}
+}
+
 /* What a question's type makes of what was read. */
 static void finish_type(reader *r, qb_question *q)
 {
@@ -734,6 +791,8 @@ static void finish_type(reader *r, qb_question *q)
 	if (q->type == QB_QTYPE_MATCHING)
 		for (size_t i = 0; i < r->choices.n; i++)
 			split_pairs(r, (qb_choice *)r->choices.v + i);
+	if (q->type == QB_QTYPE_SINGLE)
+		single_marks((qb_choice *)r->choices.v, r->choices.n);
 	if (q->type == QB_QTYPE_TRUE_FALSE) {
 		if (r->choices.n)
 			qb_diag_error(qb_choice_loc((qb_choice *)r->choices.v),
@@ -1524,6 +1583,8 @@ static void read_line(reader *r, const qb_line *ln)
 		c->pinned = ln->pinned;
 		qb_loc bullet = loc_at(r, ln->indent);
 		qb_choice_set_loc(c, bullet);
+		if (ln->marklen)
+			option_mark_read(r, c, ln);
 		open_text(r, &c->text, T_CHOICE, bullet);
 		c->text.present = true;
 		marker_rest(r, ln->rest);

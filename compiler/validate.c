@@ -1340,6 +1340,77 @@ static void check_media_names(ctx *c, const qb_question *q)
 	qb_buf_dispose(&g.answers);
 }
 
+/* Marks after the bullets (issue 36): only on single and multiple
+ * questions; '*' earns, '-' earns nothing or takes away (a single
+ * question's partly right '- 50%' aside); a multiple question's right
+ * options share the whole mark, and its marks need partial scoring. */
+static void check_marks(const qb_bank *b, const qb_question *q, const char *name)
+{
+	bool any = false;
+	for (size_t i = 0; i < q->nchoices; i++)
+		any = any || q->choices[i].mark.den;
+	if (!any)
+		return;
+	if (q->type != QB_QTYPE_SINGLE && q->type != QB_QTYPE_MULTIPLE) {
+		for (size_t i = 0; i < q->nchoices; i++)
+			if (q->choices[i].mark.den) {
+				qb_diag_error(qb_choice_loc(&q->choices[i]), "%s is of type '%s': marks "
+				              "such as '-25%%' are for single and multiple questions",
+				              name, qb_qtype_name(q->type));
+				return;
+			}
+	}
+	bool multiple = q->type == QB_QTYPE_MULTIPLE;
+	long num = 0, den = 1, nfree = 0;
+	for (size_t i = 0; i < q->nchoices; i++) {
+		const qb_choice *ch = &q->choices[i];
+		if (ch->correct && !ch->mark.den)
+			nfree++;
+		if (!ch->mark.den)
+			continue;
+		char m[32];
+		qb_mark_text(ch->mark, m, sizeof m);
+		if (ch->correct && ch->mark.num <= 0)
+			qb_diag_error(qb_choice_loc(ch), "a right option ('*') cannot have the mark %s: "
+			              "a mark that takes away goes on a wrong option ('- %s en: ...')",
+			              m, m);
+		else if (multiple && !ch->correct && ch->mark.num > 0)
+			qb_diag_error(qb_choice_loc(ch), "a wrong option ('-') of multiple-choice %s "
+			              "cannot earn %s; mark it '*' to make it one of the right options",
+			              name, m);
+		else if (ch->correct) {
+			num = num * ch->mark.den + (long)ch->mark.num * den;
+			den *= ch->mark.den;
+		}
+	}
+	if (!multiple)
+		return;
+	/* the right options' shares: the whole mark, once */
+	if (num > den || (num < den && !nfree) || (num == den && nfree)) {
+		qb_mark sum = {0, 0};
+		char m[32];
+		if (qb_mark_parse("0%", 2, &sum) == QB_MARK_OK) {
+			long g = num, h = den;
+			while (h) {
+				long t = g % h;
+				g = h;
+				h = t;
+			}
+			g = g ? g : 1;
+			if (num / g <= INT16_MAX && den / g <= UINT16_MAX)
+				sum = (qb_mark){(int16_t)(num / g), (uint16_t)(den / g)};
+		}
+		qb_diag_error(q->loc, "the marks of the right options of %s add up to %s; together "
+		              "they make the whole mark, 100%%", name,
+		              sum.den ? qb_mark_text(sum, m, sizeof m) : "?");
+	}
+	if (qb_question_scoring(b, q) != QB_SCORING_PARTIAL) {
+		qb_loc at = qb_question_rare(q)->scoring_loc;
+		qb_diag_error(at.line ? at : q->loc, "%s has marks but is scored all-or-nothing; "
+		              "marks are partial credit: write 'scoring: partial'", name);
+	}
+}
+
 static void check_question(ctx *c, const qb_question *q)
 {
 	const qb_bank *b = c->bank;
@@ -1395,6 +1466,7 @@ static void check_question(ctx *c, const qb_question *q)
 	if (q->type != QB_QTYPE_TRUE_FALSE)
 		check_choices(c, q, name, folded);
 	check_type(c, q, name, folded);
+	check_marks(b, q, name);
 	check_media_names(c, q);
 	check_block(c, qb_question_feedback_wrong(q), "feedback-wrong", name, folded);
 
