@@ -1425,3 +1425,63 @@ qb_drv_status qb_drv_import(const qb_drv_opts *o)
 	last_line(&tot, qb_diag_errors_since(m), qb_diag_warnings_since(m));
 	return rc;
 }
+
+/* ---- marks (issue 36) ---- */
+
+static bool near_pct(double a, double b)
+{
+	return a - b < 0.01 && b - a < 0.01;
+}
+
+static void imp_mark(qb_imp *im, qb_choice *c, double percent, qb_loc loc)
+{
+	if (qb_mark_from_percent(percent, &c->mark) != QB_MARK_OK) {
+		c->mark = (qb_mark){0, 0};
+		qb_imp_lost(im, loc, "an option's grade of %g%% is not carried: a mark is a share "
+		            "from -100%% to 100%% with at most two decimals", percent);
+	}
+}
+
+void qb_imp_marks(qb_imp *im, qb_question *q, const double *percent, qb_loc loc)
+{
+	size_t n = q->nchoices, k = 0;
+	if (q->type == QB_QTYPE_SINGLE) {
+		for (size_t i = 0; i < n; i++) {
+			qb_choice *c = &q->choices[i];
+			c->correct = percent[i] >= 100;
+			c->mark = (qb_mark){0, 0};
+			if (!c->correct && !near_pct(percent[i], 0))
+				imp_mark(im, c, percent[i], loc);
+		}
+		return;
+	}
+	if (q->type != QB_QTYPE_MULTIPLE)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		q->choices[i].correct = percent[i] > 0;
+		q->choices[i].mark = (qb_mark){0, 0};
+		k += percent[i] > 0;
+	}
+	double share = k ? 100.0 / (double)k : 0;
+	bool equal = true, partial = true, all = true;
+	for (size_t i = 0; i < n; i++) {
+		if (percent[i] > 0)
+			equal = equal && near_pct(percent[i], share);
+		else {
+			partial = partial && near_pct(percent[i], -share);
+			all = all && percent[i] <= -100;
+		}
+	}
+	if (equal && (partial || all)) {
+		q->scoring = all && !partial ? QB_SCORING_ALL
+		             : k <= 1 && all ? QB_SCORING_ALL
+		                             : QB_SCORING_PARTIAL;
+		return;
+	}
+	q->scoring = QB_SCORING_PARTIAL;
+	for (size_t i = 0; i < n; i++) {
+		qb_choice *c = &q->choices[i];
+		if (c->correct ? !equal : !near_pct(percent[i], -share))
+			imp_mark(im, c, percent[i], loc);
+	}
+}

@@ -175,6 +175,16 @@ void qb_imp_lost(qb_imp *im, qb_loc loc, const char *fmt, ...) QB_PRINTF(3, 4);
  * done. */
 void qb_imp_fold_report(qb_imp *im);
 
+/* Negative marks and partial credit (issue 36): q (single or multiple,
+ * its choices made) from the percent each option earns in the source
+ * (Moodle's fraction, GIFT's '%-25%'): which options are right, their
+ * marks and, for multiple, the scoring.  What the '*' and '-' bullets and
+ * the scoring say alone is written without marks: qbc's own Moodle XML
+ * (k right options at 100/k, the wrong ones at -100/k: partial; at -100:
+ * all-or-nothing) reads back as it was.  A percent that no mark holds is
+ * reported as lost (the option then counts right or wrong). */
+void qb_imp_marks(qb_imp *im, qb_question *q, const double *percent, qb_loc loc);
+
 /* The position of byte off of a source text data (NUL-terminated) of im. */
 qb_loc qb_imp_at(const qb_imp *im, const char *data, size_t off);
 

@@ -630,7 +630,6 @@ static void question(gift *g, size_t start, const char *name, size_t qa, size_t 
 				qb_imp_ml_dispose(&ml);
 				qb_imp_ml_dispose(&parts[0]);
 				qb_imp_ml_dispose(&parts[1]);
-				bool minus100 = false;
 				for (size_t i = 0; i < n; i++) {
 					qb_choice *c = qb_imp_choice(im, at(g, it[i].start));
 					if (type == QB_QTYPE_MATCHING) {
@@ -652,7 +651,6 @@ static void question(gift *g, size_t start, const char *name, size_t qa, size_t 
 					                                     : it[i].right || it[i].weight > 0;
 					if (type == QB_QTYPE_SHORT && it[i].weighted && it[i].weight <= 0)
 						c->correct = false;
-					minus100 = minus100 || it[i].weight <= -100;
 					if (type == QB_QTYPE_SHORT) {
 						qb_imp_ml r = {0};
 						ml_of(g, &r, it[i].text, it[i].tend, AS_IS);
@@ -665,11 +663,27 @@ static void question(gift *g, size_t start, const char *name, size_t qa, size_t 
 					feedback(g, &c->feedback, &it[i]);
 				}
 				q = &im->qs[im->nqs - 1];
-				if (type == QB_QTYPE_MULTIPLE)
-					q->scoring = minus100 ? QB_SCORING_ALL : QB_SCORING_PARTIAL;
+				if (type == QB_QTYPE_SINGLE || type == QB_QTYPE_MULTIPLE) {
+					/* '=' earns 100%, '~' 0%, '%n%' n% (issue 36) */
+					double pct[QB_NELEM(it)];
+					double left = 100;
+					size_t nfree = 0;
+					for (size_t i = 0; i < n; i++) {
+						pct[i] = it[i].right && !it[i].weighted ? 100 : it[i].weight;
+						if (it[i].right && !it[i].weighted)
+							nfree++;
+						else if (pct[i] > 0)
+							left -= pct[i];
+					}
+					/* several '=' of a multiple question share the mark */
+					for (size_t i = 0; type == QB_QTYPE_MULTIPLE && i < n; i++)
+						if (it[i].right && !it[i].weighted)
+							pct[i] = left / (double)nfree;
+					qb_imp_marks(im, q, pct, loc);
+				}
 				if (type == QB_QTYPE_MATCHING)
 					q->scoring = QB_SCORING_PARTIAL;
-				if (weights && type != QB_QTYPE_MULTIPLE)
+				if (weights && type == QB_QTYPE_SHORT)
 					qb_imp_lost(im, loc, "the partial credit of this question's answers is not "
 					            "carried: qbc counts an answer right or wrong");
 			}

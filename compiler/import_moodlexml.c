@@ -397,34 +397,20 @@ static void multichoice(mx *x, xmlNode *qn, qb_loc loc)
 	free(single);
 	qb_question *q = qb_imp_question(x->im, one ? QB_QTYPE_SINGLE : QB_QTYPE_MULTIPLE, loc);
 	prompt_of(x, &q->prompt, qn);
-	bool weights = false, minus100 = false;
-	size_t ncorrect = 0;
+	double *pct = NULL;
+	size_t n = 0;
 	for (xmlNode *a = qn->children; a; a = a->next) {
 		if (!is(a, "answer"))
 			continue;
-		double f = fraction(a);
+		pct = qb_xrealloc(pct, (n + 1) * sizeof *pct);
+		pct[n++] = fraction(a);
 		qb_choice *c = qb_imp_choice(x->im, loc_of(x, a));
-		c->correct = one ? f >= 100 : f > 0;
-		ncorrect += c->correct;
-		if (one && f > 0 && f < 100)
-			weights = true;
-		if (f <= -100)
-			minus100 = true;
 		set_text(x, &c->text, a, false);
 		answer_feedback(x, c, a);
 	}
 	q = &x->im->qs[x->im->nqs - 1];
-	if (!one) {
-		double share = ncorrect ? 100.0 / (double)ncorrect : 0;
-		for (xmlNode *a = qn->children; a; a = a->next)
-			if (is(a, "answer") && fraction(a) > 0 && (fraction(a) - share > 0.01 ||
-			                                           share - fraction(a) > 0.01))
-				weights = true;
-		q->scoring = minus100 || ncorrect <= 1 ? QB_SCORING_ALL : QB_SCORING_PARTIAL;
-	}
-	if (weights)
-		qb_imp_lost(x->im, loc, "the weights of this question's options are not carried: "
-		            "qbc counts an option right or wrong");
+	qb_imp_marks(x->im, q, pct, loc);
+	free(pct);
 	common(x, q, qn);
 }
 

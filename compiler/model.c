@@ -531,15 +531,16 @@ static qb_mark_err mark_set(long num, long den, qb_mark *out)
 	return QB_MARK_OK;
 }
 
-/* The thirds, sixths, sevenths and ninths of a mark, which Moodle writes
- * to five decimals: a percent written with decimals within 0.05 of one. */
-static bool mark_snap(double percent, qb_mark *out)
+/* The thirds, sixths, sevenths and ninths of a mark, which no decimal
+ * percent writes: a percent within tol of one (written with decimals: it
+ * rounds to what was written) is that fraction. */
+static bool mark_snap(double percent, double tol, qb_mark *out)
 {
 	static const int dens[] = {3, 6, 7, 9};
 	for (size_t k = 0; k < QB_NELEM(dens); k++) {
 		long d = dens[k];
 		long a = round_l(percent * (double)d / 100.0);
-		if (labs(a) <= d && abs_d(percent - 100.0 * (double)a / (double)d) < 0.05 &&
+		if (labs(a) <= d && abs_d(percent - 100.0 * (double)a / (double)d) <= tol &&
 		    share_make(a, d).den == d)
 			return mark_set(a, d, out) == QB_MARK_OK;
 	}
@@ -641,7 +642,7 @@ qb_mark_err qb_mark_parse(const char *s, size_t n, qb_mark *out)
 		num = -num;
 	if (labs(num) > 100 * scale)
 		return QB_MARK_RANGE;
-	if (fb > fa && mark_snap((double)num / (double)scale, out))
+	if (fb > fa && mark_snap((double)num / (double)scale, 0.5 / (double)scale, out))
 		return QB_MARK_OK;
 	return mark_set(num, 100 * scale, out);
 }
@@ -650,7 +651,7 @@ qb_mark_err qb_mark_from_percent(double percent, qb_mark *out)
 {
 	if (!(percent >= -100.0 - 1e-9 && percent <= 100.0 + 1e-9))
 		return QB_MARK_RANGE;
-	if (mark_snap(percent, out))
+	if (mark_snap(percent, 0.001, out)) /* Moodle's own tolerance */
 		return QB_MARK_OK;
 	long r = round_l(percent * 100.0);
 	if (abs_d(percent * 100.0 - (double)r) > 1e-6 * (r < 1 && r > -1 ? 1.0 : abs_d((double)r)))
@@ -672,7 +673,7 @@ const char *qb_mark_text(qb_mark m, char *buf, size_t size)
 			buf[n - 1] = '\0';
 		}
 	} else if (den == 3 || den == 6 || den == 7 || den == 9)
-		snprintf(buf, size, "%.5f%%", 100.0 * (double)num / (double)den);
+		snprintf(buf, size, "%.1f%%", 100.0 * (double)num / (double)den);
 	else
 		snprintf(buf, size, "%ld/%ld", num, den);
 	return buf;

@@ -466,9 +466,9 @@ typedef enum qb_mark_err {
 
 /* Reads the mark s[0..n): a percent ('-25%', '50 %', '33.3%', with '-',
  * '+' or the minus sign U+2212, optionally in parentheses) or a fraction
- * ('-1/3').  A percent with decimals that is within 0.05 of a third, a
- * sixth, a seventh or a ninth (Moodle's grades 33.33333, 16.66667,
- * 14.28571, 11.11111 ...) is that fraction. */
+ * ('-1/3').  A percent with decimals that a third, a sixth, a seventh or
+ * a ninth rounds to ('33.3%', '33.33%', '14.29%', Moodle's 33.33333) is
+ * that fraction. */
 qb_mark_err qb_mark_parse(const char *s, size_t n, qb_mark *out);
 /* Bytes of a mark at the start of s[0..n) (up to the first space), or 0
  * when s does not start with one (the reader's test). */
@@ -476,8 +476,8 @@ size_t qb_mark_len(const char *s, size_t n);
 /* A mark from a percent (an importer's '%-25%' or fraction="-33.33333"). */
 qb_mark_err qb_mark_from_percent(double percent, qb_mark *out);
 /* m as an author writes it, read back exactly by qb_mark_parse(): "-25%",
- * "12.5%", "33.33333%" for a third (Moodle's digits), "1/12" for a share
- * that no percent writes; buf holds at least 32 bytes. */
+ * "12.5%", "33.3%" for a third, "1/12" for a share that no percent
+ * writes; buf holds at least 32 bytes. */
 const char *qb_mark_text(qb_mark m, char *buf, size_t size);
 /* True when q (single or multiple) has an option with a written mark. */
 bool qb_question_has_marks(const qb_question *q);

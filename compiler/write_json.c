@@ -178,6 +178,17 @@ static json_t *bank_head(const qb_bank *bank, const qb_build_opts *opts)
 	return root;
 }
 
+/* A question with marks (issue 36): each option's written mark ("-25%",
+ * null when none) and the share of the question's mark it earns. */
+static void set_mark(json_t *jc, const qb_bank *bank, const qb_question *q, size_t i)
+{
+	char m[32];
+	const qb_choice *ch = &q->choices[i];
+	json_object_set_new(jc, "mark", ch->mark.den ? json_string(qb_mark_text(ch->mark, m, sizeof m))
+	                                             : json_null());
+	json_object_set_new(jc, "share", json_real(qb_share_value(qb_choice_share(bank, q, i))));
+}
+
 static json_t *question_json(const qb_bank *bank, const qb_question *q,
                              const qb_build_opts *opts)
 {
@@ -197,6 +208,7 @@ static json_t *question_json(const qb_bank *bank, const qb_question *q,
 		json_object_set_new(jq, "passage", passage->id ? json_string(passage->id) : json_null());
 	set_text(jq, "prompt", &q->prompt, opts);
 	json_t *chs = json_array();
+	bool marks = qb_question_has_marks(q);
 	for (size_t c = 0; c < q->nchoices; c++) {
 		const qb_choice *ch = &q->choices[c];
 		json_t *jc = json_object();
@@ -205,6 +217,8 @@ static json_t *question_json(const qb_bank *bank, const qb_question *q,
 			set_text(jc, "match", qb_choice_match(ch), opts);
 		json_object_set_new(jc, "correct", json_boolean(ch->correct));
 		json_object_set_new(jc, "pinned", json_boolean(ch->pinned));
+		if (marks)
+			set_mark(jc, bank, q, c);
 		set_text(jc, "feedback", &ch->feedback, opts);
 		json_array_append_new(chs, jc);
 	}

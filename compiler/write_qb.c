@@ -158,6 +158,14 @@ static void put_keyword_text(qb_buf *out, const qb_bank *bank, const char *kw,
 
 /* A matching pair's languages: 'left => right' ('=> right' for a
  * distractor), the right side of the same language. */
+/* An option's mark after its bullet ('- -25% en: ...', issue 36). */
+static void put_mark(qb_buf *out, const qb_choice *ch)
+{
+	char m[32];
+	if (ch->mark.den)
+		qb_buf_appendf(out, "%s ", qb_mark_text(ch->mark, m, sizeof m));
+}
+
 static void put_pair(qb_buf *out, const qb_bank *bank, const qb_choice *c, int indent)
 {
 	const qb_text *m = qb_choice_match(c);
@@ -260,6 +268,7 @@ static void put_question(qb_buf *out, const qb_bank *bank, const qb_question *q,
 		for (size_t c = 0; c < q->nchoices; c++) {
 			const qb_choice *ch = &q->choices[c];
 			qb_buf_appendf(out, "   %c%s ", ch->correct ? '*' : '-', ch->pinned ? "!" : "");
+			put_mark(out, ch);
 			if (q->type == QB_QTYPE_MATCHING)
 				put_pair(out, bank, ch, 5);
 			else
