@@ -436,12 +436,25 @@ static void end_question(ctx *c, const qb_question *q)
  * wrong one -100, so that any wrong pick scores 0; with k = 1 that is
  * all-or-nothing, with more Moodle still gives credit for picking only
  * some of the correct options (a warning says so). */
+/* A question with marks (issue 36): each option's share of the mark as
+ * Moodle's grade (qb_check_moodlexml() refused any other): Moodle grades a
+ * single question by the picked option's grade and a multiple one by the
+ * sum of the picked options' grades, from 0 to 100%, which are qbc's
+ * rules (a single question's negative grade aside: Moodle keeps it below
+ * 0, where qbc's players stop at 0). */
+static const char *mark_grade(const qb_bank *bank, const qb_question *q, size_t i)
+{
+	const char *g = qb_share_moodle(qb_choice_share(bank, q, i));
+	return g ? g : "0";
+}
+
 static void write_multichoice(ctx *c, const qb_question *q)
 {
 	size_t ncorrect = qb_question_ncorrect(q);
 	bool single = q->type == QB_QTYPE_SINGLE;
 	const char *right = single ? "100" : equal_share(ncorrect);
 	bool all = !single && qb_question_scoring(c->bank, q) == QB_SCORING_ALL;
+	bool marks = qb_question_has_marks(q);
 	char *wrong = single ? qb_xstrdup("0")
 	                     : qb_xasprintf("-%s", all ? "100" : right ? right : "0");
 	start_question(c, q, "multichoice", NULL, NULL, NULL);
@@ -454,8 +467,9 @@ static void write_multichoice(ctx *c, const qb_question *q)
 		const qb_choice *ch = &q->choices[i];
 		qb_buf html = QB_BUF_INIT;
 		text_html(c, &html, &ch->text);
-		start_answer(c, ch->correct ? (right ? right : "0") : wrong, qb_buf_cstr(&html), true,
-		             answer_feedback(q, ch, ch->correct));
+		start_answer(c, marks ? mark_grade(c->bank, q, i)
+		                : ch->correct ? (right ? right : "0") : wrong,
+		             qb_buf_cstr(&html), true, answer_feedback(q, ch, ch->correct));
 		xok(c, xmlTextWriterEndElement(c->w));
 		qb_buf_dispose(&html);
 	}
@@ -1173,6 +1187,26 @@ done:
 	qb_arena_dispose(&a);
 }
 
+/* Marks (issue 36) Moodle cannot hold: each option's share must be one
+ * of Moodle's grades (it refuses the whole file otherwise). */
+static void check_marks(const qb_render_ctx *r, const qb_bank *bank, const qb_question *q)
+{
+	for (size_t k = 0; k < q->nchoices; k++) {
+		qb_share s = qb_choice_share(bank, q, k);
+		if (qb_share_moodle(s))
+			continue;
+		char m[32];
+		qb_mark mk = {(int16_t)s.num, (uint16_t)s.den};
+		qb_render_error(r, qb_choice_loc(&q->choices[k]), "this option of question '%s' "
+		                "earns %s of its mark, which is none of Moodle's grades (100%%, 90%%, "
+		                "83.3%%, 80%%, 75%%, 70%%, 66.7%%, 60%%, 50%%, 40%%, 33.3%%, 30%%, 25%%, "
+		                "20%%, 16.7%%, 14.3%%, 12.5%%, 11.1%%, 10%%, 5%%, 0%% and their "
+		                "negatives)", q->id,
+		                s.den <= UINT16_MAX && s.num <= INT16_MAX && s.num >= INT16_MIN
+		                    ? qb_mark_text(mk, m, sizeof m) : "?");
+	}
+}
+
 /* What Moodle XML cannot express, at the question: an error when the
  * question cannot be written, a warning when the nearest Moodle question
  * is written instead. */
@@ -1194,6 +1228,10 @@ void qb_check_moodlexml(const qb_render_ctx *r, const qb_bank *bank)
 			qb_diag_warning(qb_choice_loc(pinned), "Moodle cannot keep an option in place while "
 			                "shuffling: the Moodle XML question '%s' is not shuffled", q->id);
 		size_t ncorrect = qb_question_ncorrect(q);
+		if (qb_question_has_marks(q)) {
+			check_marks(r, bank, q);
+			continue;
+		}
 		switch (q->type) {
 		case QB_QTYPE_MULTIPLE:
 			if (!equal_share(ncorrect))
