@@ -512,6 +512,9 @@ static json_t *question_json(ctx *c, const qb_question *q, size_t keylen)
 	set(o, "type", json_string(qb_qtype_name(q->type)));
 	set(o, "partial", json_boolean(qb_question_scoring(c->bank, q) == QB_SCORING_PARTIAL));
 	set(o, "shuffle", json_boolean(qb_question_shuffles(c->bank, q)));
+	bool marks = qb_question_has_marks(q);
+	if (marks)
+		set(o, "marks", json_true());
 	set(o, "tag", json_string(draw_tag(q)));
 	const qb_passage *passage = qb_question_passage(c->bank, q);
 	if (passage && passage->id)
@@ -531,6 +534,8 @@ static json_t *question_json(ctx *c, const qb_question *q, size_t keylen)
 		set(oo, "id", json_string(id));
 		set(oo, "correct", json_boolean(ch->correct));
 		set(oo, "pinned", json_boolean(ch->pinned));
+		if (marks) /* issue 36: what picking it earns */
+			set(oo, "mark", json_real(qb_share_value(qb_choice_share(c->bank, q, i))));
 		if (q->type == QB_QTYPE_SHORT) {
 			set(oo, "text", raw_map(c, &ch->text));
 			size_t n = longest_text(c->r, &ch->text);

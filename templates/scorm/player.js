@@ -312,9 +312,22 @@
       total = q.gaps.length;
       q.gaps.forEach(function (g, i) { if (gapRight(q, g, v[i])) n++; });
     }
+    if (q.marks && isChoice(q)) return markGraded(q, v);
     var correct = n === total;
     var score = correct ? 1 : (q.partial ? n / total : 0);
     return { value: v, score: score, correct: correct, n: n, total: total };
+  }
+  /* A question with marks (negative marking, partial credit): the sum of
+   * what the picked options earn (write_scorm.c gives each option's share
+   * of the mark, qb_choice_share()), never below 0 nor above 1, as Moodle
+   * grades it; the count the learner sees is that score in percent. */
+  function markGraded(q, v) {
+    var sum = 0;
+    q.options.forEach(function (o) { if (v.indexOf(o.id) >= 0) sum += o.mark; });
+    var score = Math.min(1, Math.max(0, sum));
+    var correct = v === correctLetters(q);
+    return { value: v, score: correct ? 1 : score, correct: correct,
+      n: correct ? 100 : Math.round(100 * score * 100) / 100, total: 100 };
   }
 
   function validLetters(q, letters) {
