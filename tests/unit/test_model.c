@@ -333,6 +333,62 @@ static void tr_place(void)
 	qb_bank_free(b);
 }
 
+/* Marks (issue 36): read exactly, written back the same, shared out as
+ * the question's type and scoring say, and Moodle's grades. */
+static void marks(void)
+{
+	qb_mark m;
+	char buf[32];
+	INT_EQ(qb_mark_parse("-25%", 4, &m), QB_MARK_OK);
+	INT_EQ(m.num, -1);
+	INT_EQ(m.den, 4);
+	INT_EQ(qb_mark_parse("(\xE2\x88\x92" "33.3%)", 10, &m), QB_MARK_OK);
+	INT_EQ(m.num, -1);
+	INT_EQ(m.den, 3);
+	STR_EQ(qb_mark_text(m, buf, sizeof buf), "-33.3%");
+	INT_EQ(qb_mark_parse("33.33333%", 9, &m), QB_MARK_OK);
+	INT_EQ(m.den, 3);
+	INT_EQ(qb_mark_parse("14.25%", 6, &m), QB_MARK_OK); /* not a seventh */
+	INT_EQ(m.den, 400);
+	STR_EQ(qb_mark_text(m, buf, sizeof buf), "14.25%");
+	INT_EQ(qb_mark_parse("12.5%", 5, &m), QB_MARK_OK);
+	STR_EQ(qb_mark_text(m, buf, sizeof buf), "12.5%");
+	INT_EQ(qb_mark_parse("1/12", 4, &m), QB_MARK_OK);
+	STR_EQ(qb_mark_text(m, buf, sizeof buf), "1/12");
+	INT_EQ(qb_mark_parse("-2/7", 4, &m), QB_MARK_OK);
+	STR_EQ(qb_mark_text(m, buf, sizeof buf), "-28.6%");
+	INT_EQ(qb_mark_parse("-28.6%", 6, &m), QB_MARK_OK);
+	INT_EQ(m.den, 7);
+	INT_EQ(qb_mark_parse("-150%", 5, &m), QB_MARK_RANGE);
+	INT_EQ(qb_mark_parse("12.345%", 7, &m), QB_MARK_DIGITS);
+	INT_EQ(qb_mark_parse("25", 2, &m), QB_MARK_SYNTAX);
+	INT_EQ(qb_mark_from_percent(-33.33333, &m), QB_MARK_OK);
+	INT_EQ(m.den, 3);
+	INT_EQ(qb_mark_from_percent(-33.3, &m), QB_MARK_OK); /* not Moodle's: 333/1000 */
+	INT_EQ(m.den, 1000);
+
+	static const char src[] = "bank: m\nlanguages: en\nscoring: partial\ntitle:\n  en: M\n\n"
+	                          "1. s\n   en: S?\n   * en: a\n   - -25% en: b\n   * 50% en: c\n"
+	                          "   explanation: en: x\n\n"
+	                          "2. m\n   type: multiple\n   en: M?\n   * 50% en: a\n   * en: b\n"
+	                          "   * en: c\n   - en: d\n   - -1/3 en: e\n   explanation: en: x\n";
+	qb_bank *b = qb_read_text("t.qb", src, sizeof src - 1);
+	const qb_question *s = &b->questions[0], *q = &b->questions[1];
+	OK(qb_question_has_marks(s));
+	OK(!s->choices[2].correct); /* '* 50%' is partly right */
+	INT_EQ(qb_choice_share(b, s, 0).num, 1);
+	INT_EQ(qb_choice_share(b, s, 1).num, -1);
+	INT_EQ(qb_choice_share(b, s, 1).den, 4);
+	STR_EQ(qb_share_moodle(qb_choice_share(b, s, 2)), "50");
+	/* the unmarked right options share what 50% leaves: 25% each */
+	STR_EQ(qb_share_moodle(qb_choice_share(b, q, 1)), "25");
+	/* an unmarked wrong option: minus one right option's share, a third */
+	STR_EQ(qb_share_moodle(qb_choice_share(b, q, 3)), "-33.33333");
+	STR_EQ(qb_share_moodle(qb_choice_share(b, q, 4)), "-33.33333");
+	OK(qb_share_moodle((qb_share){1, 12}) == NULL);
+	qb_bank_free(b);
+}
+
 int main(void)
 {
 	lang_index();
@@ -342,5 +398,6 @@ int main(void)
 	cloze_numeric();
 	normalise();
 	reader();
+	marks();
 	return h_done("test_model");
 }

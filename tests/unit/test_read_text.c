@@ -37,6 +37,25 @@ int main(void)
 	INT_EQ(l.kind, QB_LINE_OPTION);
 	OK(!l.correct);
 	OK(!l.pinned);
+	/* a mark after the bullet (issue 36), then a language tag or the end */
+	l = cl("   - -25% en: London");
+	INT_EQ(l.kind, QB_LINE_OPTION);
+	INT_EQ(l.mark, 5);
+	INT_EQ(l.marklen, 4);
+	INT_EQ(l.rest, 10);
+	l = cl("- \xE2\x88\x92" "25% en: London"); /* the minus sign */
+	INT_EQ(l.marklen, 6);
+	l = cl("*! (50%) en: half");
+	OK(l.pinned);
+	INT_EQ(l.mark, 3);
+	INT_EQ(l.marklen, 5);
+	l = cl("- -1/3");
+	INT_EQ(l.marklen, 4);
+	l = cl("- 50% of people");   /* untagged text: no mark */
+	INT_EQ(l.marklen, 0);
+	INT_EQ(l.rest, 2);
+	l = cl("- en: 50%");
+	INT_EQ(l.marklen, 0);
 	l = cl("  *! en: All of the above");
 	INT_EQ(l.kind, QB_LINE_OPTION);
 	OK(l.correct && l.pinned);
