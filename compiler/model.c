@@ -676,6 +676,13 @@ const char *qb_mark_text(qb_mark m, char *buf, size_t size)
 		snprintf(buf, size, "%.1f%%", 100.0 * (double)num / (double)den);
 	else
 		snprintf(buf, size, "%ld/%ld", num, den);
+	/* a percent that reads back as another share (33.3% is a third)
+	 * is written as its fraction */
+	qb_mark back;
+	if (buf[strlen(buf) - 1] == '%' &&
+	    (qb_mark_parse(buf, strlen(buf), &back) != QB_MARK_OK || back.num != m.num ||
+	     back.den != (m.den ? m.den : 1)))
+		snprintf(buf, size, "%ld/%ld", num, den);
 	return buf;
 }
 

@@ -228,7 +228,8 @@ check "moodlexml: sniffed, report" \
 	out_has "course.xml (moodlexml) -> course.qb: 2 questions (1 single, 1 multiple), languages en sw, 1 media file"
 check "moodlexml: essay skipped, located, named" \
 	err_has "course.xml:38:3: warning: question 'Describe the water cycle' is not imported: qbc has no question type like Moodle's 'essay'"
-check "moodlexml: the weight of an option reported" err_has "course.xml:6:3: warning: the weights of this question's options are not carried"
+check "moodlexml: an option's partial credit carried, not reported lost" \
+	sh -c "! grep -q 'weights of this question' '$T/err'"
 check "moodlexml: penalties noted once" err_has "note: the penalties of 1 question for another try are not carried"
 check "moodlexml: underline reported" err_has "course.xml:29:5: warning: not carried: underlining"
 check "moodlexml: nested list reported" err_has "not carried: a list inside a list"
@@ -245,8 +246,8 @@ check "moodlexml: @@PLUGINFILE@@ image into media/, same bytes" \
 	sh -c "cmp -s dot.png \"\$(ls media/dot-one-*.png)\""
 check "moodlexml: the picture in both languages" \
 	js $J "all('![a dot](media/dot-one-' in d['questions'][0]['prompt'][l] for l in ('en','sw'))"
-check "moodlexml: single: fraction 100 right, 50 counted wrong" \
-	js $J "[c['correct'] for c in d['questions'][0]['choices']] == [True, False, False]"
+check "moodlexml: single: fraction 100 right, 50 a partly right option (mark 50%)" \
+	js $J "[c['correct'] for c in d['questions'][0]['choices']] == [True, False, False] and [c['mark'] for c in d['questions'][0]['choices']] == [None, None, '50%']"
 check "moodlexml: text outside the spans is every language's" \
 	js $J "d['questions'][0]['choices'][1]['text'] == {'en': '90 °C', 'sw': '90 °C'}"
 check "moodlexml: per-answer feedback in both languages" \
@@ -464,6 +465,57 @@ run "$QBC" import -o nosplit.qb two.xml
 dump nosplit.qb
 check "without --split: categories are tags" js nosplit.qb.json "[q['tags'] for q in d['questions']] == [['Heat'], ['Light::Colours'], ['Light::Colours']]"
 
+# ------------------------------------------- negative marks (issue 36)
+cat >marks.xml <<'EOF'
+<?xml version="1.0" encoding="UTF-8"?>
+<quiz>
+  <question type="multichoice">
+    <name><text>Capital</text></name>
+    <questiontext format="html"><text>The capital of France?</text></questiontext>
+    <generalfeedback format="html"><text>Paris.</text></generalfeedback>
+    <single>true</single>
+    <answer fraction="100"><text>Paris</text></answer>
+    <answer fraction="-33.33333"><text>London</text></answer>
+    <answer fraction="50"><text>Lyon</text></answer>
+    <answer fraction="0"><text>Berlin</text></answer>
+  </question>
+  <question type="multichoice">
+    <name><text>Primes</text></name>
+    <questiontext format="html"><text>Which are prime?</text></questiontext>
+    <generalfeedback format="html"><text>2 and 3.</text></generalfeedback>
+    <single>false</single>
+    <answer fraction="75"><text>2</text></answer>
+    <answer fraction="25"><text>3</text></answer>
+    <answer fraction="-25"><text>4</text></answer>
+    <answer fraction="0"><text>9</text></answer>
+  </question>
+</quiz>
+EOF
+run "$QBC" import -o marks.qb marks.xml
+check "marks: Moodle XML's negative fractions import without errors" rc 0
+check "marks: nothing reported lost" sh -c "! grep -q 'not carried' '$T/err'"
+check "marks: the bank carries them after the bullets" \
+	sh -c "grep -qxF '   - -33.3% en: London' marks.qb && grep -qxF '   - 50% en: Lyon' marks.qb && grep -qxF '   * 75% en: 2' marks.qb && grep -qxF '   - -25% en: 4' marks.qb && grep -qxF '   - 0% en: 9' marks.qb"
+dump marks.qb
+check "marks: multiple with fractions is scored partially" \
+	js marks.qb.json "d['questions'][1]['scoring'] == 'partial'"
+mkdir -p marks-out
+"$QBC" build -o marks-out --format moodlexml marks.qb >/dev/null 2>&1
+check "marks: written back as the same Moodle grades" \
+	sh -c "grep -o 'fraction=\"[^\"]*\"' marks-out/marks.moodle.xml | tr '\n' ' ' | grep -qxF 'fraction=\"100\" fraction=\"-33.33333\" fraction=\"50\" fraction=\"0\" fraction=\"75\" fraction=\"25\" fraction=\"-25\" fraction=\"0\" '"
+cat >marks.gift <<'EOF'
+::Capital:: The capital of France? {=Paris ~%-25%London ~%50%Lyon ~Berlin####Paris.}
+
+::Primes:: Which are prime? {~%50%2 ~%50%3 ~%-33.33333%4 ~%0%9 ~8####2 and 3.}
+EOF
+run "$QBC" import -o gmarks.qb marks.gift
+check "marks: GIFT's %-25% and %50% import without errors" rc 0
+check "marks: GIFT's weights after the bullets" \
+	sh -c "grep -qxF '   - -25% en: London' gmarks.qb && grep -qxF '   - 50% en: Lyon' gmarks.qb && grep -qxF '   - -33.3% en: 4' gmarks.qb && grep -qxF '   - 0% en: 9' gmarks.qb && grep -qxF '   - 0% en: 8' gmarks.qb"
+dump gmarks.qb
+check "marks: GIFT's unweighted '~' earns 0%, as in Moodle, not qbc's default (minus a right option's share)" \
+	js gmarks.qb.json "[round(c['share'], 6) for c in d['questions'][1]['choices']] == [0.5, 0.5, -0.333333, 0, 0]"
+
 # ----------------------------------------------------------------- GIFT
 cat >quiz.gift <<'EOF'
 // A GIFT file as Moodle documents it.
@@ -517,7 +569,7 @@ check "gift: sniffed, report by type" \
 check "gift: essay skipped, located, named" err_has "quiz.gift:42:1: warning: question 'Essay' is not imported: an essay question"
 check "gift: a description no question follows kept as a passage, with a warning" \
 	err_has "quiz.gift:44:1: warning: no question is read with passage 'just-a-description'"
-check "gift: a weight reported" err_has "quiz.gift:4:1: warning: the partial credit of this question's answers is not carried"
+check "gift: an answer's weight carried, not reported lost" sh -c "! grep -q 'partial credit' '$T/err'"
 run "$QBC" check quiz.qb
 check "gift: the written bank passes qbc check" rc 0
 dump quiz.qb
@@ -566,6 +618,8 @@ check "gift: titles are the ids" js $J "[q['id'] for q in d['questions']] == ['b
 check "gift: \$CATEGORY is a tag" js $J "all(q['tags'] == ['Water::States'] for q in d['questions'])"
 check "gift: = right, ~ wrong, #feedback, ####general feedback" \
 	js $J "[c['correct'] for c in d['questions'][0]['choices']] == [True, False, False] and d['questions'][0]['choices'][1]['feedback']['en'] == 'That is at about 3,000 m.' and d['questions'][0]['explanation']['en'] == 'At sea level water boils at 100 °C.'"
+check "gift: '~%50%' on a single question is a partly right option ('- 50%')" \
+	js $J "[c.get('mark') for c in d['questions'][0]['choices']] == [None, None, '50%'] and [c['share'] for c in d['questions'][0]['choices']] == [1, 0, 0.5]"
 check "gift: multiple answers from ~%50% weights, [html]" \
 	js $J "d['questions'][1]['type'] == 'multiple' and [c['correct'] for c in d['questions'][1]['choices']] == [True, True, False] and d['questions'][1]['prompt']['en'] == 'Which are **liquids**?'"
 check "gift: TRUE with its two feedbacks" \
