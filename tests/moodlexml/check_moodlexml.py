@@ -320,14 +320,18 @@ def check_multichoice(q, where):
     if len(answers) < 2:
         bad(where, "fewer than 2 answers")
     pos = sum(v for v in fr if v > 0)
+    # with marks (issue 36) a single question's other answers may earn a
+    # share or take one away, and a multiple one's right answers differ
+    marks = any(v not in (0, 100) for v in fr) if single == "true" else \
+        len({v for v in fr if v > 0}) > 1 or len({v for v in fr if v <= 0}) > 1
     if single == "true":
-        if sorted(fr)[-1:] != [100] or any(v not in (0, 100) for v in fr) or fr.count(100) != 1:
+        if sorted(fr)[-1:] != [100] or fr.count(100) != 1:
             bad(where, f"single with fractions {fr}")
     else:
         if abs(pos - 100) > 1e-3 * len(fr):
             bad(where, f"positive fractions sum to {pos}, not 100")
         share = max(fr)
-        if any(v < 0 and abs(v + share) > 1e-3 and v != -100 for v in fr):
+        if not marks and any(v < 0 and abs(v + share) > 1e-3 and v != -100 for v in fr):
             bad(where, f"a wrong pick costs neither what a right one gives nor 100: {fr}")
 
 
@@ -529,7 +533,10 @@ def roundtrip(path, dump_path, bankdir):
                 aon = typ == "multiple" and d["scoring"] == "all-or-nothing"
                 if aon and not c["correct"] and float(a.get("fraction")) != -100:
                     bad(where, f"answer {j}: fraction {a.get('fraction')}, all-or-nothing wants -100")
-                if (float(a.get("fraction")) > 0) != c["correct"]:
+                if "share" in c:  # marks (issue 36): the option's share, as Moodle's grade
+                    if abs(float(a.get("fraction")) - 100 * c["share"]) > 1e-3:
+                        bad(where, f"answer {j}: fraction {a.get('fraction')} but share {c['share']}")
+                elif (float(a.get("fraction")) > 0) != c["correct"]:
                     bad(where, f"answer {j}: fraction {a.get('fraction')} but correct={c['correct']}")
                 expect(a, c["text_html"], f"{where} answer {j}")
                 expect(a.find("feedback"), c["feedback_html"] or (None if c["correct"] else fw),

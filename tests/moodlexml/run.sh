@@ -10,7 +10,7 @@ CHK="python3 $HERE/check_moodlexml.py"
 T=$(tmpdir)
 W="$T/w"
 mkdir "$W"
-cp -R "$HERE/demo.qb" "$HERE/escape.qb" "$HERE/eleven.qb" "$HERE/types.qb" "$HERE/refused.qb" "$HERE/editor.qb" \
+cp -R "$HERE/demo.qb" "$HERE/marks.qb" "$HERE/escape.qb" "$HERE/eleven.qb" "$HERE/types.qb" "$HERE/refused.qb" "$HERE/editor.qb" \
 	"$HERE/passage.qb" "$HERE/media" "$W/"
 cd "$W" || exit 2
 B="$QBC build --format moodlexml -o out"
@@ -350,5 +350,23 @@ check "numeric further answers: value, tolerance and feedback" \
 run "$QBC" import -o back/more.qb out/more.moodle.xml
 "$QBC" dump --json back/more.qb 2>/dev/null | python3 -c "import json,sys; d=json.load(sys.stdin); sys.exit(0 if [(m['min'], m['max'], m['credit'], m['feedback']['en']) for m in d['questions'][0]['more_answers']] == [(90, 99, 50, 'Close: that is up a mountain.'), (0, 0, 0, 'That is where water freezes.')] else 1)"
 check "numeric further answers: qbc import reads them back" test $? = 0
+# --- marks (issue 36): each option's share as Moodle's grade; a share that
+# is none of Moodle's grades is a located error, not a file Moodle refuses
+run $B marks.qb
+check "marks: a share Moodle lacks: exit 1" rc 1
+check "marks: a share Moodle lacks: located at the option" \
+	err_has "marks.qb:55:4: error: [moodlexml] this option of question 'no-list' earns -1/12 of its mark, which is none of Moodle's grades"
+check "marks: a share Moodle lacks: no file" test ! -e out/moodle-marks.moodle.xml
+sed -i '/^3\. no-list/,$d' marks.qb
+run $B marks.qb
+M=out/moodle-marks.moodle.xml
+check "marks: exit 0" rc 0
+check "marks: structure" $CHK structure $M
+$QBC dump --json marks.qb >"$T/marks.json" 2>/dev/null
+check "marks: round trip against qbc dump --json (fraction = share)" $CHK roundtrip $M "$T/marks.json" .
+check "marks: single: the right option 100, a penalty -25, a partly right option 50, else 0" \
+	test "$(fractions capital $M)" = "100 -25 50 0"
+check "marks: multiple: a marked right option 50, the others share the rest, a third taken away, none, and an unmarked wrong option minus a right option's share" \
+	test "$(fractions primes $M)" = "50 25 25 -33.33333 0 -33.33333"
 
 finish
