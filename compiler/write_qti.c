@@ -42,8 +42,10 @@
  * Scores are 0..1 per item (SCORE, MAXSCORE 1), computed by explicit
  * response processing (no templates to fetch), with qbc's rules:
  * multiple partial = (right picks - wrong picks) / right options, never
- * below 0 (a mapping with lowerBound 0); matching partial = right pairs /
- * pairs; cloze partial = right gaps / gaps; all-or-nothing = the whole
+ * below 0 (a mapping with lowerBound 0); a single or multiple question
+ * with marks (issue 36): the same mapping with each option's share;
+ * matching partial = right pairs / pairs; cloze partial = right gaps /
+ * gaps; all-or-nothing = the whole
  * correct response.  Feedback (an outcome FB_<id> per feedback) shows
  * each picked option's feedback, the question's feedback-wrong below
  * full score and the explanation after every answer, as modal feedback.
@@ -1112,8 +1114,10 @@ static void write_choice(ctx *c, const qb_question *q, const char *lang)
 {
 	bool tf = q->type == QB_QTYPE_TRUE_FALSE, multi = q->type == QB_QTYPE_MULTIPLE;
 	bool partial = multi && qb_question_scoring(c->bank, q) == QB_SCORING_PARTIAL;
+	bool marks = qb_question_has_marks(q); /* issue 36: each option's share */
 	size_t ncorrect = qb_question_ncorrect(q);
 	char id[32];
+	partial = partial || marks;
 	response_decl(c, "RESPONSE", multi ? "multiple" : "single", "identifier");
 	const char **right = qb_xcalloc(q->nchoices + 1, sizeof *right);
 	char (*ids)[32] = qb_xcalloc(q->nchoices + 1, sizeof *ids);
@@ -1127,7 +1131,10 @@ static void write_choice(ctx *c, const qb_question *q, const char *lang)
 	if (partial) {
 		mapping(c, 0, 1);
 		for (size_t i = 0; i < q->nchoices; i++)
-			map_entry(c, ids[i], (q->choices[i].correct ? 1.0 : -1.0) / (double)ncorrect, -1);
+			map_entry(c, ids[i],
+			          marks ? qb_share_value(qb_choice_share(c->bank, q, i))
+			                : (q->choices[i].correct ? 1.0 : -1.0) / (double)ncorrect,
+			          -1);
 		end(c);
 	}
 	bool shuffle = start_body(c, q, lang, "choiceInteraction");

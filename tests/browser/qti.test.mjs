@@ -69,7 +69,7 @@ title:
    explanation: en: Both.
 `;
 
-let tmp, srv, page, PKG, NUM, GAPS, PSG;
+let tmp, srv, page, PKG, NUM, GAPS, PSG, MARKS;
 const requests = [];
 const problems = [];
 
@@ -110,6 +110,13 @@ before(async () => {
   assert.equal(rp.status, 0, rp.stderr);
   PSG = path.join(tmp.dir, 'psg');
   unzip(path.join(out, 'qti-passage.sw.qti3.zip'), PSG);
+  // tests/qti/marks.qb: negative marks and partial credit (issue 36)
+  const mb = path.join(tmp.dir, 'marks.qb');
+  copyFileSync(path.join(TESTS, 'qti', 'marks.qb'), mb);
+  const rm = qbc(['build', '--format', 'qti3', '-o', out, mb]);
+  assert.equal(rm.status, 0, rm.stderr);
+  MARKS = path.join(tmp.dir, 'marks');
+  unzip(path.join(out, 'qti-marks.en.qti3.zip'), MARKS);
   srv = await serveAndLaunch((req, res) => {
     const u = decodeURIComponent(new URL(req.url, 'http://x').pathname);
     requests.push(u);
@@ -119,6 +126,7 @@ before(async () => {
     if (u.startsWith('/num/') && !u.includes('..')) return sendFile(res, path.join(NUM, u.slice(5)));
     if (u.startsWith('/gaps/') && !u.includes('..')) return sendFile(res, path.join(GAPS, u.slice(6)));
     if (u.startsWith('/psg/') && !u.includes('..')) return sendFile(res, path.join(PSG, u.slice(5)));
+    if (u.startsWith('/marks/') && !u.includes('..')) return sendFile(res, path.join(MARKS, u.slice(7)));
     res.writeHead(404); res.end();
   });
   page = await srv.browser.newPage();
@@ -244,6 +252,19 @@ test('multiple choice, partial credit: (right - wrong) / right options, never be
   assert.equal(await score('item-two-en.xml', pick('C1', 'C3')), 0);
   assert.equal(await score('item-two-en.xml', pick('C3')), 0);
   assert.deepEqual(await page.evaluate(() => window.feedbackShown()), ['F3', 'WRONG', 'EXPLANATION']);
+});
+
+test('marks (issue 36): a single question scores the picked option\'s share, a multiple one the sum of its picks\' shares, from 0 to 1', async () => {
+  const marks = async (id, ...ids) => Number((await attempt(`item-${id}-en.xml`, pick(...ids), '/marks/')).SCORE);
+  assert.equal(await marks('capital', 'C1'), 1);
+  assert.equal(await marks('capital', 'C3'), 0.5); // partly right
+  assert.equal(await marks('capital', 'C2'), 0); // -25%: never below 0
+  assert.equal(await marks('primes', 'C1', 'C2'), 1);
+  assert.equal(await marks('primes', 'C1', 'C4'), 0.75);
+  const third = await marks('primes', 'C1', 'C3');
+  // a third taken away (the player gives its SCORE to three decimals)
+  assert.ok(Math.abs(third - (0.75 - 1 / 3)) < 1e-3, String(third));
+  assert.equal(await marks('primes', 'C2', 'C3'), 0);
 });
 
 test('multiple choice, all-or-nothing: only the whole answer scores', async () => {

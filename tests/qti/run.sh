@@ -12,7 +12,7 @@ HERE="$ROOT/tests/qti"
 T=$(tmpdir)
 W="$T/w"
 mkdir "$W"
-cp -R "$HERE/types.qb" "$HERE/pertag.qb" "$HERE/numeric.qb" "$HERE/passage.qb" "$HERE/media" "$W/"
+cp -R "$HERE/types.qb" "$HERE/pertag.qb" "$HERE/numeric.qb" "$HERE/passage.qb" "$HERE/marks.qb" "$HERE/media" "$W/"
 cd "$W" || exit 2
 # xp FILE XPATH: the string value of an XPath expression (elements are
 # named with local-name(): QTI's namespaces are default namespaces).
@@ -266,6 +266,28 @@ check "numeric gaps: each range checked into its own outcome, as the author's de
 	'9.76..9.86 36.1..37.2 336.14..349.86 GAP_3'
 check "numeric gaps: the score adds the gaps' outcomes and the typed gap's mapping" \
 	is $G "concat(count(//$(e sum)/$(e variable)), ' ', count(//$(e sum)/$(e mapResponse)))" '3 1'
+# --- marks (issue 36): each option's share in the item's mapping
+run $QBC build --format qti,qti3 -o out marks.qb
+check "marks bank: builds" rc 0
+mkdir pm pm3
+unzip -q out/qti-marks.en.qti.zip -d pm
+unzip -q out/qti-marks.en.qti3.zip -d pm3
+check "marks bank: items validate (2.1)" valid "$XSD21" pm/item-*.xml
+check "marks bank: items validate (3.0)" valid "$XSD30" pm3/item-*.xml
+# entries ID: the mapped values of item ID's mapping, and its bounds
+entries() {
+	n=$(xp "pm/item-$1-en.xml" "count(//$(e mapEntry))") i=1
+	v=$(xp "pm/item-$1-en.xml" "concat(//$(e mapping)/@lowerBound, '..', //$(e mapping)/@upperBound, ':')")
+	while [ "$i" -le "$n" ]; do
+		v="$v $(xp "pm/item-$1-en.xml" "string((//$(e mapEntry))[$i]/@mappedValue)")"
+		i=$((i + 1))
+	done
+	echo "$v"
+}
+check "marks: a single question's mapping, from 0 to 1: 1, -0.25, 0.5, 0" \
+	test "$(entries capital)" = "0..1: 1 -0.25 0.5 0"
+check "marks: a multiple question's mapping: 0.75, 0.25, a third taken away, 0" \
+	test "$(entries primes)" = "0..1: 0.75 0.25 -0.3333333333333333 0"
 # --- the manifest's titles are plain text; a cloze's metadata; tables
 NM=pn/imsmanifest.xml
 check "manifest title: a cloze's gaps as ___, a formula without TeX" \
