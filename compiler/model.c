@@ -726,6 +726,19 @@ qb_share qb_choice_share(const qb_bank *bank, const qb_question *q, size_t i)
 	return share_make(-1, nright);
 }
 
+const char *qb_share_text(qb_share s, char *buf, size_t size)
+{
+	qb_share r = share_make(s.num, s.den);
+	char m[32];
+	if (r.den > UINT16_MAX || r.num > INT16_MAX || r.num < -INT16_MAX)
+		snprintf(m, sizeof m, "%.1f%%", 100.0 * (double)r.num / (double)r.den);
+	else
+		qb_mark_text((qb_mark){(int16_t)r.num, (uint16_t)r.den}, m, sizeof m);
+	snprintf(buf, size, "%s%s", r.num > 0 ? "+" : r.num < 0 ? "\xE2\x88\x92" : "",
+	         m[0] == '-' ? m + 1 : m);
+	return buf;
+}
+
 const char *qb_share_moodle(qb_share s)
 {
 	static const struct {

@@ -496,6 +496,9 @@ static inline double qb_share_value(qb_share s)
 {
 	return (double)s.num / (double)s.den;
 }
+/* s as learners read it on an answer key: "+50%", "\u221225%" (the minus
+ * sign), "0%", "+33.3%", "+1/12"; buf holds at least 32 bytes. */
+const char *qb_share_text(qb_share s, char *buf, size_t size);
 /* The Moodle grade of s ("-33.33333", "50"), or NULL when s is none of
  * Moodle's grades (100, 90, 83.33333, ..., 5, 0 and their negatives). */
 const char *qb_share_moodle(qb_share s);

@@ -488,6 +488,16 @@ static bool is_rtl(const anki *a, const char *lang)
 	return strcmp(qb_render_lang_dir(a->ctx, lang), "rtl") == 0;
 }
 
+/* A question with marks (issue 36): the option's share of the mark,
+ * "<span class=qb-share>\u221225%</span>", which the back shows (the
+ * front's CSS hides it), with and without the script. */
+static void option_mark(qb_buf *out, const qb_bank *bank, const qb_question *q, size_t i)
+{
+	char m[40];
+	qb_buf_appendf(out, "<span class=\"qb-share\">%s</span> ",
+	               qb_share_text(qb_choice_share(bank, q, i), m, sizeof m));
+}
+
 /* The options in lang: "<ol class=qb-options data-type=T data-shuffle
  * data-scoring=partial><li data-ok data-pin>text<small>feedback</small>
  * </li>...</ol>" (data-type only when not single; the others only when
@@ -510,6 +520,9 @@ static int options_list(anki *a, qb_buf *out, const qb_question *q, const char *
 		qb_buf_puts(out, " data-scoring=\"partial\"");
 	if (q->type == QB_QTYPE_SHORT && q->case_sensitive)
 		qb_buf_puts(out, " data-case");
+	bool marks = qb_question_has_marks(q);
+	if (marks)
+		qb_buf_puts(out, " data-marks");
 	if (q->type == QB_QTYPE_NUMERIC) {
 		/* %.17g: exact round trip; the script compares lo <= x <= hi. */
 		qb_buf_appendf(out, " data-lo=\"%.17g\" data-hi=\"%.17g\">", qb_question_num(q)->lo, qb_question_num(q)->hi);
@@ -526,7 +539,12 @@ static int options_list(anki *a, qb_buf *out, const qb_question *q, const char *
 			qb_buf_puts(out, " data-ok");
 		if (c->pinned && qb_question_shuffles(a->bank, q))
 			qb_buf_puts(out, " data-pin");
+		if (marks) /* issue 36: what picking it earns, %.17g: exact */
+			qb_buf_appendf(out, " data-mark=\"%.17g\"",
+			               qb_share_value(qb_choice_share(a->bank, q, i)));
 		qb_buf_putc(out, '>');
+		if (marks)
+			option_mark(out, a->bank, q, i);
 		if (q->type == QB_QTYPE_MATCHING) {
 			/* "left<span class=qb-match>right</span>"; a distractor has
 			 * no left side and no data-ok. */

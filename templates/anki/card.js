@@ -518,7 +518,15 @@
         result.classList.add(right ? 'qb-ok' : 'qb-bad');
         /* Partial credit (multiple): max(0, right picks - wrong picks)
          * of the correct options, as input/README.md scores it. */
-        if (!right && matching && o.list.getAttribute('data-scoring') === 'partial' && L.partialScore) {
+        if (!right && o.list && o.list.hasAttribute('data-marks') && L.partialScore) {
+          /* Marks (issue 36): the sum of what the picks earn, from 0 to 1,
+           * in percent, as the SCORM player says it. */
+          var sum = 0;
+          for (var s = 0; s < o.items.length; s++)
+            if (has(picks, indexOf(o.items[s]))) sum += Number(o.items[s].getAttribute('data-mark')) || 0;
+          result.textContent += ' \u00b7 ' + L.partialScore.replace('{n}', String(Math.round(10000 * Math.min(1, Math.max(0, sum))) / 100))
+            .replace('{total}', '100');
+        } else if (!right && matching && o.list.getAttribute('data-scoring') === 'partial' && L.partialScore) {
           result.textContent += ' \u00b7 ' + L.partialScore.replace('{n}', String(pairsRight))
             .replace('{total}', String(pairs));
         } else if (!right && o.list && o.list.getAttribute('data-scoring') === 'partial' && L.partialScore) {

@@ -99,6 +99,7 @@ before(async () => {
   mkdirSync(path.join(tmp.dir, 'numeric-src'));
   writeFileSync(path.join(tmp.dir, 'numeric-src', 'numeric.qb'), NUMERIC_GAPS);
   loadPackage(path.join(tmp.dir, 'numeric-src', 'numeric.qb'), 'anki-numeric-gaps', 'qbc cloze');
+  loadPackage(path.join(TESTS, 'anki', 'marks.qb'), 'anki-marks');
   const folder = path.join(tmp.dir, 'media');
   server = http.createServer((req, res) => {
     const url = decodeURIComponent(req.url.split('?')[0]);
@@ -395,6 +396,32 @@ test('partial credit: the back says how much of a multiple answer was right', as
     for (const i of picks) await page.click(`.qb-front .qb-option[data-i="${i}"]`);
     await show(page, back(id, n));
     assert.equal(await page.textContent('.qb-result'), want, `picks ${picks}`);
+    assert.deepEqual(errors, []);
+    await ctx.close();
+  }
+});
+
+test('marks (issue 36): the back shows what each option earns, with and without the script; the front hides it', async () => {
+  const id = 'anki-marks';
+  const n = note(id, 'capital', 'en');
+  pages.set(`/${id}/nojs-back.html`, shell(id, back(id, n)));
+  const ctx = await browser.newContext({ javaScriptEnabled: false });
+  const page = await ctx.newPage();
+  await page.goto(`${base}/${id}/nojs-back.html`);
+  const shown = await page.$$eval('.qb-back .qb-feedback li .qb-share', (els) => els.map((e) => [e.textContent, e.checkVisibility()]));
+  assert.deepEqual(shown, [['+100%', true], ['\u221225%', true], ['+50%', true], ['0%', true]]);
+  assert.equal(await page.$eval('.qb-front .qb-share', (e) => e.checkVisibility()), false, 'the front hides the marks');
+  await ctx.close();
+  const m = note(id, 'primes', 'en');
+  for (const [picks, want] of [[[0, 3], '✗ Incorrect · 75 of 100'], [[0, 2], '✗ Incorrect · 41.67 of 100'],
+    [[1, 2], '✗ Incorrect · 0 of 100'], [[0, 1], '✓ Correct']]) {
+    const { ctx, page, errors } = await reviewer(id);
+    await show(page, front(id, m));
+    for (const i of picks) await page.click(`.qb-front .qb-option[data-i="${i}"]`);
+    await show(page, back(id, m));
+    assert.equal(await page.textContent('.qb-result'), want, `picks ${picks}`);
+    assert.deepEqual(await page.$$eval('.qb-back .qb-feedback li .qb-share', (els) => els.map((e) => e.textContent)),
+      ['+75%', '+25%', '\u221233.3%', '0%']);
     assert.deepEqual(errors, []);
     await ctx.close();
   }
