@@ -534,8 +534,12 @@ static json_t *question_json(ctx *c, const qb_question *q, size_t keylen)
 		set(oo, "id", json_string(id));
 		set(oo, "correct", json_boolean(ch->correct));
 		set(oo, "pinned", json_boolean(ch->pinned));
-		if (marks) /* issue 36: what picking it earns */
-			set(oo, "mark", json_real(qb_share_value(qb_choice_share(c->bank, q, i))));
+		if (marks) { /* issue 36: what picking it earns; the paper key's words */
+			char st[40];
+			qb_share sh = qb_choice_share(c->bank, q, i);
+			set(oo, "mark", json_real(qb_share_value(sh)));
+			set(oo, "markText", json_string(qb_share_text(sh, st, sizeof st)));
+		}
 		if (q->type == QB_QTYPE_SHORT) {
 			set(oo, "text", raw_map(c, &ch->text));
 			size_t n = longest_text(c->r, &ch->text);

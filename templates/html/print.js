@@ -91,8 +91,10 @@
       var text = q.type === 'true-false' ? node('span', '', lab(l, o.id === 'a' ? 'true' : 'false')) : rich('span', '', tr(o.text, l));
       var mark = key ? (o.correct ? '✓' : '') : '☐';
       if (o.correct) right.push(letterOf(l, i));
-      list.appendChild(node('li', 'pq-option' + (key && o.correct ? ' is-correct' : ''), [
-        node('span', 'pq-box', mark), node('span', 'pq-letter', letterOf(l, i) + '.'), text]));
+      var parts = [node('span', 'pq-box', mark), node('span', 'pq-letter', letterOf(l, i) + '.'), text];
+      // marks (issue 36): the key says what each option earns
+      if (key && q.marks) parts.push(node('span', 'pq-share', '(' + o.markText + ')'));
+      list.appendChild(node('li', 'pq-option' + (key && o.correct ? ' is-correct' : ''), parts));
     });
     out.push(node('p', 'pq-hint', lab(l, q.type === 'multiple' ? 'chooseMany' : 'chooseOne')), list);
     if (key) out.push(answerLine(l, right.join(lab(l, 'listSep'))));

@@ -140,6 +140,30 @@ test('the answer key shows a numeric gap\'s accepted value, tolerance or range; 
   await page.done();
 });
 
+test('marks (issue 36): the key says what each option earns; the worksheet does not', async () => {
+  const url = build('marks', HEAD('marks') + `
+1. capital
+   en: The capital of France?
+   sw: Mji mkuu wa Ufaransa?
+   * en: Paris
+     sw: Paris
+   - −25% en: London
+     sw: London
+   - 50% en: Lyon
+     sw: Lyon
+   explanation:
+     en: EXPL1 Paris.
+     sw: EXPL1 Paris.
+`);
+  const page = await open(url + '#print=key&lang=en&version=0');
+  const shares = await page.locator('.pq-share').allInnerTexts();
+  assert.deepEqual(shares, ['(+100%)', '(\u221225%)', '(+50%)']);
+  await page.goto(url + '#print=worksheet&lang=en&version=0');
+  await page.reload();
+  assert.equal(await page.locator('.pq-share').count(), 0);
+  await page.done();
+});
+
 test('default-language: sw puts Kiswahili first: key and worksheet side by side, print choices, language buttons', async () => {
   const url = build('order', HEAD('order') + CLOZE + SINGLE);
   const page = await open(url);
