@@ -88,6 +88,9 @@ static void question_hash(uint8_t out[8], const qb_bank *bank, const qb_question
 		 * of older questions stay as they were. */
 		if (q->choices[i].pinned)
 			qb_buf_putc(&b, '!');
+		/* issue 36: a mark, only when written (older hashes stay) */
+		if (q->choices[i].mark.den)
+			qb_buf_appendf(&b, "%%%d/%u", q->choices[i].mark.num, (unsigned)q->choices[i].mark.den);
 		if (qb_choice_match(&q->choices[i])->present)
 			append_text(&b, qb_choice_match(&q->choices[i]), lang, bank->dir);
 	}

@@ -368,5 +368,9 @@ check "marks: single: the right option 100, a penalty -25, a partly right option
 	test "$(fractions capital $M)" = "100 -25 50 0"
 check "marks: multiple: a marked right option 50, the others share the rest, a third taken away, none, and an unmarked wrong option minus a right option's share" \
 	test "$(fractions primes $M)" = "50 25 25 -33.33333 0 -33.33333"
+sed -i 's/   - −25% en: London/   - -50% en: London/' marks.qb
+run $B marks.qb
+check "marks: a changed mark is a changed question (a new revision for Moodle)" out_has "1 changed (capital)"
+check "marks: the new grade written" test "$(fractions capital $M)" = "100 -50 50 0"
 
 finish
