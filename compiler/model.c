@@ -623,28 +623,45 @@ qb_mark_err qb_mark_parse(const char *s, size_t n, qb_mark *out)
 	size_t ia, ib, fa, fb;
 	if (!mark_shape(s, n, &neg, &ia, &ib, &fa, &fb, &percent))
 		return QB_MARK_SYNTAX;
-	if (ib - ia > 4 || fb - fa > 6)
-		return QB_MARK_RANGE;
-	long whole = 0, frac = 0, scale = 1;
+	while (ib - ia > 1 && s[ia] == '0')
+		ia++;
+	if (ib - ia > 4)
+		return QB_MARK_RANGE; /* 10000% or more, or n/10000... */
+	long whole = 0;
 	for (size_t i = ia; i < ib; i++)
 		whole = whole * 10 + (s[i] - '0');
-	for (size_t i = fa; i < fb; i++) {
-		frac = frac * 10 + (s[i] - '0');
-		scale *= 10;
-	}
 	if (!percent) {
-		if (frac == 0)
+		long den = 0;
+		for (size_t i = fa; i < fb && den <= 100000; i++)
+			den = den * 10 + (s[i] - '0');
+		if (den == 0)
 			return QB_MARK_RANGE; /* n/0 */
-		return mark_set(neg ? -whole : whole, frac, out);
+		if (den > 100000)
+			return QB_MARK_DIGITS;
+		return mark_set(neg ? -whole : whole, den, out);
 	}
-	long num = whole * scale + frac;
+	/* the percent as a double for the snap, exactly up to 4 decimals */
+	double pct = (double)whole, unit = 1;
+	long frac = 0, scale = 1;
+	for (size_t i = fa; i < fb; i++) {
+		unit /= 10;
+		pct += unit * (s[i] - '0');
+		if (i - fa < 4) {
+			frac = frac * 10 + (s[i] - '0');
+			scale *= 10;
+		} else if (s[i] != '0')
+			scale = 0; /* more digits than a mark keeps */
+	}
 	if (neg)
-		num = -num;
-	if (labs(num) > 100 * scale)
+		pct = -pct;
+	if (pct > 100 || pct < -100)
 		return QB_MARK_RANGE;
-	if (fb > fa && mark_snap((double)num / (double)scale, 0.5 / (double)scale, out))
+	if (fb > fa && mark_snap(pct, 0.5 * unit > 1e-9 ? 0.5 * unit : 1e-9, out))
 		return QB_MARK_OK;
-	return mark_set(num, 100 * scale, out);
+	if (!scale)
+		return QB_MARK_DIGITS;
+	long num = whole * scale + frac;
+	return mark_set(neg ? -num : num, 100 * scale, out);
 }
 
 qb_mark_err qb_mark_from_percent(double percent, qb_mark *out)

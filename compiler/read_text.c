@@ -599,8 +599,8 @@ static void option_mark_read(reader *r, qb_choice *c, const qb_line *ln)
 		              (int)ln->marklen, r->line + ln->mark);
 		return;
 	default:
-		qb_diag_error(at, "the mark '%.*s' has too many decimals: write at most two "
-		              "('12.25%%'), or a third as '33.3%%'",
+		qb_diag_error(at, "the mark '%.*s' is too precise: write a percent with at most two "
+		              "decimals ('12.25%%'), or a third as '33.3%%'",
 		              (int)ln->marklen, r->line + ln->mark);
 		return;
 	}

@@ -362,6 +362,13 @@ static void marks(void)
 	INT_EQ(qb_mark_parse("-150%", 5, &m), QB_MARK_RANGE);
 	INT_EQ(qb_mark_parse("12.345%", 7, &m), QB_MARK_DIGITS);
 	INT_EQ(qb_mark_parse("25", 2, &m), QB_MARK_SYNTAX);
+	INT_EQ(qb_mark_parse("12.1234567%", 11, &m), QB_MARK_DIGITS);
+	INT_EQ(qb_mark_parse("33.33333333333333333%", 21, &m), QB_MARK_OK);
+	INT_EQ(m.den, 3);
+	INT_EQ(qb_mark_parse("12.125%", 7, &m), QB_MARK_OK);
+	INT_EQ(m.den, 800);
+	INT_EQ(qb_mark_parse("1/0", 3, &m), QB_MARK_RANGE);
+	INT_EQ(qb_mark_parse("99999999999%", 12, &m), QB_MARK_RANGE);
 	INT_EQ(qb_mark_from_percent(-33.33333, &m), QB_MARK_OK);
 	INT_EQ(m.den, 3);
 	INT_EQ(qb_mark_from_percent(-33.3, &m), QB_MARK_OK); /* not Moodle's: 333/1000 */
