@@ -1196,7 +1196,7 @@
     var items = Q.map(function (q) {
       var a = S.answers[q.key];
       var ok = a && a.correct;
-      var part = a && !ok && q.partial && a.score > 0;
+      var part = a && !ok && (q.partial || q.marks) && a.score > 0;
       return el('li', { 'class': 'review-item ' + (ok ? 'is-correct' : 'is-wrong') }, [
         el('p', { 'class': 'review-result', lang: S.lang }, [
           el('span', { 'aria-hidden': 'true', text: ok ? '✓ ' : (part ? '◐ ' : '✗ ') }),

@@ -419,5 +419,5 @@ test('every item in both languages: its correct response, given through the play
 
 test('nothing failed in the page, and nothing was fetched from outside the package', () => {
   assert.deepEqual(problems, []);
-  for (const u of requests) assert.match(u, /^\/(player\/(index\.global\.js|item\.css)|(pkg|num|gaps|psg)\/.*)?$/);
+  for (const u of requests) assert.match(u, /^\/(player\/(index\.global\.js|item\.css)|(pkg|num|gaps|psg|marks)\/.*)?$/);
 });
