@@ -84,6 +84,7 @@ typedef struct later_item {
 	char *text; /* the message (translated), or the source's text */
 	size_t len; /* the source's                                    */
 	char *file; /* the source's                                    */
+	bool borrowed; /* the source's text is the caller's (qb_diag_later_borrow_source()) */
 } later_item;
 
 struct qb_diag_later {
@@ -123,7 +124,8 @@ void qb_diag_later_free(qb_diag_later *l)
 	if (!l)
 		return;
 	for (size_t i = 0; i < l->n; i++) {
-		free(l->items[i].text);
+		if (!l->items[i].borrowed)
+			free(l->items[i].text);
 		free(l->items[i].file);
 	}
 	free(l->items);
@@ -142,7 +144,8 @@ void qb_diag_later_each(const qb_diag_later *l, qb_diag_later_fn fn, void *paylo
 static void add_source(const char *file, char *text, size_t len)
 {
 	if (later) {
-		later_push((later_item){true, QB_DIAG_NOTE, {NULL, 0, 0}, text, len, qb_xstrdup(file)});
+		later_push((later_item){true, QB_DIAG_NOTE, {NULL, 0, 0}, text, len, qb_xstrdup(file),
+		                        false});
 		return;
 	}
 	for (source **p = &sources; *p;) {
@@ -172,12 +175,27 @@ void qb_diag_add_source(const char *file, const char *text, size_t len)
 	for (const source *s = later ? NULL : sources; s; s = s->next)
 		if (s->text == text && s->len == len && strcmp(s->file, file) == 0)
 			return;
+	for (size_t i = 0; later && i < later->n; i++) {
+		const later_item *it = &later->items[i];
+		if (it->borrowed && it->text == text && it->len == len && strcmp(it->file, file) == 0)
+			return;
+	}
 	add_source(file, qb_xstrndup(text, len), len);
 }
 
 void qb_diag_add_source_owned(const char *file, char *text, size_t len)
 {
 	add_source(file, text, len);
+}
+
+void qb_diag_later_borrow_source(const char *file, const char *text, size_t len)
+{
+	if (!later) {
+		qb_diag_add_source(file, text, len);
+		return;
+	}
+	later_push((later_item){true, QB_DIAG_NOTE, {NULL, 0, 0}, (char *)text, len,
+	                        qb_xstrdup(file), true});
 }
 
 /* Enough to tell an edited file from the one read (a quote is all that
@@ -512,7 +530,7 @@ static void vdiag(qb_diag_level level, qb_loc loc, const char *fmt, va_list ap)
 		if (format_tag)
 			qb_buf_appendf(&m, "[%s] ", format_tag);
 		qb_buf_vappendf(&m, gettext(fmt), ap);
-		later_push((later_item){false, level, loc, qb_buf_detach(&m), 0, NULL});
+		later_push((later_item){false, level, loc, qb_buf_detach(&m), 0, NULL, false});
 		return;
 	}
 	if (level == QB_DIAG_WARNING && werror)
@@ -593,8 +611,11 @@ void qb_diag_later_report(qb_diag_later *l)
 	for (size_t i = 0; l && i < l->n; i++) {
 		later_item *it = &l->items[i];
 		if (it->is_source) {
-			add_source(it->file, it->text, it->len);
-			it->text = NULL; /* the source list owns it now */
+			/* A borrowed text may not outlive the list: copied. */
+			add_source(it->file, it->borrowed ? qb_xstrndup(it->text, it->len) : it->text,
+			           it->len);
+			if (!it->borrowed)
+				it->text = NULL; /* the source list owns it now */
 		} else {
 			diag_at(it->level, it->loc, QB_DIAG_AS_IS, it->text);
 		}

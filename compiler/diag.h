@@ -99,6 +99,13 @@ void qb_diag_later_begin(void);
 qb_diag_later *qb_diag_later_end(void);
 void qb_diag_later_report(qb_diag_later *l);
 void qb_diag_later_free(qb_diag_later *l);
+/* While diagnostics are kept (qb_diag_later_begin()), registers text for
+ * file without a copy: the caller keeps it until the list is reported
+ * (which copies it) or freed, and a reader's qb_diag_add_source() of the
+ * same text then copies nothing.  translate import reads back the bank it
+ * edited from the text it is about to write.  Without a list, the same
+ * as qb_diag_add_source(). */
+void qb_diag_later_borrow_source(const char *file, const char *text, size_t len);
 /* Each diagnostic of l in order (its message translated), for a caller
  * that reports them at other places (translate import: a bank it did not
  * write is no place to point at). */

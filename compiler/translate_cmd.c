@@ -746,13 +746,28 @@ static qb_drv_status import_file(const qb_drv_opts *o, const char *fpath, const 
 	qb_edit_result(ed, &result);
 	qb_edit_free(ed); /* its lines: the bank's size again */
 	ed = NULL;
+	/* The edited text grew by doubling: its slack let go (a big block
+	 * shrinks in place). */
+	if (result.ptr && result.cap > result.len + 1) {
+		result.ptr = qb_xrealloc(result.ptr, result.len + 1);
+		result.cap = result.len + 1;
+	}
 	if (n.added || n.changed) {
 		/* The edited bank must read as the file says before it replaces
-		 * the old one. */
+		 * the old one.  The old bank's bytes and model are not needed
+		 * any more (the record is found from the path, the units are
+		 * the keys and f's): let go before the new one is read, so the
+		 * two are never held together. */
+		qb_diag_drop_source(bpath);
+		text = NULL;
+		qb_bank_free(bank);
+		bank = NULL;
 		qb_diag_mark m2 = qb_diag_mark_now();
 		/* Its diagnostics point at lines of a bank that is not written
-		 * yet: they are told at the translator's units (readback_at()). */
+		 * yet: they are told at the translator's units (readback_at()).
+		 * They quote the text to be written, borrowed, not copied. */
 		qb_diag_later_begin();
+		qb_diag_later_borrow_source(bpath, qb_buf_cstr(&result), result.len);
 		nb = qb_read_text(bpath, qb_buf_cstr(&result), result.len);
 		if (nb)
 			qb_validate_unfinished(nb, L);
@@ -786,7 +801,7 @@ static qb_drv_status import_file(const qb_drv_opts *o, const char *fpath, const 
 		}
 	}
 	/* The record: fuzzy translations stay stale, the others are current. */
-	if ((rc = load_record(bank, &rpath, &rev)) != QB_DRV_OK)
+	if ((rc = load_record(nb ? nb : bank, &rpath, &rev)) != QB_DRV_OK)
 		goto done;
 	const qb_bank *cb = nb ? nb : bank;
 	if (!nb) {
