@@ -119,7 +119,7 @@ static char *keep_header(const char *ours, const char *old)
 /* The messages l->v[from..to) (and the header before them when header
  * is not NULL) as one libgettextpo file. */
 static po_file_t po_chunk(const qb_tu_list *l, const qb_bank *bank, const char *header,
-                          size_t from, size_t to)
+                          bool first, size_t from, size_t to)
 {
 	po_file_t file = po_file_create();
 	po_message_iterator_t it = po_message_iterator(file, NULL);
@@ -127,7 +127,7 @@ static po_file_t po_chunk(const qb_tu_list *l, const qb_bank *bank, const char *
 		po_message_t h = po_message_create();
 		po_message_set_msgid(h, "");
 		po_message_set_msgstr(h, header);
-		if (l->header_comments && *l->header_comments)
+		if (first && l->header_comments && *l->header_comments)
 			po_message_set_comments(h, l->header_comments);
 		po_message_insert(it, h);
 	}
@@ -160,7 +160,9 @@ static po_file_t po_chunk(const qb_tu_list *l, const qb_bank *bank, const char *
 }
 
 /* Appends the file at scratch to out, after a blank line when sep (the
- * line libgettextpo puts between two messages).  0, or -1 with errno. */
+ * line libgettextpo puts between two messages), without its first
+ * message (the header a later chunk is written with) when sep.  0, or -1
+ * with errno. */
 static int append_file(FILE *out, const char *scratch, bool sep)
 {
 	FILE *in = fopen(scratch, "rb");
@@ -169,6 +171,9 @@ static int append_file(FILE *out, const char *scratch, bool sep)
 	char buf[65536];
 	size_t n;
 	int rc = sep && putc('\n', out) == EOF ? -1 : 0;
+	/* The header ends at the first blank line. */
+	for (int c, prev = 0; sep && (c = getc(in)) != EOF && !(c == '\n' && prev == '\n');)
+		prev = c;
 	while (!rc && (n = fread(buf, 1, sizeof buf, in)) > 0)
 		if (fwrite(buf, 1, n, out) != n)
 			rc = -1;
@@ -193,6 +198,7 @@ int qb_po_write(const qb_tu_list *l, const qb_bank *bank, const char *lang, cons
 	               "X-Generator: qbc %s\n"
 	               "X-Source-Language: %s\n",
 	               bank->id ? bank->id : "bank", lang, QB_VERSION, qb_bank_default_lang(bank));
+	static const char later_head[] = "Content-Type: text/plain; charset=UTF-8\n";
 	char *kept = keep_header(qb_buf_cstr(&header), l->header);
 	const char *head = kept ? kept : qb_buf_cstr(&header);
 	int rc = 0;
@@ -201,7 +207,7 @@ int qb_po_write(const qb_tu_list *l, const qb_bank *bank, const char *lang, cons
 	if (strcmp(path, "-") == 0) {
 		/* A pipe: one chunk (reopening stdout per chunk would truncate a
 		 * file it is redirected to). */
-		po_file_t file = po_chunk(l, bank, head, 0, l->n);
+		po_file_t file = po_chunk(l, bank, head, true, 0, l->n);
 		rc = po_file_write(file, "/dev/stdout", &handler) ? 0 : -1;
 		po_free(file);
 		goto done;
@@ -213,7 +219,10 @@ int qb_po_write(const qb_tu_list *l, const qb_bank *bank, const char *lang, cons
 	}
 	for (size_t from = 0; !rc && (from == 0 || from < l->n); from += QB_PO_CHUNK) {
 		size_t to = l->n - from < QB_PO_CHUNK ? l->n : from + QB_PO_CHUNK;
-		po_file_t file = po_chunk(l, bank, from == 0 ? head : NULL, from, to);
+		/* A later chunk has a header too, for its charset: without one,
+		 * libgettextpo takes its texts for ASCII and drops every other
+		 * byte ("invalid multibyte sequence").  Left out of the file. */
+		po_file_t file = po_chunk(l, bank, from == 0 ? head : later_head, from == 0, from, to);
 		if (!po_file_write(file, scratch, &handler))
 			rc = -1; /* reported by libgettextpo */
 		else if (append_file(a.f, scratch, from > 0) != 0) {
@@ -396,71 +405,85 @@ static int cmp_comment(const void *a, const void *b)
 	return strcmp(((const qb_tu_comment *)a)->key, ((const qb_tu_comment *)b)->key);
 }
 
-/* qb_po_read(), and with kept (else NULL) qb_po_read_kept(): one read of
- * the file (libgettextpo 0.21 loses the file name of the read before
- * each new one), every text in UTF-8. */
-static int po_read(const char *path, qb_tu_file *out, qb_tu_kept *kept)
+/* A read in progress: what one chunk of the file hands to the next. */
+typedef struct po_reader {
+	const char *path;
+	qb_tu_file *out;
+	qb_tu_kept *kept;
+	iconv_t cd;           /* from the header's charset, or (iconv_t)-1 */
+	char *charset;
+	char *header;         /* the header (libgettextpo's copy), or NULL   */
+	size_t cap, kcap;
+	bool began;           /* the charset is known                        */
+} po_reader;
+
+/* The first chunk's header: the file's charset and language. */
+static int po_begin(po_reader *r, po_file_t file)
 {
-	memset(out, 0, sizeof *out);
-	if (kept)
-		memset(kept, 0, sizeof *kept);
-	char *text = NULL, *utext = NULL, *charset = NULL;
-	size_t len = 0;
-	iconv_t cd = (iconv_t)-1;
-	if (qb_fs_read(path, &text, &len) != 0) {
-		qb_diag_fatal("cannot read '%s': %s", path, strerror(errno));
-		return -1;
+	r->began = true;
+	/* A copy (libgettextpo's xstrdup), the caller's to free. */
+	r->header = (char *)po_file_domain_header(file, NULL);
+	r->charset = po_charset(r->header);
+	if (strcasecmp(r->charset, "UTF-8") != 0) {
+		/* The file's own encoding, as msgfmt reads it: texts in UTF-8. */
+		r->cd = iconv_open("UTF-8", r->charset);
+		if (r->cd == (iconv_t)-1) {
+			qb_diag_error(QB_LOC(r->path, 0, 0), "the file's charset '%s' is not one this "
+			              "system knows; save it as UTF-8", r->charset);
+			return -1;
+		}
 	}
-	qb_diag_mark mk = qb_diag_mark_now();
-	po_file_t file = po_file_read(path, &handler);
-	if (!file || qb_diag_errors_since(mk)) {
-		if (file)
-			po_free(file);
+	if (r->header) {
+		char *raw = po_header_field(r->header, "Language");
+		r->out->lang = to_utf8(r->cd, raw);
+		free(raw);
+	}
+	if (r->out->lang && !*r->out->lang) {
+		free(r->out->lang);
+		r->out->lang = NULL;
+	}
+	return 0;
+}
+
+/* The messages of file, whose text (its own lines, without a header put
+ * before them) begins on line first + 1 of the file, copied into r's
+ * units in UTF-8 (libgettextpo leaves them in the file's charset).  A
+ * chunk after the first skips the header it was given. */
+static int po_take(po_reader *r, po_file_t file, char *text, int first, bool later)
+{
+	if (!r->began && po_begin(r, file) != 0) {
 		free(text);
 		return -1;
 	}
-	/* A copy (libgettextpo's xstrdup), the caller's to free. */
-	char *header = (char *)po_file_domain_header(file, NULL);
-	charset = po_charset(header);
-	size_t nctx = 0, next = 0;
-	if (strcasecmp(charset, "UTF-8") != 0) {
-		/* The file's own encoding, as msgfmt reads it: texts in UTF-8. */
-		cd = iconv_open("UTF-8", charset);
-		if (cd == (iconv_t)-1) {
-			qb_diag_error(QB_LOC(path, 0, 0), "the file's charset '%s' is not one this "
-			              "system knows; save it as UTF-8", charset);
-			goto done;
-		}
+	qb_tu_file *out = r->out;
+	qb_tu_kept *kept = r->kept;
+	iconv_t cd = r->cd;
+	char *utext = NULL;
+	if (cd != (iconv_t)-1) {
 		utext = to_utf8(cd, text);
 		if (!utext) {
-			qb_diag_error(QB_LOC(path, 0, 0), "the file is not '%s' text as its header "
-			              "says; save it as UTF-8", charset);
-			goto done;
+			qb_diag_error(QB_LOC(r->path, 0, 0), "the file is not '%s' text as its header "
+			              "says; save it as UTF-8", r->charset);
+			free(text);
+			return -1;
 		}
 	}
+	size_t nctx = 0, next = 0;
 	int lang_line = 0;
 	ctx_line *lines = ctx_lines(utext ? utext : text, &nctx, &lang_line);
+	if (!first && !later && r->header)
+		out->lang_line = lang_line;
 	/* The file's bytes were for its lines only: let go of them before
 	 * the messages are copied, the peak of the read. */
 	free(utext);
 	free(text);
-	utext = text = NULL;
-	if (header) {
-		char *raw = po_header_field(header, "Language");
-		out->lang = to_utf8(cd, raw);
-		free(raw);
-		out->lang_line = lang_line;
-	}
-	if (out->lang && !*out->lang) {
-		free(out->lang);
-		out->lang = NULL;
-	}
 	po_message_iterator_t it = po_message_iterator(file, NULL);
-	size_t cap = 0, kcap = 0;
 	for (po_message_t m; (m = po_next_message(it)) != NULL;) {
 		const char *ctx = po_message_msgctxt(m);
 		if (po_message_is_obsolete(m))
 			continue; /* messages a tool retired */
+		if (!ctx && !*po_message_msgid(m) && later)
+			continue; /* the header again, put before the chunk's messages */
 		/* The translator's comments: a string joined for the call, the
 		 * caller's to free when not "" (libgettextpo 0.21: "FIXME: memory
 		 * leak"). */
@@ -484,12 +507,12 @@ static int po_read(const char *path, qb_tu_file *out, qb_tu_kept *kept)
 		for (size_t k = 0; k < nctx; k++) {
 			size_t j = (next + k) % nctx;
 			if (lines[j].bare == !ctx && strcmp(lines[j].key, ctx ? key : msgid) == 0) {
-				line = lines[j].line;
+				line = first + lines[j].line;
 				next = j + 1;
 				break;
 			}
 		}
-		qb_loc at = {path, line, line ? 1 : 0};
+		qb_loc at = {r->path, line, line ? 1 : 0};
 		if (po_message_msgid_plural(m)) {
 			qb_diag_error(at, "'%s' is a plural message (msgid_plural): a text of the bank "
 			              "has one translation, given as msgstr", ctx ? key : msgid);
@@ -498,8 +521,8 @@ static int po_read(const char *path, qb_tu_file *out, qb_tu_kept *kept)
 			free(comments);
 			continue;
 		}
-		if (out->n == cap)
-			out->v = qb_xrealloc(out->v, (cap = cap * 2 + 64) * sizeof *out->v);
+		if (out->n == r->cap)
+			out->v = qb_xrealloc(out->v, (r->cap = r->cap * 2 + 64) * sizeof *out->v);
 		qb_tu_in *u = &out->v[out->n++];
 		memset(u, 0, sizeof *u);
 		u->key = key;
@@ -511,15 +534,15 @@ static int po_read(const char *path, qb_tu_file *out, qb_tu_kept *kept)
 			u->source = qb_xstrdup("");
 			u->target = qb_xstrdup("");
 			qb_diag_error(at, "the message is not '%s' text as the file's header says; save "
-			              "the file as UTF-8", charset);
+			              "the file as UTF-8", r->charset);
 		}
 		u->fuzzy = po_message_is_fuzzy(m) != 0;
 		u->reviewed = says_reviewed(comments, false);
 		char *ucomments = kept && ctx && key && comments ? to_utf8(cd, comments) : NULL;
 		free(comments);
 		if (ucomments) { /* kept by a new export with the message */
-			if (kept->n == kcap)
-				kept->v = qb_xrealloc(kept->v, (kcap = kcap * 2 + 16) * sizeof *kept->v);
+			if (kept->n == r->kcap)
+				kept->v = qb_xrealloc(kept->v, (r->kcap = r->kcap * 2 + 16) * sizeof *kept->v);
 			kept->v[kept->n++] = (qb_tu_comment){qb_xstrdup(key), ucomments};
 		}
 		u->reviewed_kept = comment_says_reviewed(po_message_extracted_comments(m), true);
@@ -533,17 +556,248 @@ static int po_read(const char *path, qb_tu_file *out, qb_tu_kept *kept)
 	for (size_t k = 0; k < nctx; k++)
 		free(lines[k].key);
 	free(lines);
-done:
-	if (cd != (iconv_t)-1)
-		iconv_close(cd);
+	return 0;
+}
+
+/* Messages a chunk of the file holds: libgettextpo builds a whole
+ * catalogue of what it reads (some 3 times the file), so a big file is
+ * read a chunk of whole messages at a time. */
+#define QB_PO_READ_CHUNK 4096
+
+/* How one line of a PO file starts a message: after a message's msgstr
+ * (and its string lines), the next comment (but an obsolete one's, "#~"),
+ * msgctxt or msgid line is the first line of the next message. */
+typedef struct po_split {
+	bool in_msgstr; /* a msgstr was read since the last message began */
+	size_t count;   /* messages begun                                  */
+} po_split;
+
+static bool po_split_line(po_split *s, const char *p, size_t len)
+{
+	bool starts = false;
+	if ((len >= 1 && p[0] == '#' && !(len >= 2 && p[1] == '~')) ||
+	    (len >= 7 && strncmp(p, "msgctxt", 7) == 0) || (len >= 5 && strncmp(p, "msgid", 5) == 0)) {
+		starts = s->in_msgstr || s->count == 0;
+		if (starts) {
+			s->in_msgstr = false;
+			s->count++;
+		}
+	} else if (len >= 6 && strncmp(p, "msgstr", 6) == 0) {
+		s->in_msgstr = true;
+	}
+	return starts;
+}
+
+static void count_said(void *payload, qb_diag_level level, qb_loc loc, const char *message)
+{
+	QB_UNUSED(level);
+	QB_UNUSED(loc);
+	QB_UNUSED(message);
+	++*(size_t *)payload;
+}
+
+/* A chunk's text given to libgettextpo through scratch (a file it opens
+ * by name: /proc/self/fd/N), its diagnostics kept: NULL when it said
+ * anything (the whole file is then read as one, for its diagnostics at
+ * their places). */
+static po_file_t po_read_chunk(FILE *scratch, const char *prefix, size_t plen, const char *text,
+                               size_t len)
+{
+	if (ftruncate(fileno(scratch), 0) != 0)
+		return NULL;
+	rewind(scratch);
+	if ((plen && fwrite(prefix, 1, plen, scratch) != plen) ||
+	    (len && fwrite(text, 1, len, scratch) != len) || fflush(scratch) != 0)
+		return NULL;
+	char name[64];
+	snprintf(name, sizeof name, "/proc/self/fd/%d", fileno(scratch));
+	qb_diag_later_begin();
+	po_file_t file = po_file_read(name, &handler);
+	qb_diag_later *said = qb_diag_later_end();
+	size_t n = 0;
+	qb_diag_later_each(said, count_said, &n);
+	qb_diag_later_free(said);
+	if (file && n) {
+		po_free(file);
+		file = NULL;
+	}
+	return file;
+}
+
+static int cmp_in(const void *a, const void *b)
+{
+	const qb_tu_in *x = *(const qb_tu_in *const *)a, *y = *(const qb_tu_in *const *)b;
+	int c = strcmp(x->key, y->key);
+	return c ? c : strcmp(x->source, y->source);
+}
+
+/* Two messages of the same msgctxt and msgid, which libgettextpo reports
+ * within one read but not across chunks. */
+static bool has_twice(const qb_tu_file *f)
+{
+	const qb_tu_in **v = qb_xcalloc(f->n + 1, sizeof *v);
+	for (size_t i = 0; i < f->n; i++)
+		v[i] = &f->v[i];
+	qsort(v, f->n, sizeof *v, cmp_in);
+	bool twice = false;
+	for (size_t i = 1; !twice && i < f->n; i++)
+		twice = cmp_in(&v[i - 1], &v[i]) == 0;
+	free(v);
+	return twice;
+}
+
+/* The file read a chunk of QB_PO_READ_CHUNK messages at a time, each
+ * chunk after the first with the file's header before it.  1 when the
+ * whole file must be read as one instead: libgettextpo said something
+ * about a chunk (its places would be the chunk's), a message is there
+ * twice, or no scratch file could be made. */
+static int po_read_chunks(po_reader *r)
+{
+	FILE *in = fopen(r->path, "rb");
+	if (!in) {
+		qb_diag_fatal("cannot read '%s': %s", r->path, strerror(errno));
+		return -1;
+	}
+	FILE *scratch = tmpfile();
+	int rc = scratch ? 0 : 1;
+	qb_buf chunk = QB_BUF_INIT, prefix = QB_BUF_INIT;
+	po_split split = {false, 0};
+	char *line = NULL;
+	size_t linecap = 0, first_count = 0;
+	int ln = 0, first = 0; /* lines read; the line before the chunk's */
+	/* The first message is the header: its msgid "" (no msgctxt, no
+	 * string line after it) then its msgstr.  0 not known yet, 1 it is,
+	 * 2 it is not, 3 a msgid "" seen. */
+	int header = 0;
+	bool prefixed = false, eof = false;
+	/* Each chunk's own diagnostics (qbc's, not libgettextpo's), reported
+	 * once every chunk is read, or dropped when the file is read again
+	 * as one. */
+	qb_diag_later **said = NULL;
+	size_t nsaid = 0;
+	while (rc == 0 && !eof) {
+		ssize_t len = getline(&line, &linecap, in);
+		eof = len < 0;
+		bool starts = !eof && po_split_line(&split, line, (size_t)len);
+		if (!eof && (header == 0 || header == 3)) {
+			size_t n = (size_t)len;
+			while (n && (line[n - 1] == '\n' || line[n - 1] == '\r' || line[n - 1] == ' '))
+				n--;
+			if (n >= 6 && strncmp(line, "msgstr", 6) == 0)
+				header = header == 3 ? 1 : 2;
+			else if (n >= 7 && strncmp(line, "msgctxt", 7) == 0)
+				header = 2;
+			else if (n >= 5 && strncmp(line, "msgid", 5) == 0)
+				header = n - 5 - strspn(line + 5, " \t") == 2 &&
+				         strncmp(line + 5 + strspn(line + 5, " \t"), "\"\"", 2) == 0 ? 3 : 2;
+			else if (n && line[0] == '"')
+				header = 2;
+		}
+		if (starts && split.count == 2 && !prefixed) {
+			/* The header message, before every later chunk. */
+			if (header == 1)
+				qb_buf_append(&prefix, chunk.ptr, chunk.len);
+			prefixed = true;
+		}
+		if (eof || (starts && split.count - first_count > QB_PO_READ_CHUNK)) {
+			po_file_t file = po_read_chunk(scratch, first ? prefix.ptr : NULL,
+			                               first ? prefix.len : 0, qb_buf_cstr(&chunk),
+			                               chunk.len);
+			if (!file) {
+				rc = 1;
+				break;
+			}
+			char *text = qb_buf_detach(&chunk);
+			said = qb_xrealloc(said, (nsaid + 1) * sizeof *said);
+			qb_diag_later_begin();
+			rc = po_take(r, file, text ? text : qb_xstrdup(""), first, first != 0);
+			said[nsaid++] = qb_diag_later_end();
+			po_free(file);
+			first = ln;
+			first_count = split.count - 1;
+		}
+		if (!eof) {
+			qb_buf_append(&chunk, line, (size_t)len);
+			ln++;
+		}
+	}
+	if (ferror(in)) {
+		qb_diag_fatal("cannot read '%s': %s", r->path, strerror(errno));
+		rc = -1;
+	}
+	free(line);
+	fclose(in);
+	if (scratch)
+		fclose(scratch);
+	qb_buf_dispose(&chunk);
+	qb_buf_dispose(&prefix);
+	if (!rc && has_twice(r->out))
+		rc = 1;
+	for (size_t k = 0; k < nsaid; k++)
+		rc == 1 ? qb_diag_later_free(said[k]) : qb_diag_later_report(said[k]);
+	free(said);
+	return rc;
+}
+
+/* The whole file read as one libgettextpo catalogue: its diagnostics at
+ * their places. */
+static int po_read_whole(po_reader *r)
+{
+	char *text = NULL;
+	size_t len = 0;
+	if (qb_fs_read(r->path, &text, &len) != 0) {
+		qb_diag_fatal("cannot read '%s': %s", r->path, strerror(errno));
+		return -1;
+	}
+	qb_diag_mark mk = qb_diag_mark_now();
+	po_file_t file = po_file_read(r->path, &handler);
+	if (!file || qb_diag_errors_since(mk)) {
+		if (file)
+			po_free(file);
+		free(text);
+		return -1;
+	}
+	int rc = po_take(r, file, text, 0, false);
 	po_free(file);
-	free(header);
-	free(charset);
-	free(utext);
-	free(text);
+	return rc;
+}
+
+static void po_reader_reset(po_reader *r)
+{
+	if (r->cd != (iconv_t)-1)
+		iconv_close(r->cd);
+	free(r->charset);
+	free(r->header);
+	qb_tu_file_dispose(r->out);
+	if (r->kept)
+		qb_tu_kept_dispose(r->kept);
+	qb_tu_file *out = r->out;
+	qb_tu_kept *kept = r->kept;
+	const char *path = r->path;
+	*r = (po_reader){.path = path, .out = out, .kept = kept, .cd = (iconv_t)-1};
+}
+
+/* qb_po_read(), and with kept (else NULL) qb_po_read_kept(): every text
+ * in UTF-8.  A chunk at a time (po_read_chunks()), else as one. */
+static int po_read(const char *path, qb_tu_file *out, qb_tu_kept *kept)
+{
+	memset(out, 0, sizeof *out);
+	if (kept)
+		memset(kept, 0, sizeof *kept);
+	po_reader r = {.path = path, .out = out, .kept = kept, .cd = (iconv_t)-1};
+	qb_diag_mark mk = qb_diag_mark_now();
+	int rc = po_read_chunks(&r);
+	if (rc == 1) {
+		po_reader_reset(&r);
+		rc = po_read_whole(&r);
+	}
+	if (r.cd != (iconv_t)-1)
+		iconv_close(r.cd);
+	free(r.charset);
+	free(r.header);
 	if (kept && kept->n)
 		qsort(kept->v, kept->n, sizeof *kept->v, cmp_comment);
-	return qb_diag_errors_since(mk) ? -1 : 0;
+	return rc || qb_diag_errors_since(mk) ? -1 : 0;
 }
 
 int qb_po_read(const char *path, qb_tu_file *out)

@@ -599,4 +599,5 @@ cd .. || exit 2
 . "$HERE/readers.sh"
 . "$HERE/export.sh"
 . "$HERE/passage.sh"
+. "$HERE/bigpo.sh"
 finish
