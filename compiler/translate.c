@@ -466,6 +466,120 @@ void qb_tu_collect(qb_tu_list *out, const qb_bank *bank, const char *lang,
 	free(c.gloss);
 }
 
+/* ---- the units a part at a time ---- */
+
+/* A stale text of the record in the language: its question and element. */
+typedef struct stale_elem {
+	char *qid, *elem;
+} stale_elem;
+
+struct qb_tu_walk {
+	collect_ctx c;
+	qb_tu_list part;
+	const qb_revisions *rev;
+	stale_elem *stale;   /* sorted                                   */
+	size_t nstale, stalecap;
+	size_t next;         /* the next question; SIZE_MAX: the bank's own texts first */
+	size_t nstate[4];    /* the units so far by state                */
+	size_t total;
+};
+
+static void walk_stale(void *payload, const char *qid, const char *elem, const char *lang)
+{
+	qb_tu_walk *w = payload;
+	if (strcmp(lang, w->c.lang) != 0)
+		return;
+	if (w->nstale == w->stalecap)
+		w->stale = qb_xrealloc(w->stale, (w->stalecap = w->stalecap * 2 + 16) * sizeof *w->stale);
+	w->stale[w->nstale++] = (stale_elem){qb_xstrdup(qid), qb_xstrdup(elem)};
+}
+
+static int cmp_stale(const void *a, const void *b)
+{
+	const stale_elem *x = a, *y = b;
+	int d = strcmp(x->qid, y->qid);
+	return d ? d : strcmp(x->elem, y->elem);
+}
+
+qb_tu_walk *qb_tu_walk_new(const qb_bank *bank, const char *lang, const qb_revisions *rev,
+                           const char *glossary)
+{
+	qb_tu_walk *w = qb_xcalloc(1, sizeof *w);
+	w->c = (collect_ctx){&w->part, 0, bank, lang, qb_bank_default_lang(bank), NULL, "", NULL, 0,
+	                     ""};
+	w->rev = rev;
+	w->next = SIZE_MAX;
+	if (glossary)
+		read_glossary(&w->c, glossary);
+	/* The record's stale texts in the language, once: a part's units
+	 * look theirs up. */
+	if (rev && w->c.deflang) {
+		qb_rev_stale_texts(rev, bank, walk_stale, w);
+		if (w->nstale)
+			qsort(w->stale, w->nstale, sizeof *w->stale, cmp_stale);
+	}
+	return w;
+}
+
+bool qb_tu_walk_next(qb_tu_walk *w)
+{
+	qb_tu_dispose(&w->part);
+	w->c.cap = 0;
+	const qb_bank *bank = w->c.bank;
+	if (!w->c.deflang)
+		return false;
+	if (w->next == SIZE_MAX) {
+		w->c.q = NULL;
+		add_unit(&w->c, "title", "title", &bank->title, "The bank's title");
+		add_unit(&w->c, "description", "description", &bank->description,
+		         "The bank's description, shown before the questions");
+		w->next = 0;
+	}
+	while (w->next < bank->nquestions && w->part.n < QB_TU_PART)
+		collect_question(&w->c, &bank->questions[w->next++]);
+	for (size_t i = 0; i < w->part.n; i++) {
+		qb_tu *u = &w->part.v[i];
+		if (u->target && u->qid && *u->elem && w->nstale) {
+			stale_elem k = {(char *)u->qid, u->elem};
+			if (bsearch(&k, w->stale, w->nstale, sizeof *w->stale, cmp_stale))
+				u->state = QB_TU_STALE;
+		}
+		if (w->rev && u->state == QB_TU_TRANSLATED && u->qid && *u->elem &&
+		    qb_rev_text_reviewed(w->rev, u->qid, u->elem, w->c.lang, u->target))
+			u->state = QB_TU_REVIEWED;
+		w->nstate[u->state]++;
+	}
+	w->total += w->part.n;
+	return w->part.n > 0;
+}
+
+const qb_tu_list *qb_tu_walk_part(const qb_tu_walk *w)
+{
+	return &w->part;
+}
+
+size_t qb_tu_walk_counts(const qb_tu_walk *w, size_t nstate[4])
+{
+	memcpy(nstate, w->nstate, sizeof w->nstate);
+	return w->total;
+}
+
+void qb_tu_walk_free(qb_tu_walk *w)
+{
+	if (!w)
+		return;
+	qb_tu_dispose(&w->part);
+	for (size_t i = 0; i < w->nstale; i++) {
+		free(w->stale[i].qid);
+		free(w->stale[i].elem);
+	}
+	free(w->stale);
+	for (size_t i = 0; i < w->c.ngloss; i++)
+		free(w->c.gloss[i]);
+	free(w->c.gloss);
+	free(w);
+}
+
 void qb_tu_dispose(qb_tu_list *l)
 {
 	for (size_t i = 0; i < l->n; i++) {

@@ -53,6 +53,21 @@ typedef struct qb_tu_list {
 void qb_tu_collect(qb_tu_list *out, const qb_bank *bank, const char *lang,
                    const qb_revisions *rev, const char *glossary);
 void qb_tu_dispose(qb_tu_list *l);
+/* The same units a part at a time, for an export that has no earlier
+ * file to merge (a big bank's units, their keys and notes, are more than
+ * its model): each qb_tu_walk_next() lets go of the part before and makes
+ * the units of the next questions, at least QB_TU_PART of them but for
+ * the last part (whole questions), with the states qb_tu_collect() gives
+ * them; false when there are none left. */
+#define QB_TU_PART 2048
+typedef struct qb_tu_walk qb_tu_walk;
+qb_tu_walk *qb_tu_walk_new(const qb_bank *bank, const char *lang, const qb_revisions *rev,
+                           const char *glossary);
+bool qb_tu_walk_next(qb_tu_walk *w);
+const qb_tu_list *qb_tu_walk_part(const qb_tu_walk *w);
+/* The units walked so far, and as many of each state (qb_tu_state). */
+size_t qb_tu_walk_counts(const qb_tu_walk *w, size_t nstate[4]);
+void qb_tu_walk_free(qb_tu_walk *w);
 struct qb_tu_file;
 /* Where each unit of a translator's file f lives in the bank now: map[i]
  * is the index in l of the unit f->v[i] is about, or SIZE_MAX when the
@@ -153,6 +168,8 @@ void qb_tu_file_dispose(qb_tu_file *f);
  * comments the notes, fuzzy the stale ones), written atomically to path
  * ("-": stdout); and read back.  0, or -1 after a diagnostic. */
 int qb_po_write(const qb_tu_list *l, const qb_bank *bank, const char *lang, const char *path);
+/* The same from a walk's parts (a file, not "-"), a chunk a part. */
+int qb_po_write_walk(qb_tu_walk *w, const qb_bank *bank, const char *lang, const char *path);
 int qb_po_read(const char *path, qb_tu_file *out);
 /* The key of each message of f that has none (ref_line: a tool dropped
  * its msgctxt): the unit whose source text is on that line of the bank

@@ -118,6 +118,7 @@ static qb_drv_status export_bank(const qb_drv_opts *o, const char *path)
 	char *rpath = NULL, *gloss = NULL, *out = NULL;
 	qb_revisions *rev = NULL;
 	qb_tu_list units = {NULL, 0, NULL, NULL};
+	qb_tu_walk *walk = NULL;
 	qb_tu_file prev = {.lang = NULL};
 	qb_tu_kept kept = {NULL, NULL, NULL, 0};
 	qb_buf lang = QB_BUF_INIT;
@@ -163,7 +164,17 @@ static qb_drv_status export_bank(const qb_drv_opts *o, const char *path)
 		rc = qb_diag_errors_since(m2) ? QB_DRV_BANK_ERRORS : QB_DRV_IO;
 		goto done;
 	}
-	qb_tu_collect(&units, bank, qb_buf_cstr(&lang), rev, gloss);
+	/* A PO file of no earlier file is written a part of the units at
+	 * a time: a big bank's units are never held together. */
+	if (po && !earlier && strcmp(out, "-") != 0) {
+		walk = qb_tu_walk_new(bank, qb_buf_cstr(&lang), rev, gloss);
+		if (qb_po_write_walk(walk, bank, qb_buf_cstr(&lang), out) != 0) {
+			rc = QB_DRV_IO;
+			goto done;
+		}
+	} else {
+		qb_tu_collect(&units, bank, qb_buf_cstr(&lang), rev, gloss);
+	}
 	if (earlier) {
 		/* A file of another language has nothing to say about these; one
 		 * of a region of it (fr_FR for fr) is the translator's, as the
@@ -198,13 +209,17 @@ static qb_drv_status export_bank(const qb_drv_opts *o, const char *path)
 			units.header_comments = kept.header_comments;
 		}
 	}
-	int w = strcmp(fmt, "po") == 0 ? qb_po_write(&units, bank, qb_buf_cstr(&lang), out)
-	                               : qb_xliff_write(&units, bank, qb_buf_cstr(&lang), out);
+	int w = walk                   ? 0
+	        : strcmp(fmt, "po") == 0 ? qb_po_write(&units, bank, qb_buf_cstr(&lang), out)
+	                                 : qb_xliff_write(&units, bank, qb_buf_cstr(&lang), out);
 	if (w != 0) {
 		rc = QB_DRV_IO;
 		goto done;
 	}
 	size_t nstate[4] = {0, 0, 0, 0};
+	size_t nunits = units.n;
+	if (walk)
+		nunits = qb_tu_walk_counts(walk, nstate);
 	for (size_t i = 0; i < units.n; i++)
 		nstate[units.v[i].state]++;
 	if (strcmp(out, "-") != 0) {
@@ -213,7 +228,7 @@ static qb_drv_status export_bank(const qb_drv_opts *o, const char *path)
 		size_t ntr = nstate[QB_TU_TRANSLATED] + nstate[QB_TU_REVIEWED];
 		size_t nst = nstate[QB_TU_STALE], nun = nstate[QB_TU_UNTRANSLATED];
 		qb_buf c[4] = {QB_BUF_INIT, QB_BUF_INIT, QB_BUF_INIT, QB_BUF_INIT};
-		qb_buf_appendf(&c[0], ngettext("%zu text", "%zu texts", units.n), units.n);
+		qb_buf_appendf(&c[0], ngettext("%zu text", "%zu texts", nunits), nunits);
 		/* TRANSLATORS: a count of texts, in "(3 translated, 1 stale,
 		 * 0 untranslated)". */
 		qb_buf_appendf(&c[1], ngettext("%zu translated", "%zu translated", ntr), ntr);
@@ -234,6 +249,7 @@ static qb_drv_status export_bank(const qb_drv_opts *o, const char *path)
 		                "have yet (import it)\n", nkept),
 		       nkept, out);
 done:
+	qb_tu_walk_free(walk);
 	qb_tu_dispose(&units);
 	qb_tu_file_dispose(&prev);
 	qb_tu_kept_dispose(&kept);

@@ -183,7 +183,9 @@ static int append_file(FILE *out, const char *scratch, bool sep)
 	return rc;
 }
 
-int qb_po_write(const qb_tu_list *l, const qb_bank *bank, const char *lang, const char *path)
+/* qb_po_write() of l, or qb_po_write_walk() of w (l NULL). */
+static int po_write(const qb_tu_list *l, qb_tu_walk *walk, const qb_bank *bank, const char *lang,
+                    const char *path)
 {
 	qb_buf header = QB_BUF_INIT;
 	qb_buf_appendf(&header,
@@ -199,12 +201,12 @@ int qb_po_write(const qb_tu_list *l, const qb_bank *bank, const char *lang, cons
 	               "X-Source-Language: %s\n",
 	               bank->id ? bank->id : "bank", lang, QB_VERSION, qb_bank_default_lang(bank));
 	static const char later_head[] = "Content-Type: text/plain; charset=UTF-8\n";
-	char *kept = keep_header(qb_buf_cstr(&header), l->header);
+	char *kept = l ? keep_header(qb_buf_cstr(&header), l->header) : NULL;
 	const char *head = kept ? kept : qb_buf_cstr(&header);
 	int rc = 0;
 	char *scratch = NULL;
 	qb_fs_atomic a = {NULL, NULL, NULL};
-	if (strcmp(path, "-") == 0) {
+	if (l && strcmp(path, "-") == 0) {
 		/* A pipe: one chunk (reopening stdout per chunk would truncate a
 		 * file it is redirected to). */
 		po_file_t file = po_chunk(l, bank, head, true, 0, l->n);
@@ -217,19 +219,35 @@ int qb_po_write(const qb_tu_list *l, const qb_bank *bank, const char *lang, cons
 		rc = -1;
 		goto done;
 	}
-	for (size_t from = 0; !rc && (from == 0 || from < l->n); from += QB_PO_CHUNK) {
-		size_t to = l->n - from < QB_PO_CHUNK ? l->n : from + QB_PO_CHUNK;
+	for (size_t from = 0, nchunk = 0; !rc; nchunk++) {
+		/* The chunk: the next QB_PO_CHUNK units of l, or the walk's
+		 * next part (the first, with the header, even when empty). */
+		const qb_tu_list *cl = l;
+		size_t to;
+		if (walk) {
+			if (!qb_tu_walk_next(walk) && nchunk > 0)
+				break;
+			cl = qb_tu_walk_part(walk);
+			from = 0;
+			to = cl->n;
+		} else {
+			if (nchunk > 0 && from >= l->n)
+				break;
+			to = l->n - from < QB_PO_CHUNK ? l->n : from + QB_PO_CHUNK;
+		}
 		/* A later chunk has a header too, for its charset: without one,
 		 * libgettextpo takes its texts for ASCII and drops every other
 		 * byte ("invalid multibyte sequence").  Left out of the file. */
-		po_file_t file = po_chunk(l, bank, from == 0 ? head : later_head, from == 0, from, to);
+		po_file_t file = po_chunk(cl, bank, nchunk == 0 ? head : later_head, nchunk == 0, from,
+		                          to);
 		if (!po_file_write(file, scratch, &handler))
 			rc = -1; /* reported by libgettextpo */
-		else if (append_file(a.f, scratch, from > 0) != 0) {
+		else if (append_file(a.f, scratch, nchunk > 0) != 0) {
 			qb_diag_fatal("cannot write '%s': %s", path, strerror(errno));
 			rc = -1;
 		}
 		po_free(file);
+		from = to;
 	}
 	if (!rc && qb_fs_atomic_commit(&a) != 0) {
 		qb_diag_fatal("cannot write '%s': %s", path, strerror(errno));
@@ -243,6 +261,16 @@ done:
 	free(kept);
 	qb_buf_dispose(&header);
 	return rc;
+}
+
+int qb_po_write(const qb_tu_list *l, const qb_bank *bank, const char *lang, const char *path)
+{
+	return po_write(l, NULL, bank, lang, path);
+}
+
+int qb_po_write_walk(qb_tu_walk *w, const qb_bank *bank, const char *lang, const char *path)
+{
+	return po_write(NULL, w, bank, lang, path);
 }
 
 /* The C string of a PO string literal's contents s[0..n) (the escapes

@@ -26,6 +26,7 @@ awk '/^msgid "/ { id = substr($0, 8) } /^msgstr ""$/ && id != "\"" { print "msgs
      /^msgctxt "q-990\/prompt"$/ { print "# checked by Ana" } NR == 1 { print "# The team'\''s file" } { print }' \
 	big.fr.po >filled.po
 cp filled.po big.fr.po
+"$QBC" build --format json -o built big.qb >/dev/null 2>&1 # the record
 run "$QBC" translate import big.fr.po big.qb
 check "big PO: exit 0" rc 0
 check "big PO: every message read once" out_has "10001 added, 0 changed, 0 unchanged, 0 skipped"
@@ -46,6 +47,23 @@ rm big.fr.po
 check "big PO, a new file: every translation in UTF-8" test "$(grep -c '^msgstr "fr é ' big.fr.po)" = 10001
 check "big PO, a new file: no error" test ! -s "$T/err"
 check "big PO, a new file: msgfmt --check accepts it" msgfmt --check -o /dev/null big.fr.po
+# Written a part of the units at a time (QB_TU_PART, 2,048): the record's
+# states in every part.  An English text of the last part changed: its
+# translation stale, fuzzy; the others current.
+"$QBC" build --format json -o built big.qb >/dev/null 2>&1 # the record has fr
+sed -i 's/^   en: Question 900: which option is right?$/   en: Question 900: which option is the right one?/' big.qb
+"$QBC" build --format json -o built big.qb >/dev/null 2>&1 # the record sees the change
+run "$QBC" translate export --lang fr -o stale.po big.qb
+check "big PO, a stale text in the last part: the report" \
+	out_has "10001 texts to translate into fr (10000 translated, 1 stale, 0 untranslated)"
+check "big PO, a stale text in the last part: fuzzy" \
+	sh -c "grep -A4 -x '#, fuzzy' stale.po | grep -qx 'msgctxt \"q-900/prompt\"'"
+check "big PO, a stale text in the last part: the only fuzzy one" test "$(grep -c '^#, fuzzy' stale.po)" = 1
+# Reviewed (import --reviewed): every part's units say so.
+run "$QBC" translate import --reviewed filled.po big.qb
+run "$QBC" translate export --lang fr -o reviewed.po big.qb
+check "big PO, reviewed: every text of every part but the stale one" \
+	test "$(grep -c '^#\. reviewed$' reviewed.po)" = 10000
 # The same file in Latin-1, as its header says: converted, every chunk.
 cp orig.qb big.qb
 sed 's/charset=UTF-8/charset=ISO-8859-1/' filled.po | iconv -f UTF-8 -t ISO-8859-1 >latin1.po
