@@ -759,6 +759,19 @@ static qb_drv_status import_file(const qb_drv_opts *o, const char *fpath, const 
 		rc = QB_DRV_BANK_ERRORS;
 		goto done;
 	}
+	/* What the edited text is made from is the editor's lines and the
+	 * old bytes they point into: with edits, the old bank's model (read
+	 * back from the edited text instead) and the file's sources (checked)
+	 * go first, so that the text is made beside neither. */
+	bool edits = n.added || n.changed;
+	if (edits) {
+		qb_bank_free(bank);
+		bank = NULL;
+	}
+	for (size_t i = 0; i < f.n; i++) {
+		free(f.v[i].source);
+		f.v[i].source = NULL;
+	}
 	qb_edit_result(ed, &result);
 	qb_edit_free(ed); /* its lines: the bank's size again */
 	ed = NULL;
@@ -768,16 +781,14 @@ static qb_drv_status import_file(const qb_drv_opts *o, const char *fpath, const 
 		result.ptr = qb_xrealloc(result.ptr, result.len + 1);
 		result.cap = result.len + 1;
 	}
-	if (n.added || n.changed) {
+	if (edits) {
 		/* The edited bank must read as the file says before it replaces
-		 * the old one.  The old bank's bytes and model are not needed
-		 * any more (the record is found from the path, the units are
-		 * the keys and f's): let go before the new one is read, so the
-		 * two are never held together. */
+		 * the old one.  The old bank's bytes are not needed any more
+		 * (the record is found from the path, the units are the keys
+		 * and f's): let go before the new one is read, so the two are
+		 * never held together. */
 		qb_diag_drop_source(bpath);
 		text = NULL;
-		qb_bank_free(bank);
-		bank = NULL;
 		qb_diag_mark m2 = qb_diag_mark_now();
 		/* Its diagnostics point at lines of a bank that is not written
 		 * yet: they are told at the translator's units (readback_at()).
