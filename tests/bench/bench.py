@@ -25,6 +25,11 @@ Two kinds of bank:
 - "languages": the same shipped bank's choice questions once, in L languages
   (codes aaa, aab, ...; each text "[code] " and the English text), for L in
   BENCH_LANGS (default "100 300 1000 3000"): the size column counts languages.
+
+Two more series time other commands on generated sources:
+- "translate": `qbc translate` export, import and export over a filled file
+  on the synthetic banks (the PO file counts as a source where it is read);
+- "moodlexml": `qbc import` of a Moodle XML export (make_moodle_xml()).
 """
 import glob
 import itertools
@@ -139,6 +144,46 @@ def make_synthetic_bank(path, n, qbc):
                         f"       sw: Maoni {k} kwa swali {i}.\n")
             f.write(f"   explanation:\n     en: Because option {i % 4} is right.\n"
                     f"     sw: Kwa sababu chaguo {i % 4} ni sahihi.\n")
+
+
+def make_moodle_xml(path, n, qbc):
+    """A Moodle XML question bank export of n multiple-choice questions in
+    two languages (Moodle's multilang spans), each with four answers and
+    their feedback, a general feedback, and a category every 1,000
+    questions: the file `qbc import` reads."""
+    del qbc
+
+    def ml(en, sw):
+        return (f'<span lang="en" class="multilang">{en}</span>'
+                f'<span lang="sw" class="multilang">{sw}</span>')
+
+    with open(path, "w", encoding="utf-8") as f:
+        f.write('<?xml version="1.0" encoding="UTF-8"?>\n<quiz>\n')
+        for i in range(n):
+            if i % 1000 == 0:
+                f.write('  <question type="category">\n    <category>\n'
+                        f'      <text>$course$/top/Bench/Part {i // 1000}</text>\n'
+                        '    </category>\n  </question>\n')
+            prompt = ml(f"Question {i}: which option is <em>right</em>? <code>code {i}</code>",
+                        f"Swali {i}: chaguo gani ni <em>sahihi</em>? <code>code {i}</code>")
+            f.write(f'  <question type="multichoice">\n    <name><text>q-{i}</text></name>\n'
+                    f'    <questiontext format="html">\n      <text><![CDATA[<p>{prompt}</p>]]>'
+                    '</text>\n    </questiontext>\n    <generalfeedback format="html">\n'
+                    f'      <text><![CDATA[<p>{ml(f"Because option {i % 4} is right.", f"Kwa sababu chaguo {i % 4} ni sahihi.")}</p>]]></text>\n'
+                    '    </generalfeedback>\n    <defaultgrade>1</defaultgrade>\n'
+                    '    <penalty>0</penalty>\n    <hidden>0</hidden>\n'
+                    f'    <idnumber>q-{i}</idnumber>\n    <single>true</single>\n'
+                    '    <shuffleanswers>true</shuffleanswers>\n'
+                    '    <answernumbering>abc</answernumbering>\n')
+            for k in range(4):
+                frac = 100 if k == i % 4 else 0
+                f.write(f'    <answer fraction="{frac}" format="html">\n'
+                        f'      <text><![CDATA[<p>{ml(f"Option {k} of question {i}", f"Chaguo {k} cha swali {i}")}</p>]]></text>\n'
+                        '      <feedback format="html">\n'
+                        f'        <text><![CDATA[<p>{ml(f"Feedback {k} for question {i}.", f"Maoni {k} kwa swali {i}.")}</p>]]></text>\n'
+                        '      </feedback>\n    </answer>\n')
+            f.write('  </question>\n')
+        f.write('</quiz>\n')
 
 
 GNU_TIME = "/usr/bin/time"  # Debian's time package
@@ -263,12 +308,100 @@ def preview_update(qbc, d, runs):
         p.wait()
 
 
+def fill_po(src, dst):
+    """Every msgstr of the PO file src filled with "fr " and its msgid (a
+    copy of the msgid alone is "the same as the 'en' text", a warning per
+    text), into dst."""
+    msgid = None
+    with open(src, encoding="utf-8") as f, open(dst, "w", encoding="utf-8") as g:
+        for line in f:
+            if line.startswith('msgid "'):
+                msgid = line[7:]
+            elif line == 'msgstr ""\n' and msgid and msgid != '"\n':
+                line = 'msgstr "fr ' + msgid
+            g.write(line)
+
+
+def row(kind, n, name, dt, mib, src_mib, prev, prev_n):
+    """One line of the table: mem/goal against 3 x src_mib + 30."""
+    growth = f"{dt / prev[name]:.2f}" if name in prev else ""
+    linear = f"{dt / prev[name] / (n / prev_n):.2f}" if name in prev else ""
+    per2 = (f"{(dt / prev[name]) ** (math.log(2) / math.log(n / prev_n)):.2f}"
+            if name in prev else "")
+    mem = f"{mib / (3 * src_mib + 30):.2f}"
+    print(f"{kind:<10} {n:>9} {name:<26} {dt:>8.3f} {mib:>7.1f} "
+          f"{src_mib:>8.1f} {growth:>7} {linear:>6} {per2:>6} {mem:>8}", flush=True)
+
+
+def translate_series(qbc, sizes, runs):
+    """`qbc translate` on the synthetic banks: export --lang fr, import of
+    that file filled, and export over the filled file (the translator's,
+    read and kept) on a copy of the bank without fr.  For the import and
+    the export over a filled file the PO file is a source too (src MiB:
+    the bank and the file)."""
+    prev, prev_n = {}, 0
+    for n in sizes:
+        d = tempfile.mkdtemp(prefix="qbc-bench-")
+        try:
+            bank = os.path.join(d, "bench.qb")
+            make_synthetic_bank(bank, n, qbc)
+            shutil.copy(bank, os.path.join(d, "orig.qb"))
+            bank_mib = os.path.getsize(bank) / 2**20
+            po = os.path.join(d, "bench.fr.po")
+            results = {}
+            dt, mib, _, _ = best([qbc, "translate", "export", "--lang", "fr", "bench.qb"], d,
+                                 runs)
+            row("translate", n, "translate export", dt, mib, bank_mib, prev, prev_n)
+            results["translate export"] = dt
+            fill_po(po, os.path.join(d, "filled.po"))
+            po_mib = os.path.getsize(os.path.join(d, "filled.po")) / 2**20
+            times, peak = [], 0.0
+            for _ in range(runs):
+                shutil.copy(os.path.join(d, "orig.qb"), bank)
+                dt, mib, _, _ = run([qbc, "translate", "import", "filled.po", "bench.qb"], d)
+                times.append(dt)
+                peak = max(peak, mib)
+            row("translate", n, "translate import", pick(times), peak, bank_mib + po_mib, prev,
+                prev_n)
+            results["translate import"] = pick(times)
+            times, peak = [], 0.0
+            for _ in range(runs):
+                shutil.copy(os.path.join(d, "orig.qb"), bank)
+                shutil.copy(os.path.join(d, "filled.po"), po)
+                dt, mib, _, _ = run([qbc, "translate", "export", "--lang", "fr", "bench.qb"], d)
+                times.append(dt)
+                peak = max(peak, mib)
+            row("translate", n, "translate export (filled)", pick(times), peak,
+                bank_mib + po_mib, prev, prev_n)
+            results["translate export (filled)"] = pick(times)
+            prev, prev_n = results, n
+        finally:
+            shutil.rmtree(d)
+
+
+def moodlexml_series(qbc, sizes, runs):
+    """`qbc import` of a Moodle XML file of n questions (make_moodle_xml())."""
+    prev, prev_n = {}, 0
+    for n in sizes:
+        d = tempfile.mkdtemp(prefix="qbc-bench-")
+        try:
+            src = os.path.join(d, "bench.moodle.xml")
+            make_moodle_xml(src, n, qbc)
+            src_mib = os.path.getsize(src) / 2**20
+            dt, mib, _, _ = best([qbc, "import", "-o", "bench.qb", "bench.moodle.xml"], d, runs)
+            row("moodlexml", n, "import moodlexml", dt, mib, src_mib, prev, prev_n)
+            prev, prev_n = {"import moodlexml": dt}, n
+        finally:
+            shutil.rmtree(d)
+
+
 def main():
     qbc = os.path.abspath(sys.argv[1])
     floor = os.path.abspath(sys.argv[2])
     sizes = [int(s) for s in sys.argv[3:]] or [1000, 10000]
     nlangs = [int(s) for s in os.environ.get("BENCH_LANGS", "100 300 1000 3000").split()]
-    series = os.environ.get("BENCH_SERIES", "real synthetic languages").split()
+    series = os.environ.get("BENCH_SERIES",
+                            "real synthetic languages translate moodlexml").split()
     runs = int(os.environ.get("BENCH_RUNS", "3"))
     fmts = formats(qbc)
     peer = peer_ready()
@@ -385,6 +518,10 @@ def main():
                 prev, prev_n = results, n
             finally:
                 shutil.rmtree(d)
+    if "translate" in series:
+        translate_series(qbc, sizes, runs)
+    if "moodlexml" in series:
+        moodlexml_series(qbc, sizes, runs)
 
 
 if __name__ == "__main__":
