@@ -1059,16 +1059,20 @@ static size_t check_readback(const qb_bank *bank, const char *out)
 		langs[i] = bank->langs[i].code;
 	opts.langs = langs;
 	opts.nlangs = bank->nlangs;
-	json_t *a = qb_json_bank(bank, &opts), *b = qb_json_bank(back, &opts);
-	json_t *qa = json_object_get(a, "questions"), *qbk = json_object_get(b, "questions");
 	size_t first = SIZE_MAX, more = 0;
 	qb_buf lines = QB_BUF_INIT;
-	for (size_t i = 0; i < json_array_size(qa); i++) {
-		json_t *x = json_array_get(qa, i), *y = json_array_get(qbk, i);
+	/* A question of each bank at a time: the two banks' whole trees were
+	 * several times the source. */
+	for (size_t i = 0; i < bank->nquestions; i++) {
+		json_t *x = qb_json_question(bank, i, &opts);
+		json_t *y = back && i < back->nquestions ? qb_json_question(back, i, &opts) : NULL;
 		json_object_del(x, "source");
 		if (y)
 			json_object_del(y, "source");
-		if (y && json_equal(x, y))
+		bool same = y && json_equal(x, y);
+		json_decref(x);
+		json_decref(y);
+		if (same)
 			continue;
 		if (first == SIZE_MAX) {
 			first = i;
@@ -1095,9 +1099,11 @@ static size_t check_readback(const qb_bank *bank, const char *out)
 		qb_buf_dispose(&m);
 	}
 	qb_buf_dispose(&lines);
-	json_t *pa = json_object_get(a, "passages"), *pb = json_object_get(b, "passages");
+	/* the passages, by id (write_qb.c writes each before its first question) */
+	json_t *pa = bank->npassages ? qb_json_passages(bank, &opts) : NULL;
+	json_t *pb = back && back->npassages ? qb_json_passages(back, &opts) : NULL;
 	for (size_t i = 0; i < json_array_size(pa); i++) {
-		json_t *x = json_array_get(pa, i), *y = NULL; /* by id: write_qb.c reorders */
+		json_t *x = json_array_get(pa, i), *y = NULL;
 		for (size_t k = 0; !y && k < json_array_size(pb); k++)
 			if (json_equal(json_object_get(json_array_get(pb, k), "id"), json_object_get(x, "id")))
 				y = json_array_get(pb, k);
@@ -1107,8 +1113,8 @@ static size_t check_readback(const qb_bank *bank, const char *out)
 			                "break inside a paragraph or an indented line): check its text",
 			                bank->passages[i].id, out);
 	}
-	json_decref(a);
-	json_decref(b);
+	json_decref(pa);
+	json_decref(pb);
 	free(langs);
 	qb_bank_free(back);
 	free(data);

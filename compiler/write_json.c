@@ -243,6 +243,16 @@ json_t *qb_json_bank(const qb_bank *bank, const qb_build_opts *opts)
 	return root;
 }
 
+json_t *qb_json_passages(const qb_bank *bank, const qb_build_opts *opts)
+{
+	return passages_json(bank, opts);
+}
+
+json_t *qb_json_question(const qb_bank *bank, size_t i, const qb_build_opts *opts)
+{
+	return question_json(bank, &bank->questions[i], opts);
+}
+
 char *qb_json_dump(const qb_bank *bank, const qb_build_opts *opts)
 {
 	json_t *root = qb_json_bank(bank, opts);
