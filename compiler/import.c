@@ -1326,7 +1326,12 @@ static qb_drv_status import_one(const qb_drv_opts *o, const char *src, import_to
 		qb_diag_fatal("cannot read '%s': %s", src, strerror(errno));
 		return QB_DRV_IO;
 	}
-	qb_diag_add_source(src, data, len);
+	/* The diagnostics quote the source from these bytes, the importer's
+	 * too: one copy, let go once it is imported (a later quote reads
+	 * the file again). */
+	const char *text = data;
+	qb_diag_add_source_owned(src, data, len);
+	data = NULL;
 	out = o->outdir ? qb_xstrdup(o->outdir) : default_out(src);
 	outdir = dir_of(out);
 	im.bank = qb_bank_new(src);
@@ -1350,7 +1355,10 @@ static qb_drv_status import_one(const qb_drv_opts *o, const char *src, import_to
 		im.bank->id_loc = (qb_loc){src, 1, 1};
 		qb_buf_dispose(&id);
 	}
-	if (qb_imp_run(&im, &fmt, data, len) != 0) {
+	int imported = qb_imp_run(&im, &fmt, text, len);
+	qb_diag_drop_source(src);
+	text = NULL;
+	if (imported != 0) {
 		rc = QB_DRV_BANK_ERRORS;
 		goto done;
 	}

@@ -14,10 +14,16 @@
  * idnumber the id, general feedback the explanation.  Values as Moodle's
  * importer reads them: numbers and flags trimmed, a multichoice without
  * <single> single-answer, a numerical question's every <answer> with its
- * fraction and feedback. */
+ * fraction and feedback.
+ *
+ * The file is read as a stream (libxml2's xmlTextReader): each
+ * <question> is made a tree of its own (xmlTextReaderExpand()), read by
+ * its type's function and let go, so that the document is never held
+ * whole (the DOM of an export was 6 times its size). */
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 #include <libxml/uri.h>
+#include <libxml/xmlreader.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1130,8 +1136,7 @@ typedef struct first_error {
 
 static void on_error(void *data, xmlErrorPtr e)
 {
-	xmlParserCtxtPtr pc = data;
-	first_error *fe = pc ? pc->_private : NULL;
+	first_error *fe = data;
 	if (!fe || fe->msg || !e)
 		return;
 	fe->line = e->line;
@@ -1142,26 +1147,55 @@ static void on_error(void *data, xmlErrorPtr e)
 		fe->msg[--n] = '\0';
 }
 
+/* One <question> of the stream, a tree of its own. */
+static void question(mx *x, xmlNode *qn)
+{
+	char tb[64];
+	const char *type = prop(qn, "type", tb, sizeof tb);
+	qb_loc loc = loc_of(x, qn);
+	if (!type) {
+		qb_diag_error(loc, "this <question> has no type=\"...\"");
+		return;
+	}
+	if (strcmp(type, "category") == 0) {
+		qb_imp_passage_end(x->im); /* a passage's questions are in its category */
+		char *path = text_of(child(qn, "category"));
+		free(x->category);
+		x->category = category_tag(path, &x->title);
+		free(path);
+		return;
+	}
+	if (strcmp(type, "description") == 0) {
+		description(x, qn, loc);
+		return;
+	}
+	char *name = text_of(child(qn, "name"));
+	if (strcmp(type, "multichoice") == 0)
+		multichoice(x, qn, loc);
+	else if (strcmp(type, "truefalse") == 0)
+		truefalse(x, qn, loc);
+	else if (strcmp(type, "shortanswer") == 0)
+		shortanswer(x, qn, loc);
+	else if (strcmp(type, "numerical") == 0)
+		numerical(x, qn, loc);
+	else if (strcmp(type, "matching") == 0)
+		matching(x, qn, loc);
+	else if (strcmp(type, "multianswer") == 0 || strcmp(type, "cloze") == 0)
+		multianswer(x, qn, loc, name);
+	else
+		qb_imp_skip(x->im, loc, name, "qbc has no question type like Moodle's '%s'", type);
+	free(name);
+}
+
 int qb_import_moodlexml(qb_imp *im, const char *data, size_t len)
 {
 	qb_diag_mark m = qb_diag_mark_now();
 	first_error fe = {0, 0, NULL};
-	xmlParserCtxtPtr pc = xmlNewParserCtxt();
-	xmlDocPtr doc = NULL;
-	if (pc) {
-		pc->_private = &fe;
-		pc->sax->serror = on_error;
-		doc = xmlCtxtReadMemory(pc, data, (int)len, im->file, "UTF-8",
-		                        XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
-	}
-	if (!doc || fe.msg) {
-		qb_diag_error(QB_LOC(im->file, fe.line, fe.col ? fe.col : 1),
-		              "this is not well-formed XML: %s", fe.msg ? fe.msg : "not XML");
-		free(fe.msg);
-		xmlFreeDoc(doc);
-		xmlFreeParserCtxt(pc);
-		return -1;
-	}
+	xmlTextReaderPtr r = xmlReaderForMemory(data, (int)len, im->file, "UTF-8",
+	                                        XML_PARSE_NONET | XML_PARSE_NOERROR |
+	                                            XML_PARSE_NOWARNING);
+	if (r)
+		xmlTextReaderSetStructuredErrorHandler(r, on_error, &fe);
 	mx x;
 	memset(&x, 0, sizeof x);
 	x.im = im;
@@ -1175,49 +1209,45 @@ int qb_import_moodlexml(qb_imp *im, const char *data, size_t len)
 			x.bol = qb_xrealloc(x.bol, (x.nlines + 1) * sizeof *x.bol);
 			x.bol[x.nlines++] = i + 1;
 		}
-	xmlNode *quiz = xmlDocGetRootElement(doc);
-	if (!is(quiz, "quiz"))
-		qb_diag_error(loc_of(&x, quiz), "a Moodle XML file has <quiz> as its root element, "
-		              "not <%s>", quiz ? (const char *)quiz->name : "");
-	for (xmlNode *qn = is(quiz, "quiz") ? quiz->children : NULL; qn; qn = qn->next) {
-		if (!is(qn, "question"))
-			continue;
-		char tb[64];
-		const char *type = prop(qn, "type", tb, sizeof tb);
-		qb_loc loc = loc_of(&x, qn);
-		if (!type) {
-			qb_diag_error(loc, "this <question> has no type=\"...\"");
-			continue;
-		}
-		if (strcmp(type, "category") == 0) {
-			qb_imp_passage_end(im); /* a passage's questions are in its category */
-			char *path = text_of(child(qn, "category"));
-			free(x.category);
-			x.category = category_tag(path, &x.title);
-			free(path);
-			continue;
-		}
-		if (strcmp(type, "description") == 0) {
-			description(&x, qn, loc);
+	/* What the questions say is told once the whole file is known to be
+	 * XML: of a file that is not, only that is said, as when the whole
+	 * document was parsed first. */
+	qb_diag_later_begin();
+	bool quiz = false;
+	int ret = r ? xmlTextReaderRead(r) : -1;
+	while (ret == 1 && !fe.msg) {
+		int depth = xmlTextReaderDepth(r);
+		const char *el = xmlTextReaderNodeType(r) == XML_READER_TYPE_ELEMENT
+		                     ? (const char *)xmlTextReaderConstName(r)
+		                     : NULL;
+		if (el && depth == 0) {
+			quiz = strcmp(el, "quiz") == 0;
+			if (!quiz)
+				qb_diag_error(loc_of(&x, xmlTextReaderCurrentNode(r)),
+				              "a Moodle XML file has <quiz> as its root element, not <%s>", el);
+		} else if (el && depth == 1 && quiz && strcmp(el, "question") == 0) {
+			xmlNode *qn = xmlTextReaderExpand(r);
+			if (!qn)
+				break;
+			question(&x, qn);
+			ret = xmlTextReaderNext(r); /* its tree let go */
 			continue;
 		}
-		char *name = text_of(child(qn, "name"));
-		if (strcmp(type, "multichoice") == 0)
-			multichoice(&x, qn, loc);
-		else if (strcmp(type, "truefalse") == 0)
-			truefalse(&x, qn, loc);
-		else if (strcmp(type, "shortanswer") == 0)
-			shortanswer(&x, qn, loc);
-		else if (strcmp(type, "numerical") == 0)
-			numerical(&x, qn, loc);
-		else if (strcmp(type, "matching") == 0)
-			matching(&x, qn, loc);
-		else if (strcmp(type, "multianswer") == 0 || strcmp(type, "cloze") == 0)
-			multianswer(&x, qn, loc, name);
-		else
-			qb_imp_skip(im, loc, name, "qbc has no question type like Moodle's '%s'", type);
-		free(name);
+		ret = xmlTextReaderRead(r);
 	}
+	qb_diag_later *said = qb_diag_later_end();
+	if (!r || ret != 0 || fe.msg) {
+		qb_diag_later_free(said);
+		qb_diag_error(QB_LOC(im->file, fe.line, fe.col ? fe.col : 1),
+		              "this is not well-formed XML: %s", fe.msg ? fe.msg : "not XML");
+		free(fe.msg);
+		free(x.category);
+		free(x.title);
+		free(x.bol);
+		xmlFreeTextReader(r);
+		return -1;
+	}
+	qb_diag_later_report(said);
 	if (x.penalties)
 		qb_diag_note(QB_LOC(im->file, 0, 0),
 		             ngettext("the penalties of %zu question for another try are not "
@@ -1231,7 +1261,6 @@ int qb_import_moodlexml(qb_imp *im, const char *data, size_t len)
 		im->title = x.title;
 	else
 		free(x.title);
-	xmlFreeDoc(doc);
-	xmlFreeParserCtxt(pc);
+	xmlFreeTextReader(r);
 	return qb_diag_errors_since(m) ? -1 : 0;
 }

@@ -387,6 +387,14 @@ check "moodlexml malformed: exit 1" rc 1
 check "moodlexml malformed: located at libxml2's first error" err_has "broken.xml:5:14: error: this is not well-formed XML: Opening and ending tag mismatch"
 check "moodlexml malformed: says it is not XML" err_has "error: this is not well-formed XML"
 check "moodlexml malformed: nothing written" test ! -e broken.qb
+# The file is read as a stream, a question at a time: a mistake after
+# questions that have something to say is still the only thing said.
+printf '<?xml version="1.0"?>\n<quiz>\n  <question type="essay">\n    <name><text>e</text></name>\n  </question>\n  <question type="truefalse">\n    <name><text>x</text>\n  </question>\n</quiz>\n' >late.xml
+run "$QBC" import -o late.qb late.xml
+check "moodlexml malformed late: exit 1" rc 1
+check "moodlexml malformed late: located" err_has "late.xml:8:14: error: this is not well-formed XML: Opening and ending tag mismatch"
+check "moodlexml malformed late: the only thing said" test "$(grep -c 'error\|warning' "$T/err")" = 2
+check "moodlexml malformed late: nothing written" test ! -e late.qb
 printf '<?xml version="1.0"?>\n<questions/>\n' >notquiz.xml
 run "$QBC" import --from moodlexml -o notquiz.qb notquiz.xml
 check "moodlexml: another root element is an error" err_has "notquiz.xml:2:1: error: a Moodle XML file has <quiz> as its root element"
