@@ -27,6 +27,7 @@ typedef struct collect_ctx {
 	char **gloss;         /* "term\tother" lines of the glossary */
 	size_t ngloss;
 	char gname[64];       /* the heading of the glossary's second column */
+	bool no_notes;        /* qb_tu_collect_bare(): units without notes */
 } collect_ctx;
 
 /* The first line of a text, at most 80 characters, for the notes. */
@@ -169,6 +170,8 @@ static void add_unit(collect_ctx *c, const char *where, const char *elem, const 
 	u->source = src;
 	u->target = qb_text_get(t, c->lang);
 	u->state = u->target ? QB_TU_TRANSLATED : QB_TU_UNTRANSLATED;
+	if (c->no_notes)
+		return;
 	qb_buf note = QB_BUF_INIT;
 	if (c->q) {
 		const char *prompt = qb_text_get(&c->q->prompt, c->deflang);
@@ -425,10 +428,11 @@ static void collect_passage(collect_ctx *c, const qb_passage *p)
 		c->out->v[n].qid = p->id;
 }
 
-void qb_tu_collect(qb_tu_list *out, const qb_bank *bank, const char *lang,
-                   const qb_revisions *rev, const char *glossary)
+static void collect(qb_tu_list *out, const qb_bank *bank, const char *lang,
+                    const qb_revisions *rev, const char *glossary, bool no_notes)
 {
-	collect_ctx c = {out, 0, bank, lang, qb_bank_default_lang(bank), NULL, "", NULL, 0, ""};
+	collect_ctx c = {out, 0, bank, lang, qb_bank_default_lang(bank), NULL, "", NULL, 0, "",
+	                 no_notes};
 	out->v = NULL;
 	out->n = 0;
 	out->header = out->header_comments = NULL;
@@ -506,7 +510,7 @@ qb_tu_walk *qb_tu_walk_new(const qb_bank *bank, const char *lang, const qb_revis
 {
 	qb_tu_walk *w = qb_xcalloc(1, sizeof *w);
 	w->c = (collect_ctx){&w->part, 0, bank, lang, qb_bank_default_lang(bank), NULL, "", NULL, 0,
-	                     ""};
+	                     "", false};
 	w->rev = rev;
 	w->next = SIZE_MAX;
 	if (glossary)
@@ -533,6 +537,8 @@ bool qb_tu_walk_next(qb_tu_walk *w)
 		add_unit(&w->c, "title", "title", &bank->title, "The bank's title");
 		add_unit(&w->c, "description", "description", &bank->description,
 		         "The bank's description, shown before the questions");
+		for (size_t i = 0; i < bank->npassages; i++)
+			collect_passage(&w->c, &bank->passages[i]);
 		w->next = 0;
 	}
 	while (w->next < bank->nquestions && w->part.n < QB_TU_PART)
@@ -578,6 +584,17 @@ void qb_tu_walk_free(qb_tu_walk *w)
 		free(w->c.gloss[i]);
 	free(w->c.gloss);
 	free(w);
+}
+
+void qb_tu_collect(qb_tu_list *out, const qb_bank *bank, const char *lang,
+                   const qb_revisions *rev, const char *glossary)
+{
+	collect(out, bank, lang, rev, glossary, false);
+}
+
+void qb_tu_collect_bare(qb_tu_list *out, const qb_bank *bank, const char *lang)
+{
+	collect(out, bank, lang, NULL, NULL, true);
 }
 
 void qb_tu_dispose(qb_tu_list *l)

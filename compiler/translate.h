@@ -52,6 +52,9 @@ typedef struct qb_tu_list {
  * text are left out. */
 void qb_tu_collect(qb_tu_list *out, const qb_bank *bank, const char *lang,
                    const qb_revisions *rev, const char *glossary);
+/* The same without notes (NULL) nor states from a record: what an
+ * import reads (notes made only to be let go leave holes in the heap). */
+void qb_tu_collect_bare(qb_tu_list *out, const qb_bank *bank, const char *lang);
 void qb_tu_dispose(qb_tu_list *l);
 /* The same units a part at a time, for an export that has no earlier
  * file to merge (a big bank's units, their keys and notes, are more than

@@ -392,15 +392,6 @@ static void check_file(qb_tu_file *f, const char *fpath)
 	}
 }
 
-/* An import reads no notes: they go as soon as they are made. */
-static void drop_notes(qb_tu_list *l)
-{
-	for (size_t i = 0; i < l->n; i++) {
-		free(l->v[i].note);
-		l->v[i].note = NULL;
-	}
-}
-
 /* The keys of l's units, taken from it, and l let go (the edited bank's
  * units are found by them). */
 static char **take_keys(qb_tu_list *l, size_t *n)
@@ -651,9 +642,8 @@ static qb_drv_status import_file(const qb_drv_opts *o, const char *fpath, const 
 		rc = QB_DRV_BANK_ERRORS;
 		goto done;
 	}
-	qb_tu_collect(&units, bank, L, NULL, NULL);
+	qb_tu_collect_bare(&units, bank, L);
 	qb_tu_in_place(&f, &units, bank, fpath);
-	drop_notes(&units);
 	ed = qb_edit_new(bank, text, len);
 	done = qb_xcalloc(f.n + 1, sizeof *done);
 	cur = qb_xcalloc(f.n + 1, sizeof *cur);
@@ -804,11 +794,10 @@ static qb_drv_status import_file(const qb_drv_opts *o, const char *fpath, const 
 			rc = QB_DRV_IO;
 			goto done;
 		}
-		qb_tu_collect(&after, nb, L, NULL, NULL);
+		qb_tu_collect_bare(&after, nb, L);
 		readback rb = {&f, done, &after, keys, map, L, fpath, bpath};
 		qb_diag_later_each(kept, readback_at, &rb);
 		qb_diag_later_free(kept);
-		drop_notes(&after);
 		for (size_t i = 0; i < f.n; i++) {
 			const qb_tu *u = done[i] ? after_unit(&after, keys, map[i]) : NULL;
 			if (done[i] && (!u || !u->target || strcmp(u->target, done[i]) != 0))
@@ -832,8 +821,7 @@ static qb_drv_status import_file(const qb_drv_opts *o, const char *fpath, const 
 		goto done;
 	const qb_bank *cb = nb ? nb : bank;
 	if (!nb) {
-		qb_tu_collect(&after, bank, L, NULL, NULL);
-		drop_notes(&after);
+		qb_tu_collect_bare(&after, bank, L);
 	}
 	for (size_t i = 0; rev && i < f.n; i++) {
 		const qb_tu *u = done[i] ? after_unit(&after, keys, map[i]) : NULL;
