@@ -238,6 +238,14 @@ static const qb_tr *find_tr(const qb_text *t, const char *lang)
 	return NULL;
 }
 
+/* b's text in a block of its size: a bank's every text may be edited,
+ * and a buffer's doubling would hold up to twice the edited lines. */
+static char *fit(qb_buf *b)
+{
+	size_t n = b->len;
+	return qb_xrealloc(qb_buf_detach(b), n + 1);
+}
+
 int qb_edit_set(qb_edit *ed, const qb_text *t, const char *lang, const char *text)
 {
 	const qb_tr *tr = find_tr(t, lang);
@@ -265,7 +273,7 @@ int qb_edit_set(qb_edit *ed, const qb_text *t, const char *lang, const char *tex
 			qb_buf_appendf(&b, "%s: ", lang);
 		}
 		put_text(&b, text, at_tag ? text_col - 1 : col - 1 + (int)taglen + 2);
-		l->repl = qb_buf_detach(&b);
+		l->repl = fit(&b);
 		for (int k = tr->line + 1; k <= end; k++)
 			ed->v[k - 1].gone = true;
 		return 0;
@@ -294,7 +302,7 @@ int qb_edit_set(qb_edit *ed, const qb_text *t, const char *lang, const char *tex
 	qb_buf_appendf(&b, "%s: ", lang);
 	put_text(&b, text, last_col - 1 + (int)strlen(lang) + 2);
 	free(at->after);
-	at->after = qb_buf_detach(&b);
+	at->after = fit(&b);
 	return 0;
 }
 
