@@ -526,12 +526,49 @@ static void slug_max(qb_buf *out, const char *s, size_t max)
 		out->ptr[--out->len] = '\0';
 }
 
+/* FNV-1a: the ids' hashed index (a scan of every id given was quadratic
+ * in a big file's questions). */
+static size_t id_hash(const char *s)
+{
+	size_t h = 14695981039346656037u;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211u;
+	return h;
+}
+
 static bool id_used(const qb_imp *im, const char *id)
 {
-	for (size_t i = 0; i < im->nids; i++)
-		if (strcmp(im->used_ids[i], id) == 0)
+	for (size_t h = im->id_cap ? id_hash(id) & (im->id_cap - 1) : 0;
+	     im->id_cap && im->id_slots[h]; h = (h + 1) & (im->id_cap - 1))
+		if (strcmp(im->used_ids[im->id_slots[h] - 1], id) == 0)
 			return true;
 	return false;
+}
+
+static void id_slot(qb_imp *im, size_t i)
+{
+	size_t h = id_hash(im->used_ids[i]) & (im->id_cap - 1);
+	while (im->id_slots[h])
+		h = (h + 1) & (im->id_cap - 1);
+	im->id_slots[h] = i + 1;
+}
+
+/* id (heap) given: kept, and its slot, the index at most half full. */
+static void id_add(qb_imp *im, char *id)
+{
+	if (im->nids == im->ids_cap)
+		im->used_ids = qb_xrealloc(im->used_ids,
+		                           (im->ids_cap = im->ids_cap * 2 + 64) * sizeof *im->used_ids);
+	im->used_ids[im->nids++] = id;
+	if (2 * im->nids > im->id_cap) {
+		free(im->id_slots);
+		im->id_cap = im->id_cap ? 2 * im->id_cap : 256;
+		im->id_slots = qb_xcalloc(im->id_cap, sizeof *im->id_slots);
+		for (size_t i = 0; i < im->nids; i++)
+			id_slot(im, i);
+	} else {
+		id_slot(im, im->nids - 1);
+	}
 }
 
 void qb_imp_id(qb_imp *im, const char *want, const char *name)
@@ -555,8 +592,7 @@ void qb_imp_id(qb_imp *im, const char *want, const char *name)
 		}
 	}
 	q->id = qb_arena_strdup(&im->bank->arena, qb_buf_cstr(&b));
-	im->used_ids = qb_xrealloc(im->used_ids, (im->nids + 1) * sizeof *im->used_ids);
-	im->used_ids[im->nids++] = qb_buf_detach(&b);
+	id_add(im, qb_buf_detach(&b));
 }
 
 /* ---- passages ---- */
@@ -994,6 +1030,7 @@ void qb_imp_dispose(qb_imp *im)
 		free(im->cats[i]);
 	free(im->cats);
 	free(im->used_ids);
+	free(im->id_slots);
 	free(im->title);
 	for (size_t i = 0; i < im->nfolds; i++) {
 		free(im->folds[i].key);

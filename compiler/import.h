@@ -85,6 +85,8 @@ typedef struct qb_imp {
 	qb_imp_media *media;
 	size_t nmedia;
 	char **used_ids;        /* ids given so far (heap)                   */
+	size_t *id_slots;       /* their hashed index: 1 + an index of used_ids, 0 empty */
+	size_t id_cap, ids_cap; /* id_slots' size (a power of two), used_ids' */
 	char **cats;            /* each question's category (heap, or NULL) */
 	size_t ncats;
 	bool split;             /* --split: a bank per category, no tag      */
