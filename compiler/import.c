@@ -571,9 +571,13 @@ static void id_add(qb_imp *im, char *id)
 	}
 }
 
-void qb_imp_id(qb_imp *im, const char *want, const char *name)
+/* A new id, unique among the questions' and passages': want if it is a
+ * valid unused id, else a slug of name, else of text, else of fallback,
+ * with '-2', '-3'... until unused; kept in the bank's arena and in the
+ * index of used ids. */
+static const char *unique_id(qb_imp *im, const char *want, const char *name,
+                             const qb_text *text, const char *fallback)
 {
-	qb_question *q = last_q(im);
 	qb_buf b = QB_BUF_INIT;
 	size_t bad;
 	if (want && *want && qb_id_valid(want, &bad) && !id_used(im, want))
@@ -581,18 +585,25 @@ void qb_imp_id(qb_imp *im, const char *want, const char *name)
 	else {
 		if (name && *name)
 			slug(&b, name);
-		if (!b.len && q->prompt.ntr)
-			slug(&b, q->prompt.tr[0].text);
+		if (!b.len && text->ntr)
+			slug(&b, text->tr[0].text);
 		if (!b.len)
-			qb_buf_puts(&b, "question");
+			qb_buf_puts(&b, fallback);
 		size_t base = b.len;
 		for (int k = 2; id_used(im, qb_buf_cstr(&b)); k++) {
 			b.len = base;
 			qb_buf_appendf(&b, "-%d", k);
 		}
 	}
-	q->id = qb_arena_strdup(&im->bank->arena, qb_buf_cstr(&b));
+	const char *id = qb_arena_strdup(&im->bank->arena, qb_buf_cstr(&b));
 	id_add(im, qb_buf_detach(&b));
+	return id;
+}
+
+void qb_imp_id(qb_imp *im, const char *want, const char *name)
+{
+	qb_question *q = last_q(im);
+	q->id = unique_id(im, want, name, &q->prompt, "question");
 }
 
 /* ---- passages ---- */
@@ -613,26 +624,7 @@ void qb_imp_passage(qb_imp *im, qb_loc loc, const qb_imp_ml *ml, const char *wan
 			return;
 		}
 	}
-	qb_buf b = QB_BUF_INIT;
-	size_t bad;
-	if (want && *want && qb_id_valid(want, &bad) && !id_used(im, want))
-		qb_buf_puts(&b, want);
-	else {
-		if (name && *name)
-			slug(&b, name);
-		if (!b.len && p.text.ntr)
-			slug(&b, p.text.tr[0].text);
-		if (!b.len)
-			qb_buf_puts(&b, "passage");
-		size_t base = b.len;
-		for (int k = 2; id_used(im, qb_buf_cstr(&b)); k++) {
-			b.len = base;
-			qb_buf_appendf(&b, "-%d", k);
-		}
-	}
-	p.id = qb_arena_strdup(&im->bank->arena, qb_buf_cstr(&b));
-	im->used_ids = qb_xrealloc(im->used_ids, (im->nids + 1) * sizeof *im->used_ids);
-	im->used_ids[im->nids++] = qb_buf_detach(&b);
+	p.id = unique_id(im, want, name, &p.text, "passage");
 	im->passages = qb_xrealloc(im->passages, (im->npassages + 1) * sizeof *im->passages);
 	im->passages[im->npassages++] = p;
 	im->passage = (uint32_t)im->npassages;
