@@ -1367,6 +1367,7 @@ static qb_drv_status import_one(const qb_drv_opts *o, const char *src, import_to
 	im.bank->dir = qb_arena_strdup(&im.bank->arena, outdir);
 	im.file = im.bank->path;
 	im.lang = o->langs ? o->langs : "en";
+	im.lang_given = o->langs != NULL;
 	im.split = o->split;
 	{
 		qb_buf id = QB_BUF_INIT;

@@ -80,6 +80,7 @@ typedef struct qb_imp {
 	qb_bank *bank;          /* path: the source file; dir: the output's  */
 	const char *file;       /* bank->path, for qb_loc                    */
 	const char *lang;       /* the language of untagged text (--lang)    */
+	bool lang_given;        /* --lang was given (else lang is a default) */
 	qb_question *qs;        /* heap while building; adopted at the end   */
 	size_t nqs, capqs;
 	qb_imp_media *media;

@@ -12,6 +12,7 @@
  * '36.1..37.2', '343 ± 2%').  Every message names the row and column and
  * is located at the cell's line and column in the file. */
 #include <csv.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -21,6 +22,7 @@
 #include "i18n.h"
 #include "import.h"
 #include "utf8.h"
+#include "validate.h"
 
 enum { C_ID, C_TYPE, C_TAGS, C_RIGHT, C_UNIT, C_PROMPT, C_OPTIONS, C_FEEDBACK, C_FBWRONG,
        C_EXPLANATION, C_UNKNOWN };
@@ -31,6 +33,7 @@ static const char *const col_names[] = {"id", "type", "tags", "right", "unit", "
 typedef struct column {
 	int kind;
 	char lang[QB_IMP_LANG_LEN]; /* per-language columns ("" without ':xx') */
+	char name[QB_IMP_LANG_LEN + 16]; /* as messages name it: "prompt:sw" */
 } column;
 
 typedef struct field {
@@ -65,7 +68,10 @@ static void on_field(void *s, size_t n, void *data)
 		r->row = qb_xrealloc(r->row, r->caprow * sizeof *r->row);
 	}
 	size_t start = r->field_start;
-	while (start < r->len && r->data[start] == ' ')
+	/* A row's first cell starts after the line end of the row above
+	 * (CRLF: libcsv ends the row at '\r', so its '\n' is still ahead). */
+	while (start < r->len && (r->data[start] == ' ' ||
+	                          (!r->nrow && (r->data[start] == '\r' || r->data[start] == '\n'))))
 		start++;
 	r->row[r->nrow++] = (field){qb_xstrndup(s ? s : "", s ? n : 0), start};
 	r->field_start = r->pos + 1;
@@ -98,6 +104,9 @@ static void header(csvr *r)
 				c->kind = k;
 		if (colon && strlen(colon + 1) < sizeof c->lang)
 			strcpy(c->lang, colon + 1);
+		if (c->kind != C_UNKNOWN)
+			snprintf(c->name, sizeof c->name, "%s%s%s", col_names[c->kind], *c->lang ? ":" : "",
+			         c->lang);
 		bool per_lang = c->kind >= C_PROMPT && c->kind <= C_EXPLANATION;
 		if (c->kind == C_UNKNOWN || (colon && !per_lang)) {
 			qb_diag_error(at(r, r->row[i].off), "column %zu: '%s' is not a column of qbc's "
@@ -287,6 +296,76 @@ static bool numeric(const char *s, qb_numeric *num)
 	return true;
 }
 
+/* The languages' cells of kind in this row must be all filled in or all
+ * empty (prompt: all filled in), and options give the same number of
+ * lines in each language: said in the spreadsheet's terms, row and
+ * column.  False after an error. */
+static bool same_langs(csvr *r, int kind, bool required)
+{
+	const char *ls[QB_IMP_MAX_LANGS];
+	size_t nl = langs(r, ls, QB_IMP_MAX_LANGS), full = SIZE_MAX, nlines = 0;
+	bool ok = true;
+	for (size_t i = 0; i < nl; i++) {
+		size_t k = SIZE_MAX;
+		if (!*cell(r, kind, ls[i], &k) || k == SIZE_MAX)
+			continue;
+		if (full == SIZE_MAX) {
+			full = k;
+			char **v = NULL;
+			nlines = lines(r->row[k].s, &v, false);
+			free_lines(v, nlines);
+		}
+	}
+	for (size_t i = 0; i < nl; i++) {
+		size_t k = SIZE_MAX;
+		const char *s = cell(r, kind, ls[i], &k);
+		if (k == SIZE_MAX) {
+			if (full != SIZE_MAX) {
+				qb_diag_error(at(r, r->row[full].off), "row %zu, column '%s' is filled in, "
+				              "but the sheet has no column '%s:%s' for this text in the other "
+				              "language: add the column", r->rowno, r->cols[full].name,
+				              col_names[kind], ls[i]);
+				ok = false;
+			}
+			continue;
+		}
+		if (!*s && full == SIZE_MAX && required) {
+			qb_diag_error(at(r, r->row[k].off), "row %zu, column '%s' is empty: write the "
+			              "question in it", r->rowno, r->cols[k].name);
+			ok = false;
+			break;
+		}
+		if (!*s && full != SIZE_MAX) {
+			qb_diag_error(at(r, r->row[k].off), "row %zu, column '%s' is empty, but column "
+			              "'%s' is filled in: write this language's text too", r->rowno,
+			              r->cols[k].name, r->cols[full].name);
+			ok = false;
+		} else if (*s && kind == C_OPTIONS && k != full) {
+			char **v = NULL;
+			size_t n = lines(s, &v, false);
+			free_lines(v, n);
+			if (n != nlines) {
+				qb_diag_error(at(r, r->row[k].off), "row %zu, column '%s' has %zu lines and "
+				              "column '%s' has %zu: put one option per line, the same options "
+				              "in every language", r->rowno, r->cols[k].name, n,
+				              r->cols[full].name, nlines);
+				ok = false;
+			}
+		}
+	}
+	return ok;
+}
+
+/* The name of the first language's column of kind ("options:sw"). */
+static const char *first_col(const csvr *r, int kind)
+{
+	const char *ls[1];
+	size_t k = 0;
+	if (!langs(r, ls, 1) || !col_of(r, kind, ls[0], &k))
+		return col_names[kind];
+	return r->cols[k].name;
+}
+
 static void row(csvr *r)
 {
 	qb_imp *im = r->im;
@@ -310,6 +389,9 @@ static void row(csvr *r)
 			              r->rowno, r->nrow, r->ncols);
 		return;
 	}
+	/* Every cell of the row is checked before the row is given up: a
+	 * teacher fixes all of a sheet's mistakes from one run. */
+	bool bad = false;
 	const char *ls[QB_IMP_MAX_LANGS];
 	size_t nl = langs(r, ls, QB_IMP_MAX_LANGS);
 	size_t k = 0;
@@ -324,8 +406,20 @@ static void row(csvr *r)
 		qb_diag_error(at(r, r->row[k].off), "row %zu, column 'type': '%s' is not a question "
 		              "type (single, multiple, true-false, short-answer, numeric, matching, "
 		              "cloze)", r->rowno, type);
-		return;
+		bad = true;
 	}
+	const char *id = cell(r, C_ID, "", &k);
+	size_t badat;
+	if (*id && !qb_id_valid(id, &badat)) {
+		qb_diag_error(at(r, r->row[k].off), "row %zu, column 'id': '%s' is not a question id "
+		              "(ASCII letters, digits, '-' and '_')", r->rowno, id);
+		bad = true;
+	}
+	bad = !same_langs(r, C_PROMPT, true) | bad;
+	bad = !same_langs(r, C_OPTIONS, false) | bad;
+	bad = !same_langs(r, C_FEEDBACK, false) | bad;
+	bad = !same_langs(r, C_FBWRONG, false) | bad;
+	bad = !same_langs(r, C_EXPLANATION, false) | bad;
 	size_t rk = 0;
 	const char *right = cell(r, C_RIGHT, "", &rk);
 	qb_loc rloc = at(r, r->row[rk].off);
@@ -335,13 +429,46 @@ static void row(csvr *r)
 	for (size_t i = 0; i < nl && !nopts; i++)
 		nopts = lines(cell(r, C_OPTIONS, ls[i], NULL), &opts, false);
 	bool *rights = qb_xcalloc(nopts + 1, sizeof *rights);
+	bool with_options = t == QB_QTYPE_SINGLE || t == QB_QTYPE_MULTIPLE ||
+	                    t == QB_QTYPE_SHORT || t == QB_QTYPE_MATCHING;
+	if (with_options && !nopts) {
+		size_t ok = 0;
+		const char *name = first_col(r, C_OPTIONS);
+		cell(r, C_OPTIONS, ls[0], &ok);
+		qb_diag_error(at(r, r->row[ok].off), t == QB_QTYPE_SHORT
+		              ? "row %zu, column '%s' is empty: put the accepted answers in it, one "
+		                "per line"
+		              : t == QB_QTYPE_MATCHING
+		              ? "row %zu, column '%s' is empty: put the pairs in it, one per line, "
+		                "'left => right'"
+		              : "row %zu, column '%s' is empty: put the options in it, one per line",
+		              r->rowno, name);
+		bad = true;
+	}
 	if (t == QB_QTYPE_SINGLE || t == QB_QTYPE_MULTIPLE ||
 	    (t == QB_QTYPE_SHORT && *right)) {
 		if (!right_set(right, rights, nopts)) {
 			qb_diag_error(rloc, "row %zu, column 'right': '%s' is not a list of this row's "
 			              "options (1 to %zu, or A to %c)", r->rowno, right, nopts,
 			              'A' + (int)(nopts ? nopts - 1 : 0));
-			goto done;
+			bad = true;
+		} else if (nopts && t != QB_QTYPE_SHORT) {
+			size_t n = 0;
+			for (size_t i = 0; i < nopts; i++)
+				n += rights[i];
+			if (!n) {
+				qb_diag_error(rloc, t == QB_QTYPE_SINGLE
+				              ? "row %zu, column 'right' is empty: put the number of the right "
+				                "option in it, e.g. 1 for the first of column '%s'"
+				              : "row %zu, column 'right' is empty: put the numbers of the "
+				                "right options in it, e.g. '1 3' for the first and third of "
+				                "column '%s'", r->rowno, first_col(r, C_OPTIONS));
+				bad = true;
+			} else if (n > 1 && t == QB_QTYPE_SINGLE) {
+				qb_diag_error(rloc, "row %zu, column 'right' names %zu options: keep one, or "
+				              "put 'multiple' in column 'type'", r->rowno, n);
+				bad = true;
+			}
 		}
 	} else if (t == QB_QTYPE_SHORT) {
 		for (size_t i = 0; i < nopts; i++)
@@ -353,22 +480,28 @@ static void row(csvr *r)
 		if (strcasecmp(right, "true") != 0 && strcasecmp(right, "false") != 0) {
 			qb_diag_error(rloc, "row %zu, column 'right': a true-false answer is 'true' or "
 			              "'false', not '%s'", r->rowno, right);
-			goto done;
+			bad = true;
 		}
 		truth = strcasecmp(right, "true") == 0;
 	}
 	if (t == QB_QTYPE_NUMERIC) {
 		num = qb_arena_alloc(&im->bank->arena, sizeof *num);
 		*num = (qb_numeric){.loc = rloc};
-		if (!numeric(right, num)) {
+		if (!*right) {
+			qb_diag_error(rloc, "row %zu, column 'right' is empty: put the answer in it, "
+			              "e.g. '42', '9.81 \xC2\xB1 0.05', '343 \xC2\xB1 2%%' or '36.1..37.2'",
+			              r->rowno);
+			bad = true;
+		} else if (!numeric(right, num)) {
 			qb_diag_error(rloc, "row %zu, column 'right': '%s' is not a number, e.g. '42', "
 			              "'9.81 \xC2\xB1 0.05', '343 \xC2\xB1 2%%' or '36.1..37.2'", r->rowno,
 			              right);
-			goto done;
-		}
-		if (qb_numeric_too_large(num, rloc, right, strlen(right)))
-			goto done;
+			bad = true;
+		} else if (qb_numeric_too_large(num, rloc, right, strlen(right)))
+			bad = true;
 	}
+	if (bad)
+		goto done;
 	qb_question *q = qb_imp_question(im, t, loc);
 	text_of(r, &q->prompt, C_PROMPT, -1, false);
 	if (t == QB_QTYPE_TRUE_FALSE) {
@@ -449,12 +582,11 @@ static void row(csvr *r)
 		p += n;
 		p += strspn(p, " ,;\t\n");
 	}
-	const char *id = cell(r, C_ID, "", NULL);
 	qb_imp_id(im, id, NULL);
 	if (*id && strcmp(im->qs[im->nqs - 1].id, id) != 0) {
 		col_of(r, C_ID, "", &k);
-		qb_diag_error(at(r, r->row[k].off), "row %zu, column 'id': '%s' is not a question id "
-		              "(ASCII letters, digits, '-' and '_') or is used twice", r->rowno, id);
+		qb_diag_error(at(r, r->row[k].off), "row %zu, column 'id': '%s' is used twice",
+		              r->rowno, id);
 	}
 done:
 	free(rights);
@@ -494,6 +626,10 @@ int qb_import_csv(qb_imp *im, const char *data, size_t len)
 		return -1;
 	}
 	csv_set_space_func(&p, is_space);
+	/* The sheet's first language column is the bank's first language
+	 * (a Kiswahili teacher's 'prompt:sw' before 'prompt:en'), unless
+	 * --lang says otherwise. */
+	im->langs_in_order = !im->lang_given;
 	/* TSV when the header line has a tab and no comma */
 	size_t hl = strcspn(data, "\n");
 	bool tsv = memchr(data, '\t', hl) && !memchr(data, ',', hl);

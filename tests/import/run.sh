@@ -893,6 +893,38 @@ printf 'type,right,prompt:en,options:en,explanation:en\nessay,,Q?,,E\n' >ty.csv
 run "$QBC" import -o ty.qb ty.csv
 check "csv: an unknown type located" err_has "ty.csv:2:1: error: row 2, column 'type': 'essay' is not a question type"
 
+# A sheet as a Kiswahili-first teacher saves it from Excel ("CSV UTF-8":
+# a BOM, CRLF row ends): every mistake of every row in one run, each at
+# its cell's row and column, in the spreadsheet's terms (issue 36).
+printf '\357\273\277id,type,right,prompt:sw,options:sw,explanation:sw,prompt:en,options:en,explanation:en\r\n' >ex.csv
+printf 'moyo,,2,Moyo una vyumba vingapi?,"2\r\n4",Vinne.,How many chambers has the heart?,"2\r\n4",Four.\r\n' >>ex.csv
+printf 'seli,,,Seli ni nini?,"a\r\nb",Ni kitengo.,What is a cell?,"a\r\nb",\r\n' >>ex.csv
+printf 'bad id,essay,,Andika,,,Write,,\r\n' >>ex.csv
+printf 'damu,multiple,1 2,Damu,"a\r\nb\r\nc",,Blood,"a\r\nb",\r\n' >>ex.csv
+printf 'fupi,,1,Fupi\r\n' >>ex.csv
+run "$QBC" import -o ex.qb ex.csv
+check "csv as saved by Excel: exit 1, nothing written" sh -c "test \"\$(cat '$T/rc')\" = 1 && test ! -e ex.qb"
+check "csv CRLF: an error in a row's first cell points at that row, column 1" \
+	err_has "ex.csv:8:1: error: row 4, column 'id': 'bad id' is not a question id"
+check "csv CRLF: a short row points at its own start" \
+	err_has "ex.csv:13:1: error: row 6 has 4 columns, the header has 9"
+check "csv: no right option said in the sheet's terms, not the .qb's" \
+	err_has "ex.csv:5:7: error: row 3, column 'right' is empty: put the number of the right option in it, e.g. 1 for the first of column 'options:sw'"
+check "csv: no '.qb' syntax in the messages" sh -c "! grep -q \"mark it with '\\*'\" '$T/err'"
+check "csv: every cell of a bad row checked (the type and the id of row 4)" \
+	sh -c "grep -qF \"ex.csv:8:8: error: row 4, column 'type': 'essay' is not a question type\" '$T/err' && grep -qF \"row 4, column 'id'\" '$T/err'"
+check "csv: a language's cell left empty named" \
+	err_has "row 3, column 'explanation:en' is empty, but column 'explanation:sw' is filled in"
+check "csv: options of another length in another language" \
+	err_has "row 5, column 'options:en' has 2 lines and column 'options:sw' has 3"
+printf '\357\273\277id,type,right,prompt:sw,options:sw,explanation:sw,prompt:en,options:en,explanation:en\r\n' >sw.csv
+printf 'moyo,,2,Moyo una vyumba vingapi?,"2\r\n4",Vinne.,How many chambers has the heart?,"2\r\n4",Four.\r\n' >>sw.csv
+run "$QBC" import -o swfirst.qb sw.csv
+check "csv: the sheet's first language is the bank's first" \
+	sh -c "grep -qx 'languages: sw en' swfirst.qb && grep -qF 'languages sw en' '$T/out'"
+run "$QBC" import --lang en -o enfirst.qb sw.csv
+check "csv: --lang puts its language first" grep -qx 'languages: en sw' enfirst.qb
+
 # Numbers that are not finite (issue 23): a tolerance of 400 nines
 # overflows strtod to inf, and strtod reads the words 'inf' and 'nan'.
 # Each is a located error in the source, as the .qb reader's, and nothing
