@@ -344,7 +344,13 @@ static void check_line(const qb_bank *bank, unsigned long warnings)
 	       bank->nquestions);
 	for (size_t i = 0; i < bank->nlangs; i++)
 		printf("%s%s", i ? ", " : "", bank->langs[i].code);
-	if (warnings)
+	size_t todo = qb_validate_unexplained(bank);
+	if (warnings && todo)
+		/* TRANSLATORS: "(3 of them questions without an explanation yet)" */
+		printf(ngettext(": %lu warning (%zu of them a question without an explanation yet)\n",
+		                ": %lu warnings (%zu of them questions without an explanation yet)\n",
+		                warnings), warnings, todo);
+	else if (warnings)
 		printf(ngettext(": %lu warning\n", ": %lu warnings\n", warnings), warnings);
 	else
 		printf(_(": no problems\n"));

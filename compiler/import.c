@@ -954,6 +954,13 @@ static void finish_bank(qb_imp *im, const char *title)
 	}
 	b->questions = im->qs ? qb_arena_adopt(&b->arena, im->qs) : NULL;
 	b->nquestions = im->nqs;
+	/* A course's exports and hand-written GIFT seldom explain every
+	 * question: the bank builds, and the checks list the ones to write. */
+	for (size_t i = 0; i < b->nquestions && !b->explanations_optional; i++)
+		if (!b->questions[i].explanation.present) {
+			b->explanations_optional = true;
+			b->explanations_loc = (qb_loc){b->path, 0, 0};
+		}
 	im->qs = NULL;
 	im->nqs = 0;
 	b->passages = im->passages ? qb_arena_adopt(&b->arena, im->passages) : NULL;

@@ -262,6 +262,11 @@ typedef struct qb_bank {
 	int draw;                /* questions per SCORM attempt; 0: all     */
 	bool draw_per_tag;       /* draw from each tag (a question's first) */
 	qb_loc draw_loc;
+	/* 'explanations: optional' (a bank 'qbc import' brought in from a
+	 * course that has none for some questions): a question without one
+	 * is a warning, a to-do, instead of an error; line 0 when absent. */
+	bool explanations_optional;
+	qb_loc explanations_loc;
 	qb_question *questions;
 	size_t nquestions;
 	qb_passage *passages;    /* in source order (qb_question.passage)   */

@@ -31,7 +31,7 @@
 
 const char *const qb_text_keywords[] = {
 	"bank", "languages", "default-language", "pass-mark", "title", "description",
-	"scoring", "shuffle-options", "shuffle-questions", "draw",
+	"scoring", "shuffle-options", "shuffle-questions", "draw", "explanations",
 	"type", "tags", "explanation", "shuffle", "case-sensitive", "answer", "unit",
 	"feedback-true", "feedback-false", "feedback-wrong", "passage", NULL,
 };
@@ -1182,6 +1182,14 @@ static void header_key(reader *r, const qb_line *ln)
 			b->draw = (int)v;
 			b->draw_per_tag = per_tag;
 		}
+	} else if (key_is(r, ln, "explanations")) {
+		if (!once(kloc, "explanations", &b->explanations_loc))
+			return;
+		if (vlen == 8 && strncmp(val, "optional", 8) == 0)
+			b->explanations_optional = true;
+		else if (!(vlen == 8 && strncmp(val, "required", 8) == 0))
+			qb_diag_error(vloc, "'explanations:' is 'optional' (a question without one is a "
+			                    "warning) or 'required', not '%.*s'", (int)vlen, val);
 	} else if (key_is(r, ln, "title") || key_is(r, ln, "description")) {
 		bool title = key_is(r, ln, "title");
 		qb_text *t = title ? &b->title : &b->description;

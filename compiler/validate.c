@@ -1429,7 +1429,7 @@ static void check_question(ctx *c, const qb_question *q)
 	if (!ncorrect && q->nchoices && qb_qtype_has_options(q->type) &&
 	    q->type != QB_QTYPE_TRUE_FALSE)
 		lacks[nl++] = _("a correct-option mark ('*')");
-	if (!q->explanation.present)
+	if (!q->explanation.present && !b->explanations_optional)
 		lacks[nl++] = _("an explanation");
 	if (untagged)
 		lacks[nl++] = question_has(q, true)
@@ -1447,10 +1447,13 @@ static void check_question(ctx *c, const qb_question *q)
 		if (!q->id)
 			qb_diag_error(q->loc, "%s has no id; write one after the number, e.g. '%d. "
 			                      "my-question'", name, q->number);
-		if (!q->explanation.present)
+		if (!q->explanation.present && !b->explanations_optional)
 			qb_diag_error(q->loc, "%s has no explanation; add 'explanation:' with one line "
 			                      "per language", name);
 	}
+	if (!q->explanation.present && b->explanations_optional)
+		qb_diag_warning(q->loc, "%s has no explanation yet (to do: the bank says "
+		                        "'explanations: optional')", name);
 
 	/* The prompt. */
 	if (!q->prompt.present)
@@ -1502,7 +1505,6 @@ static void check_question(ctx *c, const qb_question *q)
 	for (size_t i = 0; i < q->ntags; i++)
 		if (has_quote(q->tags[i].name))
 			qb_diag_error(q->tags[i].loc, "tag '%s' may not contain quotes", q->tags[i].name);
-	QB_UNUSED(b);
 	qb_buf_dispose(&nb);
 }
 
@@ -1545,6 +1547,14 @@ static void check_draw(const qb_bank *b)
 	}
 }
 
+size_t qb_validate_unexplained(const qb_bank *bank)
+{
+	size_t n = 0;
+	for (size_t i = 0; bank->explanations_optional && i < bank->nquestions; i++)
+		n += !bank->questions[i].explanation.present;
+	return n;
+}
+
 void qb_validate(const qb_bank *bank)
 {
 	qb_validate_unfinished(bank, NULL);
@@ -1568,6 +1578,16 @@ void qb_validate_unfinished(const qb_bank *bank, const char *lang)
 	for (size_t i = 0; i < bank->nquestions; i++)
 		check_question(&c, &bank->questions[i]);
 	check_draw(bank);
+	size_t todo = qb_validate_unexplained(bank);
+	if (todo)
+		qb_diag_note(bank->explanations_loc,
+		             ngettext("%zu of the bank's %zu questions has no explanation yet: the "
+		                      "warnings above list it; remove 'explanations: optional' once "
+		                      "every question has one",
+		                      "%zu of the bank's %zu questions have no explanation yet: the "
+		                      "warnings above list them; remove 'explanations: optional' once "
+		                      "every question has one", todo),
+		             todo, bank->nquestions);
 	/* What is left of a language in the making (missing from more than
 	 * one text), per language, whatever the error limit shows of the
 	 * list. */

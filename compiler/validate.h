@@ -29,6 +29,10 @@ void qb_validate(const qb_bank *bank);
  * language's first part. */
 void qb_validate_unfinished(const qb_bank *bank, const char *lang);
 
+/* The questions without an explanation in a bank that says
+ * 'explanations: optional' (0 in any other bank: there each is an error). */
+size_t qb_validate_unexplained(const qb_bank *bank);
+
 /* True when s is a valid id: 1..QB_ID_MAX of [A-Za-z0-9_-].  When it is
  * not, *bad is the byte offset of the first offending character (or the
  * length when it is too long or empty). */

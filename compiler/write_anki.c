@@ -778,9 +778,13 @@ static int translation(anki *a, qb_buf *out, const qb_question *q, size_t li)
 		if (cloze_filled(a, out, q, other) != 0)
 			return -1;
 		qb_buf_puts(out, "</div>");
-		qb_buf_puts(out, "<div class=\"qb-tr-explanation\">");
-		if (explanation(a, out, q, other) != 0)
-			return -1;
+		/* an imported question may have no explanation yet: no box */
+		if (q->explanation.present) {
+			qb_buf_puts(out, "<div class=\"qb-tr-explanation\">");
+			if (explanation(a, out, q, other) != 0)
+				return -1;
+			qb_buf_puts(out, "</div>");
+		}
 	} else {
 		const rendered *r = rendered_in(a, q, li);
 		if (!r)
@@ -788,10 +792,13 @@ static int translation(anki *a, qb_buf *out, const qb_question *q, size_t li)
 		qb_buf_append(out, r->prompt.ptr, r->prompt.len);
 		qb_buf_puts(out, "</div>");
 		qb_buf_append(out, r->options.ptr, r->options.len);
-		qb_buf_puts(out, "<div class=\"qb-tr-explanation\">");
-		qb_buf_append(out, r->explanation.ptr, r->explanation.len);
+		if (q->explanation.present) {
+			qb_buf_puts(out, "<div class=\"qb-tr-explanation\">");
+			qb_buf_append(out, r->explanation.ptr, r->explanation.len);
+			qb_buf_puts(out, "</div>");
+		}
 	}
-	qb_buf_puts(out, "</div></details>");
+	qb_buf_puts(out, "</details>");
 	return 0;
 }
 

@@ -308,6 +308,10 @@ void qb_qb_source(qb_buf *out, const qb_bank *bank)
 		qb_buf_puts(out, "shuffle-questions: yes\n");
 	if (bank->draw)
 		qb_buf_appendf(out, "draw: %d%s\n", bank->draw, bank->draw_per_tag ? " per tag" : "");
+	if (bank->explanations_optional)
+		qb_buf_puts(out, "# Some questions have no explanation yet: 'qbc check' lists them.\n"
+		                 "# Remove the next line once every question has one.\n"
+		                 "explanations: optional\n");
 	put_keyword_text(out, bank, "title", &bank->title, 0);
 	put_keyword_text(out, bank, "description", &bank->description, 0);
 	/* Each passage right before the first question read with it; one
