@@ -143,6 +143,9 @@ void qb_render_discard(qb_render_job *job);
 
 /* ---- the writers (one file each) and their formats' rules ---- */
 int qb_write_json(const qb_render_ctx *ctx, const qb_bank *bank);
+/* write_csv.c: the spreadsheet `qbc import` reads back. */
+int qb_write_csv(const qb_render_ctx *ctx, const qb_bank *bank);
+void qb_check_csv(const qb_render_ctx *ctx, const qb_bank *bank);
 int qb_write_anki(const qb_render_ctx *ctx, const qb_bank *bank);
 void *qb_begin_anki(const qb_render_ctx *ctx, const qb_bank *bank);
 void qb_end_anki(void *early);

@@ -21,7 +21,7 @@
  * Where %g would write one (|v| at least 1e15 or below 1e-4) the same 15
  * significant digits are written out in full, zeros and all: a buffer of
  * "%.20f" would cut 1e50's 51 digits and write another number. */
-static void put_num(qb_buf *out, double v)
+void qb_qb_put_num(qb_buf *out, double v)
 {
 	char s[48];
 	snprintf(s, sizeof s, "%.15g", v);
@@ -201,18 +201,18 @@ static void put_numeric(qb_buf *out, const qb_numeric *num)
 {
 	qb_buf_puts(out, "   answer: ");
 	if (num->range) {
-		put_num(out, num->lo);
+		qb_qb_put_num(out, num->lo);
 		qb_buf_puts(out, "..");
-		put_num(out, num->hi);
+		qb_qb_put_num(out, num->hi);
 	} else {
-		put_num(out, num->value);
+		qb_qb_put_num(out, num->value);
 		if (num->tol > 0) {
 			qb_buf_puts(out, " \xC2\xB1 ");
 			if (num->percent && num->value != 0) {
-				put_num(out, num->tol * 100 / (num->value < 0 ? -num->value : num->value));
+				qb_qb_put_num(out, num->tol * 100 / (num->value < 0 ? -num->value : num->value));
 				qb_buf_putc(out, '%');
 			} else
-				put_num(out, num->tol);
+				qb_qb_put_num(out, num->tol);
 		}
 	}
 }
@@ -225,7 +225,7 @@ static void put_num_more(qb_buf *out, const qb_bank *bank, const qb_question *q)
 	for (const qb_num_more *m = qb_question_num_more(q); m; m = m->next) {
 		put_numeric(out, &m->num);
 		qb_buf_puts(out, " = ");
-		put_num(out, m->credit);
+		qb_qb_put_num(out, m->credit);
 		qb_buf_puts(out, "%\n");
 		if (m->feedback.present) {
 			qb_buf_puts(out, "     > ");

@@ -16,6 +16,9 @@ void qb_qb_put_text(qb_buf *out, const char *text, int indent);
 /* The length of the code fence ('```' or '~~~', 3 or more) that
  * s[0..n) starts with, or 0. */
 size_t qb_qb_fence_len(const char *s, size_t n);
+/* Appends v as the reader takes a number: digits and '.', never an
+ * exponent (the CSV writer's answers too). */
+void qb_qb_put_num(qb_buf *out, double v);
 /* Writes it to path atomically; 0, or -1 with errno set. */
 int qb_write_qb(const qb_bank *bank, const char *path);
 

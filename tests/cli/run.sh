@@ -142,7 +142,7 @@ check "no temporary files left" test "$(ls -A "$T/b/out")" = "$ID.json"
 
 # --format all is every format in the registry; --format make the ones make builds
 expect "build --help" 0 "$QBC" build --help
-for f in anki scorm12 scorm2004 html json all make; do
+for f in anki scorm12 scorm2004 html csv json all make; do
 	check "build --help lists format $f" grep -q "^  .. *$f " "$T/out"
 done
 mkdir "$T/f" && cp "$BANK" "$T/f/b.qb"
@@ -152,7 +152,7 @@ expect "build --format all" 0 "$QBC" build -o "$T/f/all" --format all "$T/f/b.qb
 qti=$(for l in $(sed -n 's/^languages: *//p' "$BANK"); do echo "$id.$l.qti.zip"; done)
 qti3=$(echo "$qti" | sed 's/qti\.zip$/qti3.zip/')
 sorted() { printf '%s\n' "$@" | sort | tr '\n' ' '; }
-check "--format all writes every format" test "$(ls "$T/f/all" | sort | tr '\n' ' ')" = "$(sorted $id.apkg $id.html $id.json $id.moodle.xml $qti $qti3 $id.scorm12.zip $id.scorm2004.zip)"
+check "--format all writes every format" test "$(ls "$T/f/all" | sort | tr '\n' ' ')" = "$(sorted $id.apkg $id.csv $id.html $id.json $id.moodle.xml $qti $qti3 $id.scorm12.zip $id.scorm2004.zip)"
 expect "build --format make" 0 "$QBC" build -o "$T/f/make" --format make "$T/f/b.qb"
 check "--format make writes what make builds" test "$(ls "$T/f/make" | sort | tr '\n' ' ')" = "$(sorted $id.apkg $id.html $id.moodle.xml $qti $id.scorm12.zip $id.scorm2004.zip)"
 

@@ -1132,6 +1132,17 @@ title:
      sw: Mzunguko.
 EOF
 round_trip c csv title
+# The same bank through qbc's own writer (issue 36: a teacher goes back to
+# a spreadsheet with 'qbc build --format csv'), imported back: the same model.
+run "$QBC" build --format csv -o csvout c.qb
+check "build --format csv: written" sh -c "test \"\$(cat '$T/rc')\" = 0 && test -f csvout/c.csv"
+check "build --format csv: UTF-8 with a BOM, CRLF rows, as Excel saves" \
+	sh -c "head -c 3 csvout/c.csv | od -An -tx1 | grep -q 'ef bb bf' && head -1 csvout/c.csv | grep -q \"\$(printf '\\r')\\\$\""
+run "$QBC" import --bank c -o cback.qb csvout/c.csv
+check "build --format csv: imported back" rc 0
+"$QBC" dump --json c.qb >c.json 2>/dev/null
+dump cback.qb
+check "build --format csv: the sheet imports to the same bank" python3 "$HERE/same_model.py" c.json cback.qb.json title
 
 # ----------------------------------------------- round trip through qbc
 # A bank of every type that Moodle XML carries whole, built to Moodle XML
