@@ -1418,6 +1418,11 @@ static qb_drv_status import_one(const qb_drv_opts *o, const char *src, import_to
 	report(&im, src, fmt, im.split ? "a bank per category" : out, mine.questions);
 	tot->banks += mine.banks;
 	tot->questions += mine.questions;
+	if (rc != QB_DRV_IO && !im.split && strcmp(fmt, "csv") == 0)
+		/* The sheet is not read again: say which file is the source now,
+		 * and the way back for a teacher who works in a spreadsheet. */
+		printf(_("qbc import: %s is now the file to edit (%s is not read again); to edit it "
+		         "as a spreadsheet again: qbc build --format csv %s\n"), out, src, out);
 done:
 	qb_imp_dispose(&im);
 	qb_bank_free(im.bank);

@@ -922,6 +922,8 @@ printf 'moyo,,2,Moyo una vyumba vingapi?,"2\r\n4",Vinne.,How many chambers has t
 run "$QBC" import -o swfirst.qb sw.csv
 check "csv: the sheet's first language is the bank's first" \
 	sh -c "grep -qx 'languages: sw en' swfirst.qb && grep -qF 'languages sw en' '$T/out'"
+check "csv: the .qb is said to be the file to edit now, and the way back to a sheet" \
+	out_has "qbc import: swfirst.qb is now the file to edit (sw.csv is not read again); to edit it as a spreadsheet again: qbc build --format csv swfirst.qb"
 run "$QBC" import --lang en -o enfirst.qb sw.csv
 check "csv: --lang puts its language first" grep -qx 'languages: en sw' enfirst.qb
 
