@@ -24,11 +24,21 @@
 #include "utf8.h"
 #include "validate.h"
 
-enum { C_ID, C_TYPE, C_TAGS, C_RIGHT, C_UNIT, C_PROMPT, C_OPTIONS, C_FEEDBACK, C_FBWRONG,
-       C_EXPLANATION, C_UNKNOWN };
+enum { C_ID, C_TYPE, C_TAGS, C_RIGHT, C_UNIT, C_PASS_MARK, C_SHUFFLE_OPTIONS,
+       C_SHUFFLE_QUESTIONS, C_PROMPT, C_OPTIONS, C_FEEDBACK, C_FBWRONG, C_EXPLANATION,
+       C_UNKNOWN };
 
-static const char *const col_names[] = {"id", "type", "tags", "right", "unit", "prompt",
+static const char *const col_names[] = {"id", "type", "tags", "right", "unit", "pass-mark",
+                                        "shuffle-options", "shuffle-questions", "prompt",
                                         "options", "feedback", "feedback-wrong", "explanation"};
+
+/* The bank's settings (optional columns, a value in any row, the same in
+ * every row that has one): what a teacher sets for an exam. */
+typedef struct setting {
+	int value;     /* -1: not given                                    */
+	size_t row;    /* the row that gave it                             */
+	qb_loc loc;
+} setting;
 
 typedef struct column {
 	int kind;
@@ -52,6 +62,7 @@ typedef struct csvr {
 	column *cols;
 	size_t ncols;
 	bool header_ok;
+	setting set[3];      /* pass-mark, shuffle-options, shuffle-questions */
 } csvr;
 
 static qb_loc at(const csvr *r, size_t off)
@@ -110,8 +121,9 @@ static void header(csvr *r)
 		bool per_lang = c->kind >= C_PROMPT && c->kind <= C_EXPLANATION;
 		if (c->kind == C_UNKNOWN || (colon && !per_lang)) {
 			qb_diag_error(at(r, r->row[i].off), "column %zu: '%s' is not a column of qbc's "
-			              "layout (id, type, tags, right, unit, prompt:xx, options:xx, "
-			              "feedback:xx, feedback-wrong:xx, explanation:xx)", i + 1, h);
+			              "layout (id, type, tags, right, unit, pass-mark, shuffle-options, "
+			              "shuffle-questions, prompt:xx, options:xx, feedback:xx, "
+			              "feedback-wrong:xx, explanation:xx)", i + 1, h);
 			r->header_ok = false;
 		}
 		prompt = prompt || c->kind == C_PROMPT;
@@ -366,6 +378,51 @@ static const char *first_col(const csvr *r, int kind)
 	return r->cols[k].name;
 }
 
+/* A settings cell (pass-mark, shuffle-options, shuffle-questions) of this
+ * row: read, and the same as any earlier row's.  False after an error. */
+static bool setting_cell(csvr *r, int kind)
+{
+	size_t k = 0;
+	const char *s = cell(r, kind, "", &k);
+	if (!*s)
+		return true;
+	qb_loc l = at(r, r->row[k].off);
+	int v = -1;
+	if (kind == C_PASS_MARK) {
+		char *end;
+		long n = strtol(s, &end, 10);
+		if (*end == '%')
+			end++;
+		if (end != s && s[0] >= '0' && s[0] <= '9' && !*end && n <= 100)
+			v = (int)n;
+		else {
+			qb_diag_error(l, "row %zu, column 'pass-mark': '%s' is not a percentage from 0 "
+			              "to 100, e.g. '80%%'", r->rowno, s);
+			return false;
+		}
+	} else {
+		if (!strcasecmp(s, "yes") || !strcasecmp(s, "true") || !strcmp(s, "1"))
+			v = 1;
+		else if (!strcasecmp(s, "no") || !strcasecmp(s, "false") || !strcmp(s, "0"))
+			v = 0;
+		else {
+			qb_diag_error(l, "row %zu, column '%s': '%s' is not 'yes' or 'no'", r->rowno,
+			              col_names[kind], s);
+			return false;
+		}
+	}
+	setting *st = &r->set[kind - C_PASS_MARK];
+	if (st->value >= 0 && st->value != v) {
+		qb_diag_error(l, "row %zu, column '%s': '%s' differs from row %zu's: the bank has one "
+		              "%s; write it in one row", r->rowno, col_names[kind], s, st->row,
+		              col_names[kind]);
+		return false;
+	}
+	if (st->value < 0)
+		*st = (setting){v, r->rowno, l};
+	return true;
+}
+
 static void row(csvr *r)
 {
 	qb_imp *im = r->im;
@@ -415,6 +472,9 @@ static void row(csvr *r)
 		              "(ASCII letters, digits, '-' and '_')", r->rowno, id);
 		bad = true;
 	}
+	bad = !setting_cell(r, C_PASS_MARK) | bad;
+	bad = !setting_cell(r, C_SHUFFLE_OPTIONS) | bad;
+	bad = !setting_cell(r, C_SHUFFLE_QUESTIONS) | bad;
 	bad = !same_langs(r, C_PROMPT, true) | bad;
 	bad = !same_langs(r, C_OPTIONS, false) | bad;
 	bad = !same_langs(r, C_FEEDBACK, false) | bad;
@@ -634,7 +694,8 @@ int qb_import_csv(qb_imp *im, const char *data, size_t len)
 	size_t hl = strcspn(data, "\n");
 	bool tsv = memchr(data, '\t', hl) && !memchr(data, ',', hl);
 	csv_set_delim(&p, tsv ? CSV_TAB : CSV_COMMA);
-	csvr r = {im, data, len, 0, 0, NULL, 0, 0, 0, NULL, 0, false};
+	csvr r = {im, data, len, 0, 0, NULL, 0, 0, 0, NULL, 0, false, {{-1, 0, {0}}, {-1, 0, {0}},
+	                                                            {-1, 0, {0}}}};
 	/* a byte at a time: each cell's place in the file is known */
 	for (r.pos = 0; r.pos < len; r.pos++)
 		if (csv_parse(&p, data + r.pos, 1, on_field, on_row, &r) != 1) {
@@ -650,6 +711,19 @@ int qb_import_csv(qb_imp *im, const char *data, size_t len)
 		free(r.row[i].s);
 	free(r.row);
 	free(r.cols);
+	qb_bank *b = im->bank;
+	if (r.set[0].value >= 0) {
+		b->pass_mark = r.set[0].value;
+		b->pass_mark_loc = r.set[0].loc;
+	}
+	if (r.set[1].value >= 0) {
+		b->shuffle_options = r.set[1].value;
+		b->shuffle_options_loc = r.set[1].loc;
+	}
+	if (r.set[2].value >= 0) {
+		b->shuffle_questions = r.set[2].value;
+		b->shuffle_questions_loc = r.set[2].loc;
+	}
 	if (!im->nqs && !qb_diag_errors_since(m))
 		qb_diag_error(QB_LOC(im->file, 0, 0), "no question row found under the header");
 	return qb_diag_errors_since(m) ? -1 : 0;

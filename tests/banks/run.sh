@@ -184,6 +184,8 @@ W=$(tmpdir)
 check "templates/questions.csv: qbc import" test $? = 0
 check "templates/questions.csv: every type, both languages" grep -qF \
 	"7 questions (1 single, 1 multiple, 1 true-false, 1 short-answer, 1 numeric, 1 matching, 1 cloze), languages en sw" "$W/out"
+check "templates/questions.csv: its exam settings (pass mark, shuffles) carried" \
+	sh -c 'grep -qx "pass-mark: 70%" "$1" && grep -qx "shuffle-options: yes" "$1"' _ "$W/template.qb"
 check "templates/questions.csv: the bank passes qbc check --werror for build's default formats" \
 	sh -c '"$1" check --werror --format anki,scorm12 "$2" >/dev/null 2>&1' _ "$QBC" "$W/template.qb"
 # A CSV file has no scoring column: make's Moodle XML says that Moodle

@@ -924,6 +924,22 @@ check "csv: the sheet's first language is the bank's first" \
 	sh -c "grep -qx 'languages: sw en' swfirst.qb && grep -qF 'languages sw en' '$T/out'"
 check "csv: the .qb is said to be the file to edit now, and the way back to a sheet" \
 	out_has "qbc import: swfirst.qb is now the file to edit (sw.csv is not read again); to edit it as a spreadsheet again: qbc build --format csv swfirst.qb"
+# The settings a teacher needs for an exam: optional columns, the value
+# in one row (issue 36).
+printf 'right,pass-mark,shuffle-options,shuffle-questions,prompt:en,options:en,explanation:en\n' >set.csv
+printf '1,80%%,yes,TRUE,Q1?,"a\nb",E.\n2,,,,Q2?,"a\nb",E.\n' >>set.csv
+run "$QBC" import -o set.qb set.csv
+check "csv settings: pass mark and shuffles into the bank's header" \
+	sh -c "grep -qx 'pass-mark: 80%' set.qb && grep -qx 'shuffle-options: yes' set.qb && grep -qx 'shuffle-questions: yes' set.qb"
+run "$QBC" build --format csv -o setout set.qb
+run "$QBC" import -o setback.qb setout/set.csv
+check "csv settings: through build --format csv and back" \
+	sh -c "grep -qx 'pass-mark: 80%' setback.qb && grep -qx 'shuffle-options: yes' setback.qb && grep -qx 'shuffle-questions: yes' setback.qb"
+printf 'right,pass-mark,shuffle-options,prompt:en,options:en,explanation:en\n1,80%%,maybe,Q1?,"a\nb",E.\n2,70,,Q2?,"a\nb",E.\n2,120%%,,Q3?,"a\nb",E.\n' >setbad.csv
+run "$QBC" import -o setbad.qb setbad.csv
+check "csv settings: a shuffle that is not yes or no" err_has "setbad.csv:2:7: error: row 2, column 'shuffle-options': 'maybe' is not 'yes' or 'no'"
+check "csv settings: two pass marks" err_has "setbad.csv:4:3: error: row 3, column 'pass-mark': '70' differs from row 2's"
+check "csv settings: a pass mark beyond 100%" err_has "row 4, column 'pass-mark': '120%' is not a percentage from 0 to 100"
 run "$QBC" import --lang en -o enfirst.qb sw.csv
 check "csv: --lang puts its language first" grep -qx 'languages: en sw' enfirst.qb
 
