@@ -22,6 +22,7 @@
 #include "hash.h"
 #include "i18n.h"
 #include "lang.h"
+#include "langguess.h"
 #include "utf8.h"
 #include "validate.h"
 #include "read.h"
@@ -975,6 +976,93 @@ static void finish_bank(qb_imp *im, const char *title)
 	qb_imp_ml_dispose(&ml);
 }
 
+/* Every translation of q's texts in code from gives code to. */
+static void relabel_question(qb_bank *b, qb_question *q, uint32_t from, uint32_t to)
+{
+	qb_text *ts[6] = {&q->prompt, &q->explanation, NULL, NULL, NULL, NULL};
+	size_t nt = 2;
+	if (q->rare) {
+		ts[nt++] = &q->rare->feedback_wrong;
+		if (q->rare->feedback_tf) {
+			ts[nt++] = &q->rare->feedback_tf[0];
+			ts[nt++] = &q->rare->feedback_tf[1];
+		}
+	}
+	for (size_t c = 0; c <= q->nchoices; c++) {
+		qb_text *more[3] = {NULL, NULL, NULL};
+		if (c < q->nchoices) {
+			more[0] = &q->choices[c].text;
+			more[1] = &q->choices[c].feedback;
+			more[2] = (qb_text *)q->choices[c].match; /* made by the importer */
+		}
+		for (size_t k = 0; k < nt + 3; k++) {
+			qb_text *t = k < nt ? (c ? NULL : ts[k]) : more[k - nt];
+			for (uint32_t i = 0; t && i < t->ntr; i++)
+				if (qb_tr_code(b, &t->tr[i]) == from)
+					qb_tr_place(b, &t->tr[i], qb_tr_col(b, &t->tr[i]),
+					            qb_tr_text_col(b, &t->tr[i]), to);
+		}
+	}
+}
+
+/* The texts that named no language (imported as QB_IMP_LANG_UND, without
+ * --lang) get the language libexttextcat reads in them; 'en' when it
+ * cannot tell.  A multilingual export (multilang spans) has none: its
+ * declared languages stay. */
+static void guess_lang(qb_imp *im)
+{
+	qb_bank *b = im->bank;
+	size_t u = b->code_index.n ? qb_lang_index_get(&b->code_index, QB_IMP_LANG_UND)
+	                           : QB_LANG_NONE;
+	if (u == QB_LANG_NONE)
+		return;
+	const char **texts = qb_xcalloc(im->nqs + 1, sizeof *texts);
+	qb_buf *bufs = qb_xcalloc(im->nqs + 1, sizeof *bufs);
+	size_t n = 0;
+	for (size_t i = 0; i < im->nqs; i++) {
+		const qb_question *q = &im->qs[i];
+		qb_buf *tb = &bufs[n];
+		for (size_t c = 0; c <= q->nchoices; c++) {
+			const qb_text *t = c ? &q->choices[c - 1].text : &q->prompt;
+			for (uint32_t k = 0; k < t->ntr; k++)
+				if (qb_tr_code(b, &t->tr[k]) == u)
+					qb_buf_appendf(tb, "%s%s", tb->len ? "\n" : "", t->tr[k].text);
+		}
+		if (tb->len)
+			texts[n++] = qb_buf_cstr(tb);
+	}
+	qb_langguess g;
+	const char *code = "en";
+	if (qb_langguess_texts(texts, n, &g) == 0 && *g.code) {
+		code = g.code;
+		memcpy(im->guessed, g.code, sizeof im->guessed);
+		im->lang = im->guessed;
+		memcpy(im->guess_second, g.second, sizeof im->guess_second);
+		im->guess_agree = g.agree;
+		im->guess_of = g.of;
+	} else {
+		im->guess_failed = true;
+		im->lang = "en";
+	}
+	qb_buf canon = QB_BUF_INIT;
+	qb_lang_canonical(&canon, code, strlen(code));
+	size_t k = qb_lang_index_get(&b->code_index, qb_buf_cstr(&canon));
+	if (k == QB_LANG_NONE) {
+		/* the code's new name: every text in it follows */
+		b->codes[u] = qb_arena_strdup(&b->arena, qb_buf_cstr(&canon));
+		qb_lang_index_put(&b->code_index, b->codes[u], u);
+	} else {
+		for (size_t i = 0; i < im->nqs; i++)
+			relabel_question(b, &im->qs[i], (uint32_t)u, (uint32_t)k);
+		b->codes[u] = ""; /* used by no text now: declared by no one */
+	}
+	qb_buf_dispose(&canon);
+	for (size_t i = 0; i <= n; i++)
+		qb_buf_dispose(&bufs[i]);
+	free(bufs);
+	free(texts);
+}
+
 static qb_import_fn *importer(const char *fmt)
 {
 	for (size_t i = 0; i < QB_NELEM(importers); i++)
@@ -1006,6 +1094,8 @@ int qb_imp_run(qb_imp *im, const char **fmt, const char *data, size_t len)
 	qb_imp_fold_report(im);
 	if (rc != 0 || qb_diag_errors_since(m))
 		return -1;
+	if (!im->lang_given)
+		guess_lang(im);
 	finish_bank(im, im->title ? im->title : im->bank->id);
 	return 0;
 }
@@ -1336,6 +1426,35 @@ static void report(const qb_imp *im, const char *src, const char *fmt, const cha
 	}
 }
 
+/* What langguess.c read in the texts that name no language, and how sure. */
+static void report_guess(const qb_imp *im)
+{
+	if (im->guess_failed) {
+		printf(_("qbc import: the texts name no language and are too short to tell which; "
+		         "they are taken as English (en): say theirs with --lang\n"));
+		return;
+	}
+	if (!*im->guessed)
+		return;
+	qb_buf d = QB_BUF_INIT, second = QB_BUF_INIT;
+	qb_lang_describe(&d, im->guessed);
+	if (*im->guess_second) {
+		qb_lang_describe(&second, im->guess_second);
+		/* TRANSLATORS: "English ('en')", then "Scots ('sco')" */
+		printf(_("qbc import: the texts name no language; they read as %s, nearly as well as "
+		         "%s, and %zu of %zu questions alone as %s: if that is wrong, say theirs with "
+		         "--lang\n"),
+		       qb_buf_cstr(&d), qb_buf_cstr(&second), im->guess_agree, im->guess_of,
+		       im->guessed);
+	} else
+		/* TRANSLATORS: "Kiswahili ('sw')" */
+		printf(_("qbc import: the texts name no language; they read as %s, and %zu of %zu "
+		         "questions alone as %s: if that is wrong, say theirs with --lang\n"),
+		       qb_buf_cstr(&d), im->guess_agree, im->guess_of, im->guessed);
+	qb_buf_dispose(&d);
+	qb_buf_dispose(&second);
+}
+
 /* Imports one file; adds what it wrote to *tot. */
 static qb_drv_status import_one(const qb_drv_opts *o, const char *src, import_totals *tot)
 {
@@ -1373,7 +1492,8 @@ static qb_drv_status import_one(const qb_drv_opts *o, const char *src, import_to
 	im.bank = qb_bank_new(src);
 	im.bank->dir = qb_arena_strdup(&im.bank->arena, outdir);
 	im.file = im.bank->path;
-	im.lang = o->langs ? o->langs : "en";
+	/* without --lang, untagged texts wait as "und" for langguess.c */
+	im.lang = o->langs ? o->langs : QB_IMP_LANG_UND;
 	im.lang_given = o->langs != NULL;
 	im.split = o->split;
 	{
@@ -1418,6 +1538,7 @@ static qb_drv_status import_one(const qb_drv_opts *o, const char *src, import_to
 	report(&im, src, fmt, im.split ? "a bank per category" : out, mine.questions);
 	tot->banks += mine.banks;
 	tot->questions += mine.questions;
+	report_guess(&im);
 	if (rc != QB_DRV_IO && !im.split && strcmp(fmt, "csv") == 0)
 		/* The sheet is not read again: say which file is the source now,
 		 * and the way back for a teacher who works in a spreadsheet. */

@@ -18,6 +18,9 @@
  * most QB_IMP_LANG_LEN - 1 bytes). */
 #define QB_IMP_MAX_LANGS 64
 #define QB_IMP_LANG_LEN 36
+/* The language of untagged texts while an import without --lang runs,
+ * until langguess.c names it (BCP 47's "undetermined"). */
+#define QB_IMP_LANG_UND "und"
 
 /* One text being built: its translations, each a heap string. */
 typedef struct qb_imp_ml {
@@ -81,6 +84,11 @@ typedef struct qb_imp {
 	const char *file;       /* bank->path, for qb_loc                    */
 	const char *lang;       /* the language of untagged text (--lang)    */
 	bool lang_given;        /* --lang was given (else lang is a default) */
+	char guessed[QB_IMP_LANG_LEN]; /* the language guessed for the texts
+	                           that name none (langguess.c), or ""      */
+	char guess_second[QB_IMP_LANG_LEN]; /* a close second, or ""        */
+	size_t guess_agree, guess_of; /* questions read as it alone, of    */
+	bool guess_failed;      /* untagged texts, no guess: im->lang taken */
 	qb_question *qs;        /* heap while building; adopted at the end   */
 	size_t nqs, capqs;
 	qb_imp_media *media;

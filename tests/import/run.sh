@@ -226,6 +226,7 @@ run "$QBC" import -o course.qb course.xml
 check "moodlexml: exit 0" rc 0
 check "moodlexml: sniffed, report" \
 	out_has "course.xml (moodlexml) -> course.qb: 2 questions (1 single, 1 multiple), languages en sw, 1 media file"
+check "moodlexml multilang: its declared languages kept, nothing guessed" sh -c "! grep -q 'name no language' '$T/out'"
 check "moodlexml: essay skipped, located, named" \
 	err_has "course.xml:38:3: warning: question 'Describe the water cycle' is not imported: qbc has no question type like Moodle's 'essay'"
 check "moodlexml: an option's partial credit carried, not reported lost" \
@@ -942,6 +943,45 @@ check "csv settings: two pass marks" err_has "setbad.csv:4:3: error: row 3, colu
 check "csv settings: a pass mark beyond 100%" err_has "row 4, column 'pass-mark': '120%' is not a percentage from 0 to 100"
 run "$QBC" import --lang en -o enfirst.qb sw.csv
 check "csv: --lang puts its language first" grep -qx 'languages: en sw' enfirst.qb
+
+# The language of texts that name none, read by libexttextcat (issue 36):
+# GIFT written by hand in English, Spanish, French and Kiswahili.
+cat >lg-en.gift <<'EOF'
+::heart:: How many chambers does the human heart have? {=four ~two ~three}
+
+::blood:: Which vessels carry blood away from the heart to the body? {=the arteries ~the veins}
+
+::lungs:: What do the lungs take from the air we breathe? {=oxygen ~nitrogen}
+EOF
+cat >lg-es.gift <<'EOF'
+::corazon:: ¿Cuántas cavidades tiene el corazón humano? {=cuatro ~dos ~tres}
+
+::sangre:: ¿Qué vasos llevan la sangre desde el corazón hacia el cuerpo? {=las arterias ~las venas}
+
+::pulmones:: ¿Qué toman los pulmones del aire que respiramos? {=el oxígeno ~el nitrógeno}
+EOF
+cat >lg-fr.gift <<'EOF'
+::coeur:: Combien de cavités le cœur humain possède-t-il ? {=quatre ~deux ~trois}
+
+::sang:: Quels vaisseaux transportent le sang du cœur vers le reste du corps ? {=les artères ~les veines}
+
+::poumons:: Que prennent les poumons dans l'air que nous respirons ? {=l'oxygène ~l'azote}
+EOF
+cat >lg-sw.gift <<'EOF'
+::moyo:: Moyo wa binadamu una vyumba vingapi? {=vinne ~viwili ~vitatu}
+
+::damu:: Ni mishipa gani inayobeba damu kutoka kwenye moyo kwenda mwilini? {=ateri ~vena}
+
+::mapafu:: Mapafu huchukua nini kutoka kwenye hewa tunayovuta? {=oksijeni ~naitrojeni}
+EOF
+for l in en es fr sw; do
+	run "$QBC" import -o lg-$l.qb lg-$l.gift
+	check "language guessed: $l texts give a bank in $l" grep -qx "languages: $l" lg-$l.qb
+	check "language guessed: $l said, and how sure" \
+		sh -c "grep -q \"the texts name no language; they read as .*('$l').* [0-9] of 3 questions alone as $l\" '$T/out'"
+done
+run "$QBC" import --lang sw -o lg-forced.qb lg-en.gift
+check "language guessed: --lang overrides the guess" sh -c "grep -qx 'languages: sw' lg-forced.qb && ! grep -q 'name no language' '$T/out'"
 
 # Real exports explain few questions (issue 36): the imported bank says
 # 'explanations: optional', builds, and lists the ones to write; every
