@@ -871,6 +871,9 @@ const char *qb_import_sniff(const char *data, size_t len)
 	for (size_t k = 0; k + 7 <= hl; k++)
 		if (strncasecmp(data + i + k, "prompt:", 7) == 0 && (k == 0 || strchr(",\t\"", data[i + k - 1])))
 			return "csv";
+	/* Moodle's CSV question format plugin: 'questionname,questiontext,A,...' */
+	if (hl >= 13 && strncasecmp(data + i, "questionname", 12) == 0 && strchr(",\t", data[i + 12]))
+		return "csv";
 	/* Aiken: a line 'ANSWER: X' after option lines 'A. ' or 'A) '. */
 	for (const char *p = data + i; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
 		if (strncmp(p, "ANSWER:", 7) == 0 || strncmp(p, "ANSWER :", 8) == 0)

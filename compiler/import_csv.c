@@ -32,6 +32,20 @@ static const char *const col_names[] = {"id", "type", "tags", "right", "unit", "
                                         "shuffle-options", "shuffle-questions", "prompt",
                                         "options", "feedback", "feedback-wrong", "explanation"};
 
+/* The columns of Moodle's CSV question format plugin (qformat_csv):
+ * questionname, questiontext, A, B, C, D, Answer 1, Answer 2, and in its
+ * extended file answernumbering, correctfeedback, partiallycorrectfeedback,
+ * incorrectfeedback, defaultmark (its reader also takes generalfeedback,
+ * penalty and hidden).  Texts are plain text; one answer letter makes a
+ * single-choice question, two a multiple-choice one. */
+enum { M_NAME, M_TEXT, M_OPTION, M_ANSWER, M_GENERALFB, M_INCORRECTFB, M_CORRECTFB,
+       M_PARTIALFB, M_NUMBERING, M_MARK, M_PENALTY, M_HIDDEN, M_UNKNOWN };
+static const char *const moodle_names[] = {"questionname", "questiontext", "A", "Answer",
+                                           "generalfeedback", "incorrectfeedback",
+                                           "correctfeedback", "partiallycorrectfeedback",
+                                           "answernumbering", "defaultmark", "penalty",
+                                           "hidden"};
+
 /* The bank's settings (optional columns, a value in any row, the same in
  * every row that has one): what a teacher sets for an exam. */
 typedef struct setting {
@@ -63,6 +77,8 @@ typedef struct csvr {
 	size_t ncols;
 	bool header_ok;
 	setting set[3];      /* pass-mark, shuffle-options, shuffle-questions */
+	bool moodle;         /* the layout of Moodle's CSV format plugin    */
+	bool lost[M_UNKNOWN];/* a Moodle column not carried, said once      */
 } csvr;
 
 static qb_loc at(const csvr *r, size_t off)
@@ -98,10 +114,63 @@ static const column *col_of(const csvr *r, int kind, const char *lang, size_t *k
 	return NULL;
 }
 
+/* The header of Moodle's plugin: its first column 'questionname', or a
+ * 'questiontext' column (names trimmed; Moodle's own sample has spaces
+ * after the commas). */
+static bool moodle_header(csvr *r)
+{
+	bool text = false;
+	for (size_t i = 0; i < r->nrow; i++) {
+		const char *h = r->row[i].s;
+		h += strspn(h, " ");
+		text = text || strncasecmp(h, "questiontext", 12) == 0;
+		if (i == 0 && strncasecmp(h, "questionname", 12) == 0)
+			return true;
+	}
+	return text;
+}
+
+static void header_moodle(csvr *r)
+{
+	r->moodle = true;
+	r->header_ok = true;
+	bool text = false;
+	for (size_t i = 0; i < r->nrow; i++) {
+		char *h = r->row[i].s;
+		h += strspn(h, " ");
+		size_t n = strlen(h);
+		while (n && h[n - 1] == ' ')
+			h[--n] = '\0';
+		column *c = &r->cols[i];
+		c->kind = M_UNKNOWN;
+		snprintf(c->name, sizeof c->name, "%s", h);
+		if (n == 1 && h[0] >= 'A' && h[0] <= 'Z')
+			c->kind = M_OPTION;
+		else if (strncasecmp(h, "Answer ", 7) == 0 && h[7] >= '1' && h[7] <= '9')
+			c->kind = M_ANSWER;
+		else
+			for (int k = 0; k < M_UNKNOWN; k++)
+				if (k != M_OPTION && k != M_ANSWER && strcasecmp(h, moodle_names[k]) == 0)
+					c->kind = k;
+		if (c->kind == M_UNKNOWN)
+			qb_imp_lost(r->im, at(r, r->row[i].off), "column %zu: '%s' is not a column of "
+			            "Moodle's CSV question format: its cells are not carried", i + 1, h);
+		text = text || c->kind == M_TEXT;
+	}
+	if (!text) {
+		qb_diag_error(at(r, 0), "the header row has no 'questiontext' column");
+		r->header_ok = false;
+	}
+}
+
 static void header(csvr *r)
 {
 	r->cols = qb_xcalloc(r->nrow ? r->nrow : 1, sizeof *r->cols);
 	r->ncols = r->nrow;
+	if (moodle_header(r)) {
+		header_moodle(r);
+		return;
+	}
 	r->header_ok = true;
 	bool prompt = false;
 	for (size_t i = 0; i < r->nrow; i++) {
@@ -653,6 +722,109 @@ done:
 	free_lines(opts, nopts);
 }
 
+/* The first cell of kind in this row (k: its index), or "". */
+static const char *mcell(const csvr *r, int kind, size_t *k)
+{
+	for (size_t i = 0; i < r->ncols && i < r->nrow; i++)
+		if (r->cols[i].kind == kind) {
+			if (k)
+				*k = i;
+			return r->row[i].s;
+		}
+	return "";
+}
+
+/* A row of Moodle's CSV format: a single- or multiple-choice question. */
+static void row_moodle(csvr *r)
+{
+	qb_imp *im = r->im;
+	qb_loc loc = at(r, r->nrow ? r->row[0].off : 0);
+	if (r->nrow != r->ncols) {
+		qb_diag_error(loc, ngettext("row %zu has %zu column, the header has %zu: a missing or "
+		                            "extra 'column'",
+		                            "row %zu has %zu columns, the header has %zu: a missing or "
+		                            "extra 'column'", r->nrow),
+		              r->rowno, r->nrow, r->ncols);
+		return;
+	}
+	bool bad = false;
+	size_t k = 0, tk = 0;
+	const char *text = mcell(r, M_TEXT, &tk);
+	k = tk;
+	if (!*text) {
+		qb_diag_error(at(r, r->row[k].off), "row %zu, column 'questiontext' is empty: write "
+		              "the question in it", r->rowno);
+		bad = true;
+	}
+	/* the options: the letter columns with text, by their letter */
+	size_t idx[26], nopts = 0;
+	for (size_t i = 0; i < r->ncols; i++)
+		if (r->cols[i].kind == M_OPTION && *r->row[i].s && nopts < 26)
+			idx[nopts++] = i;
+	if (nopts < 2) {
+		qb_diag_error(loc, "row %zu: columns 'A', 'B', ... hold fewer than two options: write "
+		              "the options in them", r->rowno);
+		bad = true;
+	}
+	bool right[26] = {false}, bad_letter = false;
+	size_t nright = 0;
+	for (size_t i = 0; i < r->ncols; i++) {
+		if (r->cols[i].kind != M_ANSWER || !*r->row[i].s)
+			continue;
+		const char *a = r->row[i].s;
+		size_t j = nopts;
+		for (size_t o = 0; o < nopts && strlen(a) == 1; o++)
+			if (strcasecmp(r->cols[idx[o]].name, a) == 0)
+				j = o;
+		if (j == nopts) {
+			qb_diag_error(at(r, r->row[i].off), "row %zu, column '%s': '%s' is not the letter "
+			              "of one of this row's options", r->rowno, r->cols[i].name, a);
+			bad = bad_letter = true;
+		} else if (!right[j]) {
+			right[j] = true;
+			nright++;
+		}
+	}
+	if (!nright && !bad_letter) {
+		mcell(r, M_ANSWER, &k);
+		qb_diag_error(at(r, r->row[k].off), "row %zu, column 'Answer 1' is empty: put the "
+		              "letter of the right option in it, e.g. 'A'", r->rowno);
+		bad = true;
+	}
+	/* what a .qb has no place for: said once per column */
+	for (int kind = M_CORRECTFB; kind < M_UNKNOWN; kind++) {
+		const char *s = mcell(r, kind, &k);
+		bool default_mark = kind == M_MARK && (!strcmp(s, "1") || !strcmp(s, "1.0"));
+		bool default_num = kind == M_NUMBERING && !strcmp(s, "abc");
+		if (*s && !default_mark && !default_num && !r->lost[kind]) {
+			r->lost[kind] = true;
+			qb_imp_lost(im, at(r, r->row[k].off), "row %zu, column '%s': a .qb has no place "
+			            "for it, so this column is not carried (said once)", r->rowno,
+			            r->cols[k].name);
+		}
+	}
+	if (bad)
+		return;
+	qb_question *q = qb_imp_question(im, nright > 1 ? QB_QTYPE_MULTIPLE : QB_QTYPE_SINGLE,
+	                                 loc);
+	qb_imp_plain(im, &q->prompt, at(r, r->row[tk].off), text);
+	for (size_t o = 0; o < nopts; o++) {
+		qb_choice *c = qb_imp_choice(im, at(r, r->row[idx[o]].off));
+		c->correct = right[o];
+		qb_imp_plain(im, &c->text, at(r, r->row[idx[o]].off), r->row[idx[o]].s);
+	}
+	q = &im->qs[im->nqs - 1];
+	const char *s = mcell(r, M_GENERALFB, &k);
+	if (*s)
+		qb_imp_plain(im, &q->explanation, at(r, r->row[k].off), s);
+	s = mcell(r, M_INCORRECTFB, &k);
+	if (*s)
+		qb_imp_plain(im, &qb_question_rare_w(&im->bank->arena, q)->feedback_wrong,
+		             at(r, r->row[k].off), s);
+	const char *name = mcell(r, M_NAME, NULL);
+	qb_imp_id(im, name, name);
+}
+
 /* libcsv: the end of a row. */
 static void on_row(int c, void *data)
 {
@@ -664,6 +836,8 @@ static void on_row(int c, void *data)
 		empty = empty && !*r->row[i].s;
 	if (r->rowno == 1)
 		header(r);
+	else if (!empty && r->header_ok && r->moodle)
+		row_moodle(r);
 	else if (!empty && r->header_ok)
 		row(r);
 	for (size_t i = 0; i < r->nrow; i++)
@@ -695,7 +869,7 @@ int qb_import_csv(qb_imp *im, const char *data, size_t len)
 	bool tsv = memchr(data, '\t', hl) && !memchr(data, ',', hl);
 	csv_set_delim(&p, tsv ? CSV_TAB : CSV_COMMA);
 	csvr r = {im, data, len, 0, 0, NULL, 0, 0, 0, NULL, 0, false, {{-1, 0, {0}}, {-1, 0, {0}},
-	                                                            {-1, 0, {0}}}};
+	                                                            {-1, 0, {0}}}, false, {false}};
 	/* a byte at a time: each cell's place in the file is known */
 	for (r.pos = 0; r.pos < len; r.pos++)
 		if (csv_parse(&p, data + r.pos, 1, on_field, on_row, &r) != 1) {

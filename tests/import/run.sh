@@ -983,6 +983,31 @@ done
 run "$QBC" import --lang sw -o lg-forced.qb lg-en.gift
 check "language guessed: --lang overrides the guess" sh -c "grep -qx 'languages: sw' lg-forced.qb && ! grep -q 'name no language' '$T/out'"
 
+# Moodle's CSV question format plugin (qformat_csv): its extended layout,
+# sniffed by its header and imported beside qbc's own (issue 36).
+cat >mcsv.csv <<'EOF'
+questionname,questiontext,A,B,C,D,Answer 1,Answer 2,answernumbering,correctfeedback,partiallycorrectfeedback,incorrectfeedback,defaultmark,generalfeedback
+Question1,The dmesg command,Shows user logins,Shows the syslog,kernel log messages,Shows the daemon log,C,,123,Your answer is correct.,Partly.,Your answer is incorrect.,5,The kernel ring buffer.
+Question2,Which ones are shells?,bash,zsh,"None, of these",ls,A,B,abc,,,,1,
+EOF
+run "$QBC" import -o mcsv.qb mcsv.csv
+check "moodle csv: sniffed by its header and imported" out_has "mcsv.csv (csv) -> mcsv.qb: 2 questions (1 single, 1 multiple)"
+dump_ok() { "$QBC" dump --json "$1" >"$1.json" 2>/dev/null; }
+dump_ok mcsv.qb
+check "moodle csv: questionname the id, the options A to D, Answer 1 the right one" \
+	js mcsv.qb.json "d['questions'][0]['id'] == 'Question1' and [c['correct'] for c in d['questions'][0]['choices']] == [False, False, True, False] and d['questions'][0]['choices'][2]['text']['en'] == 'kernel log messages'"
+check "moodle csv: two answers make a multiple-choice question; a quoted comma kept" \
+	js mcsv.qb.json "d['questions'][1]['type'] == 'multiple' and [c['correct'] for c in d['questions'][1]['choices']] == [True, True, False, False] and d['questions'][1]['choices'][2]['text']['en'] == 'None, of these'"
+check "moodle csv: incorrectfeedback and generalfeedback carried" \
+	js mcsv.qb.json "d['questions'][0]['feedback_wrong']['en'] == 'Your answer is incorrect.' and d['questions'][0]['explanation']['en'] == 'The kernel ring buffer.'"
+check "moodle csv: a column a .qb cannot hold said once" \
+	sh -c "test \$(grep -c \"column 'correctfeedback': a .qb has no place for it\" '$T/err') = 1 && grep -q \"column 'defaultmark': a .qb has no place\" '$T/err'"
+printf 'questionname,questiontext,A,B,C,D,Answer 1,Answer 2\nQ1,What?,a,b,,,E,\nQ2,,a,b,,,,\n' >mbad.csv
+run "$QBC" import -o mbad.qb mbad.csv
+check "moodle csv: a letter that names no option, at its cell" err_has "mbad.csv:2:16: error: row 2, column 'Answer 1': 'E' is not the letter of one of this row's options"
+check "moodle csv: every row's mistakes in one run" \
+	sh -c "grep -q \"mbad.csv:3:4: error: row 3, column 'questiontext' is empty\" '$T/err' && grep -q \"row 3, column 'Answer 1' is empty\" '$T/err'"
+
 # Real exports explain few questions (issue 36): the imported bank says
 # 'explanations: optional', builds, and lists the ones to write; every
 # output leaves the missing explanation out; --werror still refuses it;
