@@ -564,14 +564,16 @@ static void row(csvr *r)
 		size_t ok = 0;
 		const char *name = first_col(r, C_OPTIONS);
 		cell(r, C_OPTIONS, ls[0], &ok);
-		qb_diag_error(at(r, r->row[ok].off), t == QB_QTYPE_SHORT
-		              ? "row %zu, column '%s' is empty: put the accepted answers in it, one "
-		                "per line"
-		              : t == QB_QTYPE_MATCHING
-		              ? "row %zu, column '%s' is empty: put the pairs in it, one per line, "
-		                "'left => right'"
-		              : "row %zu, column '%s' is empty: put the options in it, one per line",
-		              r->rowno, name);
+		qb_loc ol = at(r, r->row[ok].off);
+		if (t == QB_QTYPE_SHORT)
+			qb_diag_error(ol, "row %zu, column '%s' is empty: put the accepted answers in it, "
+			              "one per line", r->rowno, name);
+		else if (t == QB_QTYPE_MATCHING)
+			qb_diag_error(ol, "row %zu, column '%s' is empty: put the pairs in it, one per "
+			              "line, 'left => right'", r->rowno, name);
+		else
+			qb_diag_error(ol, "row %zu, column '%s' is empty: put the options in it, one per "
+			              "line", r->rowno, name);
 		bad = true;
 	}
 	if (t == QB_QTYPE_SINGLE || t == QB_QTYPE_MULTIPLE ||
@@ -586,12 +588,14 @@ static void row(csvr *r)
 			for (size_t i = 0; i < nopts; i++)
 				n += rights[i];
 			if (!n) {
-				qb_diag_error(rloc, t == QB_QTYPE_SINGLE
-				              ? "row %zu, column 'right' is empty: put the number of the right "
-				                "option in it, e.g. 1 for the first of column '%s'"
-				              : "row %zu, column 'right' is empty: put the numbers of the "
-				                "right options in it, e.g. '1 3' for the first and third of "
-				                "column '%s'", r->rowno, first_col(r, C_OPTIONS));
+				if (t == QB_QTYPE_SINGLE)
+					qb_diag_error(rloc, "row %zu, column 'right' is empty: put the number of "
+					              "the right option in it, e.g. 1 for the first of column "
+					              "'%s'", r->rowno, first_col(r, C_OPTIONS));
+				else
+					qb_diag_error(rloc, "row %zu, column 'right' is empty: put the numbers of "
+					              "the right options in it, e.g. '1 3' for the first and "
+					              "third of column '%s'", r->rowno, first_col(r, C_OPTIONS));
 				bad = true;
 			} else if (n > 1 && t == QB_QTYPE_SINGLE) {
 				qb_diag_error(rloc, "row %zu, column 'right' names %zu options: keep one, or "
