@@ -1433,8 +1433,9 @@ static void report(const qb_imp *im, const char *src, const char *fmt, const cha
 static void report_guess(const qb_imp *im)
 {
 	if (im->guess_failed) {
-		printf(_("qbc import: the texts name no language and are too short to tell which; "
-		         "they are taken as English (en): say theirs with --lang\n"));
+		printf(_("qbc import: the texts name no language, and they are too short or too "
+		         "mixed to tell which; they are taken as English (en): say theirs with "
+		         "--lang\n"));
 		return;
 	}
 	if (!*im->guessed)

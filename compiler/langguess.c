@@ -76,6 +76,11 @@ int qb_langguess_texts(const char *const *texts, size_t n, qb_langguess *out)
 		out->of++;
 		out->agree += code_of(cand[pick(cand, m)].name, c) && strcmp(c, out->code) == 0;
 	}
+	/* A language qbc does not name is taken only when most of at least
+	 * three questions read as it alone: a sentence or two reads as Danish
+	 * or Scots as easily as English. */
+	if (!qb_lang_english_name(out->code) && (out->of < 3 || 2 * out->agree <= out->of))
+		out->code[0] = out->second[0] = '\0';
 done:
 	if (cand)
 		textcat_ReleaseClassifyFullOutput(h, cand);

@@ -19,7 +19,9 @@ typedef struct qb_langguess {
 /* Guesses the one language of texts[0..n) (a question's texts each): all
  * of them together (the first QB_LANGGUESS_MAX bytes) give the guess, and
  * each alone says how sure it is (agree of of).  0, with out->code "" when
- * the texts are too short or unlike any language; -1 when the library's
+ * the texts are too short or unlike any language, or read as a language
+ * qbc does not name (lang.c) and most of at least three questions do not
+ * agree; -1 when the library's
  * data cannot be read (nothing reported: the caller says what it takes). */
 int qb_langguess_texts(const char *const *texts, size_t n, qb_langguess *out);
 

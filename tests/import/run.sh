@@ -982,6 +982,10 @@ for l in en es fr sw; do
 done
 run "$QBC" import --lang sw -o lg-forced.qb lg-en.gift
 check "language guessed: --lang overrides the guess" sh -c "grep -qx 'languages: sw' lg-forced.qb && ! grep -q 'name no language' '$T/out'"
+printf '::w:: Water boils at 100 °C at sea level. {T}\n' >lg-short.gift
+run "$QBC" import -o lg-short.qb lg-short.gift
+check "language guessed: a text too short to tell is taken as English, and said" \
+	sh -c "grep -qx 'languages: en' lg-short.qb && grep -q 'too short or too mixed to tell which; they are taken as English (en)' '$T/out'"
 
 # Moodle's CSV question format plugin (qformat_csv): its extended layout,
 # sniffed by its header and imported beside qbc's own (issue 36).
