@@ -170,6 +170,8 @@ static json_t *bank_head(const qb_bank *bank, const qb_build_opts *opts)
 	json_object_set_new(root, "shuffle_questions", json_boolean(bank->shuffle_questions));
 	json_object_set_new(root, "draw", json_integer(bank->draw));
 	json_object_set_new(root, "draw_per_tag", json_boolean(bank->draw_per_tag));
+	if (bank->explanations_optional) /* only then: older dumps stay the same */
+		json_object_set_new(root, "explanations", json_string("optional"));
 	json_object_set_new(root, "title", text_obj(&bank->title, opts, false));
 	json_object_set_new(root, "description", text_obj(&bank->description, opts, false));
 	if (bank->npassages)

@@ -1031,6 +1031,7 @@ check "no explanations: one line per bank in the summary" \
 	out_has "noex: 2 questions in sw, en: 1 warning (1 of them a question without an explanation yet)"
 run "$QBC" check --werror noex.qb
 check "no explanations: --werror refuses them" rc 1
+check "no explanations: qbc dump --json says so" sh -c "'$QBC' dump --json noex.qb 2>/dev/null | grep -q '\"explanations\": \"optional\"'"
 run "$QBC" build --format all -o noexout noex.qb
 check "no explanations: every format builds" rc 0
 check "no explanations: Moodle XML's generalfeedback is empty" \
