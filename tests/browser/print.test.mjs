@@ -164,6 +164,19 @@ test('marks (issue 36): the key says what each option earns; the worksheet does 
   await page.done();
 });
 
+test('a question without an explanation yet (explanations: optional) has no empty box in the key', async () => {
+  const noExpl = SINGLE.replace(/   explanation:\n.*\n.*\n/, '');
+  assert.doesNotMatch(noExpl, /EXPL2/);
+  const url = build('todo', HEAD('todo', 'explanations: optional') + CLOZE + noExpl);
+  const page = await open(url + '#print=key&lang=both&version=0');
+  const key = await page.locator('#sheet').innerText();
+  assert.match(key, /EXPL1/, key);
+  assert.match(key, /Q2 Which colour is the sky\?/, key);
+  // one explanation block, the cloze's: none, empty, for the question without
+  assert.equal(await page.locator('#sheet .pq-expl').count(), 2); // EXPL1 in sw and en
+  await page.done();
+});
+
 test('default-language: sw puts Kiswahili first: key and worksheet side by side, print choices, language buttons', async () => {
   const url = build('order', HEAD('order') + CLOZE + SINGLE);
   const page = await open(url);
