@@ -37,7 +37,7 @@ check "gift comments: every answer of the question kept" \
 cat >tildeeq.gift <<'EOF'
 ::Capital::The capital of Kenya? {~=Nairobi#Yes. ~Mombasa ~Kisumu####Nairobi.}
 EOF
-run "$QBC" import -o tildeeq.qb tildeeq.gift
+run "$QBC" import --lang en -o tildeeq.qb tildeeq.gift
 check "gift ~=: imported, one single-choice question" out_has "tildeeq.gift (gift) -> tildeeq.qb: 1 question (1 single)"
 dump tildeeq.qb
 check "gift ~=: no empty option, '~=' marks the right one" \
