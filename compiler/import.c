@@ -811,6 +811,7 @@ void qb_imp_fold_report(qb_imp *im)
 }
 
 /* The message of fmt (translated) and ap, heap. */
+static char *vformat(const char *fmt, va_list ap) QB_PRINTF(1, 0);
 static char *vformat(const char *fmt, va_list ap)
 {
 	va_list aq;
