@@ -10,9 +10,8 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { TESTS, qbc, sendFile, serveAndLaunch, tempDir, unzip } from './lib.mjs';
+import { lmsUrl, lmsValues, qbc, serveScormLms, tempDir, unzip } from './lib.mjs';
 
-const AGAIN = path.join(TESTS, 'node_modules', 'scorm-again', 'dist');
 
 const BANK = `bank: cloze-numeric
 languages: en
@@ -30,20 +29,6 @@ title:
 let tmp, srv, base, browser;
 const pkg = {};
 
-const HOST_JS = `
-const cfg = JSON.parse(decodeURIComponent(location.hash.slice(1)));
-const v12 = cfg.v === '1.2';
-const api = v12 ? new Scorm12API({ autocommit: false, logLevel: 4 })
-                : new Scorm2004API({ autocommit: false, logLevel: 4 });
-window.lmsLog = [];
-api.on(v12 ? 'LMSSetValue.cmi.*' : 'SetValue.cmi.*', (el, value) => window.lmsLog.push([el, value]));
-if (v12) window.API = api; else window.API_1484_11 = api;
-document.getElementById('sco').src = '/pkg' + (v12 ? '12' : '2004') + '/index.html';
-`;
-const HOST_HTML = (v) => `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>LMS</title>
-<script src="/lms/${v === '1.2' ? 'scorm12' : 'scorm2004'}.js"></script></head>
-<body style="margin:0"><iframe id="sco" title="Quiz" style="width:100%;height:1000px;border:0"></iframe>
-<script src="/host.js"></script></body></html>`;
 
 before(async () => {
   tmp = tempDir('qbc-cloze-numeric-');
@@ -56,24 +41,7 @@ before(async () => {
     mkdirSync(pkg[v]);
     unzip(path.join(tmp.dir, 'out', `cloze-numeric.scorm${v}.zip`), pkg[v]);
   }
-  srv = await serveAndLaunch((req, res) => {
-    const p = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-    if (p === '/host12.html' || p === '/host2004.html') {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      res.end(HOST_HTML(p === '/host12.html' ? '1.2' : '2004'));
-    } else if (p === '/favicon.ico') {
-      res.writeHead(204); res.end();
-    } else if (p === '/host.js') {
-      res.writeHead(200, { 'content-type': 'text/javascript' });
-      res.end(HOST_JS);
-    } else if (p === '/lms/scorm12.js' || p === '/lms/scorm2004.js') {
-      sendFile(res, path.join(AGAIN, path.basename(p)));
-    } else {
-      const m = p.match(/^\/pkg(12|2004)\/(.+)$/);
-      if (m && !m[2].includes('..')) sendFile(res, path.join(pkg[m[1]], m[2]));
-      else { res.writeHead(404); res.end(); }
-    }
-  });
+  srv = await serveScormLms(pkg);
   ({ base, browser } = srv);
 });
 
@@ -91,7 +59,7 @@ async function play(v, answers) {
   const problems = [];
   page.on('console', (m) => { if (m.type() === 'error') problems.push(m.text()); });
   page.on('pageerror', (e) => problems.push(e.message));
-  await page.goto(`${base}/host${v === '1.2' ? '12' : '2004'}.html#` + encodeURIComponent(JSON.stringify({ v })));
+  await page.goto(lmsUrl(base, v, v === '1.2' ? '12' : '2004'));
   const f = page.frameLocator('#sco');
   await f.locator('#start').click();
   const boxes = f.locator('.gap-input');
@@ -103,7 +71,7 @@ async function play(v, answers) {
   await f.locator('#next').click();
   await f.locator('#score').waitFor();
   const score = await f.locator('#score').textContent();
-  const last = await page.evaluate(() => { const o = {}; for (const [k, x] of window.lmsLog) o[k] = x; return o; });
+  const last = await lmsValues(page);
   await context.close();
   assert.deepEqual(problems, []);
   return { last, score, shownRight };

@@ -76,6 +76,60 @@ export async function serveAndLaunch(handler) {
   };
 }
 
+const AGAIN = path.join(TESTS, 'node_modules', 'scorm-again', 'dist');
+
+const LMS_JS = `
+const cfg = JSON.parse(decodeURIComponent(location.hash.slice(1)));
+const v12 = cfg.v === '1.2';
+const api = v12 ? new Scorm12API({ autocommit: false, logLevel: 4 })
+                : new Scorm2004API({ autocommit: false, logLevel: 4 });
+window.lmsLog = [];
+api.on(v12 ? 'LMSSetValue.cmi.*' : 'SetValue.cmi.*', (el, value) => window.lmsLog.push([el, value]));
+if (v12) window.API = api; else window.API_1484_11 = api;
+document.getElementById('sco').src = '/pkg/' + encodeURIComponent(cfg.pkg) + '/index.html';
+`;
+const LMS_HTML = (v) => `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>LMS</title>
+<script src="/lms/${v === '1.2' ? 'scorm12' : 'scorm2004'}.js"></script></head>
+<body style="margin:0"><iframe id="sco" title="Quiz" style="width:100%;height:1000px;border:0"></iframe>
+<script src="/host.js"></script></body></html>`;
+
+/** A stand-in LMS and Chromium: scorm-again's SCORM 1.2 or 2004 API on a
+ * host page whose frame (#sco) opens a package, every value the package
+ * sets logged in window.lmsLog.  pkgs maps a name to an unzipped
+ * package's folder, served under /pkg/<name>/.  Returns
+ * {base, browser, close}; lmsUrl() is a host page's address. */
+export async function serveScormLms(pkgs) {
+  return serveAndLaunch((req, res) => {
+    const p = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    if (p === '/host12.html' || p === '/host2004.html') {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(LMS_HTML(p === '/host12.html' ? '1.2' : '2004'));
+    } else if (p === '/favicon.ico') {
+      res.writeHead(204); res.end();
+    } else if (p === '/host.js') {
+      res.writeHead(200, { 'content-type': 'text/javascript' });
+      res.end(LMS_JS);
+    } else if (p === '/lms/scorm12.js' || p === '/lms/scorm2004.js') {
+      sendFile(res, path.join(AGAIN, path.basename(p)));
+    } else {
+      const m = p.match(/^\/pkg\/([^/]+)\/(.+)$/);
+      if (m && pkgs[m[1]] && !m[2].includes('..')) sendFile(res, path.join(pkgs[m[1]], m[2]));
+      else { res.writeHead(404); res.end(); }
+    }
+  });
+}
+
+/** The stand-in LMS's page for SCORM v ('1.2' or '2004') playing the
+ * package called name. */
+export function lmsUrl(base, v, name) {
+  return `${base}/host${v === '1.2' ? '12' : '2004'}.html#` + encodeURIComponent(JSON.stringify({ v, pkg: name }));
+}
+
+/** The last value the stand-in LMS got for each element. */
+export async function lmsValues(page) {
+  return page.evaluate(() => { const o = {}; for (const [k, x] of window.lmsLog) o[k] = x; return o; });
+}
+
 /** Reads an unzipped .apkg (dir) the way Anki would import it: copies its
  * media under their real names into mediaDir and returns one note type's
  * CSS and templates (the one called typeName, else the first) and its
