@@ -14,7 +14,9 @@
  * colours and fonts, embedded media other than images and sounds. */
 #include <libxml/HTMLparser.h>
 #include <string.h>
+#include <strings.h>
 
+#include "i18n.h"
 #include "import.h"
 #include "markup.h"
 
@@ -27,14 +29,14 @@ typedef struct h2m {
 } h2m;
 
 enum { L_HEADING, L_NESTED, L_UNDERLINE, L_SUBSUP, L_FONT, L_MEDIA, L_FORM, L_OTHER, L_STORE,
-       L_FILE };
+       L_FILE, L_WEB };
 
 static void lost(h2m *h, int kind, const char *what)
 {
 	if (h->lost_seen[kind] || !h->cb || !h->cb->lost)
 		return;
 	h->lost_seen[kind] = true;
-	h->cb->lost(h->cb->payload, what);
+	h->cb->lost(h->cb->payload, _(what));
 }
 
 static bool is(const xmlNode *n, const char *name)
@@ -298,6 +300,13 @@ static bool embedded(const char *src)
 	return strncmp(src, "@@PLUGINFILE@@", 14) == 0 || strncmp(src, "data:", 5) == 0;
 }
 
+/* True for a picture or sound on the web, which no offline package can
+ * show. */
+static bool web(const char *src)
+{
+	return strncasecmp(src, "http://", 7) == 0 || strncasecmp(src, "https://", 8) == 0;
+}
+
 /* The media path of an embedded src through the caller's callback, or
  * NULL (reported: the callback says which file is missing; without one,
  * the kind is reported once).  Never the src itself: no package holds
@@ -323,6 +332,19 @@ static void media(h2m *h, xmlNode *n, qb_buf *b, const char *src, const char *al
 				qb_imp_md_escape(b, alt, strlen(alt));
 			return;
 		}
+	} else if (web(src)) {
+		/* a package is played offline: the picture stays a link to the
+		 * page it was on, which the checks accept and learners can follow */
+		lost(h, L_WEB, "a picture or sound on the web (http: or https:), which no package "
+		               "shows offline (kept as a link to it; save the file in media/ and "
+		               "show it with ![...](media/...))");
+		qb_buf_putc(b, '[');
+		if (alt && *alt)
+			qb_imp_md_escape(b, alt, strlen(alt));
+		else
+			qb_imp_md_escape(b, src, strlen(src));
+		qb_buf_appendf(b, "](%s)", src);
+		return;
 	} else if (h->cb && h->cb->image) {
 		path = h->cb->image(h->cb->payload, src);
 	}

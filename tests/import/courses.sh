@@ -193,6 +193,16 @@ check "media: GIFT's @@PLUGINFILE@@ files: one located warning" \
 check "media: GIFT: no @@PLUGINFILE@@ in the bank" sh -c "! grep -q '@@PLUGINFILE@@' gift/store.qb"
 check "media: GIFT: a data: picture into media/" \
 	sh -c "grep -qF '![dot](media/picture-' gift/store.qb && cmp -s '$T/dot.png' \"\$(ls gift/media/picture-*.png)\""
+# a picture on the web (a real exam's Cisco icons): no offline package can
+# show it, so it stays a link to it, named once, and the bank checks
+printf '[html]Which device is this? <img width="200" src="http://example.org/switch.jpg"/> And this? <img src="https://example.org/router.jpg" alt="a router"/> {=A switch ~A hub####It has many ports.}\n' >web.gift
+run "$QBC" import --lang en -o gift/web.qb web.gift
+check "media: a web picture kept as a link to it" \
+	sh -c "grep -qF '[http://example.org/switch.jpg](http://example.org/switch.jpg)' gift/web.qb && grep -qF '[a router](https://example.org/router.jpg)' gift/web.qb"
+check "media: a web picture named once, located" \
+	err_has "web.gift:1:7: warning: not carried: a picture or sound on the web (http: or https:), which no package shows offline (kept as a link to it; save the file in media/ and show it with ![...](media/...))"
+run "$QBC" check gift/web.qb
+check "media: a bank with web pictures made links passes qbc check" rc 0
 cd "$T" || exit 2
 
 # ------------------------------------- noise: one warning per kind, folded
