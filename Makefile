@@ -139,7 +139,7 @@ XGETTEXT_FLAGS := --from-code=UTF-8 --language=C --sort-by-file --add-comments=T
   --package-name=qbc --msgid-bugs-address="qbc issue tracker" --no-wrap --add-location=file \
   --keyword=_ --keyword=N_ --keyword=qb_diag_error:2 --keyword=qb_diag_warning:2 \
   --keyword=qb_diag_note:2 --keyword=qb_diag_fatal:1 --keyword=qb_render_error:3 \
-  --keyword=qb_imp_skip:4 --keyword=qb_imp_lost:3 --keyword=qb_drv_usage:2 \
+  --keyword=qb_imp_skip:4 --keyword=qb_imp_lost:3 --keyword=lost:3 --keyword=qb_drv_usage:2 \
   --keyword=usage_error:2 \
   --flag=qb_diag_error:2:c-format --flag=qb_diag_warning:2:c-format \
   --flag=qb_diag_note:2:c-format --flag=qb_diag_fatal:1:c-format \
