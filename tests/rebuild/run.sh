@@ -322,10 +322,10 @@ bank prog.qb prog
 run $QBC build --format all -o pout prog.qb
 check "progress: a first build" rc 0
 check "progress: a first build says nothing of learners' progress" \
-	sh -c "test \"\$(grep -c '^  wrote ' '$T/out')\" = 10 && ! grep -q '^  wrote .*: ' '$T/out'"
+	sh -c "test \"\$(grep -c '^  wrote ' '$T/out')\" = 11 && ! grep -q '^  wrote .*: ' '$T/out'"
 run $QBC build --format all -o pout prog.qb
 check "progress: a rebuild that changed nothing says nothing either" \
-	sh -c "test \"\$(grep -c '^  wrote ' '$T/out')\" = 10 && ! grep -q '^  wrote .*: ' '$T/out'"
+	sh -c "test \"\$(grep -c '^  wrote ' '$T/out')\" = 11 && ! grep -q '^  wrote .*: ' '$T/out'"
 sed -i 's/en: Is this plain?/en: Is this one plain?/; s/sw: Je, hili ni la kawaida?/sw: Je, hili moja ni la kawaida?/' prog.qb
 cat >>prog.qb <<'EOQ'
 
@@ -356,7 +356,7 @@ check "progress: HTML: answers to unchanged questions kept" \
 	out_has "  wrote pout/prog.html: give learners the new file: their answers to unchanged questions are kept"
 check "progress: QTI and JSON: no claim" \
 	sh -c "for l in en sw; do grep -qx \"  wrote pout/prog.\$l.qti.zip\" '$T/out' && grep -qx \"  wrote pout/prog.\$l.qti3.zip\" '$T/out' || exit 1; done; grep -qx '  wrote pout/prog.json' '$T/out'"
-check "progress: one line per output (QTI: one per language)" test "$(grep -c '^  wrote ' "$T/out")" = 10
+check "progress: one line per output (QTI: one per language; the spreadsheet too)" test "$(grep -c '^  wrote ' "$T/out")" = 11
 run $QBC build --dry-run --format all -o pout prog.qb
 check "progress: a dry run writes no line" sh -c "! grep -q 'wrote' '$T/out'"
 
