@@ -19,11 +19,15 @@
 #define QB_TEXTCAT_DIR "/usr/share/libexttextcat/"
 #endif
 
-/* The library's category name ("sw--utf8") as a language code. */
+/* The library's category name ("sw--utf8", "zh-CN-utf8") as a language
+ * code: its encoding suffix dropped. */
 static bool code_of(const char *name, char *out)
 {
-	const char *dash = strstr(name, "--");
-	size_t n = dash ? (size_t)(dash - name) : strlen(name);
+	size_t n = strlen(name);
+	if (n > 5 && strcmp(name + n - 5, "-utf8") == 0)
+		n -= 5;
+	while (n && name[n - 1] == '-')
+		n--;
 	if (!n || n >= QB_LANGGUESS_LEN || !qb_lang_valid(name, n))
 		return false;
 	memcpy(out, name, n);
