@@ -875,6 +875,14 @@ const char *qb_import_sniff(const char *data, size_t len)
 	/* Moodle's CSV question format plugin: 'questionname,questiontext,A,...' */
 	if (hl >= 13 && strncasecmp(data + i, "questionname", 12) == 0 && strchr(",\t", data[i + 12]))
 		return "csv";
+	/* The per-type layouts of a Chinese fork of that plugin:
+	 * 'multichoicename,questiontext,...' (import_csv.c) */
+	static const char *const typed[] = {"multichoicename", "shortanswername", "truefalsename"};
+	for (size_t t = 0; t < sizeof typed / sizeof *typed; t++) {
+		size_t n = strlen(typed[t]);
+		if (hl > n && strncasecmp(data + i, typed[t], n) == 0 && strchr(",\t", data[i + n]))
+			return "csv";
+	}
 	/* Aiken: a line 'ANSWER: X' after option lines 'A. ' or 'A) '. */
 	for (const char *p = data + i; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
 		if (strncmp(p, "ANSWER:", 7) == 0 || strncmp(p, "ANSWER :", 8) == 0)

@@ -46,6 +46,27 @@ static const char *const moodle_names[] = {"questionname", "questiontext", "A", 
                                            "answernumbering", "defaultmark", "penalty",
                                            "hidden"};
 
+/* The per-type layouts of a Chinese fork of qformat_csv (hunterhqm's
+ * Question-CSV-format): the first column names the type of every row,
+ *   multichoicename,questiontext,choices,answer,generalfeedback,defaultmark,qtype
+ *   shortanswername,questiontext,answer,fraction,generalfeedback,defaultmark
+ *   truefalsename,questiontext,answer,generalfeedback,defaultmark
+ * 'choices' and a short answer's 'answer' and 'fraction' hold several
+ * values split by ';'; 'answer' is the letters of the right choices
+ * ('ACD') or a true-false's 1 or 0.  As that plugin does, qtype
+ * 'multichoice' makes an all-or-nothing multiple-choice question (even
+ * with one letter), 'single' a single-choice one. */
+enum { T_NAME, T_TEXT, T_CHOICES, T_ANSWER, T_FRACTION, T_GENERALFB, T_MARK, T_QTYPE,
+       T_UNKNOWN };
+static const char *const typed_names[] = {"", "questiontext", "choices", "answer", "fraction",
+                                          "generalfeedback", "defaultmark", "qtype"};
+static const struct {
+	const char *name;
+	qb_qtype type;
+} typed_layouts[] = {{"multichoicename", QB_QTYPE_MULTIPLE},
+                     {"shortanswername", QB_QTYPE_SHORT},
+                     {"truefalsename", QB_QTYPE_TRUE_FALSE}};
+
 /* The bank's settings (optional columns, a value in any row, the same in
  * every row that has one): what a teacher sets for an exam. */
 typedef struct setting {
@@ -79,6 +100,9 @@ typedef struct csvr {
 	setting set[3];      /* pass-mark, shuffle-options, shuffle-questions */
 	bool moodle;         /* the layout of Moodle's CSV format plugin    */
 	bool lost[M_UNKNOWN];/* a Moodle column not carried, said once      */
+	bool typed;          /* a per-type layout (typed_layouts)          */
+	qb_qtype typed_type; /* its type                                   */
+	bool typed_mark_said;/* a defaultmark other than 1, said once       */
 } csvr;
 
 static qb_loc at(const csvr *r, size_t off)
@@ -163,10 +187,69 @@ static void header_moodle(csvr *r)
 	}
 }
 
+/* A cell trimmed of spaces in place. */
+static char *trimmed(char *h)
+{
+	h += strspn(h, " ");
+	size_t n = strlen(h);
+	while (n && h[n - 1] == ' ')
+		h[--n] = '\0';
+	return h;
+}
+
+/* The header of a per-type layout: its first column one of
+ * typed_layouts' names.  Its columns are found by name. */
+static bool header_typed(csvr *r)
+{
+	if (!r->nrow)
+		return false;
+	const char *first = trimmed(r->row[0].s);
+	size_t t = 0;
+	while (t < sizeof typed_layouts / sizeof *typed_layouts &&
+	       strcasecmp(first, typed_layouts[t].name) != 0)
+		t++;
+	if (t == sizeof typed_layouts / sizeof *typed_layouts)
+		return false;
+	r->typed = true;
+	r->typed_type = typed_layouts[t].type;
+	r->header_ok = true;
+	bool seen[T_UNKNOWN] = {false};
+	for (size_t i = 0; i < r->nrow; i++) {
+		const char *h = trimmed(r->row[i].s);
+		column *c = &r->cols[i];
+		c->kind = i == 0 ? T_NAME : T_UNKNOWN;
+		snprintf(c->name, sizeof c->name, "%s", h);
+		for (int k = T_TEXT; k < T_UNKNOWN && i; k++)
+			if (strcasecmp(h, typed_names[k]) == 0)
+				c->kind = k;
+		if (c->kind == T_UNKNOWN)
+			qb_imp_lost(r->im, at(r, r->row[i].off), "column %zu: '%s' is not a column of "
+			            "the '%s' layout: its cells are not carried", i + 1, h,
+			            typed_layouts[t].name);
+		else
+			seen[c->kind] = true;
+	}
+	bool choices = r->typed_type == QB_QTYPE_MULTIPLE;
+	for (int k = T_TEXT; k <= T_ANSWER; k++)
+		if (!seen[k] && (k != T_CHOICES || choices)) {
+			qb_diag_error(at(r, 0), "the header row has no '%s' column (the '%s' layout: %s)",
+			              typed_names[k], typed_layouts[t].name,
+			              r->typed_type == QB_QTYPE_MULTIPLE ?
+			              "questiontext, choices, answer, generalfeedback, defaultmark, qtype" :
+			              r->typed_type == QB_QTYPE_SHORT ?
+			              "questiontext, answer, fraction, generalfeedback, defaultmark" :
+			              "questiontext, answer, generalfeedback, defaultmark");
+			r->header_ok = false;
+		}
+	return true;
+}
+
 static void header(csvr *r)
 {
 	r->cols = qb_xcalloc(r->nrow ? r->nrow : 1, sizeof *r->cols);
 	r->ncols = r->nrow;
+	if (header_typed(r))
+		return;
 	if (moodle_header(r)) {
 		header_moodle(r);
 		return;
@@ -829,6 +912,216 @@ static void row_moodle(csvr *r)
 	qb_imp_id(im, name, name);
 }
 
+/* The pieces of s split by ';', trimmed (empty ones kept: a short
+ * answer's fractions go by position). */
+static size_t pieces(const char *s, char ***out)
+{
+	size_t n = 0;
+	*out = NULL;
+	for (const char *p = s;; p++) {
+		size_t len = strcspn(p, ";");
+		const char *a = p;
+		while (len && (*a == ' ' || *a == '\t')) {
+			a++;
+			len--;
+		}
+		while (len && (a[len - 1] == ' ' || a[len - 1] == '\t'))
+			len--;
+		*out = qb_xrealloc(*out, (n + 1) * sizeof **out);
+		(*out)[n++] = qb_xstrndup(a, len);
+		p = a + len;
+		p += strcspn(p, ";");
+		if (!*p)
+			break;
+	}
+	return n;
+}
+
+/* A per-type layout's multiple- or single-choice row: the choices (empty
+ * pieces skipped), which are right (right, by letter) and the type, or
+ * false after its errors. */
+static bool typed_choices(csvr *r, size_t nch, bool *right, qb_qtype *t)
+{
+	size_t ck = 0, ak = 0, qk = 0;
+	mcell(r, T_CHOICES, &ck);
+	const char *ans = mcell(r, T_ANSWER, &ak);
+	bool ok = true;
+	if (nch < 2) {
+		qb_diag_error(at(r, r->row[ck].off), "row %zu, column 'choices' holds fewer than two "
+		              "choices: write them separated by ';'", r->rowno);
+		ok = false;
+	}
+	size_t nright = 0;
+	for (const char *p = ans; *p; p++) {
+		if (strchr(" ,;\t", *p))
+			continue;
+		size_t j = (size_t)((*p | 0x20) - 'a');
+		if (!((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z')) || j >= nch) {
+			if (nch >= 2)
+				qb_diag_error(at(r, r->row[ak].off), "row %zu, column 'answer': '%s' is not "
+				              "the letters of this row's right choices (A to %c)", r->rowno, ans,
+				              'A' + (int)nch - 1);
+			return false;
+		}
+		nright += !right[j];
+		right[j] = true;
+	}
+	if (!nright) {
+		qb_diag_error(at(r, r->row[ak].off), "row %zu, column 'answer' is empty: put the "
+		              "letters of the right choices in it, e.g. 'AC'", r->rowno);
+		return false;
+	}
+	const char *qtype = mcell(r, T_QTYPE, &qk);
+	*t = QB_QTYPE_MULTIPLE;
+	if (strcasecmp(qtype, "single") == 0) {
+		*t = QB_QTYPE_SINGLE;
+		if (nright != 1) {
+			qb_diag_error(at(r, r->row[ak].off), "row %zu, column 'answer' names %zu choices, "
+			              "but column 'qtype' says 'single': keep one, or write "
+			              "'multichoice'", r->rowno, nright);
+			ok = false;
+		}
+	} else if (*qtype && strcasecmp(qtype, "multichoice") != 0 &&
+	           strcasecmp(qtype, "multichoiceset") != 0) {
+		qb_diag_error(at(r, r->row[qk].off), "row %zu, column 'qtype': '%s' is not "
+		              "'multichoice' (one or more right choices) or 'single'", r->rowno, qtype);
+		ok = false;
+	}
+	return ok;
+}
+
+/* A per-type layout's short-answer row: the answers with fraction 1 (or
+ * more) are accepted; those with 0 are wrong answers; a partial credit is
+ * said and not carried: a .qb accepts an answer or not. */
+static bool typed_short(csvr *r, char **ans, size_t nans, double *frac)
+{
+	size_t ak = 0, fk = 0;
+	mcell(r, T_ANSWER, &ak);
+	const char *fs = mcell(r, T_FRACTION, &fk);
+	char **fr = NULL;
+	size_t nfr = *fs ? pieces(fs, &fr) : 0;
+	bool ok = true;
+	size_t full = 0;
+	if (nans == 1 && !nfr)
+		frac[0] = 1; /* the plugin: one answer is right */
+	else if (nfr != nans) {
+		qb_diag_error(at(r, r->row[fk].off), "row %zu, column 'fraction' has %zu values for "
+		              "the %zu answers of column 'answer': give one per answer, separated by "
+		              "';'", r->rowno, nfr, nans);
+		ok = false;
+	}
+	for (size_t i = 0; ok && i < nfr; i++) {
+		char *end;
+		frac[i] = qb_imp_strtod(fr[i], &end);
+		if (end == fr[i] || *end || frac[i] < 0) {
+			qb_diag_error(at(r, r->row[fk].off), "row %zu, column 'fraction': '%s' is not a "
+			              "mark from 0 to 1", r->rowno, fr[i]);
+			ok = false;
+		}
+	}
+	for (size_t i = 0; ok && i < nans; i++)
+		full += *ans[i] && frac[i] >= 1;
+	if (ok && !full) {
+		qb_diag_error(at(r, r->row[fk].off), "row %zu, column 'fraction': no answer earns "
+		              "full marks (1): a short answer needs one", r->rowno);
+		ok = false;
+	}
+	for (size_t i = 0; ok && i < nans; i++)
+		if (*ans[i] && frac[i] > 0 && frac[i] < 1)
+			qb_imp_lost(r->im, at(r, r->row[ak].off), "row %zu, column 'answer': '%s' earns "
+			            "%g%% of the marks in the source, which a short answer cannot give: it "
+			            "is not carried", r->rowno, ans[i], frac[i] * 100);
+	free_lines(fr, nfr);
+	return ok;
+}
+
+/* A row of a per-type layout: one question of the layout's type. */
+static void row_typed(csvr *r)
+{
+	qb_imp *im = r->im;
+	qb_loc loc = at(r, r->nrow ? r->row[0].off : 0);
+	if (r->nrow != r->ncols) {
+		qb_diag_error(loc, ngettext("row %zu has %zu column, the header has %zu: a missing or "
+		                            "extra 'column'",
+		                            "row %zu has %zu columns, the header has %zu: a missing or "
+		                            "extra 'column'", r->nrow),
+		              r->rowno, r->nrow, r->ncols);
+		return;
+	}
+	bool bad = false;
+	size_t tk = 0, ak = 0, k = 0;
+	const char *text = mcell(r, T_TEXT, &tk);
+	if (!*text) {
+		qb_diag_error(at(r, r->row[tk].off), "row %zu, column 'questiontext' is empty: write "
+		              "the question in it", r->rowno);
+		bad = true;
+	}
+	mcell(r, T_ANSWER, &ak);
+	const char *answer = trimmed(r->row[ak].s);
+	qb_qtype t = r->typed_type;
+	char **v = NULL, **ch = NULL;
+	size_t nv = pieces(t == QB_QTYPE_MULTIPLE ? mcell(r, T_CHOICES, NULL) : answer, &v), nch = 0;
+	bool *right = qb_xcalloc(nv, sizeof *right);
+	double *frac = qb_xcalloc(nv, sizeof *frac);
+	bool truth = false;
+	if (t == QB_QTYPE_MULTIPLE) {
+		ch = qb_xcalloc(nv, sizeof *ch);
+		for (size_t i = 0; i < nv; i++)
+			if (*v[i])
+				ch[nch++] = v[i];
+		bad = !typed_choices(r, nch, right, &t) | bad;
+	} else if (t == QB_QTYPE_SHORT) {
+		bad = !typed_short(r, v, nv, frac) | bad;
+	} else {
+		char *end;
+		long n = strtol(answer, &end, 10);
+		if (end == answer || *end) {
+			qb_diag_error(at(r, r->row[ak].off), "row %zu, column 'answer': a true-false "
+			              "answer is 1 (true) or 0 (false), not '%s'", r->rowno, answer);
+			bad = true;
+		}
+		truth = n > 0;
+	}
+	const char *mark = mcell(r, T_MARK, &k);
+	if (*mark && strcmp(mark, "1") != 0 && strcmp(mark, "1.0") != 0 && !r->typed_mark_said) {
+		r->typed_mark_said = true;
+		qb_imp_lost(im, at(r, r->row[k].off), "row %zu, column '%s': a .qb has no place "
+		            "for it, so this column is not carried (said once)", r->rowno,
+		            r->cols[k].name);
+	}
+	if (bad)
+		goto done;
+	qb_question *q = qb_imp_question(im, t, loc);
+	qb_imp_plain(im, &q->prompt, at(r, r->row[tk].off), text);
+	if (t == QB_QTYPE_TRUE_FALSE)
+		qb_imp_truefalse(im, truth, NULL, NULL, at(r, r->row[ak].off));
+	for (size_t i = 0; i < nch; i++) {
+		size_t ck = 0;
+		mcell(r, T_CHOICES, &ck);
+		qb_choice *c = qb_imp_choice(im, at(r, r->row[ck].off));
+		c->correct = right[i];
+		qb_imp_plain(im, &c->text, at(r, r->row[ck].off), ch[i]);
+	}
+	for (size_t i = 0; t == QB_QTYPE_SHORT && i < nv; i++) {
+		if (!*v[i] || (frac[i] > 0 && frac[i] < 1))
+			continue;
+		qb_choice *c = qb_imp_choice(im, at(r, r->row[ak].off));
+		c->correct = frac[i] >= 1;
+		qb_imp_plain(im, &c->text, at(r, r->row[ak].off), v[i]);
+	}
+	q = &im->qs[im->nqs - 1];
+	const char *s = mcell(r, T_GENERALFB, &k);
+	if (*s)
+		qb_imp_plain(im, &q->explanation, at(r, r->row[k].off), s);
+	const char *name = mcell(r, T_NAME, NULL);
+	qb_imp_id(im, name, name);
+done:
+	free(ch);
+	free(right);
+	free(frac);
+	free_lines(v, nv);
+}
+
 /* libcsv: the end of a row. */
 static void on_row(int c, void *data)
 {
@@ -840,6 +1133,8 @@ static void on_row(int c, void *data)
 		empty = empty && !*r->row[i].s;
 	if (r->rowno == 1)
 		header(r);
+	else if (!empty && r->header_ok && r->typed)
+		row_typed(r);
 	else if (!empty && r->header_ok && r->moodle)
 		row_moodle(r);
 	else if (!empty && r->header_ok)
@@ -873,7 +1168,8 @@ int qb_import_csv(qb_imp *im, const char *data, size_t len)
 	bool tsv = memchr(data, '\t', hl) && !memchr(data, ',', hl);
 	csv_set_delim(&p, tsv ? CSV_TAB : CSV_COMMA);
 	csvr r = {im, data, len, 0, 0, NULL, 0, 0, 0, NULL, 0, false, {{-1, 0, {0}}, {-1, 0, {0}},
-	                                                            {-1, 0, {0}}}, false, {false}};
+	                                                            {-1, 0, {0}}}, false, {false}, false,
+	          QB_QTYPE_SINGLE, false};
 	/* a byte at a time: each cell's place in the file is known */
 	for (r.pos = 0; r.pos < len; r.pos++)
 		if (csv_parse(&p, data + r.pos, 1, on_field, on_row, &r) != 1) {
