@@ -1012,6 +1012,53 @@ check "moodle csv: a letter that names no option, at its cell" err_has "mbad.csv
 check "moodle csv: every row's mistakes in one run" \
 	sh -c "grep -q \"mbad.csv:3:4: error: row 3, column 'questiontext' is empty\" '$T/err' && grep -q \"row 3, column 'Answer 1' is empty\" '$T/err'"
 
+# The per-type layouts of a Chinese fork of qformat_csv (hunterhqm's
+# Question-CSV-format): the first column names the type of every row.
+printf '\357\273\277multichoicename,questiontext,choices,answer,generalfeedback,defaultmark,qtype\n' >zmc.csv
+cat >>zmc.csv <<'EOF'
+"多选题,三个正确答案",下列哪些是中国的城市？,北京;东京;上海;广州;首尔,ACD,北京、上海和广州在中国。,2,multichoice
+单选题一,中华人民共和国的首都是哪里？,上海;北京;广州,B,北京是首都。,1,single
+单选题二,太阳从哪边升起？,东边;西边,A,太阳从东边升起。,1,multichoice
+EOF
+run "$QBC" import -o zmc.qb zmc.csv
+check "typed csv: multichoicename sniffed, its Chinese read as zh-CN (not zh-CN-Utf8); 'single' single, 'multichoice' multiple even with one letter" \
+	out_has "zmc.csv (csv) -> zmc.qb: 3 questions (1 single, 2 multiple), languages zh-CN, 0 media files"
+dump_ok zmc.qb
+check "typed csv: choices split by ';', answer the letters of the right ones, generalfeedback the explanation" \
+	js zmc.qb.json "[c['correct'] for c in d['questions'][0]['choices']] == [True, False, True, True, False] and d['questions'][0]['choices'][2]['text']['zh-CN'] == '上海' and d['questions'][1]['explanation']['zh-CN'] == '北京是首都。' and d['questions'][1]['type'] == 'single'"
+check "typed csv: a defaultmark other than 1 said once, at its cell" \
+	sh -c "test \$(grep -c \"column 'defaultmark': a .qb has no place for it\" '$T/err') = 1 && grep -q 'zmc.csv:2:' '$T/err'"
+cat >zsa.csv <<'EOF'
+shortanswername,questiontext,answer,fraction,generalfeedback,defaultmark
+填空一,中国的首都是___。,北京;北京市;上海,1;0.5;0,首都是北京。,1
+填空二,水的化学式是___。,H2O,,水是H2O。,1
+EOF
+run "$QBC" import --lang zh -o zsa.qb zsa.csv
+check "typed csv: shortanswername sniffed, --lang kept" out_has "zsa.csv (csv) -> zsa.qb: 2 questions (2 short-answer), languages zh"
+check "typed csv: a partial-credit answer named in a warning at its row and cell" \
+	err_has "zsa.csv:2:16: warning: row 2, column 'answer': '北京市' earns 50% of the marks in the source, which a short answer cannot give: it is not carried"
+dump_ok zsa.qb
+check "typed csv: fraction 1 accepted, 0 a wrong answer, one answer without fraction accepted" \
+	js zsa.qb.json "[(c['text']['zh'], c['correct']) for c in d['questions'][0]['choices']] == [('北京', True), ('上海', False)] and [c['correct'] for c in d['questions'][1]['choices']] == [True]"
+cat >ztf.csv <<'EOF'
+truefalsename,questiontext,answer,generalfeedback,defaultmark
+判断一,北京是中国的首都。,1,对。,1
+判断二,太阳从西边升起。,0,太阳从东边升起。,1
+EOF
+run "$QBC" import --lang zh -o ztf.qb ztf.csv
+check "typed csv: truefalsename sniffed, exit 0" out_has "ztf.csv (csv) -> ztf.qb: 2 questions (2 true-false)"
+dump_ok ztf.qb
+check "typed csv: answer 1 true, 0 false" \
+	js ztf.qb.json "[c['correct'] for c in d['questions'][0]['choices']] == [True, False] and [c['correct'] for c in d['questions'][1]['choices']] == [False, True]"
+printf 'multichoicename,questiontext,choices,answer,generalfeedback,defaultmark,qtype\nq1,What?,a;b;c,AE,,1,multichoice\nq2,,a;b,AB,,1,single\nq3,Which?,a;b,A,,1,essay\n' >zbad.csv
+printf 'shortanswername,questiontext,answer,fraction,generalfeedback,defaultmark\ns1,Say?,x;y,0.5;1;1,,1\ns2,Say?,x;y,0.5;0,,1\n' >zbad2.csv
+run "$QBC" import -o zbad.qb zbad.csv
+check "typed csv: every row's mistakes in one run, located at their cells, no bank" \
+	sh -c "grep -q \"zbad.csv:2:16: error: row 2, column 'answer': 'AE' is not the letters of this row's right choices (A to C)\" '$T/err' && grep -q \"zbad.csv:3:4: error: row 3, column 'questiontext' is empty\" '$T/err' && grep -q \"zbad.csv:3:9: error: row 3, column 'answer' names 2 choices, but column 'qtype' says 'single'\" '$T/err' && grep -q \"zbad.csv:4:20: error: row 4, column 'qtype': 'essay' is not\" '$T/err' && test ! -e zbad.qb"
+run "$QBC" import -o zbad2.qb zbad2.csv
+check "typed csv: fractions not one per answer, or none at full marks" \
+	sh -c "grep -q \"zbad2.csv:2:13: error: row 2, column 'fraction' has 3 values for the 2 answers\" '$T/err' && grep -q \"zbad2.csv:3:13: error: row 3, column 'fraction': no answer earns full marks\" '$T/err' && test ! -e zbad2.qb"
+
 # Real exports explain few questions (issue 36): the imported bank says
 # 'explanations: optional', builds, and lists the ones to write; every
 # output leaves the missing explanation out; --werror still refuses it;
