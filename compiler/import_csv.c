@@ -1002,7 +1002,11 @@ static bool typed_short(csvr *r, char **ans, size_t nans, double *frac)
 	size_t nfr = *fs ? pieces(fs, &fr) : 0;
 	bool ok = true;
 	size_t full = 0;
-	if (nans == 1 && !nfr)
+	if (nans == 1 && !*ans[0]) {
+		qb_diag_error(at(r, r->row[ak].off), "row %zu, column 'answer' is empty: put the "
+		              "accepted answers in it, separated by ';'", r->rowno);
+		ok = false;
+	} else if (nans == 1 && !nfr)
 		frac[0] = 1; /* the plugin: one answer is right */
 	else if (nfr != nans) {
 		qb_diag_error(at(r, r->row[fk].off), "row %zu, column 'fraction' has %zu values for "
