@@ -1001,8 +1001,10 @@ static bool typed_short(csvr *r, char **ans, size_t nans, double *frac)
 	char **fr = NULL;
 	size_t nfr = *fs ? pieces(fs, &fr) : 0;
 	bool ok = true;
-	size_t full = 0;
-	if (nans == 1 && !*ans[0]) {
+	size_t full = 0, given = 0;
+	for (size_t i = 0; i < nans; i++)
+		given += *ans[i] != '\0';
+	if (!given) {
 		qb_diag_error(at(r, r->row[ak].off), "row %zu, column 'answer' is empty: put the "
 		              "accepted answers in it, separated by ';'", r->rowno);
 		ok = false;

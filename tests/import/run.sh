@@ -1051,13 +1051,13 @@ dump_ok ztf.qb
 check "typed csv: answer 1 true, 0 false" \
 	js ztf.qb.json "[c['correct'] for c in d['questions'][0]['choices']] == [True, False] and [c['correct'] for c in d['questions'][1]['choices']] == [False, True]"
 printf 'multichoicename,questiontext,choices,answer,generalfeedback,defaultmark,qtype\nq1,What?,a;b;c,AE,,1,multichoice\nq2,,a;b,AB,,1,single\nq3,Which?,a;b,A,,1,essay\n' >zbad.csv
-printf 'shortanswername,questiontext,answer,fraction,generalfeedback,defaultmark\ns1,Say?,x;y,0.5;1;1,,1\ns2,Say?,x;y,0.5;0,,1\ns3,Say?,,,,1\n' >zbad2.csv
+printf 'shortanswername,questiontext,answer,fraction,generalfeedback,defaultmark\ns1,Say?,x;y,0.5;1;1,,1\ns2,Say?,x;y,0.5;0,,1\ns3,Say?,,,,1\ns4,Say?,;,1;1,,1\n' >zbad2.csv
 run "$QBC" import -o zbad.qb zbad.csv
 check "typed csv: every row's mistakes in one run, located at their cells, no bank" \
 	sh -c "grep -q \"zbad.csv:2:16: error: row 2, column 'answer': 'AE' is not the letters of this row's right choices (A to C)\" '$T/err' && grep -q \"zbad.csv:3:4: error: row 3, column 'questiontext' is empty\" '$T/err' && grep -q \"zbad.csv:3:9: error: row 3, column 'answer' names 2 choices, but column 'qtype' says 'single'\" '$T/err' && grep -q \"zbad.csv:4:20: error: row 4, column 'qtype': 'essay' is not\" '$T/err' && test ! -e zbad.qb"
 run "$QBC" import -o zbad2.qb zbad2.csv
 check "typed csv: fractions not one per answer, none at full marks, no answer" \
-	sh -c "grep -q \"zbad2.csv:2:13: error: row 2, column 'fraction' has 3 values for the 2 answers\" '$T/err' && grep -q \"zbad2.csv:3:13: error: row 3, column 'fraction': no answer earns full marks\" '$T/err' && grep -q \"zbad2.csv:4:9: error: row 4, column 'answer' is empty\" '$T/err' && test ! -e zbad2.qb"
+	sh -c "grep -q \"zbad2.csv:2:13: error: row 2, column 'fraction' has 3 values for the 2 answers\" '$T/err' && grep -q \"zbad2.csv:3:13: error: row 3, column 'fraction': no answer earns full marks\" '$T/err' && grep -q \"zbad2.csv:4:9: error: row 4, column 'answer' is empty\" '$T/err' && grep -q \"zbad2.csv:5:9: error: row 5, column 'answer' is empty\" '$T/err' && test ! -e zbad2.qb"
 
 # Real exports explain few questions (issue 36): the imported bank says
 # 'explanations: optional', builds, and lists the ones to write; every
