@@ -84,8 +84,12 @@ $plugin->enrol_user($instance, $teacher->id, $DB->get_field('role', 'id', ['shor
 $common = ['width' => 100, 'height' => 100, 'displaycoursestructure' => 0, 'displayattemptstatus' => 0,
     'hidetoc' => SCORM_TOC_DISABLED, 'nav' => SCORM_NAV_DISABLED, 'skipview' => SCORM_SKIPVIEW_ALWAYS];
 $variants = [
-    'phone-cw' => ['Quiz (phone, this window)', ['popup' => 0] + $common],
-    'phone-nw' => ['Quiz (phone, new window)', ['popup' => 1, 'skipview' => SCORM_SKIPVIEW_NEVER] + $common],
+    // a later visit starts a new attempt (else Moodle opens the finished
+    // one in its review mode: the results, nothing to answer)
+    'phone-cw' => ['Quiz (phone, this window)', ['popup' => 0,
+        'forcenewattempt' => SCORM_FORCEATTEMPT_ONCOMPLETE] + $common],
+    'phone-nw' => ['Quiz (phone, new window)', ['popup' => 1, 'skipview' => SCORM_SKIPVIEW_NEVER,
+        'forcenewattempt' => SCORM_FORCEATTEMPT_ONCOMPLETE] + $common],
     'old-nw' => ['Quiz (earlier recipe)', ['popup' => 1, 'hidetoc' => SCORM_TOC_HIDDEN] + $common],
     'default' => ['Quiz (Moodle defaults)', ['popup' => 0, 'width' => 100, 'height' => 500,
         'skipview' => SCORM_SKIPVIEW_FIRST, 'hidetoc' => SCORM_TOC_SIDE, 'nav' => SCORM_NAV_UNDER_CONTENT,
