@@ -575,29 +575,36 @@ static bool setting_cell(csvr *r, int kind)
 	return true;
 }
 
+/* True when the row has as many cells as the header; else a located
+ * error: fewer cells, a column is missing; more, a delimiter is one too
+ * many.  Every layout's rows go through it. */
+static bool row_width_ok(const csvr *r, qb_loc loc)
+{
+	if (r->nrow == r->ncols)
+		return true;
+	if (r->nrow < r->ncols)
+		qb_diag_error(loc,
+		              ngettext("row %zu has %zu column, the header has %zu: a missing or "
+		                       "extra 'column'",
+		                       "row %zu has %zu columns, the header has %zu: a missing or "
+		                       "extra 'column'", r->nrow),
+		              r->rowno, r->nrow, r->ncols);
+	else
+		qb_diag_error(loc,
+		              ngettext("row %zu has %zu column, the header has %zu: a missing or "
+		                       "extra 'delimiter'",
+		                       "row %zu has %zu columns, the header has %zu: a missing or "
+		                       "extra 'delimiter'", r->nrow),
+		              r->rowno, r->nrow, r->ncols);
+	return false;
+}
+
 static void row(csvr *r)
 {
 	qb_imp *im = r->im;
 	qb_loc loc = at(r, r->nrow ? r->row[0].off : 0);
-	if (r->nrow != r->ncols) {
-		/* Fewer cells than the header: a column is missing; more: a
-		 * delimiter is one too many. */
-		if (r->nrow < r->ncols)
-			qb_diag_error(loc,
-			              ngettext("row %zu has %zu column, the header has %zu: a missing or "
-			                       "extra 'column'",
-			                       "row %zu has %zu columns, the header has %zu: a missing or "
-			                       "extra 'column'", r->nrow),
-			              r->rowno, r->nrow, r->ncols);
-		else
-			qb_diag_error(loc,
-			              ngettext("row %zu has %zu column, the header has %zu: a missing or "
-			                       "extra 'delimiter'",
-			                       "row %zu has %zu columns, the header has %zu: a missing or "
-			                       "extra 'delimiter'", r->nrow),
-			              r->rowno, r->nrow, r->ncols);
+	if (!row_width_ok(r, loc))
 		return;
-	}
 	/* Every cell of the row is checked before the row is given up: a
 	 * teacher fixes all of a sheet's mistakes from one run. */
 	bool bad = false;
@@ -826,14 +833,8 @@ static void row_moodle(csvr *r)
 {
 	qb_imp *im = r->im;
 	qb_loc loc = at(r, r->nrow ? r->row[0].off : 0);
-	if (r->nrow != r->ncols) {
-		qb_diag_error(loc, ngettext("row %zu has %zu column, the header has %zu: a missing or "
-		                            "extra 'column'",
-		                            "row %zu has %zu columns, the header has %zu: a missing or "
-		                            "extra 'column'", r->nrow),
-		              r->rowno, r->nrow, r->ncols);
+	if (!row_width_ok(r, loc))
 		return;
-	}
 	bool bad = false;
 	size_t k = 0, tk = 0;
 	const char *text = mcell(r, M_TEXT, &tk);
@@ -1046,14 +1047,8 @@ static void row_typed(csvr *r)
 {
 	qb_imp *im = r->im;
 	qb_loc loc = at(r, r->nrow ? r->row[0].off : 0);
-	if (r->nrow != r->ncols) {
-		qb_diag_error(loc, ngettext("row %zu has %zu column, the header has %zu: a missing or "
-		                            "extra 'column'",
-		                            "row %zu has %zu columns, the header has %zu: a missing or "
-		                            "extra 'column'", r->nrow),
-		              r->rowno, r->nrow, r->ncols);
+	if (!row_width_ok(r, loc))
 		return;
-	}
 	bool bad = false;
 	size_t tk = 0, ak = 0, k = 0;
 	const char *text = mcell(r, T_TEXT, &tk);
