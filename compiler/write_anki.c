@@ -424,6 +424,19 @@ static const char *tr_text(const anki *a, const qb_text *t, const char *lang)
 	return qb_render_md(a->ctx, t, lang);
 }
 
+/* A listed answer's feedback in lang, if it has one, as <small>. */
+static int feedback_html(anki *a, qb_buf *out, const qb_text *fb, const char *lang)
+{
+	const char *t = fb->present ? tr_text(a, fb, lang) : "";
+	if (!*t)
+		return 0;
+	qb_buf_puts(out, "<small>");
+	if (md(a, out, t) != 0)
+		return -1;
+	qb_buf_puts(out, "</small>");
+	return 0;
+}
+
 /* q's passage in lang, if it has one, before its prompt: on the front of
  * each of its notes (and in each translation). */
 static int passage_html(anki *a, qb_buf *out, const qb_question *q, const char *lang)
@@ -470,13 +483,8 @@ static int numeric_answer(anki *a, qb_buf *out, const qb_question *q, const char
 		               m->num.lo, m->num.hi, m->credit);
 		numeric_value(out, q, &m->num);
 		qb_buf_appendf(out, " (%g%%)", m->credit);
-		const char *fb = m->feedback.present ? tr_text(a, &m->feedback, lang) : "";
-		if (*fb) {
-			qb_buf_puts(out, "<small>");
-			if (md(a, out, fb) != 0)
-				return -1;
-			qb_buf_puts(out, "</small>");
-		}
+		if (feedback_html(a, out, &m->feedback, lang) != 0)
+			return -1;
 		qb_buf_puts(out, "</li>");
 	}
 	return 0;
@@ -560,13 +568,8 @@ static int options_list(anki *a, qb_buf *out, const qb_question *q, const char *
 			qb_escape_html(out, tr_text(a, &c->text, lang));
 		else if (md(a, out, tr_text(a, &c->text, lang)) != 0)
 			return -1;
-		const char *fb = c->feedback.present ? tr_text(a, &c->feedback, lang) : "";
-		if (*fb) {
-			qb_buf_puts(out, "<small>");
-			if (md(a, out, fb) != 0)
-				return -1;
-			qb_buf_puts(out, "</small>");
-		}
+		if (feedback_html(a, out, &c->feedback, lang) != 0)
+			return -1;
 		qb_buf_puts(out, "</li>");
 	}
 	qb_buf_puts(out, "</ol>");
