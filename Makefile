@@ -19,10 +19,10 @@
 CC      ?= cc
 PREFIX  ?= /usr/local
 BUILD   := build
-PKGS    := libzip zlib libdeflate sqlite3 libxml-2.0 jansson md4c md4c-html nettle libutf8proc libmicrohttpd libexttextcat
+PKGS    := libzip zlib libdeflate sqlite3 libxml-2.0 jansson md4c md4c-html nettle libutf8proc libmicrohttpd libexttextcat libmatheval
 DEBS    := build-essential pkg-config libzip-dev zlib1g-dev libdeflate-dev libsqlite3-dev libxml2-dev libjansson-dev \
            libmd4c-dev libmd4c-html0-dev nettle-dev libutf8proc-dev libjs-katex libmicrohttpd-dev libcsv-dev \
-           gettext libgettextpo-dev blahtexml libexttextcat-dev libexttextcat-data
+           gettext libgettextpo-dev blahtexml libexttextcat-dev libexttextcat-data libmatheval-dev
 # Tools that ship no pkg-config file either: a program that shows each is
 # installed (gettext: msgfmt and xgettext, for qbc's own messages).
 NOPC_BINS := msgfmt xgettext

@@ -197,6 +197,9 @@ typedef struct qb_rare {
 	                        written: qb_question_feedback()              */
 	qb_num_more *num_more; /* numeric: the further accepted answers
 	                        (partial credit), NULL when none             */
+	struct qb_params *params; /* a parameterised question's variables and
+	                        pool (params.h, qb_question_params()), NULL
+	                        for the others                               */
 } qb_rare;
 
 typedef struct qb_question {
@@ -384,7 +387,7 @@ const qb_num_more **qb_question_num_more_by_credit(const qb_question *q, size_t 
 /* q's seldom written parts, all empty when it has none. */
 static inline const qb_rare *qb_question_rare(const qb_question *q)
 {
-	static const qb_rare none = {{0}, {0}, {0}, {0}, {0}, NULL, {0}, NULL, NULL, NULL};
+	static const qb_rare none = {{0}, {0}, {0}, {0}, {0}, NULL, {0}, NULL, NULL, NULL, NULL};
 	return q->rare ? q->rare : &none;
 }
 static inline const qb_text *qb_question_feedback_wrong(const qb_question *q)

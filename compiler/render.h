@@ -71,6 +71,20 @@ const qb_tr *qb_render_tr(const qb_render_ctx *ctx, const qb_text *t, const char
 /* Its Markdown, or "" when there is none. */
 const char *qb_render_md(const qb_render_ctx *ctx, const qb_text *t, const char *lang);
 
+/* ---- parameterised questions (params.h) ---- */
+
+/* Draw k of q (k < qb_question_ndraws(q)): a plain question made in arena,
+ * whose every text in every language has each '{h}', '{=formula}' and
+ * '{answer}' replaced by draw k's value written with that language's
+ * decimal mark, and whose numeric answer (qb_question_num()) is draw k's
+ * with its tolerance; a cloze gap '{{#{t} ± 0.1}}' becomes a plain numeric
+ * gap.  It has no parameters itself.  A question that is not
+ * parameterised is returned as it is. */
+const qb_question *qb_render_draw(const qb_render_ctx *ctx, qb_arena *arena,
+                                  const qb_question *q, size_t k);
+/* How lang writes a number's decimal mark (its label "decimalMark"). */
+const char *qb_render_decimal_mark(const qb_render_ctx *ctx, const char *lang);
+
 /* ---- times ---- */
 
 /* When what the writer shows of q (one of ctx->bank's questions) last
