@@ -44,7 +44,7 @@ WARN    := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-proto
            -Wimplicit-fallthrough -Werror
 CFLAGS  ?= -O2 -g
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null) $(NOPC_LIBS) -pthread
+PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null) $(NOPC_LIBS) -pthread -lm
 ALL_CFLAGS = -std=c11 -D_DEFAULT_SOURCE -pthread $(WARN) $(CFLAGS) $(PKG_CFLAGS) -MMD -MP
 SAN_FLAGS  = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
              -DQB_DEBUG_ARENA

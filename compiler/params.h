@@ -55,7 +55,10 @@ typedef struct qb_var {
 	const double *list;  /* LIST                                          */
 	size_t nlist;
 	const char *formula; /* FORMULA: the formula alone                    */
-	int decimals;        /* decimals shown, and the value's rounding     */
+	int decimals;        /* decimals shown, and the value's rounding: a
+	                        formula's value without 'decimals N' is
+	                        rounded to 2 and shown without trailing
+	                        zeros (18, 2.5, 2.26)                        */
 	bool decimals_written; /* 'decimals N' was written                   */
 } qb_var;
 
@@ -66,6 +69,7 @@ typedef struct qb_param_answer {
 	double tol;          /* absolute, or percent of the value when percent */
 	bool percent;
 	int decimals;        /* '{answer}' is shown with these (2 by default) */
+	bool decimals_written; /* 'decimals N' was written                   */
 } qb_param_answer;
 
 typedef struct qb_params {
@@ -143,6 +147,34 @@ bool qb_params_next(const qb_params *p, const char *text, size_t n, size_t from,
 /* Appends text with each placeholder replaced by draw k's value written
  * with mark. */
 void qb_params_subst(const qb_params *p, size_t k, const char *text, const char *mark, qb_buf *out);
+
+/* ---- for the readers and importers ---- */
+
+/* q's parameters, made empty in bank's arena the first time (loc: its
+ * 'vars:' keyword). */
+qb_params *qb_params_new(qb_bank *bank, qb_question *q, qb_loc loc);
+/* One line of 'vars:', s[0..n) at loc: 'name = definition'; reports what
+ * is wrong with it. */
+void qb_params_add_var(qb_bank *bank, qb_params *p, const char *s, size_t n, qb_loc loc);
+/* 'where:' s[0..n) at loc: conditions separated by ','. */
+void qb_params_set_where(qb_bank *bank, qb_params *p, const char *s, size_t n, qb_loc loc);
+/* 'draws: n'. */
+void qb_params_set_draws(qb_params *p, unsigned n, qb_loc loc);
+/* A line of a 'draws:' table: the first names the variables ('h | g'),
+ * each other is a draw ('5 | 9.81'). */
+void qb_params_table_line(qb_bank *bank, qb_params *p, const char *s, size_t n, qb_loc loc);
+/* A numeric question's 'answer:' s[0..n) at loc: 'formula', 'formula ± 0.1'
+ * or 'formula ± 2%', optionally followed by 'decimals N'. */
+void qb_params_set_answer(qb_bank *bank, qb_params *p, const char *s, size_t n, qb_loc loc);
+/* Draw k's accepted answer (its tolerance applied). */
+void qb_params_answer_at(const qb_params *p, size_t k, qb_numeric *num);
+
+/* How a language writes the decimal mark (render.c: its label). */
+typedef const char *(*qb_params_mark_fn)(const void *payload, const char *lang);
+/* Draw k of q as a plain question in arena (qb_render_draw() passes each
+ * language's mark; the checks pass NULL: '.'). */
+const qb_question *qb_params_instance(qb_arena *arena, const qb_question *q, size_t k,
+                                      qb_params_mark_fn mark, const void *payload);
 
 /* The identifier character set of variable names: [A-Za-z_][A-Za-z0-9_]*. */
 bool qb_params_name_ok(const char *s, size_t n);

@@ -27,13 +27,15 @@
 #include "fsutil.h"
 #include "i18n.h"
 #include "lang.h"
+#include "params.h"
 #include "utf8.h"
 
 const char *const qb_text_keywords[] = {
 	"bank", "languages", "default-language", "pass-mark", "title", "description",
 	"scoring", "shuffle-options", "shuffle-questions", "draw", "explanations",
 	"type", "tags", "explanation", "shuffle", "case-sensitive", "answer", "unit",
-	"feedback-true", "feedback-false", "feedback-wrong", "passage", NULL,
+	"feedback-true", "feedback-false", "feedback-wrong", "passage", "vars", "where", "draws",
+	NULL,
 };
 
 /* ---------------------------------------------------------------------
@@ -324,7 +326,12 @@ typedef struct reader {
 	qb_loc target_loc;
 	vec passages;        /* qb_passage                                    */
 	vec passage_refs;    /* passage_ref: the questions' 'passage:' keys   */
+	qb_params *params;   /* the question's parameters whose block is open */
+	int block;           /* what its lines are: BLOCK_VARS, BLOCK_TABLE    */
 } reader;
+
+/* The blocks of lines under 'vars:' and 'draws:' (a table). */
+enum { BLOCK_NONE, BLOCK_VARS, BLOCK_TABLE };
 
 /* A question's 'passage:' key, resolved when the whole file is read (a
  * passage may come after the questions that name it). */
@@ -777,6 +784,8 @@ static void finish_type(reader *r, qb_question *q)
 			                              "'%s'", v);
 			ok = false;
 		}
+	} else if (v && q->type == QB_QTYPE_NUMERIC && qb_question_params(q)) {
+		qb_params_set_answer(r->bank, q->rare->params, v, strlen(v), r->answer_vloc);
 	} else if (v && q->type == QB_QTYPE_NUMERIC) {
 		qb_numeric *num = qb_arena_alloc(&r->bank->arena, sizeof *num);
 		*num = (qb_numeric){0};
@@ -1207,6 +1216,56 @@ static void header_key(reader *r, const qb_line *ln)
 	}
 }
 
+/* 'vars:', 'where:' and 'draws:' (params.h): the first and a 'draws:'
+ * without a number open a block of lines. */
+static void params_key(reader *r, qb_question *q, const qb_line *ln, qb_loc kloc,
+                       const char *val, size_t vlen, qb_loc vloc)
+{
+	qb_params *p = qb_params_new(r->bank, q, kloc);
+	if (key_is(r, ln, "vars")) {
+		if (p->nnamed) {
+			qb_diag_error(kloc, "second 'vars:' block; the first is on line %d", p->loc.line);
+			return;
+		}
+		p->loc = kloc;
+		r->params = p;
+		r->block = BLOCK_VARS;
+		if (vlen)
+			qb_params_add_var(r->bank, p, val, vlen, vloc);
+	} else if (key_is(r, ln, "where")) {
+		if (p->where) {
+			qb_diag_error(kloc, "second 'where:' line; the first is on line %d",
+			              p->where_loc.line);
+			return;
+		}
+		if (!vlen)
+			qb_diag_error(kloc, "'where:' needs conditions, e.g. 'where: a != b'");
+		else
+			qb_params_set_where(r->bank, p, val, vlen, vloc);
+	} else {
+		if (p->draws_loc.line) {
+			qb_diag_error(kloc, "second 'draws:' line; the first is on line %d",
+			              p->draws_loc.line);
+			return;
+		}
+		if (!vlen) { /* a table follows */
+			p->draws_loc = kloc;
+			r->params = p;
+			r->block = BLOCK_TABLE;
+			return;
+		}
+		char *end;
+		char tmp[16];
+		snprintf(tmp, sizeof tmp, "%.*s", (int)(vlen < 15 ? vlen : 15), val);
+		long n = strtol(tmp, &end, 10);
+		if (vlen > 6 || *end || n < 1)
+			qb_diag_error(vloc, "'draws:' is how many draws the question's pool holds, "
+			              "a number from 1 to 1000, e.g. 'draws: 20'");
+		else
+			qb_params_set_draws(p, (unsigned)n, kloc);
+	}
+}
+
 static void question_key(reader *r, const qb_line *ln)
 {
 	qb_question *q = r->q;
@@ -1301,6 +1360,8 @@ static void question_key(reader *r, const qb_line *ln)
 		}
 		open_text(r, t, T_QFEEDBACK, kloc);
 		marker_rest(r, ln->rest);
+	} else if (key_is(r, ln, "vars") || key_is(r, ln, "where") || key_is(r, ln, "draws")) {
+		params_key(r, q, ln, kloc, val, vlen, vloc);
 	} else if (key_is(r, ln, "tags")) {
 		size_t i = 0, s;
 		while (next_item(val, vlen, &i, &s)) {
@@ -1513,6 +1574,17 @@ static void read_line(reader *r, const qb_line *ln)
 {
 	const char *text = r->jtext;
 	size_t textlen = r->jlen;
+	if (r->block && ln->kind == QB_LINE_TEXT && ln->indent) {
+		const char *s = r->line + ln->indent;
+		size_t n = r->len - ln->indent;
+		if (r->block == BLOCK_VARS)
+			qb_params_add_var(r->bank, r->params, s, n, loc_at(r, ln->indent));
+		else
+			qb_params_table_line(r->bank, r->params, s, n, loc_at(r, ln->indent));
+		return;
+	}
+	if (ln->kind != QB_LINE_BLANK && ln->kind != QB_LINE_COMMENT)
+		r->block = BLOCK_NONE;
 	switch (ln->kind) {
 	case QB_LINE_BLANK:
 	case QB_LINE_COMMENT:
@@ -2005,6 +2077,7 @@ static qb_bank *read_lines(const char *path, linesrc *ls)
 	bank->npassages = r.passages.n;
 	bank->passages = vec_move(&r.passages, &bank->arena);
 	resolve_passages(&r, bank);
+	qb_params_draw(bank);
 	/* Lines still held back had no header after them: the checks report
 	 * the missing header once instead. */
 	free(r.stray.v);

@@ -1,5 +1,6 @@
 /* render.c - see render.h. */
 #include "render.h"
+#include "params.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -825,4 +826,23 @@ char *qb_render_media_hashed_name(const char *src, const unsigned char *data, si
 			name.len = mark, name.ptr[mark] = '\0';
 	}
 	return qb_buf_detach(&name);
+}
+
+/* ---- parameterised questions ---- */
+
+const char *qb_render_decimal_mark(const qb_render_ctx *ctx, const char *lang)
+{
+	const char *m = qb_render_label(ctx, lang, "decimalMark");
+	return *m ? m : ".";
+}
+
+static const char *draw_mark(const void *payload, const char *lang)
+{
+	return qb_render_decimal_mark(payload, lang);
+}
+
+const qb_question *qb_render_draw(const qb_render_ctx *ctx, qb_arena *arena,
+                                  const qb_question *q, size_t k)
+{
+	return qb_params_instance(arena, q, k, draw_mark, ctx);
 }
