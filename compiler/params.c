@@ -692,47 +692,46 @@ static double eval(drawer *d, void *ev)
 	return evaluator_evaluate(ev, (int)d->nnames, d->names, d->vals);
 }
 
-/* The values of draw candidate row[] (named variables first filled for
- * the base ones): formulas in order.  False when a value is not finite
- * (reported once per formula) or a condition fails. */
-static bool complete(drawer *d, double *row, bool *finite)
+/* The values of draw candidate row[] (the base ones filled): formulas in
+ * order, rounded to their decimals; a value that is not finite is NAN
+ * and makes it return false. */
+static bool complete(drawer *d, double *row)
 {
 	qb_params *p = d->p;
-	*finite = true;
+	bool finite = true;
 	for (size_t i = 0; i < p->nvars; i++) {
 		if (p->vars[i].kind == QB_VAR_FORMULA) {
 			double x = d->ev[i] ? eval(d, d->ev[i]) : (double)NAN;
-			if (!isfinite(x)) {
-				*finite = false;
-				return false;
-			}
-			row[i] = round_to(x, p->vars[i].decimals);
+			if (!isfinite(x))
+				finite = false;
+			row[i] = isfinite(x) ? round_to(x, p->vars[i].decimals) : (double)NAN;
 		}
 		if (i < d->nnames)
 			d->vals[i] = row[i];
 	}
+	row[p->nvars] = (double)NAN;
 	if (p->answer.formula) {
 		double x = d->answer ? eval(d, d->answer) : (double)NAN;
-		if (!isfinite(x)) {
-			*finite = false;
-			return false;
-		}
+		if (!isfinite(x))
+			finite = false;
 		row[p->nvars] = x;
-	} else
-		row[p->nvars] = (double)NAN;
-	return true;
+	}
+	return finite;
 }
 
-static bool conds_hold(drawer *d)
+/* True when some condition is false for the values in d->vals (one whose
+ * sides are not finite numbers decides nothing). */
+static bool conds_fail(drawer *d)
 {
 	for (size_t i = 0; i < d->nconds; i++) {
 		cond *k = &d->conds[i];
 		if (!k->lhs || !k->rhs)
-			return false;
-		if (!cond_holds(k, eval(d, k->lhs), eval(d, k->rhs)))
-			return false;
+			return true;
+		double x = eval(d, k->lhs), y = eval(d, k->rhs);
+		if (isfinite(x) && isfinite(y) && !cond_holds(k, x, y))
+			return true;
 	}
-	return true;
+	return false;
 }
 
 /* The values of a draw, for a message: "h = 5, g = 9.81". */
@@ -747,34 +746,23 @@ static void draw_text(const drawer *d, const double *row, qb_buf *out)
 	}
 }
 
-/* Reports the first formula of row that is not finite. */
-static void report_nonfinite(drawer *d, double *row)
+/* Reports the first value of row that is not finite, at its formula. */
+static void report_nonfinite(drawer *d, const double *row)
 {
 	qb_params *p = d->p;
 	for (size_t i = 0; i <= p->nvars; i++) {
 		bool is_answer = i == p->nvars;
-		if (!is_answer && p->vars[i].kind != QB_VAR_FORMULA)
+		if (is_answer ? !p->answer.formula : p->vars[i].kind != QB_VAR_FORMULA)
 			continue;
-		if (is_answer && !p->answer.formula)
-			continue;
-		void *ev = is_answer ? d->answer : d->ev[i];
-		double x = ev ? eval(d, ev) : (double)NAN;
-		if (!is_answer) {
-			if (isfinite(x))
-				row[i] = d->vals[i < d->nnames ? i : 0] = round_to(x, p->vars[i].decimals);
-			if (i < d->nnames)
-				d->vals[i] = row[i];
-		}
-		if (isfinite(x) || !ev)
+		if (isfinite(row[i]))
 			continue;
 		if (!d->reported[i]) {
 			d->reported[i] = true;
-			qb_buf b = {0};
+			qb_buf b = QB_BUF_INIT;
 			draw_text(d, row, &b);
 			qb_diag_error(is_answer ? p->answer.loc : p->vars[i].def_loc,
-			              "for %s this formula gives no number (%s); leave such draws "
-			              "out with 'where:'", qb_buf_cstr(&b), isnan(x) ? "not a number"
-			              : "infinite");
+			              "for %s this formula gives no number; leave such draws out "
+			              "with 'where:'", qb_buf_cstr(&b));
 			qb_buf_dispose(&b);
 		}
 		return;
@@ -982,11 +970,14 @@ static size_t pool_from_table(drawer *d, double *pool)
 				row[i] = p->table[r * p->ntable_cols + col[i]];
 				d->vals[i] = row[i];
 			}
-		bool finite;
-		if (complete(d, row, &finite))
+		bool finite = complete(d, row);
+		if (conds_fail(d))
+			continue;
+		if (!finite) {
+			report_nonfinite(d, row);
+			d->bad = true;
+		} else
 			n++;
-		else if (!finite)
-			report_nonfinite(d, row), d->bad = true;
 	}
 	free(col);
 	return n;
@@ -1042,16 +1033,14 @@ static void draw_question(qb_bank *bank, qb_question *q)
 					dup = same_base(p, row, pool + k * (nv + 1));
 				if (dup)
 					continue;
-				bool finite;
-				if (!complete(&d, row, &finite)) {
-					if (!finite) {
-						report_nonfinite(&d, row);
-						d.bad = true;
-					}
+				bool finite = complete(&d, row);
+				if (conds_fail(&d))
+					continue;
+				if (!finite) {
+					report_nonfinite(&d, row);
+					d.bad = true;
 					continue;
 				}
-				if (!conds_hold(&d))
-					continue;
 				memcpy(pool + n * (nv + 1), row, (nv + 1) * sizeof *row);
 				n++;
 				if ((double)n >= sp)

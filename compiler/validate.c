@@ -14,6 +14,7 @@
 #include "i18n.h"
 #include "lang.h"
 #include "markup.h"
+#include "params.h"
 #include "utf8.h"
 
 typedef struct ctx {
@@ -1411,6 +1412,21 @@ static void check_marks(const qb_bank *b, const qb_question *q, const char *name
 	}
 }
 
+static void check_question(ctx *c, const qb_question *q);
+
+/* A parameterised question is checked as its first draw shows it, every
+ * '{h}' a number (params.c has checked the variables and every draw). */
+static void check_drawn(ctx *c, const qb_question *q)
+{
+	if (!qb_question_ndraws(q)) {
+		check_question(c, q);
+		return;
+	}
+	qb_arena a = QB_ARENA_INIT;
+	check_question(c, qb_params_instance(&a, q, 0, NULL, NULL));
+	qb_arena_dispose(&a);
+}
+
 static void check_question(ctx *c, const qb_question *q)
 {
 	const qb_bank *b = c->bank;
@@ -1576,7 +1592,7 @@ void qb_validate_unfinished(const qb_bank *bank, const char *lang)
 	check_ids(&c);
 	check_passages(&c);
 	for (size_t i = 0; i < bank->nquestions; i++)
-		check_question(&c, &bank->questions[i]);
+		check_drawn(&c, &bank->questions[i]);
 	check_draw(bank);
 	size_t todo = qb_validate_unexplained(bank);
 	if (todo)

@@ -15,6 +15,7 @@
 #include "render.h"
 #include "write.h"
 #include "write_json.h"
+#include "params.h"
 
 static json_t *text_obj(const qb_text *t, const qb_build_opts *opts, bool html)
 {
@@ -101,6 +102,45 @@ static json_t *num_more_arr(const qb_question *q, const qb_build_opts *opts)
 		json_array_append_new(arr, a);
 	}
 	return arr;
+}
+
+/* A parameterised question's variables, conditions, answer formula and
+ * pool (params.h): what its outputs draw from. */
+static json_t *params_obj(const qb_params *p)
+{
+	static const char *const kinds[] = {"range", "list", "formula"};
+	json_t *o = json_object(), *vars = json_array(), *pool = json_array();
+	for (size_t i = 0; i < p->nvars; i++) {
+		const qb_var *v = &p->vars[i];
+		json_t *jv = json_object();
+		json_object_set_new(jv, "name", v->name ? json_string(v->name) : json_null());
+		json_object_set_new(jv, "definition", json_string(v->def));
+		json_object_set_new(jv, "kind", json_string(kinds[v->kind]));
+		json_object_set_new(jv, "decimals", json_integer(v->decimals));
+		json_array_append_new(vars, jv);
+	}
+	json_object_set_new(o, "vars", vars);
+	json_object_set_new(o, "where", p->where ? json_string(p->where) : json_null());
+	if (p->answer.formula) {
+		json_t *a = json_object();
+		json_object_set_new(a, "formula", json_string(p->answer.formula));
+		json_object_set_new(a, "tolerance", json_real(p->answer.tol));
+		json_object_set_new(a, "percent", json_boolean(p->answer.percent));
+		json_object_set_new(a, "decimals", json_integer(p->answer.decimals));
+		json_object_set_new(o, "answer", a);
+	}
+	json_object_set_new(o, "draws", json_integer(p->ndraws));
+	for (size_t k = 0; k < p->npool; k++) {
+		json_t *row = json_object();
+		for (size_t i = 0; i < p->nvars; i++)
+			json_object_set_new(row, p->vars[i].name ? p->vars[i].name : p->vars[i].def,
+			                    json_real(qb_params_value(p, k, i)));
+		if (p->answer.formula)
+			json_object_set_new(row, "answer", json_real(qb_params_value(p, k, p->nvars)));
+		json_array_append_new(pool, row);
+	}
+	json_object_set_new(o, "pool", pool);
+	return o;
 }
 
 /* The keys that only some types have. */
@@ -226,6 +266,8 @@ static json_t *question_json(const qb_bank *bank, const qb_question *q,
 	}
 	json_object_set_new(jq, "choices", chs);
 	type_keys(jq, q, opts);
+	if (qb_question_params(q))
+		json_object_set_new(jq, "params", params_obj(qb_question_params(q)));
 	if (qb_question_feedback_wrong(q)->present)
 		set_text(jq, "feedback_wrong", qb_question_feedback_wrong(q), opts);
 	set_text(jq, "explanation", &q->explanation, opts);

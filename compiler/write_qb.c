@@ -8,6 +8,7 @@
  * goes on.  A continuation line that the reader would take for a comment
  * or a question gets a Markdown escape ('\\#', '1\\.'). */
 #include "write_qb.h"
+#include "params.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -234,6 +235,45 @@ static void put_num_more(qb_buf *out, const qb_bank *bank, const qb_question *q)
 	}
 }
 
+/* A parameterised question's 'vars:', 'where:' and 'draws:' (params.h). */
+static void put_params(qb_buf *out, const qb_params *p)
+{
+	qb_buf_puts(out, "   vars:\n");
+	for (size_t i = 0; i < p->nnamed; i++)
+		qb_buf_appendf(out, "     %s = %s\n", p->vars[i].name, p->vars[i].def);
+	if (p->where)
+		qb_buf_appendf(out, "   where: %s\n", p->where);
+	if (p->table_names) {
+		qb_buf_puts(out, "   draws:\n     ");
+		for (size_t c = 0; c < p->ntable_cols; c++)
+			qb_buf_appendf(out, "%s%s", c ? " | " : "", p->table_names[c]);
+		for (size_t r = 0; r < p->ntable_rows; r++) {
+			qb_buf_puts(out, "\n     ");
+			for (size_t c = 0; c < p->ntable_cols; c++) {
+				if (c)
+					qb_buf_puts(out, " | ");
+				qb_qb_put_num(out, p->table[r * p->ntable_cols + c]);
+			}
+		}
+		qb_buf_putc(out, '\n');
+	} else if (p->ndraws)
+		qb_buf_appendf(out, "   draws: %u\n", p->ndraws);
+}
+
+/* A numeric answer that is a formula: 'answer: sqrt(2*h/g) ± 2%'. */
+static void put_param_answer(qb_buf *out, const qb_param_answer *a)
+{
+	qb_buf_appendf(out, "   answer: %s", a->formula);
+	if (a->tol > 0) {
+		qb_buf_puts(out, " \xC2\xB1 ");
+		qb_qb_put_num(out, a->tol);
+		if (a->percent)
+			qb_buf_putc(out, '%');
+	}
+	if (a->decimals_written)
+		qb_buf_appendf(out, " decimals %d", a->decimals);
+}
+
 static void put_question(qb_buf *out, const qb_bank *bank, const qb_question *q, size_t i)
 {
 	qb_buf_appendf(out, "\n%zu. %s\n", i + 1, q->id ? q->id : "");
@@ -254,10 +294,16 @@ static void put_question(qb_buf *out, const qb_bank *bank, const qb_question *q,
 		qb_buf_appendf(out, "   shuffle: %s\n", q->shuffle == QB_YES ? "yes" : "no");
 	if (q->case_sensitive && (q->type == QB_QTYPE_SHORT || q->type == QB_QTYPE_CLOZE))
 		qb_buf_puts(out, "   case-sensitive: yes\n");
+	const qb_params *params = qb_question_params(q);
+	if (params)
+		put_params(out, params);
 	if (q->type == QB_QTYPE_TRUE_FALSE)
 		qb_buf_appendf(out, "   answer: %s\n", q->truth ? "true" : "false");
 	if (q->type == QB_QTYPE_NUMERIC) {
-		put_numeric(out, qb_question_num(q));
+		if (params && params->answer.formula)
+			put_param_answer(out, &params->answer);
+		else
+			put_numeric(out, qb_question_num(q));
 		qb_buf_putc(out, '\n');
 		if (qb_question_rare(q)->unit)
 			qb_buf_appendf(out, "   unit: %s\n", qb_question_rare(q)->unit);
