@@ -321,17 +321,6 @@ static int parse(const command *c, int argc, char **argv, args *a)
 	return 0;
 }
 
-#ifdef __SANITIZE_ADDRESS__
-/* LeakSanitizer's list of leaks that are not ours: GNU libmatheval keeps
- * the nodes of a formula that does not parse (its bison parser drops
- * them on the error path); params.c destroys every evaluator it made. */
-const char *__lsan_default_suppressions(void);
-const char *__lsan_default_suppressions(void)
-{
-	return "leak:libmatheval.so\n";
-}
-#endif
-
 int main(int argc, char **argv)
 {
 #ifdef M_MMAP_THRESHOLD
