@@ -2,6 +2,7 @@
  * every text's hashes on two threads and every question's on a third,
  * while the bank is checked and its record read. */
 #include "rev_bank.h"
+#include "params.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -109,6 +110,15 @@ static void question_hash(uint8_t out[8], const qb_bank *bank, const qb_question
 			if (m->feedback.present)
 				append_text(&b, &m->feedback, lang, bank->dir);
 		}
+	}
+	/* issue 38: a parameterised question's pool, what learners are shown
+	 * (only when it has one: older hashes stay) */
+	const qb_params *params = qb_question_params(q);
+	for (size_t k = 0; params && k < params->npool; k++) {
+		qb_buf_puts(&b, "draw");
+		for (size_t i = 0; i <= params->nvars; i++)
+			qb_buf_appendf(&b, " %.17g", qb_params_value(params, k, i));
+		qb_buf_putc(&b, '\x1e');
 	}
 	if (q->case_sensitive)
 		qb_buf_puts(&b, "case\x1e");

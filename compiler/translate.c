@@ -1,6 +1,7 @@
 /* translate.c - a bank's texts as translation units (see translate.h),
  * and the markup a translation must keep. */
 #include "translate.h"
+#include "params.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -68,7 +69,7 @@ static bool has_term(const char *s, const char *term)
 
 /* What markup a text holds, for its note. */
 typedef struct markup_seen {
-	bool math, code, link, picture, sound, gap, numeric_gap;
+	bool math, code, link, picture, sound, gap, numeric_gap, var;
 } markup_seen;
 
 static void see_piece(void *payload, const char *kind, const char *s, size_t len)
@@ -78,6 +79,8 @@ static void see_piece(void *payload, const char *kind, const char *s, size_t len
 		return;
 	if (strcmp(kind, "math") == 0) {
 		m->math = true;
+	} else if (strcmp(kind, "var") == 0) {
+		m->var = true;
 	} else if (strcmp(kind, "code") == 0) {
 		m->code = true;
 	} else if (strcmp(kind, "gap") == 0) {
@@ -112,7 +115,7 @@ static const char *lang_name(const char *tag)
 /* The note's lines on the markup of src that a translation keeps. */
 static void markup_note(qb_buf *note, const char *src, const char *deflang, const char *lang)
 {
-	markup_seen m = {false, false, false, false, false, false, false};
+	markup_seen m = {false, false, false, false, false, false, false, false};
 	qb_tu_pieces(src, see_piece, &m);
 	const char *keep[4];
 	size_t n = 0;
@@ -143,6 +146,10 @@ static void markup_note(qb_buf *note, const char *src, const char *deflang, cons
 	if (m.numeric_gap)
 		qb_buf_puts(note, "Numeric gaps, {{#number}}: keep each whole, as it is; its number "
 		                  "is the same in every language\n");
+	if (m.var)
+		qb_buf_puts(note, "Numbers drawn for each learner, {h} and {=formula}: keep each "
+		                  "as it is, where the sentence needs the number; learners see a "
+		                  "number written your language's way\n");
 }
 
 static void add_unit(collect_ctx *c, const char *where, const char *elem, const qb_text *t,
@@ -960,6 +967,15 @@ static size_t piece_at(const char *s, size_t i, const char **kind)
 		const char *e = strstr(p + 2, "}}");
 		*kind = "gap";
 		return e ? (size_t)(e + 2 - s) : 0;
+	}
+	if (p[0] == '{') { /* a drawn number: '{h}', '{=2*h}' (params.h) */
+		const char *e = strchr(p + 1, '}');
+		size_t n = e ? (size_t)(e - p - 1) : 0;
+		if (e && n && !memchr(p + 1, '{', n) &&
+		    (p[1] == '=' || qb_params_name_ok(p + 1, n))) {
+			*kind = "var";
+			return (size_t)(e + 1 - s);
+		}
 	}
 	return 0;
 }

@@ -104,7 +104,7 @@ static void seg_piece(void *payload, const char *kind, const char *s, size_t len
 	    xmlTextWriterWriteAttribute(c->w, BAD_CAST "id", BAD_CAST id) < 0 ||
 	    xmlTextWriterWriteAttribute(c->w, BAD_CAST "dataRef", BAD_CAST ref) < 0 ||
 	    xmlTextWriterWriteAttribute(c->w, BAD_CAST "type", BAD_CAST "other") < 0 ||
-	    xmlTextWriterWriteAttribute(c->w, BAD_CAST "subType", BAD_CAST(strcmp(kind, "math") == 0 ? "qbc:math" : strcmp(kind, "code") == 0 ? "qbc:code" : strcmp(kind, "link") == 0 ? "qbc:link" : strcmp(kind, "media") == 0 ? "qbc:media" : "qbc:gap")) < 0 ||
+	    xmlTextWriterWriteAttribute(c->w, BAD_CAST "subType", BAD_CAST(strcmp(kind, "math") == 0 ? "qbc:math" : strcmp(kind, "code") == 0 ? "qbc:code" : strcmp(kind, "link") == 0 ? "qbc:link" : strcmp(kind, "media") == 0 ? "qbc:media" : strcmp(kind, "var") == 0 ? "qbc:var" : "qbc:gap")) < 0 ||
 	    xmlTextWriterEndElement(c->w) < 0)
 		c->rc = -1;
 }
