@@ -180,7 +180,7 @@ $(BUILD)/stamps/%.stamp: input/%.qb $(BUILD)/qbc $(TEMPLATES) $(MEDIA) $$(wildca
 
 # --- tests ------------------------------------------------------------------
 # The suite names after tests/run.sh are filters (see tests/README.md).
-CHECK_SUITES := unit diag golden cli
+CHECK_SUITES := unit diag golden cli params
 
 # tests/run.sh runs the suites as TEST_JOBS jobs at a time (each suite
 # in its own temporary folder), one per core of a 2-core machine.
