@@ -483,8 +483,9 @@ static size_t formula_index(const qb_params *p, const char *f, size_t n)
 	return (size_t)-1;
 }
 
-/* The next '{...}' in text[from..n) that is not part of '{{' or '}}' nor
- * escaped: its offset and length, or false. */
+/* The next '{...}' in text[from..n) that is not part of '{{' or '}}', nor
+ * escaped, nor a TeX group (right after a letter, '^', '_' or '}'): its
+ * offset and length, or false. */
 static bool next_brace(const char *text, size_t n, size_t from, size_t *off, size_t *len)
 {
 	for (size_t i = from; i < n; i++) {
@@ -499,6 +500,10 @@ static bool next_brace(const char *text, size_t n, size_t from, size_t *off, siz
 				i++;
 			continue;
 		}
+		/* TeX's groups: '\\mathrm{kJ}', 'x^{2}', '\\frac{a}{b}' */
+		if (i && (isalpha((unsigned char)text[i - 1]) || text[i - 1] == '^' ||
+		          text[i - 1] == '_' || text[i - 1] == '}'))
+			continue;
 		const char *close = memchr(text + i + 1, '}', n - i - 1);
 		if (!close)
 			return false;

@@ -19,6 +19,7 @@
 #include "diag.h"
 #include "fsutil.h"
 #include "i18n.h"
+#include "params.h"
 #include "render.h"
 #include "write.h"
 #include "write_qb.h"
@@ -172,8 +173,10 @@ int qb_write_csv(const qb_render_ctx *ctx, const qb_bank *bank)
 			qb_buf_appendf(&out, ",%s:%s", per[k], ctx->langs[l]);
 	}
 	qb_buf_puts(&out, "\r\n");
-	for (size_t i = 0; i < bank->nquestions; i++)
-		row(&out, ctx, bank, &bank->questions[i], i == 0);
+	qb_arena drawn = QB_ARENA_INIT;
+	for (size_t i = 0; i < bank->nquestions; i++) /* a parameterised one: draw 0 */
+		row(&out, ctx, bank, qb_render_draw(ctx, &drawn, &bank->questions[i], 0), i == 0);
+	qb_arena_dispose(&drawn);
 	int rc = qb_fs_write_atomic(ctx->path, out.ptr, out.len);
 	if (rc != 0)
 		qb_diag_fatal("cannot write '%s': %s", ctx->path, strerror(errno));
@@ -188,6 +191,10 @@ void qb_check_csv(const qb_render_ctx *ctx, const qb_bank *bank)
 	for (size_t i = 0; i < bank->nquestions; i++) {
 		const qb_question *q = &bank->questions[i];
 		const char *id = q->id ? q->id : "";
+		if (qb_question_ndraws(q))
+			qb_diag_warning(q->loc, "question '%s': a spreadsheet has no column for drawn "
+			                "numbers ('vars:'); its row shows the first draw's numbers, and "
+			                "an import of the sheet gives a question without variables", id);
 		if (q->scoring != QB_SCORING_INHERIT || q->shuffle != QB_UNSET || q->case_sensitive)
 			qb_diag_warning(q->loc, "question '%s': a spreadsheet has no column for its "
 			                "'scoring:', 'shuffle:' or 'case-sensitive:' line; the bank's "

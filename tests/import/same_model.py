@@ -33,10 +33,12 @@ EXCLUDED = {
         "numeric: percent as the same interval; the unit",
         "a cloze question of more than one gap (GIFT's missing-word form has one): not written; question numbers",
         "case sensitivity of short answers (GIFT's are not)",
+        "questions with drawn numbers (vars:): GIFT has no variables; not written",
     ],
     "csv": [
         "the title (no column), header keys; media by their path in the bank, as in GIFT",
         "shuffling and pins, per-question scoring (the bank's defaults apply), case sensitivity (no column)",
+        "questions with drawn numbers (vars:): no column for variables; not written",
     ],
 }
 
@@ -156,6 +158,8 @@ def norm_format(d, fmt, orig):
         d["questions"] = mono(d["questions"])
     else:
         d.pop("title", None)
+    if fmt in ("gift", "csv"):
+        d["questions"] = [q for q in d["questions"] if not q.get("params")]
     for i, q in enumerate(d["questions"]):
         if fmt == "gift":
             q.pop("number", None)  # a question left out renumbers the rest

@@ -24,6 +24,8 @@ def num(x):
 
 
 for q in d["questions"]:
+    if q.get("params"):  # a sheet has no column for variables: left out
+        continue
     ty, ch = q["type"], q.get("choices", [])
     right = ""
     if ty in ("single", "multiple", "short-answer"):

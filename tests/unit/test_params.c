@@ -15,7 +15,7 @@ static const char bank_text[] =
 	"1. fall\n   type: numeric\n   vars:\n     h = 5..50 step 5\n     g = 9.81\n"
 	"     t = sqrt(2*h/g) decimals 3\n"
 	"   where: h != 25\n"
-	"   en: From {h} m ({{x}} {=2*h} \\{h}).\n   fr: De {h} m, g = {g}.\n"
+	"   en: From {h} m ({{x}} {=2*h} \\{h}).\n   fr: De {h} m, $g = {g}\\,\\mathrm{g}^{h}$.\n"
 	"   answer: t \xC2\xB1 2%\n   explanation:\n     en: t = {t} s ~ {answer}\n     fr: t = {t} s\n";
 
 static qb_bank *read_bank(const char *text)
@@ -59,7 +59,8 @@ static void pool_and_placeholders(void)
 		for (size_t j = 0; j < k; j++)
 			OK(qb_params_value(p, j, 0) != h);
 	}
-	/* placeholders: '{h}' and '{=2*h}', not '{{x}}' nor '\{h}' */
+	/* placeholders: '{h}' and '{=2*h}', not '{{x}}' nor '\{h}', nor a TeX
+	 * group ('\mathrm{g}^{h}' below) */
 	const char *en = qb_text_get(&q->prompt, "en");
 	qb_placeholder ph;
 	size_t at = 0, n = 0, vars[4];
@@ -78,7 +79,7 @@ static void pool_and_placeholders(void)
 	snprintf(want, sizeof want, "From %s m ({{x}} %s \\{h}).", hb,
 	         qb_params_number(2 * qb_params_value(p, 1, 0), 0, ".", tb, sizeof tb));
 	STR_EQ(qb_text_get(&d->prompt, "en"), want);
-	snprintf(want, sizeof want, "De %s m, g = 9.81.", hb);
+	snprintf(want, sizeof want, "De %s m, $g = 9.81\\,\\mathrm{g}^{h}$.", hb);
 	STR_EQ(qb_text_get(&d->prompt, "fr"), want);
 	OK(qb_question_params(d) == NULL);
 	OK(fabs(qb_question_num(d)->value - qb_params_value(p, 1, 2)) < 1e-12);
