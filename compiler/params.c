@@ -169,14 +169,37 @@ static bool formula_chars_ok(const char *s, const char **bad)
 
 /* ---- reading (the readers call these) ---- */
 
+/* A new variable of p: the list grows on the heap while the question is
+ * read (doubling), and moves into the arena, exactly sized, when the pool
+ * is drawn (own_vars()). */
 static qb_var *push_var(qb_bank *bank, qb_params *p)
 {
-	qb_var *v = qb_arena_alloc(&bank->arena, (p->nvars + 1) * sizeof *v);
+	(void)bank;
+	if (p->nvars == p->capvars) {
+		size_t cap = p->capvars ? 2 * p->capvars : 4;
+		qb_var *v = qb_xmalloc(cap * sizeof *v);
+		if (p->nvars)
+			memcpy(v, p->vars, p->nvars * sizeof *v);
+		if (p->capvars)
+			free(p->vars);
+		p->vars = v;
+		p->capvars = cap;
+	}
+	memset(&p->vars[p->nvars], 0, sizeof p->vars[0]);
+	return &p->vars[p->nvars++];
+}
+
+/* p's variables into bank's arena. */
+static void own_vars(qb_bank *bank, qb_params *p)
+{
+	if (!p->capvars)
+		return;
+	qb_var *v = p->nvars ? qb_arena_alloc(&bank->arena, p->nvars * sizeof *v) : NULL;
 	if (p->nvars)
 		memcpy(v, p->vars, p->nvars * sizeof *v);
+	free(p->vars);
 	p->vars = v;
-	memset(&v[p->nvars], 0, sizeof v[0]);
-	return &v[p->nvars++];
+	p->capvars = 0;
 }
 
 qb_params *qb_params_new(qb_bank *bank, qb_question *q, qb_loc loc)
@@ -993,6 +1016,7 @@ static void draw_question(qb_bank *bank, qb_question *q)
 	qb_params *p = q->rare->params;
 	drawer d = {.bank = bank, .q = q, .p = p};
 	scan_question(&d);
+	own_vars(bank, p);
 	size_t nv = p->nvars;
 	d.nnames = p->nnamed;
 	d.names = qb_xcalloc(nv + 1, sizeof *d.names);

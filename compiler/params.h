@@ -76,6 +76,7 @@ typedef struct qb_params {
 	qb_var *vars;         /* the 'vars:' lines in order, then every
 	                         distinct '{=formula}' of the question's texts */
 	size_t nvars, nnamed; /* nnamed: the 'vars:' lines                    */
+	size_t capvars;       /* while read: vars is on the heap (params.c)  */
 	qb_loc loc;           /* the 'vars:' keyword                          */
 	const char *where;    /* the conditions as written, NULL when none   */
 	qb_loc where_loc;     /* the conditions (after 'where:')             */

@@ -146,6 +146,37 @@ def make_synthetic_bank(path, n, qbc):
                     f"     sw: Kwa sababu chaguo {i % 4} ni sahihi.\n")
 
 
+def make_params_bank(path, n, qbc):
+    """n parameterised questions (issue 38): a numeric one with a formula
+    answer and a single one with computed options, in turn; every
+    question draws its pool of 20 when the bank is read."""
+    del qbc
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("bank: bench\nlanguages: en sw\npass-mark: 80%\n"
+                "title:\n  en: Benchmark\n  sw: Kipimo\n")
+        for i in range(n):
+            if i % 2 == 0:
+                f.write(f"{i + 1}. q-{i}\n   type: numeric\n   tags: bench t{i % 10}\n"
+                        f"   vars:\n     h = 5..{50 + i % 7} step 0.5\n     g = 9.81\n"
+                        f"   answer: sqrt(2*h/g) \u00b1 2%\n   unit: s\n"
+                        f"   en: Question {i}: a stone falls from {{h}} m. How many seconds?\n"
+                        f"   sw: Swali {i}: jiwe linaanguka kutoka mita {{h}}. Sekunde ngapi?\n"
+                        f"   explanation:\n     en: t = sqrt(2 x {{h}} / {{g}}) = {{answer}} s.\n"
+                        f"     sw: t = sqrt(2 x {{h}} / {{g}}) = {{answer}} s.\n")
+            else:
+                f.write(f"{i + 1}. q-{i}\n   tags: bench t{i % 10}\n"
+                        f"   vars:\n     a = 2..{20 + i % 5}\n     b = 21..40\n"
+                        f"     right = a*b\n     w = a*b + a\n     v = a + b\n"
+                        f"   en: Question {i}: what is {{a}} times {{b}}?\n"
+                        f"   sw: Swali {i}: {{a}} mara {{b}} ni ngapi?\n"
+                        f"   * en: {{right}}\n     sw: {{right}}\n"
+                        f"   - en: {{w}}\n     sw: {{w}}\n     > en: That adds {{a}} more.\n"
+                        f"       sw: Hiyo inaongeza {{a}} zaidi.\n"
+                        f"   - en: {{v}}\n     sw: {{v}}\n"
+                        f"   explanation:\n     en: {{a}} x {{b}} = {{right}}.\n"
+                        f"     sw: {{a}} x {{b}} = {{right}}.\n")
+
+
 def make_moodle_xml(path, n, qbc):
     """A Moodle XML question bank export of n multiple-choice questions in
     two languages (Moodle's multilang spans), each with four answers and
@@ -401,7 +432,7 @@ def main():
     sizes = [int(s) for s in sys.argv[3:]] or [1000, 10000]
     nlangs = [int(s) for s in os.environ.get("BENCH_LANGS", "100 300 1000 3000").split()]
     series = os.environ.get("BENCH_SERIES",
-                            "real synthetic languages translate moodlexml").split()
+                            "real synthetic params languages translate moodlexml").split()
     runs = int(os.environ.get("BENCH_RUNS", "3"))
     fmts = formats(qbc)
     peer = peer_ready()
@@ -416,6 +447,7 @@ def main():
     rows = []
     for kind, make, ns in (("real", make_real_bank, sizes),
                            ("synthetic", make_synthetic_bank, sizes),
+                           ("params", make_params_bank, sizes),
                            ("languages", make_lang_bank, nlangs)):
         if kind not in series:
             continue
