@@ -7,8 +7,9 @@
  * so a formula is first checked to hold only what formulas are made of
  * (names, numbers, + - * / ^, parentheses), which also gives the author a
  * located message for a '%' or a ','.  The random numbers are nettle's
- * Knuth lagged Fibonacci generator, seeded from a SHA-256 of what defines
- * the question's numbers. */
+ * ChaCha key stream, keyed with a SHA-256 of what defines the question's
+ * numbers (its Knuth generator, made for tests, spends most of a draw
+ * warming up). */
 #include "params.h"
 
 #include <ctype.h>
@@ -18,7 +19,7 @@
 #include <string.h>
 
 #include <matheval.h>
-#include <nettle/knuth-lfib.h>
+#include <nettle/chacha.h>
 
 #include "alloc.h"
 #include "diag.h"
@@ -797,20 +798,46 @@ static void report_nonfinite(drawer *d, const double *row)
 	}
 }
 
-static double uniform(struct knuth_lfib_ctx *rng)
+/* The random bits of a question: ChaCha's key stream. */
+typedef struct rng {
+	struct chacha_ctx chacha;
+	uint8_t block[64];
+	size_t used;
+} rng;
+
+static void rng_init(rng *r, const uint8_t key[CHACHA_KEY_SIZE])
 {
-	/* 60 random bits in [0, 1) */
-	uint64_t a = knuth_lfib_get(rng) & 0x3fffffff, b = knuth_lfib_get(rng) & 0x3fffffff;
-	return (double)(a << 30 | b) / 1152921504606846976.0;
+	static const uint8_t nonce[CHACHA_NONCE_SIZE];
+	chacha_set_key(&r->chacha, key);
+	chacha_set_nonce(&r->chacha, nonce);
+	r->used = sizeof r->block;
 }
 
-static uint64_t below(struct knuth_lfib_ctx *rng, uint64_t n)
+static uint64_t rng_u64(rng *r)
 {
-	return n ? (uint64_t)(uniform(rng) * (double)n) % n : 0;
+	if (r->used + 8 > sizeof r->block) {
+		static const uint8_t zeros[64];
+		chacha_crypt(&r->chacha, sizeof r->block, r->block, zeros);
+		r->used = 0;
+	}
+	uint64_t x = 0;
+	for (int i = 0; i < 8; i++)
+		x = x << 8 | r->block[r->used++];
+	return x;
+}
+
+static double uniform(rng *r)
+{
+	return (double)(rng_u64(r) >> 11) / 9007199254740992.0; /* 53 bits in [0, 1) */
+}
+
+static uint64_t below(rng *r, uint64_t n)
+{
+	return n ? (uint64_t)(uniform(r) * (double)n) % n : 0;
 }
 
 /* Base values of a random candidate. */
-static void pick(drawer *d, struct knuth_lfib_ctx *rng, double *row)
+static void pick(drawer *d, rng *r, double *row)
 {
 	const qb_params *p = d->p;
 	for (size_t i = 0; i < p->nnamed; i++) {
@@ -819,12 +846,12 @@ static void pick(drawer *d, struct knuth_lfib_ctx *rng, double *row)
 		if (v->kind == QB_VAR_RANGE) {
 			if (v->step > 0) {
 				uint64_t steps = (uint64_t)floor((v->hi - v->lo) / v->step + 1e-9) + 1;
-				x = v->lo + (double)below(rng, steps) * v->step;
+				x = v->lo + (double)below(r, steps) * v->step;
 			} else
-				x = v->lo + uniform(rng) * (v->hi - v->lo);
+				x = v->lo + uniform(r) * (v->hi - v->lo);
 			x = round_to(x, v->decimals);
 		} else if (v->kind == QB_VAR_LIST)
-			x = v->nlist ? round_to(v->list[below(rng, v->nlist)], v->decimals) : 0;
+			x = v->nlist ? round_to(v->list[below(r, v->nlist)], v->decimals) : 0;
 		row[i] = x;
 		d->vals[i] = x;
 	}
@@ -855,7 +882,8 @@ static bool same_base(const qb_params *p, const double *a, const double *b)
 	return true;
 }
 
-static uint32_t seed_of(const qb_bank *bank, const qb_question *q, const qb_params *p)
+static void seed_of(uint8_t key[QB_SHA256_SIZE], const qb_bank *bank, const qb_question *q,
+                    const qb_params *p)
 {
 	qb_buf b = {0};
 	qb_buf_puts(&b, bank->id ? bank->id : "");
@@ -866,10 +894,8 @@ static uint32_t seed_of(const qb_bank *bank, const qb_question *q, const qb_para
 		qb_buf_appendf(&b, "%s=%s\n", p->vars[i].name, p->vars[i].def);
 	qb_buf_appendf(&b, "where %s\nanswer %s\ndraws %u\n", p->where ? p->where : "",
 	               p->answer.formula ? p->answer.formula : "", p->ndraws);
-	uint8_t h[QB_SHA256_SIZE];
-	qb_hash_sha256(h, b.ptr, b.len);
+	qb_hash_sha256(key, b.ptr, b.len);
 	qb_buf_dispose(&b);
-	return (uint32_t)h[0] << 24 | (uint32_t)h[1] << 16 | (uint32_t)h[2] << 8 | h[3];
 }
 
 /* Every '{=formula}' of text becomes a variable of p (once); '{x}' naming
@@ -1050,13 +1076,15 @@ static void draw_question(qb_bank *bank, qb_question *q)
 				d.bad = true;
 			}
 		} else {
-			struct knuth_lfib_ctx rng;
-			knuth_lfib_init(&rng, seed_of(bank, q, p));
+			uint8_t key[QB_SHA256_SIZE];
+			seed_of(key, bank, q, p);
+			rng rnd;
+			rng_init(&rnd, key);
 			double sp = space(p);
 			size_t tries = want * TRIES_PER_DRAW, t;
 			double *row = qb_xcalloc(nv + 1, sizeof *row);
 			for (t = 0; t < tries && n < want && !d.bad; t++) {
-				pick(&d, &rng, row);
+				pick(&d, &rnd, row);
 				bool dup = false;
 				for (size_t k = 0; k < n && !dup; k++)
 					dup = same_base(p, row, pool + k * (nv + 1));
