@@ -228,6 +228,24 @@ cp good.qb imp.qb
 run "$QBC" translate import fr.po imp.qb
 check "a translation without '{h}' is refused" rc 1
 check "  saying which piece it lacks" err_has "lacks '{h}'"
+# a translation that keeps '{h}' is written into the bank, whose variables stay
+"$QBC" translate export --lang fr -o fr2.po good.qb >/dev/null 2>&1
+$PY - fr2.po <<'EOP'
+import sys
+s = open(sys.argv[1], encoding="utf-8").read()
+s = s.replace('msgstr "Une pierre tombe de {h} m. Combien de secondes avant le sol ?"',
+              'msgstr "Une pierre chute de {h} m. Combien de secondes avant le sol ?"')
+open(sys.argv[1], "w", encoding="utf-8").write(s)
+EOP
+cp good.qb imp2.qb
+run "$QBC" translate import fr2.po imp2.qb
+check "a translation that keeps '{h}' is imported" rc 0
+check "  into the bank" grep -q "fr: Une pierre chute de {h} m" imp2.qb
+"$QBC" dump --json imp2.qb >imp2.json
+check "  whose pools are those of before" $PY -c "
+import json, sys
+a, b = (json.load(open(f))['questions'] for f in ('good.json', 'imp2.json'))
+assert [q.get('params') for q in a] == [q.get('params') for q in b]"
 "$QBC" translate export --lang fr --format xliff -o fr.xlf good.qb >/dev/null 2>&1
 check "XLIFF: '{h}' is a protected placeholder" grep -q 'subType="qbc:var"' fr.xlf
 finish
