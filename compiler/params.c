@@ -38,6 +38,12 @@ const qb_params *qb_question_params(const qb_question *q)
 	return q->rare ? q->rare->params : NULL;
 }
 
+bool qb_params_brace_opens(char before)
+{
+	return !(isalpha((unsigned char)before) || before == '^' || before == '_' || before == '}' ||
+	         before == '{');
+}
+
 bool qb_params_name_ok(const char *s, size_t n)
 {
 	if (!n || !(isalpha((unsigned char)s[0]) || s[0] == '_'))
@@ -237,7 +243,7 @@ static int take_decimals(const char *s, size_t *n)
 	if (d == e || e - d > 2)
 		return -2;
 	*n = start;
-	return atoi(s + d);
+	return (int)strtol(s + d, NULL, 10);
 }
 
 void qb_params_add_var(qb_bank *bank, qb_params *p, const char *s, size_t n, qb_loc loc)
@@ -508,8 +514,8 @@ static size_t formula_index(const qb_params *p, const char *f, size_t n)
 }
 
 /* The next '{...}' in text[from..n) that is not part of '{{' or '}}', nor
- * escaped, nor a TeX group (right after a letter, '^', '_' or '}'): its
- * offset and length, or false. */
+ * escaped, nor a TeX group (qb_params_brace_opens()): its offset and
+ * length, or false. */
 static bool next_brace(const char *text, size_t n, size_t from, size_t *off, size_t *len)
 {
 	for (size_t i = from; i < n; i++) {
@@ -525,8 +531,7 @@ static bool next_brace(const char *text, size_t n, size_t from, size_t *off, siz
 			continue;
 		}
 		/* TeX's groups: '\\mathrm{kJ}', 'x^{2}', '\\frac{a}{b}' */
-		if (i && (isalpha((unsigned char)text[i - 1]) || text[i - 1] == '^' ||
-		          text[i - 1] == '_' || text[i - 1] == '}'))
+		if (i && !qb_params_brace_opens(text[i - 1]))
 			continue;
 		const char *close = memchr(text + i + 1, '}', n - i - 1);
 		if (!close)

@@ -177,6 +177,11 @@ typedef const char *(*qb_params_mark_fn)(const void *payload, const char *lang);
 const qb_question *qb_params_instance(qb_arena *arena, const qb_question *q, size_t k,
                                       qb_params_mark_fn mark, const void *payload);
 
+/* True when a '{' after the character before may open a placeholder: not
+ * after a letter, '^', '_', '}' or '{' (TeX's groups: '\\mathrm{kJ}',
+ * 'x^{2}', '\\frac{a}{b}'; an escaped '\\{' followed by '{a}}'). */
+bool qb_params_brace_opens(char before);
+
 /* The identifier character set of variable names: [A-Za-z_][A-Za-z0-9_]*. */
 bool qb_params_name_ok(const char *s, size_t n);
 

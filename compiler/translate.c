@@ -968,7 +968,8 @@ static size_t piece_at(const char *s, size_t i, const char **kind)
 		*kind = "gap";
 		return e ? (size_t)(e + 2 - s) : 0;
 	}
-	if (p[0] == '{') { /* a drawn number: '{h}', '{=2*h}' (params.h) */
+	if (p[0] == '{' && (i == 0 || qb_params_brace_opens(s[i - 1]))) {
+		/* a drawn number: '{h}', '{=2*h}' (params.h) */
 		const char *e = strchr(p + 1, '}');
 		size_t n = e ? (size_t)(e - p - 1) : 0;
 		if (e && n && !memchr(p + 1, '{', n) &&
