@@ -85,7 +85,8 @@ static char *data_url(const char *src, const unsigned char *data, size_t len)
 static const char *const print_labels[] = {
 	"print", "printTitle", "printWhat", "worksheet", "answerKey", "bothLanguages",
 	"printVersion", "printVersionNone", "printVersionChanges", "printChangeQuestions",
-	"printChangeDraw", "printChangeOptions", "printChangeMatching", "printNow", "backToQuiz",
+	"printChangeDraw", "printChangeOptions", "printChangeMatching",
+	"printChangeNumbers", "printNow", "backToQuiz",
 	"nameLine", NULL,
 };
 
