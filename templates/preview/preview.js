@@ -8,7 +8,10 @@
  * the player is the package's own index.html, with a stand-in LMS (API)
  * in this window that the player finds, as it finds Moodle's.  An update
  * keeps the chosen question, language and scroll position; only a part
- * whose content changed is drawn again.  The page's own words are the
+ * whose content changed is drawn again.  A question with variables shows
+ * one draw of its pool in the player, with a "next draw" button there
+ * (player.js drawBar(), in the bank's language) that the stand-in LMS
+ * enables (API.qbcDraws).  The page's own words are the
  * state's "ui" (in the language of qbc's messages, from its catalogues);
  * English, as index.html has them, until the first state comes. */
 (function () {
@@ -246,6 +249,10 @@
   }
 
   window.API = {
+    // The draw the player shows of each question with variables, by id:
+    // its first (0) until the player's "next draw" button moves it on.
+    // Kept across a restart and an edit, so the numbers stay put.
+    qbcDraws: {},
     // A new player starts afresh: what the one before wrote as it left
     // (it saves on pagehide) is not this attempt's.
     LMSInitialize: function () { lms.values = {}; lms.rows = {}; lmsRows(); return 'true'; },

@@ -14,7 +14,14 @@
  * being added, removed or reordered) and checked against a fingerprint of
  * the options; <pos> is a question key, "" (start) or "*" (summary).  qbc
  * computes the largest such string at build time (QB_DATA.maxState) with
- * the same rules: keep write_scorm.c and serialize() in step. */
+ * the same rules: keep write_scorm.c and serialize() in step.
+ *
+ * A parameterised question (numbers drawn for each attempt) comes with
+ * its pool: the question object is its first draw, and "draws" holds, for
+ * each draw, the members that differ from the first's (texts, options,
+ * the accepted number, fp).  The attempt's seed picks one draw per
+ * question (drawIndex()), so the saved state needs nothing more: a resume
+ * shows the same numbers, "Try again" (a new seed) a new draw. */
 (function () {
   'use strict';
 
@@ -38,8 +45,9 @@
                         // {changed: [keys], removed: n}, see restore()
     nextInteraction: 0
   };
-  var byKey = {};
-  D.questions.forEach(function (q) { byKey[q.key] = q; });
+  var base = {};  // key -> the bank's question (parameterised: with its draws)
+  D.questions.forEach(function (q) { base[q.key] = q; });
+  var byKey = base; // key -> the question as this attempt shows it (its draw)
   var Q = []; // this attempt's questions, in the order shown
 
   /* A pseudo-random generator seeded by a string (mulberry32). */
@@ -62,7 +70,31 @@
   }
   function needsSeed() {
     return D.shuffleQuestions || D.draw > 0 ||
-      D.questions.some(function (q) { return q.shuffle || q.type === 'matching'; });
+      D.questions.some(function (q) { return q.shuffle || q.type === 'matching' || q.draws; });
+  }
+  /* The draw of parameterised q that an attempt with seed gets: picked
+   * from the seed (seed null: draw 0, the first); under the preview's
+   * stand-in LMS, the draw it asks for (its "next draw" button). */
+  function drawIndex(q, seed) {
+    var n = q.draws ? q.draws.length : 0;
+    if (!n) return 0;
+    var fixed = seed === S.seed && lms.api && lms.api.qbcDraws;
+    if (fixed && typeof fixed === 'object') {
+      var k = Number(fixed[q.id]) || 0;
+      return k >= 0 && k < n ? Math.floor(k) : 0;
+    }
+    return seed === null ? 0 : Math.floor(rng(seed + ':vars:' + q.key)() * n) % n;
+  }
+  /* Question q (the bank's) as draw k shows it: its members with those
+   * of the draw over them; q itself when it is not parameterised. */
+  function withDraw(q, k) {
+    if (!q.draws) return q;
+    var o = {}, d = q.draws[k] || {};
+    Object.keys(q).forEach(function (name) { if (name !== 'draws') o[name] = q[name]; });
+    Object.keys(d).forEach(function (name) { o[name] = d[name]; });
+    o.draw = k;
+    o.ndraws = q.draws.length;
+    return o;
   }
   function newSeed() {
     var s = '';
@@ -76,13 +108,16 @@
     var list = [];
     if (D.draw > 0 && drawn) {
       for (var i = 0; i + D.keyLen <= drawn.length; i += D.keyLen) {
-        var q = byKey[drawn.substr(i, D.keyLen)];
+        var q = base[drawn.substr(i, D.keyLen)];
         if (q && list.indexOf(q) < 0) list.push(q);
       }
     }
     if (!list.length) list = drawQuestions(S.seed);
-    Q = list;
-    Q.forEach(function (q, i) { q.index = i; });
+    // Each parameterised question in the draw of this attempt.
+    Q = list.map(function (q) { return withDraw(q, drawIndex(q, S.seed)); });
+    byKey = {};
+    D.questions.forEach(function (q) { byKey[q.key] = q; });
+    Q.forEach(function (q, i) { q.index = i; byKey[q.key] = q; });
   }
   /* The questions a seed draws, in the order it gives them. */
   function drawQuestions(seed) {
@@ -1044,6 +1079,7 @@
       : q.type === 'matching' ? matchingInputs(q, a) : clozeInputs(q, a);
     var card = el('section', { 'class': 'card' }, [
       el('h1', { 'class': 'qnum', lang: S.lang, text: L('questionOf', { n: q.index + 1, total: Q.length }) }),
+      drawBar(q),
       passageOf(q),
       body
     ]);
@@ -1079,6 +1115,31 @@
     }
     card.appendChild(nav);
     main.appendChild(card);
+  }
+
+  /* Under the preview's stand-in LMS (templates/preview/preview.js), a
+   * parameterised question says which draw it shows and has a button for
+   * the next one; a learner never sees either. */
+  function drawBar(q) {
+    var fixed = lms.api && lms.api.qbcDraws;
+    if (!q.ndraws || !fixed || typeof fixed !== 'object') return null;
+    return el('p', { 'class': 'draw-bar', lang: S.lang }, [
+      el('span', { id: 'draw-of', text: L('drawOf', { n: q.draw + 1, total: q.ndraws }) }), ' ',
+      el('button', { type: 'button', 'class': 'btn', id: 'next-draw', lang: S.lang, text: L('nextDraw'),
+        onclick: function () {
+          fixed[q.id] = (q.draw + 1) % q.ndraws;
+          var d = withDraw(base[q.key], drawIndex(base[q.key], S.seed));
+          d.index = q.index;
+          Q[q.index] = d;
+          byKey[q.key] = d;
+          delete S.answers[q.key];
+          delete S.pending[q.key];
+          render(false);
+          var b = document.getElementById('next-draw');
+          if (b) b.focus();
+          save();
+        } })
+    ]);
   }
 
   /* True when the pending answer can be checked. */
@@ -1295,6 +1356,8 @@
     // the questions and option orders of a seed, as an attempt gets them
     drawQuestions: drawQuestions,
     optionOrder: optionOrder,
+    // q as a printed version with seed shows it: its draw (seed null: draw 0)
+    drawn: function (q, seed) { return withDraw(q, drawIndex(q, seed)); },
     shuffled: shuffled,
     renderMath: renderMath
   };
