@@ -5,8 +5,9 @@
  * answer key (answers and explanations), in one language or all side by
  * side, in a numbered version: version 0 is the bank's order, every other
  * number a shuffled version (the bank's question order, options and draw
- * shuffled as the bank allows, from the number) with its own key, the same
- * every time it is printed.  The choices live in the address
+ * shuffled as the bank allows, from the number; a question with variables
+ * in a draw of its pool, version 0 in its first) with its own key, the
+ * same every time it is printed.  The choices live in the address
  * (#print=worksheet|key&lang=<code>|both&version=N), so a printed version
  * can be named, reopened and printed headless:
  *
@@ -61,8 +62,14 @@
 
   /* The questions of this version: version 0 every question in the bank's
    * order; another version those an attempt with its seed gets (the
-   * bank's draw, shuffled when the bank shuffles its questions). */
-  function questions() { return opt.version === 0 ? D.questions.slice() : P.drawQuestions(seed()); }
+   * bank's draw, shuffled when the bank shuffles its questions).  A
+   * question with variables shows the numbers of a draw of its pool, as
+   * an attempt with the seed would (version 0: its first draw); the key
+   * gives that draw's answers. */
+  function questions() {
+    var list = opt.version === 0 ? D.questions.slice() : P.drawQuestions(seed());
+    return list.map(function (q) { return P.drawn ? P.drawn(q, opt.version === 0 ? null : seed()) : q; });
+  }
   /* The options of q in this version: as written in version 0, else as
    * an attempt with its seed shows them (shuffled when q shuffles, pinned
    * options in place). */
@@ -266,6 +273,7 @@
     if (D.shuffleQuestions) what.push(lab(l, 'printChangeQuestions'));
     if (D.questions.some(function (q) { return q.shuffle && q.type !== 'matching'; })) what.push(lab(l, 'printChangeOptions'));
     if (D.questions.some(function (q) { return q.type === 'matching'; })) what.push(lab(l, 'printChangeMatching'));
+    if (D.questions.some(function (q) { return q.draws && q.draws.length > 1; })) what.push(lab(l, 'printChangeNumbers'));
     return what.length ? lab(l, 'printVersionChanges', { what: what.join(lab(l, 'listSep')) }) : lab(l, 'printVersionNone');
   }
   function button(cls, id, text, onclick) {
