@@ -83,6 +83,7 @@ const cfg = JSON.parse(decodeURIComponent(location.hash.slice(1)));
 const v12 = cfg.v === '1.2';
 const api = v12 ? new Scorm12API({ autocommit: false, logLevel: 4 })
                 : new Scorm2004API({ autocommit: false, logLevel: 4 });
+if (cfg.init) api.loadFromJSON(cfg.init, '');
 window.lmsLog = [];
 api.on(v12 ? 'LMSSetValue.cmi.*' : 'SetValue.cmi.*', (el, value) => window.lmsLog.push([el, value]));
 if (v12) window.API = api; else window.API_1484_11 = api;
@@ -120,9 +121,10 @@ export async function serveScormLms(pkgs) {
 }
 
 /** The stand-in LMS's page for SCORM v ('1.2' or '2004') playing the
- * package called name. */
-export function lmsUrl(base, v, name) {
-  return `${base}/host${v === '1.2' ? '12' : '2004'}.html#` + encodeURIComponent(JSON.stringify({ v, pkg: name }));
+ * package called name; init: the CMI values it starts with (scorm-again's
+ * loadFromJSON(), e.g. {suspend_data} to resume an attempt). */
+export function lmsUrl(base, v, name, init) {
+  return `${base}/host${v === '1.2' ? '12' : '2004'}.html#` + encodeURIComponent(JSON.stringify({ v, pkg: name, init }));
 }
 
 /** The last value the stand-in LMS got for each element. */
