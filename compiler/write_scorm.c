@@ -106,7 +106,8 @@ static const char *const player_labels[] = {
 	"review", "yourAnswer", "notAnswered", "backToQuestion", "tryAgain", "saveError", "saved",
 	"standalone", "true", "false", "typeAnswer", "typeNumber", "notANumber", "acceptedAnswers",
 	"matchPrompt", "matchChoose", "gap", "partialScore", "partlyCorrect", "colon", "listSep",
-	"decimalMark", "letters", "updated", "updatedChanged", "updatedRemoved",
+	"decimalMark", "letters", "updated", "updatedChanged", "updatedRemoved", "drawOf",
+	"nextDraw",
 };
 
 typedef struct ctx {
