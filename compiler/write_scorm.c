@@ -63,6 +63,7 @@
 #include "fsutil.h"
 #include "hash.h"
 #include "i18n.h"
+#include "params.h"
 #include "render.h"
 #include "scorm_manifest.h"
 #include "template.h"
@@ -200,8 +201,11 @@ static size_t key_hex_len(const qb_bank *bank)
 
 /* A fingerprint of what the option ids of q mean: the type, and for each
  * option in order, whether it is correct and its text in the default
- * language. */
-static void fingerprint(char out[FP_HEX + 1], const qb_bank *bank, const qb_question *q)
+ * language.  A draw of a question with variables (drawn) adds its prompt,
+ * which shows its numbers: a new pool drops an answer given to other
+ * numbers, whatever its type. */
+static void fingerprint(char out[FP_HEX + 1], const qb_bank *bank, const qb_question *q,
+                        bool drawn)
 {
 	qb_buf b = QB_BUF_INIT;
 	qb_buf_puts(&b, qb_qtype_name(q->type));
@@ -212,7 +216,7 @@ static void fingerprint(char out[FP_HEX + 1], const qb_bank *bank, const qb_ques
 		if (m)
 			qb_buf_appendf(&b, "\x1e%s", m);
 	}
-	if (q->type == QB_QTYPE_CLOZE) { /* the gaps are in the prompt */
+	if (q->type == QB_QTYPE_CLOZE || drawn) { /* the gaps, the numbers */
 		const char *p = qb_text_get(&q->prompt, qb_bank_default_lang(bank));
 		qb_buf_appendf(&b, "\x1d%s", p ? p : "");
 	}
@@ -344,9 +348,9 @@ static size_t gap_lengths(const qb_render_ctx *r, const qb_question *q, qb_arena
 	return ngaps;
 }
 
-/* The largest answer to q the saved state can hold (the part after
- * "<key>.<fp>."). */
-static size_t answer_state(const qb_render_ctx *r, const qb_question *q)
+/* The largest answer to q, a plain question, the saved state can hold
+ * (the part after "<key>.<fp>."). */
+static size_t plain_answer_state(const qb_render_ctx *r, const qb_question *q)
 {
 	switch (q->type) {
 	case QB_QTYPE_MULTIPLE:
@@ -380,6 +384,23 @@ static size_t answer_state(const qb_render_ctx *r, const qb_question *q)
 	default:
 		return 1;
 	}
+}
+
+/* The same for any question: a parameterised one's largest over its
+ * draws, where typed answers are capped by the draw's texts (short
+ * answer, cloze); the other types save as much in every draw. */
+static size_t answer_state(const qb_render_ctx *r, const qb_question *q)
+{
+	size_t n = qb_question_ndraws(q), most = 0;
+	if (n == 0 || (q->type != QB_QTYPE_SHORT && q->type != QB_QTYPE_CLOZE))
+		return plain_answer_state(r, q);
+	for (size_t k = 0; k < n; k++) {
+		qb_arena a = QB_ARENA_INIT;
+		size_t st = plain_answer_state(r, qb_render_draw(r, &a, q, k));
+		most = st > most ? st : most;
+		qb_arena_dispose(&a);
+	}
+	return most;
 }
 
 /* An accepted number, a numeric question's or a numeric gap's, as the
@@ -500,13 +521,16 @@ static json_t *num_more_json(ctx *c, const qb_question *q)
 	return arr;
 }
 
-static json_t *question_json(ctx *c, const qb_question *q, size_t keylen)
+/* The player's object of q, a question of the bank or one draw of it
+ * (qb_render_draw(), drawn); id: the bank question's. */
+static json_t *one_question_json(ctx *c, const qb_question *q, const char *qid, size_t keylen,
+                                 bool drawn)
 {
 	json_t *o = json_object();
 	char key[2 * QB_SHA256_SIZE + 1], fp[FP_HEX + 1];
-	qb_hash_sha256_hex(key, keylen / 2, q->id, strlen(q->id));
-	fingerprint(fp, c->bank, q);
-	set(o, "id", json_string(q->id));
+	qb_hash_sha256_hex(key, keylen / 2, qid, strlen(qid));
+	fingerprint(fp, c->bank, q, drawn);
+	set(o, "id", json_string(qid));
 	set(o, "key", json_string(key));
 	if (!c->content_fp)
 		set(o, "fp", json_string(fp));
@@ -599,6 +623,37 @@ static json_t *question_json(ctx *c, const qb_question *q, size_t keylen)
 	return o;
 }
 
+/* The question's data.  A parameterised question (params.h) is its first
+ * draw, and "draws": for each draw of its pool, the members of its object
+ * that differ from the first draw's ({} for the first), fp among them, so
+ * that a saved answer stays with its draw.  The player picks a draw per
+ * attempt from the attempt's seed (player.js drawIndex()): a resume shows
+ * the same numbers, and the saved state holds nothing more. */
+static json_t *question_json(ctx *c, const qb_question *q, size_t keylen)
+{
+	size_t n = qb_question_ndraws(q);
+	if (n == 0)
+		return one_question_json(c, q, q->id, keylen, false);
+	qb_arena a = QB_ARENA_INIT; /* one draw at a time */
+	json_t *first = one_question_json(c, qb_render_draw(c->r, &a, q, 0), q->id, keylen, true);
+	json_t *draws = json_array();
+	json_array_append_new(draws, json_object());
+	qb_arena_dispose(&a);
+	for (size_t k = 1; k < n; k++) {
+		json_t *d = one_question_json(c, qb_render_draw(c->r, &a, q, k), q->id, keylen, true);
+		json_t *diff = json_object(), *v;
+		const char *name;
+		json_object_foreach(d, name, v)
+			if (!json_equal(v, json_object_get(first, name)))
+				json_object_set(diff, name, v);
+		json_array_append_new(draws, diff);
+		json_decref(d);
+		qb_arena_dispose(&a);
+	}
+	set(first, "draws", draws);
+	return first;
+}
+
 static int size_desc(const void *a, const void *b)
 {
 	size_t x = *(const size_t *)a, y = *(const size_t *)b;
@@ -682,11 +737,13 @@ static size_t max_state(const qb_render_ctx *r, const qb_bank *bank, size_t keyl
 		entry[i] = 1 + keylen + 1 + FP_HEX + 1 + answer_state(r, &bank->questions[i]);
 	size_t drawn = 0, answers = drawn_state(bank, entry, &drawn);
 	free(entry);
-	/* A seed when something is drawn or shuffled (player.js needsSeed()). */
+	/* A seed when something is drawn or shuffled (player.js needsSeed()),
+	 * a parameterised question's draw among them. */
 	bool seeded = bank->shuffle_questions || bank->draw > 0;
 	for (size_t i = 0; i < bank->nquestions; i++)
 		seeded = seeded || qb_question_shuffles(bank, &bank->questions[i]) ||
-		         bank->questions[i].type == QB_QTYPE_MATCHING;
+		         bank->questions[i].type == QB_QTYPE_MATCHING ||
+		         qb_question_ndraws(&bank->questions[i]) > 0;
 	/* "2|" lang "|" pos "|" seed "|" drawn keys "|" answers */
 	return 2 + maxlang + 1 + (keylen > 1 ? keylen : 1) + 1 + (seeded ? SEED_LEN : 0) + 1 +
 	       (bank->draw > 0 ? drawn * keylen : 0) + 1 + (answers ? answers - 1 : 0);
@@ -1100,6 +1157,45 @@ done:
 	return rc;
 }
 
+/* Whether dq (q, or a draw of it) fits a SCORM package: option ids are
+ * letters and typed answers have a most; reported at q. */
+static bool question_fits(const qb_render_ctx *r, const qb_question *q, const qb_question *dq)
+{
+	bool fits = true;
+	if (dq->nchoices > MAX_OPTIONS) {
+		qb_render_error(r, q->loc, "question '%s' has %zu options; a SCORM package "
+		                "allows at most %d (option ids a..z)", q->id, dq->nchoices,
+		                MAX_OPTIONS);
+		fits = false;
+	}
+	size_t longest = 0;
+	for (size_t k = 0; dq->type == QB_QTYPE_SHORT && k < dq->nchoices; k++) {
+		size_t n = longest_text(r, &dq->choices[k].text);
+		longest = n > longest ? n : longest;
+	}
+	if (longest > TYPED_MAX) {
+		qb_render_error(r, q->loc, "question '%s' lists an answer of %zu characters; "
+		                "a SCORM package takes typed answers of at most %d",
+		                q->id, longest, TYPED_MAX);
+		fits = false;
+	}
+	if (dq->type != QB_QTYPE_CLOZE)
+		return fits;
+	qb_arena a = QB_ARENA_INIT;
+	size_t *gl;
+	bool *choice;
+	size_t n = gap_lengths(r, dq, &a, &gl, &choice);
+	for (size_t g = 0; g < n; g++)
+		if (!choice[g] && gl[g] > TYPED_MAX) {
+			qb_render_error(r, q->loc, "gap %zu of question '%s' accepts an answer of %zu "
+			                "characters; a SCORM package takes typed answers of at most %d",
+			                g + 1, q->id, gl[g], TYPED_MAX);
+			fits = false;
+		}
+	qb_arena_dispose(&a);
+	return fits;
+}
+
 /* What a SCORM package cannot hold, at the question or the bank: option
  * ids are letters, typed answers have a most, and the saved state has the
  * version's limit. */
@@ -1109,37 +1205,20 @@ static void check_scorm(const qb_render_ctx *r, const qb_bank *bank, qb_scorm_ve
 	bool fits = true;
 	for (size_t i = 0; i < bank->nquestions; i++) {
 		const qb_question *q = &bank->questions[i];
-		if (q->nchoices > MAX_OPTIONS) {
-			qb_render_error(r, q->loc, "question '%s' has %zu options; a SCORM package "
-			                "allows at most %d (option ids a..z)", q->id, q->nchoices,
-			                MAX_OPTIONS);
-			fits = false;
-		}
-		size_t longest = 0;
-		for (size_t k = 0; q->type == QB_QTYPE_SHORT && k < q->nchoices; k++) {
-			size_t n = longest_text(r, &q->choices[k].text);
-			longest = n > longest ? n : longest;
-		}
-		if (longest > TYPED_MAX) {
-			qb_render_error(r, q->loc, "question '%s' lists an answer of %zu characters; "
-			                "a SCORM package takes typed answers of at most %d",
-			                q->id, longest, TYPED_MAX);
-			fits = false;
-		}
-		if (q->type != QB_QTYPE_CLOZE)
+		size_t n = qb_question_ndraws(q);
+		if (n == 0 || (q->type != QB_QTYPE_SHORT && q->type != QB_QTYPE_CLOZE)) {
+			fits = question_fits(r, q, q) && fits;
 			continue;
-		qb_arena a = QB_ARENA_INIT;
-		size_t *gl;
-		bool *choice;
-		size_t n = gap_lengths(r, q, &a, &gl, &choice);
-		for (size_t g = 0; g < n; g++)
-			if (!choice[g] && gl[g] > TYPED_MAX) {
-				qb_render_error(r, q->loc, "gap %zu of question '%s' accepts an answer of %zu "
-				                "characters; a SCORM package takes typed answers of at most %d",
-				                g + 1, q->id, gl[g], TYPED_MAX);
-				fits = false;
-			}
-		qb_arena_dispose(&a);
+		}
+		/* Typed answers of every draw (its numbers written out); the
+		 * first draw that does not fit is reported. */
+		bool ok = true;
+		for (size_t k = 0; k < n && ok; k++) {
+			qb_arena a = QB_ARENA_INIT;
+			ok = question_fits(r, q, qb_render_draw(r, &a, q, k));
+			qb_arena_dispose(&a);
+		}
+		fits = fits && ok;
 	}
 	size_t limit = version == QB_SCORM_12 ? SCORM12_STATE_MAX : SCORM2004_STATE_MAX;
 	size_t state = fits && state_limit ? max_state(r, bank, key_hex_len(bank)) : 0;
