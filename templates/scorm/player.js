@@ -1124,7 +1124,7 @@
     var fixed = lms.api && lms.api.qbcDraws;
     if (!q.ndraws || !fixed || typeof fixed !== 'object') return null;
     return el('p', { 'class': 'draw-bar', lang: S.lang }, [
-      el('span', { id: 'draw-of', text: L('drawOf', { n: q.draw + 1, total: q.ndraws }) }), ' ',
+      el('span', { id: 'draw-of', text: L('drawOf', { n: q.draw + 1, total: q.ndraws }) }),
       el('button', { type: 'button', 'class': 'btn', id: 'next-draw', lang: S.lang, text: L('nextDraw'),
         onclick: function () {
           fixed[q.id] = (q.draw + 1) % q.ndraws;
