@@ -173,7 +173,8 @@ static json_t *notetype(json_t *m)
 	                 names);
 }
 
-/* The note types (into types: {"quiz"|"cloze": ...}) and the notes (into
+/* The note types (into types: {"quiz"|"cloze"|"drawn": ...}, drawn: the
+ * parameterised questions' type, write_anki.c) and the notes (into
  * notes: {ID field: {type, cards, fields}}) of collection.anki2 at col. */
 static int read_collection(const char *col, json_t *types, json_t *notes)
 {
@@ -191,7 +192,10 @@ static int read_collection(const char *col, json_t *types, json_t *notes)
 	const char *key;
 	json_t *m;
 	json_object_foreach(models, key, m) {
-		const char *kind = json_integer_value(json_object_get(m, "type")) == 1 ? "cloze" : "quiz";
+		const char *name = json_string_value(json_object_get(m, "name"));
+		const char *kind = json_integer_value(json_object_get(m, "type")) == 1 ? "cloze"
+		                   : name && strcmp(name, "qbc drawn") == 0    ? "drawn"
+		                                                               : "quiz";
 		json_object_set_new(types, kind, notetype(m));
 		json_object_set_new(names, key, json_string(kind));
 	}

@@ -40,6 +40,7 @@
 #include "hash.h"
 #include "lang.h"
 #include "markup.h"
+#include "params.h"
 #include "render.h"
 #include "template.h"
 #include "zipw.h"
@@ -100,7 +101,31 @@ static const char *const cloze_field_names[C_COUNT] = {
 	"ID", "Lang", "Text", "Explanation", "Translation", "Extra",
 };
 
-/* What differs between the two note types. */
+/* The third note type, for parameterised questions (issue 38): the quiz
+ * type's fields and templates' names, and one more field, Draws, that the
+ * quiz type cannot take (adding a field to it would be a new schema: every
+ * learner's existing notes would stop updating, anki-format.md §B3).  The
+ * fields show the pool's first draw, so a card without scripts is a
+ * complete question; Draws holds the other draws' fields, each rendered
+ * from qb_render_draw(), as JSON in HTML text, from which the card script
+ * shows one draw per review.  Frozen like the others (tests/anki/run.sh).
+ * A cloze question keeps the cloze type and shows its first draw. */
+#define DRAWN_KEY "qbc-drawn-v1"
+#define DRAWN_NAME "qbc drawn"
+
+enum {
+	F_DRAWS = F_COUNT, /* [{}, {"q": Question, "o": Options, "e":
+	                      Explanation, "t": Translation}, ...]: draw k's
+	                      fields where they differ from draw 0's (the
+	                      note's own fields, entry {}), as text */
+	D_COUNT
+};
+
+static const char *const drawn_field_names[D_COUNT] = {
+	"ID", "Lang", "Question", "Options", "Explanation", "Translation", "Extra", "Draws",
+};
+
+/* What differs between the note types. */
 typedef struct notetype_def {
 	const char *key, *name, *tmpl_name, *front, *back;
 	int type; /* 0 standard, 1 cloze */
@@ -114,6 +139,9 @@ static const notetype_def quiz_type = {NOTETYPE_KEY, NOTETYPE_NAME, TEMPLATE_NAM
 static const notetype_def cloze_type = {CLOZE_KEY, CLOZE_NAME, CLOZE_TEMPLATE,
                                         "anki/cloze-front.html", "anki/cloze-back.html", 1,
                                         cloze_field_names, C_COUNT, C_TEXT};
+static const notetype_def drawn_type = {DRAWN_KEY, DRAWN_NAME, TEMPLATE_NAME,
+                                        "anki/drawn-front.html", "anki/drawn-back.html", 0,
+                                        drawn_field_names, D_COUNT, SORT_FIELD};
 
 /* Ids chosen from hashes fall in genanki's range [2^30, 2^31)
  * (§A4.3): positive, far from Anki's millisecond ids, safe in JS. */
@@ -156,11 +184,20 @@ typedef struct anki {
 	char *css_name, *js_name, *labels_name; /* static media names (statics) */
 	json_t *decks;             /* col.decks                                 */
 	int64_t *dids;             /* deck id of each written language          */
-	struct rendered *cache;    /* the question being written, per language */
+	struct rendered *cache;    /* the question being written, per draw and
+	                              language: cache[draw * nlangs + li]     */
+	size_t ncache;             /* entries of cache allocated              */
+	/* The question being written (render_note()): its draws, made by
+	 * qb_render_draw() in draw_arena when first needed (drawq[k] NULL
+	 * until then), ndraws of them (1 when it is not parameterised). */
+	const qb_question *cur;
+	const qb_question **drawq;
+	size_t ndraws, ndrawq;     /* ndrawq: entries of drawq allocated     */
+	qb_arena draw_arena;
 	/* The renderer's buffers, reused from note to note: build_fields()'s,
 	 * finish_field()'s and the note's (every string of a note in one,
 	 * copied at its size into the note's single allocation). */
-	qb_buf fields[F_COUNT], scratch[2], note;
+	qb_buf fields[D_COUNT], scratch[2], note;
 	size_t hub;                /* the language every note carries: hub_index() */
 	struct note_pipe *pipe;    /* the notes, rendered ahead (qb_begin_anki) */
 	int rc;                    /* qb_begin_anki(): 0, or -1 after a diagnostic */
@@ -451,10 +488,35 @@ static int passage_html(anki *a, qb_buf *out, const qb_question *q, const char *
 	return 0;
 }
 
-/* A numeric answer as written ("3.5 ± 0.1 GB", "3…4 ms", "42"). */
-static void numeric_value(qb_buf *out, const qb_question *q, const qb_numeric *n)
+/* A number written with mark for its decimal point ("%g"). */
+static void number_with_mark(qb_buf *out, double x, const char *mark)
 {
-	if (n->range)
+	char num[64];
+	snprintf(num, sizeof num, "%g", x);
+	for (const char *c = num; *c; c++)
+		if (*c == '.')
+			qb_buf_puts(out, mark);
+		else
+			qb_buf_putc(out, *c);
+}
+
+/* A numeric answer as written ("3.5 ± 0.1 GB", "3…4 ms", "42"); a drawn
+ * answer (value: its text in the note's language, "3,19") as the prompt
+ * writes its numbers ("3,19 ± 2%", "3,19 ± 0,05"). */
+static void numeric_value(qb_buf *out, const qb_question *q, const qb_numeric *n,
+                          const char *value, const char *mark)
+{
+	if (value) {
+		qb_buf_puts(out, value);
+		if (n->tol > 0 && n->percent) {
+			qb_buf_puts(out, " \xC2\xB1 ");
+			number_with_mark(out, n->tol / fabs(n->value ? n->value : 1) * 100, mark);
+			qb_buf_putc(out, '%');
+		} else if (n->tol > 0) {
+			qb_buf_puts(out, " \xC2\xB1 ");
+			number_with_mark(out, n->tol, mark);
+		}
+	} else if (n->range)
 		qb_buf_appendf(out, "%g\xE2\x80\xA6%g", n->lo, n->hi);
 	else if (n->tol > 0 && n->percent)
 		qb_buf_appendf(out, "%g \xC2\xB1 %g%%", n->value,
@@ -473,15 +535,25 @@ static void numeric_value(qb_buf *out, const qb_question *q, const qb_numeric *n
  * then each further answer with its interval and its credit ("3 ± 1
  * (50%)") and its feedback: the back shows them all, and the script
  * picks the best that holds the learner's number. */
-static int numeric_answer(anki *a, qb_buf *out, const qb_question *q, const char *lang)
+static int numeric_answer(anki *a, qb_buf *out, const qb_question *q, const char *lang,
+                          size_t k)
 {
+	/* Draw k of a parameterised question (q is the draw, a->cur the
+	 * question): its answer as the draw's texts write it. */
+	const qb_params *p = a->cur && q != a->cur ? qb_question_params(a->cur) : NULL;
+	char buf[64];
+	const char *mark = NULL, *value = NULL;
+	if (p && p->answer.formula && k < p->npool) {
+		mark = qb_render_decimal_mark(a->ctx, lang);
+		value = qb_params_value_text(p, k, p->nvars, mark, buf, sizeof buf);
+	}
 	qb_buf_puts(out, "<li data-ok>");
-	numeric_value(out, q, qb_question_num(q));
+	numeric_value(out, q, qb_question_num(q), value, mark);
 	qb_buf_puts(out, "</li>");
 	for (const qb_num_more *m = qb_question_num_more(q); m; m = m->next) {
 		qb_buf_appendf(out, "<li data-lo=\"%.17g\" data-hi=\"%.17g\" data-credit=\"%g\">",
 		               m->num.lo, m->num.hi, m->credit);
-		numeric_value(out, q, &m->num);
+		numeric_value(out, q, &m->num, NULL, NULL);
 		qb_buf_appendf(out, " (%g%%)", m->credit);
 		if (feedback_html(a, out, &m->feedback, lang) != 0)
 			return -1;
@@ -514,7 +586,7 @@ static void option_mark(qb_buf *out, const qb_bank *bank, const qb_question *q, 
  * script, so a note holds its texts and little else.  The front hides the
  * feedback and never styles data-ok; the back marks the correct options
  * with CSS even without JavaScript. */
-static int options_list(anki *a, qb_buf *out, const qb_question *q, const char *lang)
+static int options_list(anki *a, qb_buf *out, const qb_question *q, const char *lang, size_t k)
 {
 	qb_buf_puts(out, "<ol class=\"qb-options\"");
 	if (is_rtl(a, lang))
@@ -534,7 +606,7 @@ static int options_list(anki *a, qb_buf *out, const qb_question *q, const char *
 	if (q->type == QB_QTYPE_NUMERIC) {
 		/* %.17g: exact round trip; the script compares lo <= x <= hi. */
 		qb_buf_appendf(out, " data-lo=\"%.17g\" data-hi=\"%.17g\">", qb_question_num(q)->lo, qb_question_num(q)->hi);
-		if (numeric_answer(a, out, q, lang) != 0) /* numeric has no choices */
+		if (numeric_answer(a, out, q, lang, k) != 0) /* numeric has no choices */
 			return -1;
 	} else {
 		qb_buf_putc(out, '>');
@@ -735,12 +807,15 @@ static void cloze_fill(qb_arena *arena, qb_buf *out, const char *html,
 	qb_buf_puts(out, h);
 }
 
-/* The number of gaps (cards) of a cloze question in lang; at least 1. */
+/* The number of gaps (cards) of a cloze question in lang; at least 1.  A
+ * parameterised one is counted in its first draw, the one its note
+ * shows (add_notes() asks on its own thread: an arena of its own). */
 static size_t cloze_gaps(anki *a, const qb_question *q, const char *lang)
 {
 	qb_arena arena = QB_ARENA_INIT;
 	qb_cloze_part *parts = NULL;
 	size_t nparts = 0;
+	q = qb_render_draw(a->ctx, &arena, q, 0);
 	int n = qb_cloze_split(&arena, tr_text(a, &q->prompt, lang), &parts, &nparts);
 	qb_arena_dispose(&arena);
 	return n > 0 ? (size_t)n : 1;
@@ -766,10 +841,14 @@ static int cloze_filled(anki *a, qb_buf *out, const qb_question *q, const char *
 /* One other language in a collapsed <details>: its own name as the
  * summary (the script turns it into "Show in ..." in the card's
  * language), then its prompt, options and explanation. */
-static const rendered *rendered_in(anki *a, const qb_question *q, size_t li);
+static const rendered *rendered_in(anki *a, size_t li, size_t k);
+static const qb_question *drawn(anki *a, size_t k);
 
-static int translation(anki *a, qb_buf *out, const qb_question *q, size_t li)
+/* Language li's translation of draw k of the question being written
+ * (a->cur; a cloze question: its first draw). */
+static int translation(anki *a, qb_buf *out, size_t li, size_t k)
 {
+	const qb_question *q = drawn(a, k);
 	const char *other = a->langs[li];
 	const char *native = qb_lang_native_name(other);
 	qb_buf_puts(out, "<details class=\"qb-translation\" lang=\"");
@@ -789,7 +868,7 @@ static int translation(anki *a, qb_buf *out, const qb_question *q, size_t li)
 			qb_buf_puts(out, "</div>");
 		}
 	} else {
-		const rendered *r = rendered_in(a, q, li);
+		const rendered *r = rendered_in(a, li, k);
 		if (!r)
 			return -1;
 		qb_buf_append(out, r->prompt.ptr, r->prompt.len);
@@ -827,12 +906,12 @@ static bool carries(const anki *a, size_t li, size_t other)
 /* The Translation field of the note in language li: a constant number of
  * translations for every note but the hub's, so a bank in L languages
  * costs L times one language, not L squared. */
-static int field_translation(anki *a, qb_buf *out, const qb_question *q, size_t li)
+static int field_translation(anki *a, qb_buf *out, size_t li, size_t k)
 {
 	if (li != a->hub)
-		return translation(a, out, q, a->hub);
-	for (size_t k = 0; k < a->nlangs; k++)
-		if (k != li && translation(a, out, q, k) != 0)
+		return translation(a, out, a->hub, k);
+	for (size_t o = 0; o < a->nlangs; o++)
+		if (o != li && translation(a, out, o, k) != 0)
 			return -1;
 	return 0;
 }
@@ -1076,20 +1155,54 @@ static void in_lang(const anki *a, qb_buf *out, const char *lang, const qb_buf *
 
 /* ==== The writer ========================================================= */
 
-/* q's parts in language li, rendered at the first call for q (add_notes()
- * resets the cache for each question); NULL after a diagnostic. */
-static const rendered *rendered_in(anki *a, const qb_question *q, size_t li)
+/* Starts writing q (render_note(), at its first language): no draw made
+ * yet, nothing rendered. */
+static void begin_question(anki *a, const qb_question *q)
 {
-	rendered *r = &a->cache[li];
+	qb_arena_dispose(&a->draw_arena);
+	a->cur = q;
+	a->ndraws = qb_question_ndraws(q) ? qb_question_ndraws(q) : 1;
+	if (a->ndraws > a->ndrawq) {
+		free(a->drawq);
+		a->drawq = qb_xcalloc(a->ndraws, sizeof *a->drawq);
+		a->ndrawq = a->ndraws;
+	}
+	memset(a->drawq, 0, a->ndraws * sizeof *a->drawq);
+	size_t need = a->ndraws * (a->nlangs ? a->nlangs : 1);
+	if (need > a->ncache) {
+		a->cache = qb_xrealloc(a->cache, need * sizeof *a->cache);
+		memset(a->cache + a->ncache, 0, (need - a->ncache) * sizeof *a->cache);
+		a->ncache = need;
+	}
+	for (size_t i = 0; i < need; i++)
+		a->cache[i].done = false;
+}
+
+/* Draw k of the question being written, as a plain question (render.h);
+ * the question itself when it is not parameterised. */
+static const qb_question *drawn(anki *a, size_t k)
+{
+	if (!a->drawq[k])
+		a->drawq[k] = qb_render_draw(a->ctx, &a->draw_arena, a->cur, k);
+	return a->drawq[k];
+}
+
+/* Draw k's parts in language li, rendered at the first call for the
+ * question being written (begin_question() resets the cache); NULL
+ * after a diagnostic. */
+static const rendered *rendered_in(anki *a, size_t li, size_t k)
+{
+	rendered *r = &a->cache[k * a->nlangs + li];
 	if (r->done)
 		return r;
 	const char *lang = a->langs[li];
+	const qb_question *q = drawn(a, k);
 	qb_buf_clear(&r->prompt);
 	qb_buf_clear(&r->options);
 	qb_buf_clear(&r->explanation);
 	if (passage_html(a, &r->prompt, q, lang) != 0 ||
 	    md(a, &r->prompt, tr_text(a, &q->prompt, lang)) != 0 ||
-	    options_list(a, &r->options, q, lang) != 0 ||
+	    options_list(a, &r->options, q, lang, k) != 0 ||
 	    explanation(a, &r->explanation, q, lang) != 0)
 		return NULL;
 	r->done = true;
@@ -1107,14 +1220,74 @@ static void note_field(anki *a, const qb_buf *html, size_t *off, size_t *len)
 	qb_buf_putc(&a->note, '\0');
 }
 
-/* Builds the fields of the note for (q, language li) into a->note, their
- * offsets and lengths into off[F_COUNT] and len[F_COUNT]. */
-static int build_fields(anki *a, size_t off[F_COUNT], size_t len[F_COUNT], const qb_question *q,
-                        size_t li)
+/* Sets key of obj to the text of b when it differs from same. */
+static void draw_key(json_t *obj, const char *key, const qb_buf *b, const qb_buf *same)
+{
+	if (b->len != same->len || (b->len && memcmp(b->ptr, same->ptr, b->len) != 0))
+		json_object_set_new(obj, key, json_stringn(b->len ? b->ptr : "", b->len));
+}
+
+/* The Draws field of the note in language li (into out, JSON as HTML
+ * text): for each draw of the question being written, the fields that are
+ * not draw 0's (b: draw 0's fields, before finish_field()).  The card
+ * script puts them in place of the note's own (templates/anki/card.js).
+ * Every '<', '>' and '&' of the JSON is a \uXXXX escape, so the field is
+ * text without markup or references (quotes need none there, which keeps
+ * it a third smaller than &quot;), inert until then; Anki's [sound:] and
+ * template syntax cannot arise from it (finish_field(), after). */
+static int draws_field(anki *a, qb_buf *out, const qb_buf *b, size_t li)
 {
 	const char *lang = a->langs[li];
+	int rc = -1;
+	json_t *all = json_array();
+	qb_buf q = QB_BUF_INIT, e = QB_BUF_INIT, t = QB_BUF_INIT;
+	char *text = NULL;
+	json_array_append_new(all, json_object()); /* draw 0: the fields */
+	for (size_t k = 1; k < a->ndraws; k++) {
+		const rendered *r = rendered_in(a, li, k);
+		qb_buf_clear(&q);
+		qb_buf_clear(&e);
+		qb_buf_clear(&t);
+		if (!r || field_translation(a, &t, li, k) != 0)
+			goto done;
+		in_lang(a, &q, lang, &r->prompt);
+		if (r->explanation.len)
+			in_lang(a, &e, lang, &r->explanation);
+		json_t *d = json_object();
+		draw_key(d, "q", &q, &b[F_QUESTION]);
+		draw_key(d, "o", &r->options, &a->cache[li].options);
+		draw_key(d, "e", &e, &b[F_EXPLANATION]);
+		draw_key(d, "t", &t, &b[F_TRANSLATION]);
+		json_array_append_new(all, d);
+	}
+	text = json_dumps(all, JSON_COMPACT);
+	if (!text) {
+		qb_diag_fatal("cannot write the draws of question '%s'", a->cur->id);
+		goto done;
+	}
+	qb_escape_script_json(out, text);
+	rc = 0;
+done:
+	free(text);
+	json_decref(all);
+	qb_buf_dispose(&q);
+	qb_buf_dispose(&e);
+	qb_buf_dispose(&t);
+	return rc;
+}
+
+/* Builds the fields of the note for (the question being written,
+ * language li) into a->note, their offsets and lengths into off[] and
+ * len[]: F_COUNT fields, or D_COUNT for a parameterised question (its
+ * first draw, and the others in Draws). */
+static int build_fields(anki *a, size_t off[D_COUNT], size_t len[D_COUNT], size_t li)
+{
+	const char *lang = a->langs[li];
+	const qb_question *q = a->cur;
+	bool draws = qb_question_params(q) != NULL;
+	size_t nfields = draws ? (size_t)D_COUNT : (size_t)F_COUNT;
 	qb_buf *b = a->fields; /* reused from note to note, as finish_field()'s */
-	for (size_t i = 0; i < F_COUNT; i++)
+	for (size_t i = 0; i < nfields; i++)
 		qb_buf_clear(&b[i]);
 	qb_escape_html(&b[F_ID], a->bank->id);
 	qb_buf_putc(&b[F_ID], ':');
@@ -1122,13 +1295,15 @@ static int build_fields(anki *a, size_t off[F_COUNT], size_t len[F_COUNT], const
 	qb_buf_putc(&b[F_ID], ':');
 	qb_escape_html(&b[F_ID], lang);
 	qb_escape_html(&b[F_LANG], lang);
-	const rendered *r = rendered_in(a, q, li);
-	if (!r || field_translation(a, &b[F_TRANSLATION], q, li) != 0)
+	const rendered *r = rendered_in(a, li, 0);
+	if (!r || field_translation(a, &b[F_TRANSLATION], li, 0) != 0)
 		return -1;
 	in_lang(a, &b[F_QUESTION], lang, &r->prompt);
 	if (r->explanation.len)
 		in_lang(a, &b[F_EXPLANATION], lang, &r->explanation);
-	for (size_t i = 0; i < F_COUNT; i++)
+	if (draws && draws_field(a, &b[F_DRAWS], b, li) != 0)
+		return -1;
+	for (size_t i = 0; i < nfields; i++)
 		note_field(a, i == F_OPTIONS ? &r->options : &b[i], &off[i], &len[i]);
 	return 0;
 }
@@ -1136,10 +1311,12 @@ static int build_fields(anki *a, size_t off[F_COUNT], size_t len[F_COUNT], const
 /* The fields of the cloze note for (q, lang), as build_fields(), the Text
  * field with Anki's cloze syntax added after finish_field (which would
  * escape it). */
-static int build_cloze_fields(anki *a, size_t off[C_COUNT], size_t len[C_COUNT],
-                              const qb_question *q, size_t li)
+static int build_cloze_fields(anki *a, size_t off[C_COUNT], size_t len[C_COUNT], size_t li)
 {
 	const char *lang = a->langs[li];
+	/* A parameterised cloze question shows its first draw: Anki's cloze
+	 * filter makes the cards, which no script of ours can redo. */
+	const qb_question *q = drawn(a, 0);
 	int rc = -1;
 	qb_buf b[C_COUNT];
 	for (size_t i = 0; i < C_COUNT; i++)
@@ -1157,7 +1334,7 @@ static int build_cloze_fields(anki *a, size_t off[C_COUNT], size_t len[C_COUNT],
 	if (passage_html(a, &text_html, q, lang) != 0 ||
 	    cloze_marked(a, &arena, &text_html, q, lang, &gaps, &ngaps) != 0 ||
 	    explanation(a, &expl_html, q, lang) != 0 ||
-	    field_translation(a, &b[C_TRANSLATION], q, li) != 0) {
+	    field_translation(a, &b[C_TRANSLATION], li, 0) != 0) {
 		qb_buf_dispose(&text_html);
 		qb_buf_dispose(&expl_html);
 		goto done;
@@ -1222,6 +1399,15 @@ static int build_decks(anki *a)
 	return 0;
 }
 
+/* q's note type: cloze for a cloze question, else drawn for a
+ * parameterised one, else quiz. */
+static const notetype_def *note_type(const qb_question *q)
+{
+	if (q->type == QB_QTYPE_CLOZE)
+		return &cloze_type;
+	return qb_question_params(q) ? &drawn_type : &quiz_type;
+}
+
 /* Cards per note: 1, or a cloze question's gaps in that language. */
 static size_t note_ncards(anki *a, const qb_question *q, const char *lang)
 {
@@ -1230,7 +1416,7 @@ static size_t note_ncards(anki *a, const qb_question *q, const char *lang)
 
 /* The fields of a note as the renderer thread hands them to the SQLite
  * one: note k of add_notes() (question k / nlangs, language k % nlangs). */
-#define MAX_FIELDS ((int)F_COUNT > (int)C_COUNT ? (int)F_COUNT : (int)C_COUNT)
+#define MAX_FIELDS ((int)D_COUNT > (int)C_COUNT ? (int)D_COUNT : (int)C_COUNT)
 typedef struct note_job {
 	char *store;               /* every string of the note, one allocation */
 	const char *fields[MAX_FIELDS]; /* in store                            */
@@ -1284,28 +1470,27 @@ static void render_note(anki *a, note_job *job, size_t k)
 	const qb_question *q = &a->bank->questions[k / a->nlangs];
 	size_t li = k % a->nlangs;
 	if (li == 0)
-		for (size_t i = 0; i < a->nlangs; i++)
-			a->cache[i].done = false;
+		begin_question(a, q);
 	memset(job, 0, sizeof *job);
 	/* The note's strings are made in a->note, then copied into one
 	 * allocation (a dozen of them per note were a fifth of the
 	 * renderer's time, with their frees). */
 	qb_buf_clear(&a->note);
 	size_t off[MAX_FIELDS] = {0}, len[MAX_FIELDS] = {0};
-	bool cloze = q->type == QB_QTYPE_CLOZE;
-	job->rc = cloze ? build_cloze_fields(a, off, len, q, li) : build_fields(a, off, len, q, li);
+	const notetype_def *t = note_type(q);
+	job->rc = t == &cloze_type ? build_cloze_fields(a, off, len, li) : build_fields(a, off, len, li);
 	if (job->rc == 0) {
 		size_t guid = a->note.len;
 		note_guid(&a->note, a->bank->id, q->id, a->langs[li]);
 		qb_buf_putc(&a->note, '\0');
 		size_t tags = a->note.len;
-		char *t = note_tags(a->bank, q, a->langs[li]);
-		qb_buf_puts(&a->note, t);
+		char *tg = note_tags(a->bank, q, a->langs[li]);
+		qb_buf_puts(&a->note, tg);
 		qb_buf_putc(&a->note, '\0');
-		free(t);
+		free(tg);
 		job->store = qb_xmalloc(a->note.len);
 		memcpy(job->store, a->note.ptr, a->note.len);
-		for (size_t i = 0; i < (cloze ? (size_t)C_COUNT : (size_t)F_COUNT); i++) {
+		for (size_t i = 0; i < t->nfields; i++) {
 			job->fields[i] = job->store + off[i];
 			job->lens[i] = len[i];
 		}
@@ -1453,7 +1638,8 @@ static void note_done(note_pipe *p, const note_job *job)
  * (ord = gap number - 1).  That order is also the cards' due position.
  * *ncards gets the number of cards, *has_cloze whether a cloze note was
  * written.  The notes are rendered on a second thread (note_pipe). */
-static int add_notes(anki *a, qb_anki_db *db, int64_t base_ms, size_t *ncards, bool *has_cloze)
+static int add_notes(anki *a, qb_anki_db *db, int64_t base_ms, size_t *ncards, bool *has_cloze,
+                     bool *has_drawn)
 {
 	const qb_bank *bank = a->bank;
 	size_t nnotes = bank->nquestions * a->nlangs, total = 0, j = 0;
@@ -1461,16 +1647,16 @@ static int add_notes(anki *a, qb_anki_db *db, int64_t base_ms, size_t *ncards, b
 		for (size_t li = 0; li < a->nlangs; li++)
 			total += note_ncards(a, &bank->questions[qi], a->langs[li]);
 	*ncards = total;
-	*has_cloze = false;
+	*has_cloze = *has_drawn = false;
 	note_pipe *p = a->pipe;
 	int rc = 0;
 	for (size_t k = 0; k < nnotes && rc == 0; k++) {
 		const qb_question *q = &bank->questions[k / a->nlangs];
 		size_t li = k % a->nlangs;
 		const char *lang = a->langs[li];
-		bool cloze = q->type == QB_QTYPE_CLOZE;
-		const notetype_def *t = cloze ? &cloze_type : &quiz_type;
-		*has_cloze |= cloze;
+		const notetype_def *t = note_type(q);
+		*has_cloze |= t == &cloze_type;
+		*has_drawn |= t == &drawn_type;
 		note_job *job = next_note(p, k);
 		if ((rc = job->rc) != 0)
 			break;
@@ -1507,10 +1693,10 @@ static int build_collection(anki *a, const char *col, qb_zipw_ahead *ahead)
 	json_t *models = NULL, *dconf = NULL, *conf = NULL;
 	int64_t base_ms = id_base_ms(a->ctx);
 	size_t ncards = 0;
-	bool has_cloze = false;
+	bool has_cloze = false, has_drawn = false;
 
 	db = qb_anki_db_new(col, ahead ? col_wrote : NULL, ahead);
-	if (!db || add_notes(a, db, base_ms, &ncards, &has_cloze) != 0)
+	if (!db || add_notes(a, db, base_ms, &ncards, &has_cloze, &has_drawn) != 0)
 		goto done;
 	models = json_object();
 	json_t *nt = notetype_json(a, &quiz_type, a->nlangs ? a->dids[0] : 1);
@@ -1523,6 +1709,13 @@ static int build_collection(anki *a, const char *col, qb_zipw_ahead *ahead)
 		if (!nt)
 			goto done;
 		set_id_key(models, notetype_id(&cloze_type), nt);
+	}
+	/* The drawn note type only where a bank has parameterised questions. */
+	if (has_drawn) {
+		nt = notetype_json(a, &drawn_type, a->nlangs ? a->dids[0] : 1);
+		if (!nt)
+			goto done;
+		set_id_key(models, notetype_id(&drawn_type), nt);
 	}
 	dconf = dconf_json();
 	conf = conf_json(notetype_id(&quiz_type), ncards);
@@ -1607,7 +1800,8 @@ void *qb_begin_anki(const qb_render_ctx *ctx, const qb_bank *bank)
 	anki *a = qb_xcalloc(1, sizeof *a);
 	*a = (anki){.ctx = ctx, .bank = bank, .langs = ctx->langs, .nlangs = ctx->nlangs, .rc = -1};
 	a->hub = hub_index(a);
-	a->cache = qb_xcalloc(ctx->nlangs ? ctx->nlangs : 1, sizeof *a->cache);
+	a->ncache = ctx->nlangs ? ctx->nlangs : 1;
+	a->cache = qb_xcalloc(a->ncache, sizeof *a->cache);
 	if (qb_render_media(ctx, media_name, &a->images) != 0)
 		return a;
 	a->css_name = add_static(a, "anki/card.css", "card", "css");
@@ -1633,13 +1827,15 @@ void qb_end_anki(void *early)
 	}
 	qb_media_set_dispose(&a->images);
 	free(a->dids);
-	for (size_t i = 0; i < a->nlangs; i++) {
+	for (size_t i = 0; i < a->ncache; i++) {
 		qb_buf_dispose(&a->cache[i].prompt);
 		qb_buf_dispose(&a->cache[i].options);
 		qb_buf_dispose(&a->cache[i].explanation);
 	}
 	free(a->cache);
-	for (size_t i = 0; i < F_COUNT; i++)
+	free(a->drawq);
+	qb_arena_dispose(&a->draw_arena);
+	for (size_t i = 0; i < D_COUNT; i++)
 		qb_buf_dispose(&a->fields[i]);
 	qb_buf_dispose(&a->scratch[0]);
 	qb_buf_dispose(&a->scratch[1]);

@@ -13,7 +13,16 @@
  * A note holds only its texts (write_anki.c): each option list is
  * <ol class=qb-options [data-type=T]><li [data-ok]>text<small>feedback
  * </small></li></ol> (no data-type: single).  This script adds the keys,
- * the marks, the words and the headings. */
+ * the marks, the words and the headings.
+ *
+ * A parameterised question's note ("qbc drawn") shows the first draw of
+ * its pool in its fields; its Draws field (.qb-draws, hidden) holds the
+ * others' fields as JSON text.  Each review the front picks a draw at
+ * random (another than the last one shown) and puts its fields in place
+ * before anything else; the back shows the same draw: the index is kept
+ * like the pick, in a global and in sessionStorage, keyed by the note's
+ * ID and the Draws text itself, so an edited pool never lends its index
+ * to another.  Without the script the card shows the first draw. */
 (function () {
   'use strict';
   var PREFIX = 'qbc:pick:';
@@ -79,6 +88,103 @@
     }
     for (var k = 0; k < free.length; k++) order[free[k]] = mixed[k];
     return order;
+  }
+
+  /* ---- draws (parameterised questions) ---- */
+  var DRAW = 'qbc:draw:';
+
+  /* A short signature of a text (FNV-1a, 32 bits). */
+  function signature(s) {
+    var h = 0x811c9dc5;
+    for (var i = 0; i < s.length; i++) {
+      h ^= s.charCodeAt(i);
+      h = (h + ((h << 1) + (h << 4) + (h << 7) + (h << 8) + (h << 24))) >>> 0;
+    }
+    return s.length + ':' + h;
+  }
+
+  /* The draws of the card's note: { list: [{q, o, e, t}, ...], sig }, or
+   * null (not parameterised, or nothing to draw from). */
+  function drawsOf() {
+    var el = document.querySelector('.qb-draws');
+    if (!el) return null;
+    var text = el.textContent, list = null;
+    try { list = JSON.parse(text); } catch (e) { return null; }
+    if (!list || typeof list.length !== 'number' || list.length < 1) return null;
+    return { list: list, sig: signature(text) };
+  }
+
+  /* The draw last shown for note id with draws of signature sig, or -1. */
+  function lastDraw(id, sig, n) {
+    var g = window.qbcDraw, v = null;
+    if (g && g.id === id && g.sig === sig) v = g;
+    else {
+      try { v = JSON.parse(window.sessionStorage.getItem(DRAW + id) || 'null'); } catch (e) { v = null; }
+      if (!v || v.sig !== sig) v = null;
+    }
+    var k = v ? v.k : -1;
+    return typeof k === 'number' && k >= 0 && k < n && Math.floor(k) === k ? k : -1;
+  }
+
+  function keepDraw(id, sig, k) {
+    window.qbcDraw = { id: id, sig: sig, k: k };
+    try { window.sessionStorage.setItem(DRAW + id, JSON.stringify({ sig: sig, k: k })); } catch (e) { /* no storage */ }
+  }
+
+  /* html (qbc's own rendering of a field, from the Draws JSON) as nodes. */
+  function nodes(html) {
+    var box = document.createElement('div');
+    box.innerHTML = html;
+    return box;
+  }
+
+  function setContent(target, html) {
+    if (!target) return;
+    var box = nodes(html);
+    while (target.firstChild) target.removeChild(target.firstChild);
+    while (box.firstChild) target.appendChild(box.firstChild);
+  }
+
+  /* Draw d's fields in place of the note's own: the front's question and
+   * options (also the back's copy of the front), and on the back its
+   * options, explanation and translations. */
+  function applyDraw(front, back, d) {
+    if (typeof d.q === 'string') setContent(front.querySelector('.qb-question'), d.q);
+    if (typeof d.o === 'string') {
+      var q = front.querySelector('.qb-question');
+      while (q && q.nextSibling) front.removeChild(q.nextSibling);
+      var box = nodes(d.o);
+      while (box.firstChild) front.appendChild(box.firstChild);
+    }
+    if (!back) return;
+    if (typeof d.o === 'string') setContent(back.querySelector('.qb-feedback'), d.o);
+    if (typeof d.e === 'string') setContent(back.querySelector('.qb-explanation .qb-body'), d.e);
+    if (typeof d.t === 'string') setContent(back.querySelector('.qb-translations'), d.t);
+  }
+
+  /* Shows a draw: a new one on the front (another than the last shown,
+   * when there are two or more), the front's on the back (the first when
+   * it is not known). */
+  function showDraw(front, back) {
+    var draws = drawsOf();
+    if (!draws || !front) return;
+    var id = front.getAttribute('data-qid') || '', n = draws.list.length;
+    var last = lastDraw(id, draws.sig, n), k;
+    if (back) k = last >= 0 ? last : 0;
+    else {
+      k = Math.floor(Math.random() * (last >= 0 && n > 1 ? n - 1 : n));
+      if (last >= 0 && n > 1 && k >= last) k++;
+      keepDraw(id, draws.sig, k);
+    }
+    var d = draws.list[k];
+    if (k > 0 && d && typeof d === 'object') applyDraw(front, back, d);
+    front.setAttribute('data-draw', String(k));
+    if (back) back.setAttribute('data-draw', String(k));
+    /* A page whose formulas were typeset already: typeset the new ones. */
+    var mj = window.MathJax;
+    if (k > 0 && mj && mj.typesetPromise && document.querySelector('mjx-container')) {
+      try { mj.typesetPromise([front.parentNode]).then(null, function () {}); } catch (e) { /* leave the TeX */ }
+    }
   }
 
   function indexOf(li) { return parseInt(li.getAttribute('data-i'), 10); }
@@ -247,8 +353,10 @@
     box.appendChild(label);
     box.appendChild(document.createTextNode(' '));
     box.appendChild(input);
+    /* The unit: the accepted answer's last word, unless it is a number
+     * or a tolerance in percent ("3,19 ± 2%"). */
     var unit = numeric && list.children[0] ? /\s(\S+)$/.exec(list.children[0].textContent) : null;
-    if (unit && isNaN(number(unit[1]))) box.appendChild(el('span', 'qb-unit', ' ' + unit[1]));
+    if (unit && isNaN(number(unit[1])) && !/^[-+]?[\d.,]+%$/.test(unit[1])) box.appendChild(el('span', 'qb-unit', ' ' + unit[1]));
     list.parentNode.insertBefore(box, list.nextSibling);
     input.addEventListener('input', function () { save(id, [], [], input.value); });
     setKeys(null);
@@ -543,6 +651,7 @@
   function init() {
     var back = document.querySelector('.qb-card.qb-back');
     var front = document.querySelector('.qb-card.qb-front');
+    showDraw(front, back);
     applyDir();
     if (back && front) initBack(front, back);
     else if (front) initFront(front);
