@@ -472,4 +472,38 @@ eq "cloze: GUIDs from bank, question and language" "0" "$zguids"
 "$DUMP" "$ZP" cat collection.anki2 >"$T/z.db"
 check "cloze: sfld and csum as Anki computes them" fields_ok "$T/z.db"
 
+# ---- parameterised questions (issue 38, tests/anki/draws.qb) -------------
+# A third frozen note type, "qbc drawn": the quiz type's fields and one
+# more, Draws (the quiz type's field list cannot change, §B3).  Each note
+# shows the first draw of its pool in its fields and holds every other
+# draw's fields in Draws; tests/anki/draws.py recomputes the bank's
+# formulas for every draw from the numbers each shows.
+DRAWN_NTID=1582677083
+DRAWN_FIELDS="ID,Lang,Question,Options,Explanation,Translation,Extra,Draws"
+W=$T/draws
+mkdir -p "$W/src"
+cp "$HERE/draws.qb" "$W/src/"
+check "build draws.qb" build "$W" "$W/src/draws.qb"
+WP=$W/anki-draws.apkg
+eq "draws: integrity_check" "ok" "$(q "$WP" "PRAGMA integrity_check")"
+eq "draws: the quiz type unchanged beside the FROZEN drawn type (id, name, template)" \
+	"$FROZEN_NTID|qbc quiz|0|Quiz|$FROZEN_FIELDS $DRAWN_NTID|qbc drawn|0|Quiz|$DRAWN_FIELDS" \
+	"$(q "$WP" "select m.key||'|'||json_extract(m.value,'\$.name')||'|'||json_extract(m.value,'\$.type')||'|'||json_extract(m.value,'\$.tmpls[0].name')||'|'||(select group_concat(json_extract(f.value,'\$.name'), ',') from json_each(m.value,'\$.flds') f) from col, json_each(col.models) m order by 1" | tr '\n' ' ' | sed 's/ $//')"
+eq "draws: sort field Question, req from the front's fields" '2|[[0,"any",[0,1,2,3,7]]]' \
+	"$(q "$WP" "select json_extract(m.value,'\$.sortf'), json_extract(m.value,'\$.req') from col, json_each(col.models) m where m.key='$DRAWN_NTID'")"
+eq "draws: one card per note, 10 notes" "10|10" "$(q "$WP" "select (select count(*) from notes), (select count(*) from cards)")"
+check "draws: every draw's numbers, answers and texts (tests/anki/draws.py)" \
+	sh -c "python3 '$HERE/draws.py' '$WP' >'$W/draws.log' 2>&1 || { grep -v '^ok ' '$W/draws.log'; exit 1; }"
+"$DUMP" "$WP" cat collection.anki2 >"$T/w.db"
+check "draws: sfld and csum as Anki computes them" fields_ok "$T/w.db"
+wguids=$(q "$WP" "select guid||' '||flds from notes" | guid_mismatches)
+eq "draws: GUIDs from bank, question and language only" "0" "$wguids"
+mkdir -p "$W/again"
+build "$W/again" "$W/src/draws.qb"
+check "draws: byte-identical rebuild (the same pools)" cmp -s "$WP" "$W/again/anki-draws.apkg"
+# Without the parameterised questions, no drawn type (a bank that has
+# none keeps its package as it was).
+eq "draws: no drawn type in a bank without parameters" "0" \
+	"$(q "$P" "select count(*) from col, json_each(col.models) m where json_extract(m.value,'\$.name')='qbc drawn'")"
+
 finish
