@@ -1224,7 +1224,7 @@ static void note_field(anki *a, const qb_buf *html, size_t *off, size_t *len)
 static void draw_key(json_t *obj, const char *key, const qb_buf *b, const qb_buf *same)
 {
 	if (b->len != same->len || (b->len && memcmp(b->ptr, same->ptr, b->len) != 0))
-		json_object_set_new(obj, key, json_stringn(b->len ? b->ptr : "", b->len));
+		json_object_set_new(obj, key, json_stringn_nocheck(b->len ? b->ptr : "", b->len));
 }
 
 /* The Draws field of the note in language li (into out, JSON as HTML
