@@ -655,17 +655,24 @@ static void *compile(drawer *d, const char *f, qb_loc loc, size_t nvisible)
 	return ev;
 }
 
-static int op_of(const char *s, size_t *len)
+/* The comparison that s[0..n) starts with (its bytes in *len), or 0. */
+static int op_of(const char *s, size_t n, size_t *len)
 {
-	if (s[0] == '<' && s[1] == '=') return *len = 2, 'l';
-	if (s[0] == '>' && s[1] == '=') return *len = 2, 'g';
-	if (s[0] == '!' && s[1] == '=') return *len = 2, '!';
-	if (s[0] == '<' && s[1] == '>') return *len = 2, '!';
-	if (s[0] == '=' && s[1] == '=') return *len = 2, '=';
-	if (memcmp(s, "\xE2\x89\xA0", 3) == 0) return *len = 3, '!';
-	if (memcmp(s, "\xE2\x89\xA4", 3) == 0) return *len = 3, 'l';
-	if (memcmp(s, "\xE2\x89\xA5", 3) == 0) return *len = 3, 'g';
-	if (s[0] == '<' || s[0] == '>' || s[0] == '=') return *len = 1, s[0];
+	static const struct {
+		const char *op;
+		int code;
+	} ops[] = {
+		{"<=", 'l'}, {">=", 'g'}, {"!=", '!'}, {"<>", '!'}, {"==", '='},
+		{"\xE2\x89\xA0", '!'}, {"\xE2\x89\xA4", 'l'}, {"\xE2\x89\xA5", 'g'}, /* ≠ ≤ ≥ */
+		{"<", '<'}, {">", '>'}, {"=", '='},
+	};
+	for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
+		size_t k = strlen(ops[i].op);
+		if (k <= n && memcmp(s, ops[i].op, k) == 0) {
+			*len = k;
+			return ops[i].code;
+		}
+	}
 	return 0;
 }
 
@@ -690,7 +697,7 @@ static void compile_conds(drawer *d)
 		size_t opat = 0, oplen = 0;
 		int op = 0;
 		for (size_t i = 0; i < cl && !op; i++)
-			if ((op = op_of(cs + i, &oplen)))
+			if ((op = op_of(cs + i, cl - i, &oplen)))
 				opat = i;
 		if (!op) {
 			qb_diag_error(cloc, "a condition compares two formulas with < <= > >= = or "
