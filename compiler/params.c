@@ -699,7 +699,10 @@ static void compile_conds(drawer *d)
 		for (size_t i = 0; i < cl && !op; i++)
 			if ((op = op_of(cs + i, cl - i, &oplen)))
 				opat = i;
-		if (!op) {
+		size_t rl = op ? cl - opat - oplen : 0;
+		const char *rs = op ? cs + opat + oplen : cs;
+		trim(&rs, &rl);
+		if (!op || !opat || !rl) {
 			qb_diag_error(cloc, "a condition compares two formulas with < <= > >= = or "
 			              "!=, e.g. 'where: a != b, b^2 - 4*a*c >= 0'");
 			d->bad = true;

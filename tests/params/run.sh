@@ -209,6 +209,24 @@ check "options that coincide in a draw, with its values" err_has "error: options
 check "  at the second option" err_has "bad.qb:69:4: error: options 1 and 2"
 check "no libmatheval noise on stdout" test ! -s "$T/out"
 
+# a condition cut short at its comparison (the fuzzer's find: read past it)
+cat >cut.qb <<EOQ
+$(head cut)
+1. cut
+   type: numeric
+   vars:
+     x = 1..9
+   where: x <
+   en: {x}?
+   fr: {x} ?
+   answer: x
+   explanation:
+     en: yes
+     fr: oui
+EOQ
+run "$QBC" check cut.qb
+check "a condition without its right side: an error at it" err_has "cut.qb:10:11: error: a condition compares two formulas"
+
 # a condition leaves out the draws that would give no number
 sed -e '/^2\. infinite$/,/^3\./s/^   answer: 1 \/ x$/   where: x != 0\n   answer: 1 \/ x/' bad.qb >where.qb
 run "$QBC" check where.qb
