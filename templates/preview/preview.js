@@ -171,7 +171,11 @@
 
   /* Writes a card document into frame (served from the package's media
    * folder, so the card's own script and style load as in Anki). */
-  function writeCard(frame, which, html, css) {
+  /* done (optional) runs once the frame holds the card: its inline scripts
+   * have run (the back is written after the front, as Anki shows them, so
+   * that a card whose script draws numbers shows the front's draw on the
+   * back). */
+  function writeCard(frame, which, html, css, done) {
     var night = $('night').checked;
     var base = bank().base + 'anki/';
     // document.open() gives the frame this page's address: the base makes
@@ -179,7 +183,7 @@
     var doc = '<!DOCTYPE html><html><head><meta charset="utf-8"><base href="' + base + '"><style>' + css + '</style></head>' +
       '<body class="card card' + sel.gap + (night ? ' nightMode night_mode' : '') + '"><div id="qa">' +
       html + '</div></body></html>';
-    if (drawn[which] === doc) return;
+    if (drawn[which] === doc) { if (done) done(); return; }
     drawn[which] = doc;
     var go = function () {
       frame.setAttribute('data-ready', '1');
@@ -187,6 +191,10 @@
       d.open();
       d.write(doc);
       d.close();
+      // the card's script is a file of the package: it runs by the load
+      if (!done) return;
+      if (d.readyState === 'complete') done();
+      else frame.contentWindow.addEventListener('load', function () { done(); }, { once: true });
     };
     if (frame.getAttribute('src') !== base) {
       frame.onload = function () { frame.onload = null; go(); };
@@ -213,8 +221,10 @@
     $('front').hidden = $('back').hidden = !t;
     if (!t) return;
     if (force) drawn.front = drawn.back = null;
-    writeCard($('front'), 'front', cardHtml(q.id, sel.lang, 'front', sel.gap), t.css);
-    writeCard($('back'), 'back', cardHtml(q.id, sel.lang, 'back', sel.gap), t.css);
+    var backHtml = cardHtml(q.id, sel.lang, 'back', sel.gap);
+    writeCard($('front'), 'front', cardHtml(q.id, sel.lang, 'front', sel.gap), t.css, function () {
+      writeCard($('back'), 'back', backHtml, t.css);
+    });
   }
 
   /* ------------------------------------------------ the stand-in LMS */

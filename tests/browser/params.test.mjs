@@ -397,6 +397,21 @@ test('preview: the player shows a draw, and "Next draw" the next one', async () 
     page.on('pageerror', (e) => errors.push(String(e)));
     await page.goto(url);
     await page.locator('#qlist tr[data-qid="falling-time"] button').click();
+    // the Anki card, drawn again at each render: its back shows its front's draw
+    const height = async (fr) => (/falls from ([\d.,]+) m/.exec(
+      await page.frameLocator(fr).locator('.qb-question').first().textContent()) || [])[1];
+    const fronts = new Set();
+    for (let k = 0; k < 8; k++) {
+      const night = k % 2 === 1; // each click of "night" renders both sides again
+      for (const fr of ['#front', '#back'])
+        await page.frameLocator(fr).locator(night ? 'body.nightMode .qb-question' : 'body:not(.nightMode) .qb-question').first().waitFor();
+      const a = await height('#front'), b = await height('#back');
+      assert.ok(a, 'the front shows a height');
+      assert.equal(b, a, `render ${k}: the back shows the front's draw`);
+      fronts.add(a);
+      await page.locator('#night').click();
+    }
+    assert.ok(fronts.size > 1, 'the card draws again: ' + [...fronts].join(' '));
     const f = page.frameLocator('#player');
     await f.locator('#draw-of').waitFor();
     assert.equal(await f.locator('#draw-of').textContent(), 'Draw 1 of 10');
