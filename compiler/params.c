@@ -178,12 +178,12 @@ static bool formula_chars_ok(const char *s, const char **bad)
 
 /* A new variable of p: the list grows on the heap while the question is
  * read (doubling), and moves into the arena, exactly sized, when the pool
- * is drawn (own_vars()). */
+ * is read (qb_params_end()). */
 static qb_var *push_var(qb_bank *bank, qb_params *p)
 {
 	(void)bank;
-	if (p->nvars == p->capvars) {
-		size_t cap = p->capvars ? 2 * p->capvars : 4;
+	if (p->nvars >= p->capvars) { /* full, or in the arena */
+		size_t cap = p->nvars < 2 ? 4 : 2 * p->nvars;
 		qb_var *v = qb_xmalloc(cap * sizeof *v);
 		if (p->nvars)
 			memcpy(v, p->vars, p->nvars * sizeof *v);
@@ -196,8 +196,7 @@ static qb_var *push_var(qb_bank *bank, qb_params *p)
 	return &p->vars[p->nvars++];
 }
 
-/* p's variables into bank's arena. */
-static void own_vars(qb_bank *bank, qb_params *p)
+void qb_params_end(qb_bank *bank, qb_params *p)
 {
 	if (!p->capvars)
 		return;
@@ -1062,7 +1061,7 @@ static void draw_question(qb_bank *bank, qb_question *q)
 	qb_params *p = q->rare->params;
 	drawer d = {.bank = bank, .q = q, .p = p};
 	scan_question(&d);
-	own_vars(bank, p);
+	qb_params_end(bank, p);
 	size_t nv = p->nvars;
 	d.nnames = p->nnamed;
 	d.names = qb_xcalloc(nv + 1, sizeof *d.names);

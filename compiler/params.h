@@ -157,6 +157,9 @@ qb_params *qb_params_new(qb_bank *bank, qb_question *q, qb_loc loc);
 /* One line of 'vars:', s[0..n) at loc: 'name = definition'; reports what
  * is wrong with it. */
 void qb_params_add_var(qb_bank *bank, qb_params *p, const char *s, size_t n, qb_loc loc);
+/* The question of p is read: its variables move into bank's arena, exactly
+ * sized (they grow on the heap while read). */
+void qb_params_end(qb_bank *bank, qb_params *p);
 /* 'where:' s[0..n) at loc: conditions separated by ','. */
 void qb_params_set_where(qb_bank *bank, qb_params *p, const char *s, size_t n, qb_loc loc);
 /* 'draws: n'. */

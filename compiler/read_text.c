@@ -828,6 +828,8 @@ static void end_question(reader *r)
 	if (!r->q)
 		return;
 	finish_type(r, r->q);
+	if (r->q->rare && r->q->rare->params)
+		qb_params_end(r->bank, r->q->rare->params);
 	r->q->nchoices = r->choices.n;
 	r->q->choices = vec_move(&r->choices, &r->bank->arena);
 	r->q->ntags = r->tags.n;
