@@ -40,6 +40,8 @@
 
 #include <errno.h>
 #include <libxml/xmlwriter.h>
+#include <math.h>
+#include <matheval.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -52,6 +54,7 @@
 #include "hash.h"
 #include "i18n.h"
 #include "markup.h"
+#include "params.h"
 #include "render.h"
 
 #define IDNUMBER_MAX 100     /* question_bank_entries.idnumber              */
@@ -69,7 +72,12 @@ typedef struct ctx {
 	size_t nused;
 	bool failed;         /* a problem was reported                        */
 	char *category;      /* the category's path (heap), once written      */
+	struct mform *pm;    /* the calculated question being written: its
+	                        placeholders in Moodle's form, else NULL      */
+	bool esc_under;      /* pm: '_' written &#95; (a numeric prompt)      */
 } ctx;
+
+static void pm_md_html(ctx *c, qb_buf *out, const char *md);
 
 static void xok(ctx *c, int r)
 {
@@ -188,6 +196,10 @@ static void lang_html(ctx *c, qb_buf *out, const char *lang, const char *html)
 /* Renders md (one language) to HTML in out, noting its media. */
 static void md_html(ctx *c, qb_buf *out, const char *md)
 {
+	if (c->pm) {
+		pm_md_html(c, out, md);
+		return;
+	}
 	qb_markup_images(md, note_image, c);
 	if (qb_render_html(c->r, out, md, &c->media) != 0)
 		c->failed = true;
@@ -448,7 +460,21 @@ static const char *mark_grade(const qb_bank *bank, const qb_question *q, size_t 
 	return g ? g : "0";
 }
 
-static void write_multichoice(ctx *c, const qb_question *q)
+/* The main language's prompt of q's first draw: the start of a
+ * calculated question's name (Moodle shows a name as written). */
+static const char *draw0_prompt(ctx *c, qb_arena *a, const qb_question *q)
+{
+	return qb_render_md(c->r, &qb_render_draw(c->r, a, q, 0)->prompt, c->r->main_lang);
+}
+
+static int text_decimals(const ctx *c, const struct mform *m, const qb_text *t);
+static void calc_answer_tail(ctx *c, const char *tol, const char *tolerancetype, int decimals);
+static void write_datasets(ctx *c, const struct mform *m);
+
+/* m: a parameterised question (NULL: not), written as Moodle's
+ * calculatedmulti, the same answers with their formulas shown with
+ * correctanswerlength decimals, then the datasets. */
+static void write_multichoice(ctx *c, const qb_question *q, struct mform *m)
 {
 	size_t ncorrect = qb_question_ncorrect(q);
 	bool single = q->type == QB_QTYPE_SINGLE;
@@ -457,11 +483,18 @@ static void write_multichoice(ctx *c, const qb_question *q)
 	bool marks = qb_question_has_marks(q);
 	char *wrong = single ? qb_xstrdup("0")
 	                     : qb_xasprintf("-%s", all ? "100" : right ? right : "0");
-	start_question(c, q, "multichoice", NULL, NULL, NULL);
+	c->pm = m;
+	qb_arena a0 = {0};
+	start_question(c, q, m ? "calculatedmulti" : "multichoice", NULL,
+	               m ? draw0_prompt(c, &a0, q) : NULL, NULL);
+	qb_arena_dispose(&a0);
+	if (m)
+		write_elem(c, "synchronize", "0");
 	write_elem(c, "single", single ? "true" : "false");
 	shuffle_answers(c, q);
 	write_elem(c, "answernumbering", "abc");
-	write_elem(c, "showstandardinstruction", "1");
+	if (!m)
+		write_elem(c, "showstandardinstruction", "1");
 	combined_feedback(c, NULL);
 	for (size_t i = 0; i < q->nchoices; i++) {
 		const qb_choice *ch = &q->choices[i];
@@ -470,9 +503,14 @@ static void write_multichoice(ctx *c, const qb_question *q)
 		start_answer(c, marks ? mark_grade(c->bank, q, i)
 		                : ch->correct ? (right ? right : "0") : wrong,
 		             qb_buf_cstr(&html), true, answer_feedback(q, ch, ch->correct));
+		if (m)
+			calc_answer_tail(c, "0.01", "1", text_decimals(c, m, &ch->text));
 		xok(c, xmlTextWriterEndElement(c->w));
 		qb_buf_dispose(&html);
 	}
+	if (m)
+		write_datasets(c, m);
+	c->pm = NULL;
 	end_question(c, q);
 	free(wrong);
 }
@@ -660,6 +698,606 @@ static void write_numerical(ctx *c, const qb_question *q)
 	end_question(c, q);
 	qb_buf_dispose(&qtext);
 	qb_buf_dispose(&v);
+	qb_buf_dispose(&t);
+}
+
+/* ---- parameterised questions (issue 38): Moodle's calculated types ----
+ *
+ * A parameterised numeric question is Moodle's 'calculated' (or
+ * 'calculatedsimple' when its variables are what that form makes: ranges
+ * of any value at some decimals, no conditions, no table), a single or
+ * multiple one 'calculatedmulti'.  The pool is their datasets' items,
+ * numbered 1..N as qbc's draws, so that Moodle picks a draw as it always
+ * does (one item number for every dataset of the question: a draw stays
+ * whole).  Each variable of a range, a list or a table is a dataset,
+ * shown in texts as the wildcard '{h}'; a formula (a variable of other
+ * variables, a text's '{=...}', the answer) is written as Moodle's formula
+ * of those wildcards (qtype_calculated_find_formula_errors(): PHP's
+ * functions, pow(a,b) for a^b, pi() for pi; '^' is refused).  libmatheval
+ * reads qbc's formula and gives it back fully parenthesised
+ * (evaluator_get_string()), in which each 'x^y' is its own '(x^y)': no
+ * parser of ours; its numbers and constants are named first (x1, pi), so
+ * that it neither folds nor shortens them (it prints numbers with %g).
+ * qbc rounds a variable to its decimals before a formula uses it, which
+ * round(F,d) does in Moodle; in a text '{=round(F,d)}' also shows it with
+ * those decimals (Moodle shows a text's formula unrounded, and an option's
+ * with its correctanswerlength).  A formula Moodle's functions cannot say
+ * (erf, step, acot, ...) becomes a dataset of its pool values (a warning
+ * says so).  Texts are rendered with a mark for each placeholder, every
+ * '{' of the HTML written &#123; (nothing from the bank reads as a
+ * wildcard), and the marks replaced by the Moodle forms. */
+
+#define MOODLE_MAX_ITEMS 100 /* qtype_calculated::MAX_DATASET_ITEMS       */
+#define PH_OPEN "\xEE\x80\x81"  /* U+E001: a placeholder's mark in a text */
+#define PH_CLOSE "\xEE\x80\x82" /* U+E002                                 */
+
+typedef struct mvar {
+	char *name;    /* the dataset's (wildcard's) name, when a dataset     */
+	char *expr;    /* in a Moodle formula: "{h}", "round(F,2)"          */
+	char *text;    /* in a text: "{h}", "{=round(F,2)}"                 */
+	char *raw;     /* the answer's formula, unrounded                    */
+	bool *deps;    /* the variables whose datasets expr uses (n)          */
+	bool dataset;  /* its values are a dataset                            */
+	bool fallback; /* a formula Moodle cannot say: its values a dataset   */
+	bool used;     /* written in a text or formula: its dataset is needed */
+} mvar;
+
+typedef struct mform {
+	const qb_params *p;
+	mvar *v;       /* nvars + 1: the answer last                          */
+	size_t n;
+	size_t nitems; /* the items written: the pool, at most Moodle's 100  */
+	bool simple;   /* calculatedsimple                                    */
+} mform;
+
+static bool ident_start(char ch)
+{
+	return (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') || ch == '_';
+}
+
+static bool ident_char(char ch)
+{
+	return ident_start(ch) || (ch >= '0' && ch <= '9');
+}
+
+static bool digit(char ch)
+{
+	return ch >= '0' && ch <= '9';
+}
+
+/* The index of the named variable s[0..len) among the first upto, or
+ * (size_t)-1. */
+static size_t var_named(const qb_params *p, const char *s, size_t len, size_t upto)
+{
+	for (size_t i = 0; i < upto && i < p->nnamed; i++)
+		if (p->vars[i].name && strlen(p->vars[i].name) == len &&
+		    memcmp(p->vars[i].name, s, len) == 0)
+			return i;
+	return (size_t)-1;
+}
+
+/* The end of the parenthesised group that opens at s[at] ('('). */
+static size_t group_end(const char *s, size_t at)
+{
+	int depth = 0;
+	for (size_t i = at; s[i]; i++) {
+		depth += s[i] == '(' ? 1 : s[i] == ')' ? -1 : 0;
+		if (!depth)
+			return i;
+	}
+	return strlen(s);
+}
+
+/* s with each '(x^y)' of libmatheval's fully parenthesised form made
+ * Moodle's 'pow(x,y)' and each cot, sec, csc and their hyperbolic forms
+ * PHP's reciprocal (1/tan(...)). */
+static void moodle_ops(qb_buf *s)
+{
+	static const char *const recip[][2] = {{"cot", "tan"}, {"sec", "cos"}, {"csc", "sin"},
+	                                       {"coth", "tanh"}, {"sech", "cosh"}, {"csch", "sinh"}};
+	for (char *hat; (hat = strchr(qb_buf_cstr(s), '^')) != NULL;) {
+		char *str = s->ptr;
+		size_t p = (size_t)(hat - str), lo = 0, hi = s->len;
+		int depth = 0;
+		for (size_t i = p; i-- > 0;) {
+			depth += str[i] == ')' ? 1 : str[i] == '(' ? -1 : 0;
+			if (depth < 0) {
+				lo = i;
+				break;
+			}
+		}
+		depth = 0;
+		for (size_t i = p + 1; i < s->len; i++) {
+			depth += str[i] == '(' ? 1 : str[i] == ')' ? -1 : 0;
+			if (depth < 0) {
+				hi = i;
+				break;
+			}
+		}
+		bool wrapped = str[lo] == '(' && hi < s->len;
+		qb_buf t = QB_BUF_INIT;
+		size_t from = wrapped ? lo + 1 : 0, to = wrapped ? hi : s->len;
+		qb_buf_append(&t, str, wrapped ? lo : 0);
+		qb_buf_puts(&t, "pow(");
+		qb_buf_append(&t, str + from, p - from);
+		qb_buf_putc(&t, ',');
+		qb_buf_append(&t, str + p + 1, to - p - 1);
+		qb_buf_putc(&t, ')');
+		if (wrapped)
+			qb_buf_puts(&t, str + hi + 1);
+		qb_buf_clear(s);
+		qb_buf_puts(s, qb_buf_cstr(&t));
+		qb_buf_dispose(&t);
+	}
+	for (size_t k = 0; k < QB_NELEM(recip); k++) {
+		size_t nl = strlen(recip[k][0]);
+		for (size_t i = 0; i + nl < s->len; i++) {
+			char *str = s->ptr;
+			if ((i && ident_char(str[i - 1])) || memcmp(str + i, recip[k][0], nl) != 0 ||
+			    str[i + nl] != '(')
+				continue;
+			size_t end = group_end(str, i + nl);
+			qb_buf t = QB_BUF_INIT;
+			qb_buf_append(&t, str, i);
+			qb_buf_appendf(&t, "(1/%s", recip[k][1]);
+			qb_buf_append(&t, str + i + nl, end + 1 - (i + nl));
+			qb_buf_putc(&t, ')');
+			qb_buf_puts(&t, str + end + 1);
+			qb_buf_clear(s);
+			qb_buf_puts(s, qb_buf_cstr(&t));
+			qb_buf_dispose(&t);
+		}
+	}
+}
+
+/* Moodle's form of the formula f of variables among the first upto
+ * (their exprs), its datasets added to deps; NULL (heap otherwise) when
+ * libmatheval does not read it or Moodle's functions cannot say it. */
+static char *moodle_formula(const mform *m, const char *f, size_t upto, bool *deps)
+{
+	static const char *const same[] = {"abs",  "acos", "acosh", "asin", "asinh", "atan",
+	                                   "atanh", "cos", "cosh",  "exp",  "log",   "sin",
+	                                   "sinh", "sqrt", "tan",   "tanh", "pow"};
+	qb_buf named = QB_BUF_INIT, s = QB_BUF_INIT, out = QB_BUF_INIT;
+	const char **lit = NULL;
+	size_t *litlen = NULL, nlit = 0;
+	char *result = NULL;
+	void *ev = NULL;
+	/* numbers as variables x<k>; pi and e as variables too */
+	for (const char *p = f; *p;) {
+		if (ident_start(*p)) {
+			const char *b = p;
+			while (ident_char(*p))
+				p++;
+			size_t len = (size_t)(p - b);
+			if (*p == '(')
+				qb_buf_append(&named, b, len);
+			else if ((len == 2 && memcmp(b, "pi", 2) == 0) || (len == 1 && *b == 'e'))
+				qb_buf_appendf(&named, "qbc_%.*s", (int)len, b);
+			else
+				qb_buf_appendf(&named, "v_%.*s", (int)len, b);
+		} else if (digit(*p) || (*p == '.' && digit(p[1]))) {
+			const char *b = p;
+			while (digit(*p))
+				p++;
+			if (*p == '.')
+				for (p++; digit(*p);)
+					p++;
+			if ((*p == 'e' || *p == 'E') &&
+			    (digit(p[1]) || ((p[1] == '+' || p[1] == '-') && digit(p[2])))) {
+				for (p += 2; digit(*p);)
+					p++;
+			}
+			lit = qb_xrealloc(lit, (nlit + 1) * sizeof *lit);
+			litlen = qb_xrealloc(litlen, (nlit + 1) * sizeof *litlen);
+			lit[nlit] = b;
+			litlen[nlit] = (size_t)(p - b);
+			qb_buf_appendf(&named, "qbc_%zu", nlit++);
+		} else {
+			qb_buf_putc(&named, *p++);
+		}
+	}
+	ev = evaluator_create(named.ptr ? named.ptr : (char *)"");
+	if (!ev)
+		goto done;
+	qb_buf_puts(&s, evaluator_get_string(ev));
+	moodle_ops(&s);
+	for (const char *p = qb_buf_cstr(&s); *p;) {
+		if (!ident_start(*p)) {
+			qb_buf_putc(&out, *p++);
+			continue;
+		}
+		const char *b = p;
+		while (ident_char(*p))
+			p++;
+		size_t len = (size_t)(p - b);
+		if (*p == '(') { /* a function */
+			size_t k;
+			for (k = 0; k < QB_NELEM(same) && !(strlen(same[k]) == len && memcmp(same[k], b, len) == 0); k++)
+				;
+			if (k == QB_NELEM(same))
+				goto done;
+			qb_buf_append(&out, b, len);
+		} else if (len > 4 && memcmp(b, "qbc_", 4) == 0 && digit(b[4])) {
+			size_t k = strtoul(b + 4, NULL, 10);
+			if (k >= nlit)
+				goto done;
+			qb_buf_append(&out, lit[k], litlen[k]);
+		} else if (len == 6 && memcmp(b, "qbc_pi", 6) == 0) {
+			qb_buf_puts(&out, "pi()");
+		} else if (len == 5 && memcmp(b, "qbc_e", 5) == 0) {
+			qb_buf_puts(&out, "exp(1)");
+		} else if (len > 2 && memcmp(b, "v_", 2) == 0) {
+			size_t j = var_named(m->p, b + 2, len - 2, upto);
+			if (j == (size_t)-1 || !m->v[j].expr)
+				goto done;
+			qb_buf_puts(&out, m->v[j].expr);
+			for (size_t d = 0; d < m->n; d++)
+				deps[d] = deps[d] || m->v[j].deps[d];
+		} else {
+			goto done;
+		}
+	}
+	result = qb_buf_detach(&out);
+done:
+	if (ev)
+		evaluator_destroy(ev);
+	free(lit);
+	free(litlen);
+	qb_buf_dispose(&named);
+	qb_buf_dispose(&s);
+	qb_buf_dispose(&out);
+	return result;
+}
+
+/* A dataset name for want that Moodle reads as a wildcard
+ * ([[:alpha:]][[:alpha:][:digit:]_-]*) and no other variable has. */
+static char *wildcard_name(const mform *m, size_t self, const char *want)
+{
+	qb_buf b = QB_BUF_INIT;
+	for (int k = 0;; k++) {
+		qb_buf_clear(&b);
+		if (!((*want >= 'A' && *want <= 'Z') || (*want >= 'a' && *want <= 'z')))
+			qb_buf_putc(&b, 'v');
+		qb_buf_puts(&b, want);
+		if (k)
+			qb_buf_appendf(&b, "%d", k);
+		size_t j = var_named(m->p, b.ptr, b.len, m->p->nnamed);
+		bool taken = j != (size_t)-1 && j != self;
+		for (size_t i = 0; !taken && i < m->n; i++)
+			taken = i != self && m->v[i].name && strcmp(m->v[i].name, b.ptr) == 0;
+		if (!taken)
+			return qb_buf_detach(&b);
+	}
+}
+
+/* Variable i (i == nvars: the answer) as a dataset of its pool values. */
+static void as_dataset(mform *m, size_t i, const char *want)
+{
+	mvar *v = &m->v[i];
+	v->dataset = true;
+	v->name = wildcard_name(m, i, want);
+	free(v->expr);
+	free(v->text);
+	v->expr = qb_xasprintf("{%s}", v->name);
+	v->text = i < m->p->nvars ? qb_xasprintf("{%s}", v->name)
+	                          : qb_xasprintf("{=round({%s},%d)}", v->name, m->p->answer.decimals);
+	memset(v->deps, 0, m->n * sizeof *v->deps);
+	v->deps[i] = true;
+}
+
+static void mform_free(mform *m)
+{
+	for (size_t i = 0; m && i < m->n; i++) {
+		free(m->v[i].name);
+		free(m->v[i].expr);
+		free(m->v[i].text);
+		free(m->v[i].raw);
+		free(m->v[i].deps);
+	}
+	if (m)
+		free(m->v);
+	free(m);
+}
+
+/* q's placeholders and answer in Moodle's form (heap; mform_free()). */
+static mform *mform_make(const qb_question *q, const qb_params *p)
+{
+	mform *m = qb_xcalloc(1, sizeof *m);
+	m->p = p;
+	m->n = p->nvars + 1;
+	m->v = qb_xcalloc(m->n, sizeof *m->v);
+	m->nitems = p->npool < MOODLE_MAX_ITEMS ? p->npool : MOODLE_MAX_ITEMS;
+	m->simple = q->type == QB_QTYPE_NUMERIC && !p->where && !p->ntable_rows;
+	for (size_t i = 0; i < m->n; i++)
+		m->v[i].deps = qb_xcalloc(m->n, sizeof *m->v[i].deps);
+	for (size_t i = 0; i < p->nvars; i++) {
+		const qb_var *var = &p->vars[i];
+		mvar *v = &m->v[i];
+		if (var->kind != QB_VAR_FORMULA) {
+			as_dataset(m, i, var->name ? var->name : "x");
+			/* what Moodle's uniform distribution at 'decimals' draws */
+			m->simple = m->simple && var->kind == QB_VAR_RANGE &&
+			            (var->step == 0 || fabs(var->step - pow(10, -var->decimals)) < 1e-12);
+			continue;
+		}
+		char *f = var->formula ? moodle_formula(m, var->formula, i < p->nnamed ? i : p->nnamed,
+		                                        v->deps)
+		                       : NULL;
+		if (f) {
+			v->expr = qb_xasprintf("round(%s,%d)", f, var->decimals);
+			v->text = qb_xasprintf("{=%s}", v->expr);
+		} else {
+			char want[32];
+			snprintf(want, sizeof want, "f%zu", i + 1 - p->nnamed);
+			as_dataset(m, i, var->name ? var->name : want);
+			v->fallback = true;
+			m->simple = false;
+		}
+		free(f);
+	}
+	mvar *a = &m->v[p->nvars];
+	if (p->answer.formula) {
+		a->raw = moodle_formula(m, p->answer.formula, p->nnamed, a->deps);
+		if (a->raw) {
+			a->text = qb_xasprintf("{=round(%s,%d)}", a->raw, p->answer.decimals);
+		} else {
+			as_dataset(m, p->nvars, "answer");
+			a->raw = qb_xstrdup(a->expr);
+			a->fallback = true;
+			m->simple = false;
+		}
+	} else {
+		a->raw = qb_xstrdup("0");
+		a->text = qb_xstrdup("");
+	}
+	return m;
+}
+
+/* Notes that variable i is written: its datasets are needed. */
+static void mform_use(mform *m, size_t i)
+{
+	m->v[i].used = true;
+	for (size_t d = 0; d < m->n; d++)
+		if (m->v[i].deps[d])
+			m->v[d].used = true;
+}
+
+/* md_html() of a calculated question's text: each placeholder a mark,
+ * rendered, every '{' written &#123; (and '_' &#95; where Moodle's answer
+ * box would take a run of them, c->esc_under), the marks made the Moodle
+ * forms. */
+static void pm_md_html(ctx *c, qb_buf *out, const char *md)
+{
+	mform *m = c->pm;
+	qb_buf marked = QB_BUF_INIT, html = QB_BUF_INIT;
+	size_t n = strlen(md), at = 0;
+	qb_placeholder ph;
+	while (qb_params_next(m->p, md, n, at, &ph)) {
+		qb_buf_append(&marked, md + at, ph.off - at);
+		qb_buf_appendf(&marked, PH_OPEN "%zu" PH_CLOSE, ph.var);
+		at = ph.off + ph.len;
+	}
+	qb_buf_append(&marked, md + at, n - at);
+	qb_markup_images(qb_buf_cstr(&marked), note_image, c);
+	if (qb_render_html(c->r, &html, qb_buf_cstr(&marked), &c->media) != 0)
+		c->failed = true;
+	for (const char *s = qb_buf_cstr(&html); *s; s++) {
+		if (strncmp(s, PH_OPEN, sizeof PH_OPEN - 1) == 0) {
+			char *end;
+			size_t i = strtoul(s + sizeof PH_OPEN - 1, &end, 10);
+			if (i < m->n && strncmp(end, PH_CLOSE, sizeof PH_CLOSE - 1) == 0) {
+				mform_use(m, i);
+				qb_buf_puts(out, m->v[i].text);
+				s = end + sizeof PH_CLOSE - 2;
+				continue;
+			}
+		}
+		if (*s == '{')
+			qb_buf_puts(out, "&#123;");
+		else if (*s == '_' && c->esc_under)
+			qb_buf_puts(out, "&#95;");
+		else
+			qb_buf_putc(out, *s);
+	}
+	qb_buf_dispose(&marked);
+	qb_buf_dispose(&html);
+}
+
+/* The decimals formula variable i is shown with: those written, else
+ * (qbc shows it without trailing zeros) the most any written draw needs. */
+static int shown_decimals(const mform *m, size_t i)
+{
+	const qb_params *p = m->p;
+	bool written = i < p->nvars ? p->vars[i].decimals_written : p->answer.decimals_written;
+	int dec = i < p->nvars ? p->vars[i].decimals : p->answer.decimals, most = 0;
+	for (size_t k = 0; !written && k < m->nitems; k++) {
+		double x = qb_params_value(p, k, i);
+		int d = 0;
+		while (d < dec && fabs(x * pow(10, d) - round(x * pow(10, d))) > 1e-9 * fmax(1, fabs(x * pow(10, d))))
+			d++;
+		most = d > most ? d : most;
+	}
+	return written ? dec : most;
+}
+
+/* The decimals of the formulas in t's languages: a calculatedmulti
+ * option's correctanswerlength, with which Moodle shows every formula of
+ * it (sprintf's %.*F). */
+static int text_decimals(const ctx *c, const mform *m, const qb_text *t)
+{
+	int d = 0;
+	for (size_t l = 0; t->present && l < c->nlangs; l++) {
+		const char *md = qb_render_md(c->r, t, c->langs[l]);
+		size_t n = strlen(md);
+		qb_placeholder ph;
+		for (size_t at = 0; qb_params_next(m->p, md, n, at, &ph); at = ph.off + ph.len) {
+			int dec = m->v[ph.var].dataset ? 0 : shown_decimals(m, ph.var);
+			d = dec > d ? dec : d;
+		}
+	}
+	return d;
+}
+
+/* The elements of a calculated answer after its text and feedback. */
+static void calc_answer_tail(ctx *c, const char *tol, const char *tolerancetype, int decimals)
+{
+	char d[16];
+	snprintf(d, sizeof d, "%d", decimals);
+	write_elem(c, "tolerance", tol);
+	write_elem(c, "tolerancetype", tolerancetype);
+	write_elem(c, "correctanswerformat", "1");
+	write_elem(c, "correctanswerlength", d);
+}
+
+/* <dataset_definitions>: a private dataset per variable written, its
+ * items the first m->nitems draws of the pool. */
+static void write_datasets(ctx *c, const mform *m)
+{
+	const qb_params *p = m->p;
+	char buf[64], items[32];
+	snprintf(items, sizeof items, "%zu", m->nitems);
+	xok(c, xmlTextWriterStartElement(c->w, BAD_CAST "dataset_definitions"));
+	for (size_t i = 0; i < m->n; i++) {
+		const mvar *v = &m->v[i];
+		if (!v->dataset || !v->used)
+			continue;
+		const qb_var *var = i < p->nvars ? &p->vars[i] : NULL;
+		int dec = var ? var->decimals : 15;
+		double lo = INFINITY, hi = -INFINITY;
+		for (size_t k = 0; k < m->nitems; k++) {
+			double x = qb_params_value(p, k, i);
+			lo = x < lo ? x : lo;
+			hi = x > hi ? x : hi;
+		}
+		if (var && var->kind == QB_VAR_RANGE)
+			lo = var->lo, hi = var->hi;
+		xok(c, xmlTextWriterStartElement(c->w, BAD_CAST "dataset_definition"));
+		write_plain(c, "status", "private");
+		write_plain(c, "name", v->name);
+		write_elem(c, "type", m->simple ? "calculatedsimple" : "calculated");
+		write_plain(c, "distribution", "uniform");
+		qb_buf b = QB_BUF_INIT;
+		if (var) {
+			write_plain(c, "minimum", qb_params_number(lo, dec, ".", buf, sizeof buf));
+			write_plain(c, "maximum", qb_params_number(hi, dec, ".", buf, sizeof buf));
+		} else {
+			put_number(&b, lo);
+			write_plain(c, "minimum", qb_buf_cstr(&b));
+			qb_buf_clear(&b);
+			put_number(&b, hi);
+			write_plain(c, "maximum", qb_buf_cstr(&b));
+		}
+		snprintf(buf, sizeof buf, "%d", var ? dec : 0);
+		write_plain(c, "decimals", buf);
+		write_elem(c, "itemcount", items);
+		xok(c, xmlTextWriterStartElement(c->w, BAD_CAST "dataset_items"));
+		for (size_t k = 0; k < m->nitems; k++) {
+			xok(c, xmlTextWriterStartElement(c->w, BAD_CAST "dataset_item"));
+			snprintf(buf, sizeof buf, "%zu", k + 1);
+			write_elem(c, "number", buf);
+			qb_buf_clear(&b);
+			if (var)
+				qb_buf_puts(&b, qb_params_value_text(p, k, i, ".", buf, sizeof buf));
+			else
+				put_number(&b, qb_params_value(p, k, i));
+			write_elem(c, "value", qb_buf_cstr(&b));
+			xok(c, xmlTextWriterEndElement(c->w));
+		}
+		xok(c, xmlTextWriterEndElement(c->w));
+		write_elem(c, "number_of_items", items);
+		xok(c, xmlTextWriterEndElement(c->w));
+		qb_buf_dispose(&b);
+	}
+	xok(c, xmlTextWriterEndElement(c->w));
+}
+
+/* A parameterised numeric question: calculated (calculatedsimple), the
+ * answer Moodle's formula with its tolerance (a percentage Moodle's
+ * relative tolerance, 1; else nominal, 2) and its decimals
+ * (correctanswerlength); further answers and the unit as
+ * write_numerical() writes them. */
+static void write_calculated(ctx *c, const qb_question *q, mform *m)
+{
+	const qb_params *p = m->p;
+	qb_buf qtext = QB_BUF_INIT, t = QB_BUF_INIT;
+	c->pm = m;
+	c->esc_under = true;
+	text_html(c, &qtext, &q->prompt);
+	c->esc_under = false;
+	if (qb_question_rare(q)->unit) {
+		qb_buf_puts(&qtext, "<p>__________ ");
+		qb_escape_html(&qtext, qb_question_rare(q)->unit);
+		qb_buf_puts(&qtext, "</p>");
+	}
+	qb_arena a0 = {0};
+	start_question(c, q, m->simple ? "calculatedsimple" : "calculated", qb_buf_cstr(&qtext),
+	               draw0_prompt(c, &a0, q), NULL);
+	qb_arena_dispose(&a0);
+	write_elem(c, "synchronize", "0");
+	write_elem(c, "single", "0");
+	write_elem(c, "answernumbering", "abc");
+	write_elem(c, "shuffleanswers", "0");
+	write_text(c, "correctfeedback", NULL, "answerCorrect", NULL);
+	write_text(c, "partiallycorrectfeedback", NULL, "answerPartiallyCorrect", NULL);
+	write_text(c, "incorrectfeedback", NULL, "answerIncorrect", NULL);
+	mvar *a = &m->v[p->nvars];
+	const char *type = "2";
+	if (p->answer.formula) {
+		put_number(&t, p->answer.percent ? p->answer.tol / 100 : p->answer.tol);
+		type = p->answer.percent ? "1" : "2";
+		mform_use(m, p->nvars);
+	} else {
+		const qb_numeric *num = qb_question_num(q);
+		double half = num ? (num->hi - num->lo) / 2 : 0;
+		free(a->raw);
+		qb_buf b = QB_BUF_INIT;
+		put_number(&b, num ? (num->range ? num->lo + half : num->value) : 0);
+		a->raw = qb_buf_detach(&b);
+		put_number(&t, num ? (num->range ? half : num->tol) : 0);
+	}
+	start_answer(c, "100", a->raw, false, NULL);
+	calc_answer_tail(c, qb_buf_cstr(&t), type, p->answer.decimals);
+	xok(c, xmlTextWriterEndElement(c->w));
+	size_t nmore;
+	const qb_num_more **more = qb_question_num_more_by_credit(q, &nmore);
+	for (size_t i = 0; i < nmore; i++) {
+		const qb_num_more *mo = more[i];
+		qb_buf f = QB_BUF_INIT, val = QB_BUF_INIT, tol = QB_BUF_INIT;
+		double half = (mo->num.hi - mo->num.lo) / 2;
+		qb_buf_appendf(&f, "%.7g", mo->credit);
+		put_number(&val, mo->num.range ? mo->num.lo + half : mo->num.value);
+		put_number(&tol, mo->num.range ? half : mo->num.tol);
+		start_answer(c, qb_buf_cstr(&f), qb_buf_cstr(&val), false,
+		             mo->feedback.present ? &mo->feedback : NULL);
+		calc_answer_tail(c, qb_buf_cstr(&tol), "2", p->answer.decimals);
+		xok(c, xmlTextWriterEndElement(c->w));
+		qb_buf_dispose(&f);
+		qb_buf_dispose(&val);
+		qb_buf_dispose(&tol);
+	}
+	free(more);
+	if (qb_question_feedback_wrong(q)->present) {
+		start_answer(c, "0", "*", false, qb_question_feedback_wrong(q));
+		calc_answer_tail(c, "0", "2", p->answer.decimals);
+		xok(c, xmlTextWriterEndElement(c->w));
+	}
+	if (qb_question_rare(q)->unit) {
+		xok(c, xmlTextWriterStartElement(c->w, BAD_CAST "units"));
+		xok(c, xmlTextWriterStartElement(c->w, BAD_CAST "unit"));
+		write_elem(c, "multiplier", "1");
+		write_elem(c, "unit_name", qb_question_rare(q)->unit);
+		xok(c, xmlTextWriterEndElement(c->w));
+		xok(c, xmlTextWriterEndElement(c->w));
+	}
+	write_elem(c, "unitgradingtype", "0");
+	write_elem(c, "unitpenalty", "0");
+	write_elem(c, "showunits", qb_question_rare(q)->unit ? "0" : "3");
+	write_elem(c, "unitsleft", "0");
+	write_datasets(c, m);
+	c->pm = NULL;
+	end_question(c, q);
+	qb_buf_dispose(&qtext);
 	qb_buf_dispose(&t);
 }
 
@@ -990,12 +1628,34 @@ static void write_multianswer(ctx *c, const qb_question *q)
 	qb_arena_dispose(&a);
 }
 
+/* Whether Moodle writes q with datasets (calculated, calculatedmulti);
+ * a parameterised question of another type is written with its first
+ * draw (qb_check_moodlexml() warns). */
+static bool calculated_type(const qb_question *q)
+{
+	return q->type == QB_QTYPE_NUMERIC || q->type == QB_QTYPE_SINGLE ||
+	       q->type == QB_QTYPE_MULTIPLE;
+}
+
 static void write_question(ctx *c, const qb_question *q)
 {
+	const qb_params *p = qb_question_params(q);
+	if (p && qb_question_ndraws(q) && calculated_type(q)) {
+		mform *m = mform_make(q, p);
+		if (q->type == QB_QTYPE_NUMERIC)
+			write_calculated(c, q, m);
+		else
+			write_multichoice(c, q, m);
+		mform_free(m);
+		return;
+	}
+	qb_arena a = {0};
+	if (p && qb_question_ndraws(q))
+		q = qb_render_draw(c->r, &a, q, 0);
 	switch (q->type) {
 	case QB_QTYPE_SINGLE:
 	case QB_QTYPE_MULTIPLE:
-		write_multichoice(c, q);
+		write_multichoice(c, q, NULL);
 		break;
 	case QB_QTYPE_TRUE_FALSE:
 		write_truefalse(c, q);
@@ -1013,6 +1673,7 @@ static void write_question(ctx *c, const qb_question *q)
 		write_multianswer(c, q);
 		break;
 	}
+	qb_arena_dispose(&a);
 }
 
 /* ---- passages ---- */
@@ -1210,12 +1871,63 @@ static void check_marks(const qb_render_ctx *r, const qb_bank *bank, const qb_qu
 /* What Moodle XML cannot express, at the question: an error when the
  * question cannot be written, a warning when the nearest Moodle question
  * is written instead. */
+/* A parameterised question written with datasets: what its formulas
+ * and pool become in Moodle. */
+static void check_calculated(const qb_question *q, const qb_params *p)
+{
+	mform *m = mform_make(q, p);
+	for (size_t i = 0; i < m->n; i++) {
+		if (!m->v[i].fallback)
+			continue;
+		bool answer = i == p->nvars;
+		const char *f = answer ? p->answer.formula : p->vars[i].formula;
+		size_t n = strlen(f);
+		while (n && f[n - 1] == ' ')
+			n--;
+		qb_diag_warning(answer ? p->answer.loc : p->vars[i].def_loc,
+		                "question '%s': Moodle's formulas have no form of '%.*s' (none of its "
+		                "functions): Moodle gets its values from the pool, as the dataset '%s'",
+		                q->id, (int)n, f, m->v[i].name);
+	}
+	if (p->npool > MOODLE_MAX_ITEMS)
+		qb_diag_warning(p->draws_loc.line ? p->draws_loc : p->loc,
+		                "question '%s' has %zu draws: a Moodle calculated question holds at "
+		                "most %d, so the first %d are written", q->id, p->npool,
+		                MOODLE_MAX_ITEMS, MOODLE_MAX_ITEMS);
+	mform_free(m);
+}
+
+/* Moodle's name of a question type that has no datasets. */
+static const char *moodle_type(const qb_question *q)
+{
+	switch (q->type) {
+	case QB_QTYPE_TRUE_FALSE:
+		return "truefalse";
+	case QB_QTYPE_SHORT:
+		return "shortanswer";
+	case QB_QTYPE_MATCHING:
+		return "matching";
+	default:
+		return "cloze";
+	}
+}
+
 void qb_check_moodlexml(const qb_render_ctx *r, const qb_bank *bank)
 {
 	size_t nlangs;
 	const char **langs = moodle_langs(r, &nlangs);
+	qb_arena drawn = {0};
 	for (size_t i = 0; i < bank->nquestions; i++) {
 		const qb_question *q = &bank->questions[i];
+		const qb_params *params = qb_question_params(q);
+		if (params && qb_question_ndraws(q) && calculated_type(q)) {
+			check_calculated(q, params);
+		} else if (params && qb_question_ndraws(q)) {
+			qb_diag_warning(params->loc, "question '%s': Moodle's %s questions have no "
+			                "datasets: it is written with its first draw", q->id,
+			                moodle_type(q));
+			q = qb_render_draw(r, &drawn, q, 0);
+		}
 		bool all = qb_question_scoring(bank, q) == QB_SCORING_ALL;
 		if (strlen(q->id) > IDNUMBER_MAX)
 			qb_render_error(r, q->id_loc, "question id '%s' is longer than Moodle's %d "
@@ -1254,6 +1966,7 @@ void qb_check_moodlexml(const qb_render_ctx *r, const qb_bank *bank)
 			break;
 		}
 	}
+	qb_arena_dispose(&drawn);
 	free(langs);
 }
 

@@ -432,10 +432,65 @@ def check_description(q, where):
         bad(where, "a description with a grade")
 
 
+def check_calc_common(q, where):
+    """What import_calculated() reads unguarded (a PHP warning, or a
+    NULL in the database, when missing): each answer's tolerance,
+    tolerancetype, correctanswerformat and correctanswerlength; each
+    dataset's status, name, type, distribution, minimum, maximum, decimals,
+    itemcount, items numbered 1..itemcount."""
+    if q.findtext("synchronize") not in ("0", "1", "2"):
+        bad(where, "synchronize")
+    for j, a in enumerate(q.findall("answer")):
+        if a.findtext("tolerancetype") not in ("1", "2", "3") or \
+                a.findtext("correctanswerformat") not in ("1", "2") or \
+                not re.fullmatch(r"[0-9]+", a.findtext("correctanswerlength") or ""):
+            bad(where, f"answer {j}: tolerancetype, correctanswerformat or correctanswerlength")
+        try:
+            float(a.findtext("tolerance"))
+        except (TypeError, ValueError):
+            bad(where, f"answer {j}: tolerance {a.findtext('tolerance')!r}")
+    defs = q.findall("dataset_definitions/dataset_definition")
+    if not defs:
+        bad(where, "no dataset: Moodle has no variant to draw")
+    for d in defs:
+        for tag in ("status/text", "name/text", "type", "distribution/text", "minimum/text",
+                    "maximum/text", "decimals/text", "itemcount", "number_of_items"):
+            if d.find(tag) is None:
+                bad(where, f"a dataset without <{tag}>")
+        n = int(d.findtext("itemcount") or 0)
+        items = [int(i.findtext("number")) for i in d.findall("dataset_items/dataset_item")]
+        if items != list(range(1, n + 1)) or not 1 <= n <= 100:
+            bad(where, f"dataset {d.findtext('name/text')!r}: items {items[:5]}, itemcount {n}")
+        for i in d.findall("dataset_items/dataset_item"):
+            try:
+                float(i.findtext("value"))
+            except (TypeError, ValueError):
+                bad(where, f"dataset item value {i.findtext('value')!r}")
+
+
+def check_calculated(q, where):
+    check_calc_common(q, where)
+    ans = answers_of(q, where, False)
+    if not any(v == 100 for v, _, _ in ans):
+        bad(where, "no answer at 100")
+    fields = {k: q.findtext(k) for k in ("unitgradingtype", "unitpenalty", "showunits", "unitsleft")}
+    if fields["showunits"] not in ("0", "1", "2", "3"):
+        bad(where, f"unit options {fields}")
+
+
+def check_calculatedmulti(q, where):
+    check_calc_common(q, where)
+    for fb in ("correctfeedback", "partiallycorrectfeedback", "incorrectfeedback"):
+        if not text_of(q.find(fb), f"{where} {fb}").strip():
+            bad(where, f"{fb} is empty")
+    check_multichoice(q, where)
+
+
 TYPE_CHECKS = {"multichoice": check_multichoice, "truefalse": check_truefalse,
                "shortanswer": check_shortanswer, "numerical": check_numerical,
                "matching": check_matching, "cloze": check_cloze,
-               "description": check_description}
+               "description": check_description, "calculated": check_calculated,
+               "calculatedsimple": check_calculated, "calculatedmulti": check_calculatedmulti}
 
 
 def roundtrip(path, dump_path, bankdir):
