@@ -479,6 +479,7 @@ void qb_params_set_answer(qb_bank *bank, qb_params *p, const char *s, size_t n, 
 	int tdec = take_decimals(t, &tl);
 	if (tdec >= 0 && tdec <= 15)
 		p->answer.decimals = tdec, p->answer.decimals_written = true;
+	trim(&t, &tl); /* the space before 'decimals' */
 	if (tl && t[tl - 1] == '%') {
 		p->answer.percent = true;
 		tl--;
