@@ -971,6 +971,23 @@ static char *wildcard_name(const mform *m, size_t self, const char *want)
 	}
 }
 
+/* The decimals formula variable i is shown with: those written, else
+ * (qbc shows it without trailing zeros) the most any written draw needs. */
+static int shown_decimals(const mform *m, size_t i)
+{
+	const qb_params *p = m->p;
+	bool written = i < p->nvars ? p->vars[i].decimals_written : p->answer.decimals_written;
+	int dec = i < p->nvars ? p->vars[i].decimals : p->answer.decimals, most = 0;
+	for (size_t k = 0; !written && k < m->nitems; k++) {
+		double x = qb_params_value(p, k, i);
+		int d = 0;
+		while (d < dec && fabs(x * pow(10, d) - round(x * pow(10, d))) > 1e-9 * fmax(1, fabs(x * pow(10, d))))
+			d++;
+		most = d > most ? d : most;
+	}
+	return written ? dec : most;
+}
+
 /* Variable i (i == nvars: the answer) as a dataset of its pool values. */
 static void as_dataset(mform *m, size_t i, const char *want)
 {
@@ -981,7 +998,7 @@ static void as_dataset(mform *m, size_t i, const char *want)
 	free(v->text);
 	v->expr = qb_xasprintf("{%s}", v->name);
 	v->text = i < m->p->nvars ? qb_xasprintf("{%s}", v->name)
-	                          : qb_xasprintf("{=round({%s},%d)}", v->name, m->p->answer.decimals);
+	                          : qb_xasprintf("{=round({%s},%d)}", v->name, shown_decimals(m, i));
 	memset(v->deps, 0, m->n * sizeof *v->deps);
 	v->deps[i] = true;
 }
@@ -1040,7 +1057,7 @@ static mform *mform_make(const qb_question *q, const qb_params *p)
 	if (p->answer.formula) {
 		a->raw = moodle_formula(m, p->answer.formula, p->nnamed, a->deps);
 		if (a->raw) {
-			a->text = qb_xasprintf("{=round(%s,%d)}", a->raw, p->answer.decimals);
+			a->text = qb_xasprintf("{=round(%s,%d)}", a->raw, shown_decimals(m, p->nvars));
 		} else {
 			as_dataset(m, p->nvars, "answer");
 			a->raw = qb_xstrdup(a->expr);
@@ -1102,23 +1119,6 @@ static void pm_md_html(ctx *c, qb_buf *out, const char *md)
 	}
 	qb_buf_dispose(&marked);
 	qb_buf_dispose(&html);
-}
-
-/* The decimals formula variable i is shown with: those written, else
- * (qbc shows it without trailing zeros) the most any written draw needs. */
-static int shown_decimals(const mform *m, size_t i)
-{
-	const qb_params *p = m->p;
-	bool written = i < p->nvars ? p->vars[i].decimals_written : p->answer.decimals_written;
-	int dec = i < p->nvars ? p->vars[i].decimals : p->answer.decimals, most = 0;
-	for (size_t k = 0; !written && k < m->nitems; k++) {
-		double x = qb_params_value(p, k, i);
-		int d = 0;
-		while (d < dec && fabs(x * pow(10, d) - round(x * pow(10, d))) > 1e-9 * fmax(1, fabs(x * pow(10, d))))
-			d++;
-		most = d > most ? d : most;
-	}
-	return written ? dec : most;
 }
 
 /* The decimals of the formulas in t's languages: a calculatedmulti
@@ -1257,7 +1257,8 @@ static void write_calculated(ctx *c, const qb_question *q, mform *m)
 		put_number(&t, num ? (num->range ? half : num->tol) : 0);
 	}
 	start_answer(c, "100", a->raw, false, NULL);
-	calc_answer_tail(c, qb_buf_cstr(&t), type, p->answer.decimals);
+	calc_answer_tail(c, qb_buf_cstr(&t), type,
+	                 p->answer.formula ? shown_decimals(m, p->nvars) : p->answer.decimals);
 	xok(c, xmlTextWriterEndElement(c->w));
 	size_t nmore;
 	const qb_num_more **more = qb_question_num_more_by_credit(q, &nmore);
