@@ -3,6 +3,7 @@
  * read the source, import it into the model, run the checks, write the
  * .qb (write_qb.c) and its media, report what was carried. */
 #include "import.h"
+#include "params.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -1109,7 +1110,9 @@ int qb_imp_run(qb_imp *im, const char **fmt, const char *data, size_t len)
 	if (!im->lang_given)
 		guess_lang(im);
 	finish_bank(im, im->title ? im->title : im->bank->id);
-	return 0;
+	/* the pools of parameterised questions (Moodle's calculated ones):
+	 * their tables, checked as a bank's are */
+	return qb_params_draw(im->bank) ? -1 : 0;
 }
 
 void qb_imp_dispose(qb_imp *im)

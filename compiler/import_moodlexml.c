@@ -3,9 +3,11 @@
  *
  * Types carried: multichoice (single and multiple), truefalse,
  * shortanswer, numerical, matching, multianswer (cloze; its SHORTANSWER
- * and MULTICHOICE gaps); a description becomes the passage of the
- * questions that follow it (until the next description or category).
- * Others (essay, calculated, drag-and-drop, random, ...) are skipped with
+ * and MULTICHOICE gaps), calculated, calculatedsimple and calculatedmulti
+ * (parameterised questions, their datasets the pool); a description
+ * becomes the passage of the questions that follow it (until the next
+ * description or category).
+ * Others (essay, drag-and-drop, random, ...) are skipped with
  * a located warning naming the question.  Texts: every <text> is HTML (or plain for format
  * "plain_text"/"moodle_auto_format"), split per language by Moodle's
  * <span lang="xx" class="multilang"> and {mlang xx}...{mlang}, each
@@ -25,6 +27,7 @@
 #include <libxml/uri.h>
 #include <libxml/xmlreader.h>
 #include <math.h>
+#include <matheval.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -33,6 +36,7 @@
 #include "diag.h"
 #include "i18n.h"
 #include "import.h"
+#include "params.h"
 #include "utf8.h"
 #include "validate.h"
 
@@ -47,7 +51,11 @@ typedef struct mx {
 	char qlangs[QB_IMP_MAX_LANGS][QB_IMP_LANG_LEN]; /* the languages of the question's prompt      */
 	size_t nqlangs;
 	size_t penalties;
+	struct mcalc *calc; /* a calculated question's datasets while its
+	                       texts are read (their placeholders), or NULL */
 } mx;
+
+static void calc_md(mx *x, qb_buf *out, const char *html, qb_imp_format f);
 
 static bool is(const xmlNode *n, const char *name)
 {
@@ -217,6 +225,10 @@ static void old_picture(mx *x, const xmlNode *qn, qb_imp_ml *ml)
 /* The Markdown of one language's HTML (or plain text). */
 static void to_md(mx *x, qb_buf *out, const char *html, qb_imp_format f)
 {
+	if (x->calc) {
+		calc_md(x, out, html, f);
+		return;
+	}
 	qb_html_md_cb cb = {html_lost, html_image, x};
 	qb_imp_text_md(out, html, f, &cb);
 }
@@ -510,6 +522,8 @@ static void drop_box_line(qb_text *t)
 	}
 }
 
+static void units_of(mx *x, qb_question *q, const xmlNode *qn);
+
 static void numerical(mx *x, xmlNode *qn, qb_loc loc)
 {
 	qb_question *q = qb_imp_question(x->im, QB_QTYPE_NUMERIC, loc);
@@ -590,6 +604,14 @@ static void numerical(mx *x, xmlNode *qn, qb_loc loc)
 	qb_rare *rare = qb_question_rare_w(&x->im->bank->arena, q);
 	rare->num = num;
 	rare->answer_loc = loc;
+	units_of(x, q, qn);
+	common(x, q, qn);
+}
+
+/* A numerical or calculated question's one unit (multiplier 1). */
+static void units_of(mx *x, qb_question *q, const xmlNode *qn)
+{
+	qb_rare *rare = qb_question_rare_w(&x->im->bank->arena, q);
 	xmlNode *u = child(child(qn, "units"), "unit");
 	for (xmlNode *v = u; v; v = v->next) {
 		if (!is(v, "unit"))
@@ -605,7 +627,6 @@ static void numerical(mx *x, xmlNode *qn, qb_loc loc)
 		free(m);
 		free(name);
 	}
-	common(x, q, qn);
 }
 
 /* The feedback for any wrong answer of a matching question: what its
@@ -1109,6 +1130,756 @@ static void multianswer(mx *x, xmlNode *qn, qb_loc loc, const char *name)
 	qb_imp_ml_dispose(&wrong);
 }
 
+/* ---- calculated questions (issue 38) ----
+ *
+ * Moodle's calculated, calculatedsimple and calculatedmulti: their
+ * datasets' items are the pool, a 'draws:' table (item k of every dataset
+ * is draw k, as Moodle takes one item number for all of them), the
+ * answer's formula qbc's answer formula with its tolerance (relative:
+ * a percentage; nominal: absolute) and its correctanswerlength as its
+ * decimals.  Moodle's formulas (PHP, after qtype_calculated_find_formula_
+ * errors()) are made GNU libmatheval's: '{h}' the variable h, pow(a,b)
+ * (a)^(b), '**' '^', pi() pi, log10, log(x,b), deg2rad and rad2deg as
+ * their quotients; round(F,d) a variable 'rN = F decimals d' (qbc rounds a
+ * variable to its decimals before a formula uses it), and so is a text's
+ * '{=F}' that Moodle shows with an answer's correctanswerlength (an
+ * option of calculatedmulti, an answer's feedback).  libmatheval checks
+ * the result; a formula that uses what qbc's formulas lack (floor, fmod,
+ * min, PHP's operators ...) skips the question with a warning. */
+
+#define CALC_OPEN "\xEE\x80\x81"  /* U+E001: a placeholder's mark */
+#define CALC_CLOSE "\xEE\x80\x82" /* U+E002                        */
+
+typedef struct mcalc {
+	char **wild;      /* the datasets' Moodle names                 */
+	char **name;      /* their qbc names                            */
+	size_t nwild;
+	double *table;    /* nrows * nwild: item k of dataset i at [k * nwild + i] */
+	char **vtext;     /* the items as written                       */
+	size_t nrows;
+	char **dname, **dformula; /* the variables round() made         */
+	int *ddec;
+	bool *dfixed;     /* shown with ddec decimals (sprintf's), not
+	                     without trailing zeros (PHP's number)        */
+	size_t nderived;
+	char **ph;        /* the placeholders of the text being read    */
+	size_t nph;
+	int decimals;     /* the decimals a text's '{=F}' is shown with (an
+	                     answer's correctanswerlength), or -1         */
+	char *answer;     /* a numeric question's answer as Moodle writes it,
+	                     without spaces: '{=round(it,L)}' (L its
+	                     correctanswerlength) is qbc's '{answer}'      */
+	int answer_len;
+	char *why;        /* what qbc cannot read (heap), or NULL       */
+} mcalc;
+
+static void mcalc_dispose(mcalc *k)
+{
+	for (size_t i = 0; i < k->nwild; i++) {
+		free(k->wild[i]);
+		free(k->name[i]);
+	}
+	for (size_t i = 0; i < k->nrows * k->nwild; i++)
+		free(k->vtext[i]);
+	for (size_t i = 0; i < k->nderived; i++) {
+		free(k->dname[i]);
+		free(k->dformula[i]);
+	}
+	for (size_t i = 0; i < k->nph; i++)
+		free(k->ph[i]);
+	free(k->wild);
+	free(k->name);
+	free(k->table);
+	free(k->vtext);
+	free(k->dname);
+	free(k->dformula);
+	free(k->ddec);
+	free(k->dfixed);
+	free(k->ph);
+	free(k->why);
+	free(k->answer);
+}
+
+static void calc_fail(mcalc *k, char *why)
+{
+	if (!k->why)
+		k->why = why;
+	else
+		free(why);
+}
+
+static bool calc_alpha(char ch)
+{
+	return (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z');
+}
+
+static bool calc_digit(char ch)
+{
+	return ch >= '0' && ch <= '9';
+}
+
+/* Whether name (qbc's) is taken by a dataset or a derived variable. */
+static bool calc_taken(const mcalc *k, const char *name)
+{
+	for (size_t i = 0; i < k->nwild; i++)
+		if (k->name[i] && strcmp(k->name[i], name) == 0)
+			return true;
+	for (size_t i = 0; i < k->nderived; i++)
+		if (strcmp(k->dname[i], name) == 0)
+			return true;
+	return strcmp(name, "answer") == 0 || strcmp(name, "pi") == 0 || strcmp(name, "e") == 0;
+}
+
+/* qbc's name for Moodle's wildcard w ([[:alpha:]][[:alpha:][:digit:]_\s-]*):
+ * w itself when qbc reads it, else with '_' for each other character. */
+static char *calc_name(const mcalc *k, const char *w)
+{
+	qb_buf b = QB_BUF_INIT;
+	for (const char *p = w; *p; p++)
+		qb_buf_putc(&b, calc_alpha(*p) || calc_digit(*p) || *p == '_' ? *p : '_');
+	char *base = qb_buf_detach(&b);
+	char *name = qb_xstrdup(base);
+	for (int n = 2; !qb_params_name_ok(name, strlen(name)) || calc_taken(k, name); n++) {
+		free(name);
+		name = qb_xasprintf("%s_%d", base, n);
+	}
+	free(base);
+	return name;
+}
+
+/* The variable 'rN = formula decimals d' (a new one, or the one made for
+ * the same formula and decimals before); its name.  fixed: shown with d
+ * decimals, as Moodle shows an option's formula; else as Moodle shows a
+ * text's round(F,d), without trailing zeros: qbc's formula variable
+ * without 'decimals' when d is 2 (its rounding). */
+static const char *calc_derived(mcalc *k, const char *formula, int d, bool fixed)
+{
+	fixed = fixed || d != 2;
+	for (size_t i = 0; i < k->nderived; i++)
+		if (k->ddec[i] == d && k->dfixed[i] == fixed && strcmp(k->dformula[i], formula) == 0)
+			return k->dname[i];
+	char *name = NULL;
+	for (size_t n = k->nderived + 1; !name || calc_taken(k, name); n++) {
+		free(name);
+		name = qb_xasprintf("r%zu", n);
+	}
+	k->dname = qb_xrealloc(k->dname, (k->nderived + 1) * sizeof *k->dname);
+	k->dformula = qb_xrealloc(k->dformula, (k->nderived + 1) * sizeof *k->dformula);
+	k->ddec = qb_xrealloc(k->ddec, (k->nderived + 1) * sizeof *k->ddec);
+	k->dfixed = qb_xrealloc(k->dfixed, (k->nderived + 1) * sizeof *k->dfixed);
+	k->dfixed[k->nderived] = fixed;
+	k->dname[k->nderived] = name;
+	k->dformula[k->nderived] = qb_xstrdup(formula);
+	k->ddec[k->nderived] = d;
+	return k->dname[k->nderived++];
+}
+
+static bool calc_formula(mcalc *k, const char *s, size_t n, qb_buf *out);
+
+/* The end of the call whose '(' is s[open] (its ')'), or n. */
+static size_t calc_close(const char *s, size_t n, size_t open)
+{
+	int depth = 0;
+	for (size_t i = open; i < n; i++) {
+		depth += s[i] == '(' ? 1 : s[i] == ')' ? -1 : 0;
+		if (!depth)
+			return i;
+	}
+	return n;
+}
+
+/* Moodle's function call name(args) as qbc's formula, appended to out. */
+static bool calc_call(mcalc *k, const char *fn, size_t fl, const char *args, size_t n, qb_buf *out)
+{
+	static const char *const same[] = {"abs", "acos", "acosh", "asin", "asinh", "atan",
+	                                   "atanh", "cos", "cosh", "exp", "log", "sin",
+	                                   "sinh", "sqrt", "tan", "tanh"};
+	/* the arguments, split at the commas outside parentheses */
+	const char *arg[3] = {NULL, NULL, NULL};
+	size_t alen[3] = {0, 0, 0}, na = 0;
+	int depth = 0;
+	size_t from = 0;
+	for (size_t i = 0; i <= n; i++) {
+		char ch = i < n ? args[i] : ',';
+		depth += ch == '(' ? 1 : ch == ')' ? -1 : 0;
+		if (ch == ',' && depth == 0) {
+			if (na == 3)
+				return false;
+			arg[na] = args + from;
+			alen[na++] = i - from;
+			from = i + 1;
+		}
+	}
+	bool blank = na == 1;
+	for (size_t i = 0; blank && i < alen[0]; i++)
+		blank = strchr(" \t\r\n", arg[0][i]) != NULL;
+	if (blank)
+		na = 0;
+#define FN(str) (fl == strlen(str) && memcmp(fn, str, fl) == 0)
+	qb_buf a = QB_BUF_INIT, b = QB_BUF_INIT;
+	bool ok = true;
+	if (FN("pi")) {
+		ok = na == 0;
+		qb_buf_puts(out, "pi");
+	} else if (FN("round")) {
+		int d = 0;
+		if (na == 2) {
+			char *dec = qb_xstrndup(arg[1], alen[1]), *end;
+			long v = strtol(dec, &end, 10);
+			while (*end == ' ')
+				end++;
+			ok = end != dec && !*end && v >= 0 && v <= 15;
+			d = (int)v;
+			free(dec);
+		}
+		ok = ok && (na == 1 || na == 2) && calc_formula(k, arg[0], alen[0], &a);
+		if (ok)
+			qb_buf_puts(out, calc_derived(k, qb_buf_cstr(&a), d, false));
+	} else if (na == 2 && (FN("pow") || FN("log"))) {
+		ok = calc_formula(k, arg[0], alen[0], &a) && calc_formula(k, arg[1], alen[1], &b);
+		if (ok && FN("pow"))
+			qb_buf_appendf(out, "((%s)^(%s))", qb_buf_cstr(&a), qb_buf_cstr(&b));
+		else if (ok)
+			qb_buf_appendf(out, "(log(%s)/log(%s))", qb_buf_cstr(&a), qb_buf_cstr(&b));
+	} else if (na == 1 && (FN("log10") || FN("deg2rad") || FN("rad2deg"))) {
+		ok = calc_formula(k, arg[0], alen[0], &a);
+		qb_buf_appendf(out, FN("log10") ? "(log(%s)/log(10))" : FN("deg2rad") ? "((%s)*pi/180)"
+		                                                                      : "((%s)*180/pi)",
+		               qb_buf_cstr(&a));
+	} else {
+		size_t i;
+		for (i = 0; i < QB_NELEM(same) && !FN(same[i]); i++)
+			;
+		ok = i < QB_NELEM(same) && na == 1 && calc_formula(k, arg[0], alen[0], &a);
+		if (ok)
+			qb_buf_appendf(out, "%.*s(%s)", (int)fl, fn, qb_buf_cstr(&a));
+		else if (!k->why)
+			calc_fail(k, qb_xasprintf("Moodle's function '%.*s' (with %zu argument%s)", (int)fl,
+			                          fn, na, na == 1 ? "" : "s"));
+	}
+#undef FN
+	qb_buf_dispose(&a);
+	qb_buf_dispose(&b);
+	return ok;
+}
+
+/* Moodle's formula s[0..n) as qbc's, appended to out. */
+static bool calc_formula(mcalc *k, const char *s, size_t n, qb_buf *out)
+{
+	for (size_t i = 0; i < n;) {
+		char ch = s[i];
+		if (strchr(" \t\r\n", ch)) {
+			i++;
+		} else if (ch == '{') {
+			size_t e = i + 1;
+			while (e < n && s[e] != '}')
+				e++;
+			size_t w;
+			for (w = 0; w < k->nwild; w++)
+				if (strlen(k->wild[w]) == e - i - 1 && memcmp(k->wild[w], s + i + 1, e - i - 1) == 0)
+					break;
+			if (e == n || w == k->nwild) {
+				calc_fail(k, qb_xasprintf("'%.*s', which names no dataset", (int)(e - i + (e < n)),
+				                          s + i));
+				return false;
+			}
+			qb_buf_puts(out, k->name[w]);
+			i = e + 1;
+		} else if (calc_digit(ch) || (ch == '.' && i + 1 < n && calc_digit(s[i + 1]))) {
+			while (i < n && (calc_digit(s[i]) || s[i] == '.'))
+				qb_buf_putc(out, s[i++]);
+			if (i + 1 < n && (s[i] == 'e' || s[i] == 'E') &&
+			    (calc_digit(s[i + 1]) || (i + 2 < n && strchr("+-", s[i + 1]) && calc_digit(s[i + 2])))) {
+				qb_buf_putc(out, s[i++]);
+				qb_buf_putc(out, s[i++]);
+				while (i < n && calc_digit(s[i]))
+					qb_buf_putc(out, s[i++]);
+			}
+		} else if (calc_alpha(ch) || ch == '_') {
+			size_t b = i;
+			while (i < n && (calc_alpha(s[i]) || calc_digit(s[i]) || s[i] == '_'))
+				i++;
+			size_t fl = i - b;
+			while (i < n && strchr(" \t", s[i]))
+				i++;
+			if (i == n || s[i] != '(') {
+				calc_fail(k, qb_xasprintf("'%.*s'", (int)fl, s + b));
+				return false;
+			}
+			size_t close = calc_close(s, n, i);
+			if (close == n)
+				return false;
+			if (!calc_call(k, s + b, fl, s + i + 1, close - i - 1, out))
+				return false;
+			i = close + 1;
+		} else if (ch == '*' && i + 1 < n && s[i + 1] == '*') {
+			qb_buf_putc(out, '^');
+			i += 2;
+		} else if (strchr("+-*/()", ch)) {
+			qb_buf_putc(out, ch);
+			i++;
+		} else {
+			calc_fail(k, qb_xasprintf("PHP's operator '%c'", ch));
+			return false;
+		}
+	}
+	return true;
+}
+
+/* Moodle's formula f as qbc's (heap), checked by libmatheval; NULL
+ * (k->why says why) when qbc cannot read it. */
+static char *calc_convert(mcalc *k, const char *f)
+{
+	qb_buf out = QB_BUF_INIT;
+	if (!calc_formula(k, f, strlen(f), &out) || !out.len) {
+		if (!k->why)
+			calc_fail(k, qb_xasprintf("the formula '%s'", f));
+		qb_buf_dispose(&out);
+		return NULL;
+	}
+	void *ev = evaluator_create(out.ptr);
+	if (!ev) {
+		calc_fail(k, qb_xasprintf("the formula '%s'", f));
+		qb_buf_dispose(&out);
+		return NULL;
+	}
+	evaluator_destroy(ev);
+	return qb_buf_detach(&out);
+}
+
+/* Whether s (after a text's '{=') is 'round(ANSWER,L)}', spaces aside:
+ * its '}' then, else NULL. */
+static const char *calc_is_answer(const mcalc *k, const char *s, const char *unused)
+{
+	(void)unused;
+	char want[64];
+	snprintf(want, sizeof want, ",%d)}", k->answer_len);
+	const char *parts[] = {"round(", k->answer, want};
+	for (size_t i = 0; i < 3; i++)
+		for (const char *w = parts[i]; *w; w++) {
+			while (*s == ' ')
+				s++;
+			if (*s++ != *w)
+				return NULL;
+		}
+	return s - 1;
+}
+
+/* k with the placeholders of html made marks (appended to out): a
+ * dataset's '{h}' and a '{=F}' (Moodle's FORMULAS_IN_TEXT_REGEX), each
+ * mark's qbc placeholder in k->ph. */
+static void calc_protect(mcalc *k, qb_buf *out, const char *html)
+{
+	for (const char *p = html; *p; p++) {
+		const char *e = *p == '{' ? strchr(p, '}') : NULL;
+		char *ph = NULL;
+		if (e && p[1] != '=') {
+			for (size_t w = 0; w < k->nwild && !ph; w++)
+				if (strlen(k->wild[w]) == (size_t)(e - p - 1) && memcmp(k->wild[w], p + 1, (size_t)(e - p - 1)) == 0)
+					ph = qb_xasprintf("{%s}", k->name[w]);
+		} else if (e && k->answer && calc_is_answer(k, p + 2, strchr(p, '}'))) {
+			e = calc_is_answer(k, p + 2, NULL);
+			ph = qb_xstrdup("{answer}");
+		} else if (e) {
+			/* '{=' [^{}]* ('{' name '}' [^{}]*)* '}' */
+			e = p + 2;
+			while (*e && *e != '}') {
+				if (*e == '{') {
+					const char *c = strchr(e, '}');
+					if (!c || memchr(e + 1, '{', (size_t)(c - e - 1)))
+						break;
+					e = c;
+				}
+				e++;
+			}
+			if (*e == '}') {
+				char *f = qb_xstrndup(p + 2, (size_t)(e - p - 2));
+				char *conv = calc_convert(k, f);
+				if (conv) {
+					size_t var = k->nderived;
+					for (size_t d = 0; d < k->nderived && var == k->nderived; d++)
+						if (strcmp(k->dname[d], conv) == 0)
+							var = d;
+					/* round(F,d) of an option Moodle shows with L
+					 * decimals: 'rM = rN decimals L' when L != d */
+					if (var < k->nderived && k->decimals >= 0 &&
+					    !(k->ddec[var] == k->decimals && k->dfixed[var]))
+						ph = qb_xasprintf("{%s}", calc_derived(k, conv, k->decimals, true));
+					else if (var < k->nderived)
+						ph = qb_xasprintf("{%s}", conv);
+					else if (k->decimals >= 0)
+						ph = qb_xasprintf("{%s}", calc_derived(k, conv, k->decimals, true));
+					else
+						ph = qb_xasprintf("{=%s}", conv);
+				}
+				free(conv);
+				free(f);
+			}
+		}
+		if (!ph) {
+			qb_buf_putc(out, *p);
+			continue;
+		}
+		k->ph = qb_xrealloc(k->ph, (k->nph + 1) * sizeof *k->ph);
+		k->ph[k->nph] = ph;
+		qb_buf_appendf(out, CALC_OPEN "%zu" CALC_CLOSE, k->nph++);
+		p = e;
+	}
+}
+
+/* md with the marks made qbc's placeholders and every other '{' '\{'
+ * (a '{x}' naming nothing is an error in qbc, text in Moodle). */
+static void calc_restore(const mcalc *k, qb_buf *out, const char *md)
+{
+	for (const char *p = md; *p; p++) {
+		if (strncmp(p, CALC_OPEN, sizeof CALC_OPEN - 1) == 0) {
+			char *end;
+			size_t i = strtoul(p + sizeof CALC_OPEN - 1, &end, 10);
+			if (i < k->nph && strncmp(end, CALC_CLOSE, sizeof CALC_CLOSE - 1) == 0) {
+				qb_buf_puts(out, k->ph[i]);
+				p = end + sizeof CALC_CLOSE - 2;
+				continue;
+			}
+		}
+		if (*p == '{' && (p == md || p[-1] != '\\'))
+			qb_buf_putc(out, '\\');
+		qb_buf_putc(out, *p);
+	}
+}
+
+/* Whether every formula of html is one qbc reads (a dry run of
+ * calc_protect() on a scratch copy of k's datasets); k->why says why
+ * not. */
+static bool calc_readable(mcalc *k, const char *html)
+{
+	mcalc t = {.wild = k->wild, .name = k->name, .nwild = k->nwild, .decimals = -1};
+	qb_buf out = QB_BUF_INIT;
+	calc_protect(&t, &out, html);
+	qb_buf_dispose(&out);
+	bool ok = !t.why;
+	if (t.why)
+		calc_fail(k, t.why);
+	t.why = NULL;
+	t.wild = t.name = NULL;
+	t.nwild = 0;
+	mcalc_dispose(&t);
+	return ok;
+}
+
+/* Whether every text of the question qn (texts, answers, feedback) and
+ * every answer formula is one qbc reads. */
+static bool calc_all_readable(mcalc *k, const xmlNode *qn, bool multi)
+{
+	static const char *const texts[] = {"questiontext", "generalfeedback", "correctfeedback",
+	                                    "partiallycorrectfeedback", "incorrectfeedback"};
+	bool ok = true;
+	for (size_t i = 0; i < QB_NELEM(texts) && ok; i++) {
+		char *s = text_of(child(qn, texts[i]));
+		ok = calc_readable(k, s);
+		free(s);
+	}
+	for (const xmlNode *a = qn->children; a && ok; a = a->next) {
+		if (!is(a, "answer"))
+			continue;
+		char *s = multi ? text_of(a) : value_of(a);
+		if (multi) {
+			ok = calc_readable(k, s);
+		} else if (strcmp(s, "*") != 0) {
+			char *f = calc_convert(k, s);
+			ok = f != NULL;
+			free(f);
+		}
+		free(s);
+		s = text_of(child(a, "feedback"));
+		ok = ok && calc_readable(k, s);
+		free(s);
+	}
+	return ok;
+}
+
+/* The datasets of qn into k: false (k->why) when they are missing or
+ * lack an item. */
+static bool calc_datasets(mx *x, mcalc *k, const xmlNode *qn)
+{
+	size_t rows = (size_t)-1;
+	const xmlNode *defs = child(qn, "dataset_definitions");
+	for (const xmlNode *d = defs ? defs->children : NULL; d; d = d->next) {
+		if (!is(d, "dataset_definition"))
+			continue;
+		char *w = value_of(child(d, "name"));
+		char *count = value_of(child(d, "itemcount"));
+		size_t n = strtoul(count, NULL, 10);
+		free(count);
+		rows = n < rows ? n : rows;
+		k->wild = qb_xrealloc(k->wild, (k->nwild + 1) * sizeof *k->wild);
+		k->name = qb_xrealloc(k->name, (k->nwild + 1) * sizeof *k->name);
+		k->name[k->nwild] = NULL;
+		k->name[k->nwild] = calc_name(k, w);
+		k->wild[k->nwild++] = w;
+	}
+	if (!k->nwild || !rows || rows == (size_t)-1) {
+		calc_fail(k, qb_xstrdup(k->nwild ? "datasets without items" : "no datasets"));
+		return false;
+	}
+	k->nrows = rows;
+	k->table = qb_xcalloc(rows * k->nwild, sizeof *k->table);
+	k->vtext = qb_xcalloc(rows * k->nwild, sizeof *k->vtext);
+	size_t i = 0;
+	for (const xmlNode *d = defs->children; d; d = d->next) {
+		if (!is(d, "dataset_definition"))
+			continue;
+		const xmlNode *items = child(d, "dataset_items");
+		for (const xmlNode *it = items ? items->children : NULL; it; it = it->next) {
+			if (!is(it, "dataset_item"))
+				continue;
+			char *num = value_of(child(it, "number")), *val = value_of(child(it, "value")), *end;
+			size_t r = strtoul(num, NULL, 10);
+			double v = qb_imp_strtod(val, &end);
+			if (r >= 1 && r <= rows && *val && !*end && isfinite(v) && !k->vtext[(r - 1) * k->nwild + i]) {
+				k->table[(r - 1) * k->nwild + i] = v;
+				k->vtext[(r - 1) * k->nwild + i] = qb_xstrdup(val);
+			} else if (r >= 1 && r <= rows && (!*val || *end || !isfinite(v))) {
+				qb_imp_lost(x->im, loc_of(x, it), "the dataset item '%s' is not a number", val);
+			}
+			free(num);
+			free(val);
+		}
+		for (size_t r = 0; r < rows; r++)
+			if (!k->vtext[r * k->nwild + i]) {
+				calc_fail(k, qb_xasprintf("item %zu of the dataset '%s', which is missing",
+				                          r + 1, k->wild[i]));
+				return false;
+			}
+		i++;
+	}
+	return true;
+}
+
+/* to_md() while a calculated question is read: its placeholders kept
+ * through the HTML's conversion as marks. */
+static void calc_md(mx *x, qb_buf *out, const char *html, qb_imp_format f)
+{
+	mcalc *k = x->calc;
+	qb_buf marked = QB_BUF_INIT, md = QB_BUF_INIT;
+	calc_protect(k, &marked, html);
+	qb_html_md_cb cb = {html_lost, html_image, x};
+	qb_imp_text_md(&md, qb_buf_cstr(&marked), f, &cb);
+	calc_restore(k, out, qb_buf_cstr(&md));
+	qb_buf_dispose(&marked);
+	qb_buf_dispose(&md);
+}
+
+/* An answer's correctanswerlength: the decimals Moodle shows its
+ * formulas with (a warning when it counts significant figures). */
+static int calc_length(mx *x, const xmlNode *a, bool report)
+{
+	char *len = value_of(child(a, "correctanswerlength"));
+	char *fmt = value_of(child(a, "correctanswerformat"));
+	int d = *len ? atoi(len) : 2;
+	if (strcmp(fmt, "2") == 0 && report)
+		qb_imp_lost(x->im, loc_of(x, a), "the answer is shown with %d significant figures in "
+		            "Moodle; qbc shows it with %d decimals", d, d);
+	free(len);
+	free(fmt);
+	return d < 0 ? 0 : d > 15 ? 15 : d;
+}
+
+/* A number as the .qb source writes it: plain decimals (no exponent),
+ * the fewest that read back (rounded to 15 significant digits). */
+static void calc_number(qb_buf *out, double v)
+{
+	char s[400], g[40];
+	snprintf(g, sizeof g, "%.15g", v);
+	double want = strtod(g, NULL);
+	for (int dec = 0; dec <= 40; dec++) {
+		snprintf(s, sizeof s, "%.*f", dec, want);
+		if (strtod(s, NULL) == want)
+			break;
+	}
+	qb_buf_puts(out, s);
+}
+
+/* The decimals a dataset's items are written with (the most). */
+static int calc_item_decimals(const mcalc *k, size_t w)
+{
+	int most = 0;
+	for (size_t r = 0; r < k->nrows; r++) {
+		const char *v = k->vtext[r * k->nwild + w], *dot = strchr(v, '.');
+		int d = dot ? (int)strspn(dot + 1, "0123456789") : 0;
+		most = d > most ? d : most;
+	}
+	return most;
+}
+
+/* calculated, calculatedsimple, calculatedmulti: a parameterised
+ * numeric, single or multiple question whose 'draws:' table is the
+ * datasets' items; each dataset a variable 'h = lo..hi decimals d' (its
+ * items' range and decimals; a constant 'g = 9.81'), each round() of a
+ * formula a variable 'rN = F decimals d'. */
+static void calculated(mx *x, xmlNode *qn, qb_loc loc, const char *type, const char *name)
+{
+	mcalc k = {.decimals = -1};
+	bool multi = strcmp(type, "calculatedmulti") == 0;
+	if (!calc_datasets(x, &k, qn) || !calc_all_readable(&k, qn, multi)) {
+		qb_imp_skip(x->im, loc, name, "qbc's formulas cannot say %s",
+		            k.why ? k.why : "its formulas");
+		mcalc_dispose(&k);
+		return;
+	}
+	qb_question *q;
+	qb_buf answer = QB_BUF_INIT;
+	for (xmlNode *a = qn->children; a && !multi; a = a->next) {
+		if (!is(a, "answer") || fraction(a) < 100)
+			continue;
+		char *t = value_of(a);
+		qb_buf b = QB_BUF_INIT;
+		for (const char *c = t; *c; c++)
+			if (*c != ' ')
+				qb_buf_putc(&b, *c);
+		free(t);
+		k.answer = qb_buf_detach(&b);
+		k.answer_len = calc_length(x, a, false);
+		break;
+	}
+	x->calc = &k;
+	if (multi) {
+		xmlNode *sn = child(qn, "single");
+		char *single = value_of(sn);
+		bool one = !sn || !(strcasecmp(single, "false") == 0 || strcmp(single, "0") == 0 || !*single);
+		free(single);
+		q = qb_imp_question(x->im, one ? QB_QTYPE_SINGLE : QB_QTYPE_MULTIPLE, loc);
+		prompt_of(x, &q->prompt, qn);
+		double *pct = NULL;
+		size_t n = 0;
+		for (xmlNode *a = qn->children; a; a = a->next) {
+			if (!is(a, "answer"))
+				continue;
+			pct = qb_xrealloc(pct, (n + 1) * sizeof *pct);
+			pct[n++] = fraction(a);
+			qb_choice *c = qb_imp_choice(x->im, loc_of(x, a));
+			k.decimals = calc_length(x, a, true);
+			set_text(x, &c->text, a, false);
+			answer_feedback(x, c, a);
+			k.decimals = -1;
+		}
+		q = &x->im->qs[x->im->nqs - 1];
+		qb_imp_marks(x->im, q, pct, loc);
+		free(pct);
+	} else {
+		q = qb_imp_question(x->im, QB_QTYPE_NUMERIC, loc);
+		prompt_of(x, &q->prompt, qn);
+		drop_box_line(&q->prompt);
+		double best = -1;
+		xmlNode *besta = NULL;
+		for (xmlNode *a = qn->children; a; a = a->next) {
+			if (!is(a, "answer"))
+				continue;
+			char *t = value_of(a);
+			double f = fraction(a);
+			if (strcmp(t, "*") == 0) {
+				k.decimals = calc_length(x, a, true);
+				set_text(x, wrong_of(x, q), child(a, "feedback"), false);
+				k.decimals = -1;
+			} else if (f > best) {
+				best = f;
+				besta = a;
+			}
+			free(t);
+		}
+		for (xmlNode *a = qn->children; a; a = a->next)
+			if (is(a, "answer") && a != besta) {
+				char *t = value_of(a);
+				if (strcmp(t, "*") != 0)
+					qb_imp_lost(x->im, loc_of(x, a), "the answer '%s' is not carried: a "
+					            "parameterised qbc question has one answer formula", t);
+				free(t);
+			}
+		if (besta) {
+			char *t = value_of(besta), *f = calc_convert(&k, t);
+			char *tol = value_of(child(besta, "tolerance"));
+			char *tt = value_of(child(besta, "tolerancetype")), *end;
+			double v = qb_imp_strtod(tol, &end);
+			if (!*tol || *end || !isfinite(v) || v < 0) {
+				if (*tol)
+					qb_imp_lost(x->im, loc_of(x, besta), "the tolerance '%s' is not a number: "
+					            "the answer is exact", tol);
+				v = 0;
+			}
+			if (strcmp(tt, "3") == 0)
+				qb_imp_lost(x->im, loc_of(x, besta), "Moodle's geometric tolerance is "
+				            "carried as a relative one");
+			bool rel = strcmp(tt, "1") == 0 || strcmp(tt, "3") == 0;
+			if (best < 100)
+				qb_imp_lost(x->im, loc_of(x, besta), "this numeric question's best answer is "
+				            "worth %g%% in the source; qbc gives it full marks", best);
+			qb_buf_puts(&answer, f ? f : "0");
+			if (v > 0) {
+				qb_buf_puts(&answer, " \xC2\xB1 ");
+				calc_number(&answer, rel ? v * 100 : v);
+				if (rel)
+					qb_buf_putc(&answer, '%');
+			}
+			/* qbc's default: 2 decimals, shown without trailing zeros,
+			 * as Moodle shows a text's round(F,2) */
+			int len = calc_length(x, besta, true);
+			if (len != 2)
+				qb_buf_appendf(&answer, " decimals %d", len);
+			qb_question_rare_w(&x->im->bank->arena, q)->answer_loc = loc_of(x, besta);
+			free(f);
+			free(t);
+			free(tol);
+			free(tt);
+		}
+		units_of(x, q, qn);
+	}
+	common(x, q, qn);
+	x->calc = NULL;
+	/* the variables, the table, the answer */
+	qb_bank *bank = x->im->bank;
+	qb_params *p = qb_params_new(bank, q, loc);
+	qb_buf line = QB_BUF_INIT;
+	for (size_t w = 0; w < k.nwild; w++) {
+		double lo = INFINITY, hi = -INFINITY;
+		for (size_t r = 0; r < k.nrows; r++) {
+			double v = k.table[r * k.nwild + w];
+			lo = v < lo ? v : lo;
+			hi = v > hi ? v : hi;
+		}
+		qb_buf_clear(&line);
+		qb_buf_appendf(&line, "%s = ", k.name[w]);
+		if (lo == hi) {
+			qb_buf_puts(&line, k.vtext[w]);
+		} else {
+			calc_number(&line, lo);
+			qb_buf_puts(&line, "..");
+			calc_number(&line, hi);
+			qb_buf_appendf(&line, " decimals %d", calc_item_decimals(&k, w));
+		}
+		qb_params_add_var(bank, p, line.ptr, line.len, loc);
+	}
+	for (size_t d = 0; d < k.nderived; d++) {
+		qb_buf_clear(&line);
+		qb_buf_appendf(&line, "%s = %s", k.dname[d], k.dformula[d]);
+		if (k.dfixed[d])
+			qb_buf_appendf(&line, " decimals %d", k.ddec[d]);
+		qb_params_add_var(bank, p, line.ptr, line.len, loc);
+	}
+	for (size_t r = 0; r <= k.nrows; r++) {
+		qb_buf_clear(&line);
+		for (size_t w = 0; w < k.nwild; w++) {
+			if (w)
+				qb_buf_puts(&line, " | ");
+			qb_buf_puts(&line, r ? k.vtext[(r - 1) * k.nwild + w] : k.name[w]);
+		}
+		qb_params_table_line(bank, p, line.ptr, line.len, loc);
+	}
+	if (answer.len)
+		qb_params_set_answer(bank, p, answer.ptr, answer.len, loc);
+	qb_buf_dispose(&line);
+	qb_buf_dispose(&answer);
+	mcalc_dispose(&k);
+}
+
 /* ---- the file ---- */
 
 /* qbc's own file has one category per revision,
@@ -1182,6 +1953,9 @@ static void question(mx *x, xmlNode *qn)
 		matching(x, qn, loc);
 	else if (strcmp(type, "multianswer") == 0 || strcmp(type, "cloze") == 0)
 		multianswer(x, qn, loc, name);
+	else if (strcmp(type, "calculated") == 0 || strcmp(type, "calculatedsimple") == 0 ||
+	         strcmp(type, "calculatedmulti") == 0)
+		calculated(x, qn, loc, type, name);
 	else
 		qb_imp_skip(x->im, loc, name, "qbc has no question type like Moodle's '%s'", type);
 	free(name);

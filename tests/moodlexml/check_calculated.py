@@ -15,6 +15,14 @@
       Moodle computes as qbc's (numeric: within 1e-9, graded right, its
       tolerance interval qbc's), whose texts have no wildcard left, and
       whose options (calculatedmulti) read as qbc's draw.
+  check_calculated.py roundtrip DUMP.json BACK.json
+      BACK.json is the dump of what 'qbc import' made of the file: each
+      parameterised question keeps its type, its pool (each dataset
+      variable's value in every draw; at most Moodle's 100 draws), its
+      answer in every draw, its tolerance, and its formulas: every formula
+      variable of the original has one with the same value in every draw,
+      and every text reads the same in every draw (each placeholder's
+      value compared as a number).
 Prints each mismatch and exits 1 when there is one.
 """
 import json
@@ -185,10 +193,88 @@ def check_moodle(result, dump):
                                 f"in Moodle, qbc's {lang} {shown!r}")
 
 
+PLACEHOLDER = re.compile(r"(?<!\\)\{(=[^{}]*|[A-Za-z_][A-Za-z0-9_]*)\}")
+
+
+def pool_key(m):
+    return m.group(1)[1:].strip() if m.group(1).startswith("=") else m.group(1)
+
+
+def valued(text, draw):
+    """text with each placeholder its value in draw (6 decimals)."""
+    def val(m):
+        key = pool_key(m)
+        if key not in draw:
+            err(f"the placeholder {m.group(0)} has no value in the pool")
+            return m.group(0)
+        return f"[{draw[key]:.6f}]"
+    return PLACEHOLDER.sub(val, text)
+
+
+def texts(q):
+    out = []
+    for key in ("prompt", "explanation"):
+        for lang, t in (q.get(key) or {}).items():
+            out.append((f"{key} {lang}", t))
+    for i, c in enumerate(q.get("choices") or []):
+        for lang, t in (c.get("text") or {}).items():
+            out.append((f"option {i + 1} {lang}", t))
+    return out
+
+
+def check_roundtrip(dump, back):
+    orig = {q["id"]: q for q in params_questions(dump)}
+    got = {q["id"]: q for q in json.load(open(back))["questions"]}
+    for qid, q in orig.items():
+        b = got.get(qid)
+        if q["type"] not in ("numeric", "single", "multiple"):
+            continue
+        if b is None or not b.get("params"):
+            err(f"{qid}: not imported as a parameterised question")
+            continue
+        if b["type"] != q["type"]:
+            err(f"{qid}: type {b['type']}, was {q['type']}")
+        pa, pb = q["params"]["pool"][:100], b["params"]["pool"]
+        if len(pa) != len(pb):
+            err(f"{qid}: {len(pb)} draws, was {len(pa)}")
+            continue
+        data = [v["name"] for v in q["params"]["vars"] if v["name"] and v["kind"] != "formula"]
+        for k, (x, y) in enumerate(zip(pa, pb)):
+            for name in data:
+                if name in x and abs(x[name] - y.get(name, math.inf)) > 1e-9:
+                    err(f"{qid} draw {k}: {name} = {y.get(name)}, was {x[name]}")
+            if x.get("answer") is not None and \
+                    abs(x["answer"] - y.get("answer", math.inf)) > 1e-9 * max(1, abs(x["answer"])):
+                err(f"{qid} draw {k}: answer {y.get('answer')}, was {x['answer']}")
+        if q["type"] == "numeric":
+            a, c = q["params"]["answer"], b["params"]["answer"]
+            if (a["tolerance"], a["percent"]) != (c["tolerance"], c["percent"]):
+                err(f"{qid}: tolerance {c['tolerance']}{'%' if c['percent'] else ''}, was "
+                    f"{a['tolerance']}{'%' if a['percent'] else ''}")
+        for v in q["params"]["vars"]:
+            key = v["name"] or v["definition"]
+            if v["kind"] != "formula" or key not in pa[0]:
+                continue
+            if not any(all(abs(x[key] - y[k2]) <= 1e-9 * max(1, abs(x[key])) for x, y in zip(pa, pb))
+                       for k2 in pb[0] if k2 != "answer" and pb[0][k2] is not None):
+                err(f"{qid}: no variable of the import has the values of {key} = {v['definition']}")
+        ta, tb = dict(texts(q)), dict(texts(b))
+        for where, t in ta.items():
+            if where not in tb:
+                err(f"{qid}: the {where} text is lost")
+                continue
+            for k, (x, y) in enumerate(zip(pa, pb)):
+                if valued(t, x) != valued(tb[where], y):
+                    err(f"{qid} draw {k}: the {where} text reads {valued(tb[where], y)!r}, "
+                        f"was {valued(t, x)!r}")
+                    break
+
+
 def main():
-    if len(sys.argv) != 4 or sys.argv[1] not in ("file", "moodle"):
+    modes = {"file": check_file, "moodle": check_moodle, "roundtrip": check_roundtrip}
+    if len(sys.argv) != 4 or sys.argv[1] not in modes:
         sys.exit(__doc__)
-    (check_file if sys.argv[1] == "file" else check_moodle)(sys.argv[2], sys.argv[3])
+    modes[sys.argv[1]](sys.argv[2], sys.argv[3])
     for e in errors:
         print(e)
     sys.exit(1 if errors else 0)
