@@ -1354,8 +1354,9 @@ static bool calc_call(mcalc *k, const char *fn, size_t fl, const char *args, siz
 		if (ok)
 			qb_buf_appendf(out, "%.*s(%s)", (int)fl, fn, qb_buf_cstr(&a));
 		else if (!k->why)
-			calc_fail(k, qb_xasprintf("Moodle's function '%.*s' (with %zu argument%s)", (int)fl,
-			                          fn, na, na == 1 ? "" : "s"));
+			calc_fail(k, qb_xasprintf(ngettext("Moodle's function '%.*s' with %zu argument",
+			                                   "Moodle's function '%.*s' with %zu arguments", na),
+			                          (int)fl, fn, na));
 	}
 #undef FN
 	qb_buf_dispose(&a);
@@ -1379,7 +1380,7 @@ static bool calc_formula(mcalc *k, const char *s, size_t n, qb_buf *out)
 				if (strlen(k->wild[w]) == e - i - 1 && memcmp(k->wild[w], s + i + 1, e - i - 1) == 0)
 					break;
 			if (e == n || w == k->nwild) {
-				calc_fail(k, qb_xasprintf("'%.*s', which names no dataset", (int)(e - i + (e < n)),
+				calc_fail(k, qb_xasprintf(_("'%.*s', which names no dataset"), (int)(e - i + (e < n)),
 				                          s + i));
 				return false;
 			}
@@ -1419,7 +1420,7 @@ static bool calc_formula(mcalc *k, const char *s, size_t n, qb_buf *out)
 			qb_buf_putc(out, ch);
 			i++;
 		} else {
-			calc_fail(k, qb_xasprintf("PHP's operator '%c'", ch));
+			calc_fail(k, qb_xasprintf(_("PHP's operator '%c'"), ch));
 			return false;
 		}
 	}
@@ -1433,13 +1434,13 @@ static char *calc_convert(mcalc *k, const char *f)
 	qb_buf out = QB_BUF_INIT;
 	if (!calc_formula(k, f, strlen(f), &out) || !out.len) {
 		if (!k->why)
-			calc_fail(k, qb_xasprintf("the formula '%s'", f));
+			calc_fail(k, qb_xasprintf(_("the formula '%s'"), f));
 		qb_buf_dispose(&out);
 		return NULL;
 	}
 	void *ev = evaluator_create(out.ptr);
 	if (!ev) {
-		calc_fail(k, qb_xasprintf("the formula '%s'", f));
+		calc_fail(k, qb_xasprintf(_("the formula '%s'"), f));
 		qb_buf_dispose(&out);
 		return NULL;
 	}
@@ -1492,7 +1493,7 @@ static void calc_protect(mcalc *k, qb_buf *out, const char *html)
 				}
 				e++;
 			}
-			if (*e == '}') {
+			if (*e == '}' && strspn(p + 2, " ") < (size_t)(e - p - 2)) { /* '{=}': no formula */
 				char *f = qb_xstrndup(p + 2, (size_t)(e - p - 2));
 				char *conv = calc_convert(k, f);
 				if (conv) {
@@ -1618,7 +1619,8 @@ static bool calc_datasets(mx *x, mcalc *k, const xmlNode *qn)
 		k->wild[k->nwild++] = w;
 	}
 	if (!k->nwild || !rows || rows == (size_t)-1) {
-		calc_fail(k, qb_xstrdup(k->nwild ? "datasets without items" : "no datasets"));
+		calc_fail(k, qb_xstrdup(k->nwild ? _("its datasets have no items")
+		                                 : _("it has no datasets")));
 		return false;
 	}
 	k->nrows = rows;
@@ -1646,8 +1648,8 @@ static bool calc_datasets(mx *x, mcalc *k, const xmlNode *qn)
 		}
 		for (size_t r = 0; r < rows; r++)
 			if (!k->vtext[r * k->nwild + i]) {
-				calc_fail(k, qb_xasprintf("item %zu of the dataset '%s', which is missing",
-				                          r + 1, k->wild[i]));
+				calc_fail(k, qb_xasprintf(_("its dataset '%s' has no item %zu"), k->wild[i],
+				                          r + 1));
 				return false;
 			}
 		i++;
@@ -1720,8 +1722,13 @@ static void calculated(mx *x, xmlNode *qn, qb_loc loc, const char *type, const c
 {
 	mcalc k = {.decimals = -1};
 	bool multi = strcmp(type, "calculatedmulti") == 0;
-	if (!calc_datasets(x, &k, qn) || !calc_all_readable(&k, qn, multi)) {
-		qb_imp_skip(x->im, loc, name, "qbc's formulas cannot say %s",
+	if (!calc_datasets(x, &k, qn)) {
+		qb_imp_skip(x->im, loc, name, "%s: Moodle has no values to draw", k.why);
+		mcalc_dispose(&k);
+		return;
+	}
+	if (!calc_all_readable(&k, qn, multi)) {
+		qb_imp_skip(x->im, loc, name, "qbc's formulas (GNU libmatheval's) cannot say %s",
 		            k.why ? k.why : "its formulas");
 		mcalc_dispose(&k);
 		return;

@@ -1425,6 +1425,7 @@ cd "$T" || exit 2
 
 . "$HERE/courses.sh"
 . "$HERE/moodle_forms.sh"
+. "$HERE/calculated.sh"
 
 . "$HERE/passage.sh"
 
