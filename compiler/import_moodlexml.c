@@ -53,6 +53,9 @@ typedef struct mx {
 	size_t penalties;
 	struct mcalc *calc; /* a calculated question's datasets while its
 	                       texts are read (their placeholders), or NULL */
+	char *draws_of;     /* qbc's category of a question's draws: its id
+	                       (heap), or NULL                               */
+	size_t ndrawn;      /* the questions read in it                      */
 } mx;
 
 static void calc_md(mx *x, qb_buf *out, const char *html, qb_imp_format f);
@@ -1677,7 +1680,7 @@ static int calc_length(mx *x, const xmlNode *a, bool report)
 {
 	char *len = value_of(child(a, "correctanswerlength"));
 	char *fmt = value_of(child(a, "correctanswerformat"));
-	int d = *len ? atoi(len) : 2;
+	int d = *len ? (int)strtol(len, NULL, 10) : 2;
 	if (strcmp(fmt, "2") == 0 && report)
 		qb_imp_lost(x->im, loc_of(x, a), "the answer is shown with %d significant figures in "
 		            "Moodle; qbc shows it with %d decimals", d, d);
@@ -1892,9 +1895,24 @@ static void calculated(mx *x, xmlNode *qn, qb_loc loc, const char *type, const c
 /* qbc's own file has one category per revision,
  * "$course$/top/<title>/revision N (date)": that is the bank's title
  * (*title, heap), not a tag.  Any other category is a tag. */
-static char *category_tag(const char *path, char **title)
+static char *category_tag(const char *path, char **title, char **draws_of)
 {
 	const char *rev = strstr(path, "/revision ");
+	free(*draws_of);
+	*draws_of = NULL;
+	/* "<title>/revision N (date)/<id>": the draws of the question <id>
+	 * (write_moodlexml.c's write_draws()) */
+	const char *sub = rev ? strchr(rev + 1, '/') : NULL;
+	if (sub && sub[1] && !strchr(sub + 1, '/') && sub[-1] == ')') {
+		char *within = qb_xstrndup(path, (size_t)(sub - path));
+		char *tag = category_tag(within, title, draws_of);
+		free(within);
+		if (!tag) {
+			*draws_of = qb_xstrdup(sub + 1);
+			return NULL;
+		}
+		free(tag);
+	}
 	if (rev && !strchr(rev + 1, '/')) {
 		const char *t = rev;
 		while (t > path && t[-1] != '/')
@@ -1939,7 +1957,8 @@ static void question(mx *x, xmlNode *qn)
 		qb_imp_passage_end(x->im); /* a passage's questions are in its category */
 		char *path = text_of(child(qn, "category"));
 		free(x->category);
-		x->category = category_tag(path, &x->title);
+		x->category = category_tag(path, &x->title, &x->draws_of);
+		x->ndrawn = 0;
 		free(path);
 		return;
 	}
@@ -1948,6 +1967,13 @@ static void question(mx *x, xmlNode *qn)
 		return;
 	}
 	char *name = text_of(child(qn, "name"));
+	if (x->draws_of && x->ndrawn++) {
+		/* the first draw is the question: the later ones are its draws */
+		qb_imp_skip(x->im, loc, name, "it is another draw of question '%s' (a category of "
+		            "its draws in qbc's Moodle XML): its first draw is imported", x->draws_of);
+		free(name);
+		return;
+	}
 	if (strcmp(type, "multichoice") == 0)
 		multichoice(x, qn, loc);
 	else if (strcmp(type, "truefalse") == 0)
@@ -2022,6 +2048,7 @@ int qb_import_moodlexml(qb_imp *im, const char *data, size_t len)
 		qb_diag_error(QB_LOC(im->file, fe.line, fe.col ? fe.col : 1),
 		              "this is not well-formed XML: %s", fe.msg ? fe.msg : "not XML");
 		free(fe.msg);
+		free(x.draws_of);
 		free(x.category);
 		free(x.title);
 		free(x.bol);
@@ -2037,6 +2064,7 @@ int qb_import_moodlexml(qb_imp *im, const char *data, size_t len)
 		                      "carried: qbc does not deduct for retries", x.penalties),
 		             x.penalties);
 	free(x.category);
+	free(x.draws_of);
 	free(x.bol);
 	if (x.title && !im->title)
 		im->title = x.title;

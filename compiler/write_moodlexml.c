@@ -75,6 +75,9 @@ typedef struct ctx {
 	struct mform *pm;    /* the calculated question being written: its
 	                        placeholders in Moodle's form, else NULL      */
 	bool esc_under;      /* pm: '_' written &#95; (a numeric prompt)      */
+	size_t draw, ndraws; /* write_draws(): the draw written, of ndraws    */
+	bool left_category;  /* a subcategory was written since the last
+	                        passage's description                         */
 } ctx;
 
 static void pm_md_html(ctx *c, qb_buf *out, const char *md);
@@ -384,6 +387,8 @@ static void start_question(ctx *c, const qb_question *q, const char *type, const
 	xok(c, xmlTextWriterWriteAttribute(c->w, BAD_CAST "type", BAD_CAST type));
 	qb_buf name = QB_BUF_INIT;
 	qb_buf_appendf(&name, "%s: ", q->id);
+	if (c->ndraws)
+		qb_buf_appendf(&name, "(%zu/%zu) ", c->draw + 1, c->ndraws);
 	plain_start(&name, name_md ? name_md : qb_render_md(c->r, &q->prompt, c->r->main_lang),
 	            NAME_PROMPT_CHARS);
 	write_plain(c, "name", qb_buf_cstr(&name));
@@ -396,7 +401,8 @@ static void start_question(ctx *c, const qb_question *q, const char *type, const
 	write_elem(c, "defaultgrade", grade ? grade : "1");
 	write_elem(c, "penalty", "0.3333333");
 	write_elem(c, "hidden", "0");
-	write_elem(c, "idnumber", q->id);
+	if (!c->draw) /* a later draw (write_draws()): the first has the id */
+		write_elem(c, "idnumber", q->id);
 }
 
 /* The combined feedback of multichoice and matching: the labels, and
@@ -1638,6 +1644,9 @@ static bool calculated_type(const qb_question *q)
 	       q->type == QB_QTYPE_MULTIPLE;
 }
 
+static void write_plain_question(ctx *c, const qb_question *q);
+static void write_draws(ctx *c, const qb_question *q);
+
 static void write_question(ctx *c, const qb_question *q)
 {
 	const qb_params *p = qb_question_params(q);
@@ -1648,11 +1657,15 @@ static void write_question(ctx *c, const qb_question *q)
 		else
 			write_multichoice(c, q, m);
 		mform_free(m);
-		return;
+	} else if (p && qb_question_ndraws(q)) {
+		write_draws(c, q);
+	} else {
+		write_plain_question(c, q);
 	}
-	qb_arena a = {0};
-	if (p && qb_question_ndraws(q))
-		q = qb_render_draw(c->r, &a, q, 0);
+}
+
+static void write_plain_question(ctx *c, const qb_question *q)
+{
 	switch (q->type) {
 	case QB_QTYPE_SINGLE:
 	case QB_QTYPE_MULTIPLE:
@@ -1674,7 +1687,6 @@ static void write_question(ctx *c, const qb_question *q)
 		write_multianswer(c, q);
 		break;
 	}
-	qb_arena_dispose(&a);
 }
 
 /* ---- passages ---- */
@@ -1712,6 +1724,45 @@ static void end_passage(ctx *c)
 	xok(c, xmlTextWriterWriteAttribute(c->w, BAD_CAST "type", BAD_CAST "category"));
 	write_plain(c, "category", c->category ? c->category : "");
 	xok(c, xmlTextWriterEndElement(c->w));
+}
+
+/* A parameterised question Moodle cannot draw itself (true-false, short
+ * answer, matching, cloze: only its calculated types have datasets): each
+ * draw a question of its own, in a category of the question's id below
+ * the bank's, from which a quiz's random question picks one per attempt
+ * (Moodle's way to give each attempt a variant).  The first draw has the
+ * question's id as its idnumber (import_moodlexml.c reads it back, and
+ * the others as its draws); then the bank's category again. */
+static void write_draws(ctx *c, const qb_question *q)
+{
+	xok(c, xmlTextWriterStartElement(c->w, BAD_CAST "question"));
+	xok(c, xmlTextWriterWriteAttribute(c->w, BAD_CAST "type", BAD_CAST "category"));
+	qb_buf path = QB_BUF_INIT, info = QB_BUF_INIT;
+	qb_buf_appendf(&path, "%s/%s", c->category ? c->category : "$course$/top", q->id);
+	write_plain(c, "category", qb_buf_cstr(&path));
+	qb_buf_appendf(&info, "<p>%s: %zu draws. Add a random question from this category to a "
+	               "quiz: each attempt shows one of them.</p>", q->id, qb_question_ndraws(q));
+	xok(c, xmlTextWriterStartElement(c->w, BAD_CAST "info"));
+	xok(c, xmlTextWriterWriteAttribute(c->w, BAD_CAST "format", BAD_CAST "html"));
+	xok(c, xmlTextWriterWriteElement(c->w, BAD_CAST "text", BAD_CAST qb_buf_cstr(&info)));
+	xok(c, xmlTextWriterEndElement(c->w));
+	xok(c, xmlTextWriterEndElement(c->w));
+	/* a passage's description, as before each run of its questions: the
+	 * new category ends the run for import_moodlexml.c (a quiz's random
+	 * question never picks a description) */
+	if (q->passage)
+		write_description(c, qb_question_passage(c->bank, q), false);
+	c->ndraws = qb_question_ndraws(q);
+	for (c->draw = 0; c->draw < c->ndraws; c->draw++) {
+		qb_arena a = {0};
+		write_plain_question(c, qb_render_draw(c->r, &a, q, c->draw));
+		qb_arena_dispose(&a);
+	}
+	c->draw = c->ndraws = 0;
+	end_passage(c);
+	c->left_category = true;
+	qb_buf_dispose(&path);
+	qb_buf_dispose(&info);
 }
 
 /* ---- the category ---- */
@@ -1898,21 +1949,6 @@ static void check_calculated(const qb_question *q, const qb_params *p)
 	mform_free(m);
 }
 
-/* Moodle's name of a question type that has no datasets. */
-static const char *moodle_type(const qb_question *q)
-{
-	switch (q->type) {
-	case QB_QTYPE_TRUE_FALSE:
-		return "truefalse";
-	case QB_QTYPE_SHORT:
-		return "shortanswer";
-	case QB_QTYPE_MATCHING:
-		return "matching";
-	default:
-		return "cloze";
-	}
-}
-
 void qb_check_moodlexml(const qb_render_ctx *r, const qb_bank *bank)
 {
 	size_t nlangs;
@@ -1924,10 +1960,7 @@ void qb_check_moodlexml(const qb_render_ctx *r, const qb_bank *bank)
 		if (params && qb_question_ndraws(q) && calculated_type(q)) {
 			check_calculated(q, params);
 		} else if (params && qb_question_ndraws(q)) {
-			qb_diag_warning(params->loc, "question '%s': Moodle's %s questions have no "
-			                "datasets: it is written with its first draw", q->id,
-			                moodle_type(q));
-			q = qb_render_draw(r, &drawn, q, 0);
+			q = qb_render_draw(r, &drawn, q, 0); /* its draws' questions: as the first */
 		}
 		bool all = qb_question_scoring(bank, q) == QB_SCORING_ALL;
 		if (strlen(q->id) > IDNUMBER_MAX)
@@ -2027,10 +2060,14 @@ int qb_write_moodlexml(const qb_render_ctx *r, const qb_bank *bank)
 			const qb_question *q = &bank->questions[i];
 			if (i && q[-1].passage && !q->passage)
 				end_passage(&c);
-			if (qb_question_starts_passage(bank, i ? q - 1 : NULL, q)) {
+			/* a subcategory of draws ends a passage for Moodle's import:
+			 * its description again */
+			if (qb_question_starts_passage(bank, i ? q - 1 : NULL, q) ||
+			    (q->passage && c.left_category)) {
 				write_description(&c, qb_question_passage(bank, q), !written[q->passage - 1]);
 				written[q->passage - 1] = true;
 			}
+			c.left_category = false;
 			write_question(&c, q);
 		}
 		free(written);

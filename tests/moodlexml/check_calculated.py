@@ -23,6 +23,12 @@
       variable of the original has one with the same value in every draw,
       and every text reads the same in every draw (each placeholder's
       value compared as a number).
+  check_calculated.py draws OUT.moodle.xml DUMP.json ID
+      question ID (of a type Moodle cannot draw) is a category of its
+      own below the bank's, saying to add a random question from it,
+      holding one question per draw (the first with ID as its idnumber,
+      each named 'ID: (k/N) ...', its numeric gaps the draw's values),
+      then the bank's category again.
 Prints each mismatch and exits 1 when there is one.
 """
 import json
@@ -270,11 +276,45 @@ def check_roundtrip(dump, back):
                     break
 
 
+def check_draws(xml, dump, qid):
+    qs = ET.parse(xml).getroot().findall("question")
+    pq = [q for q in json.load(open(dump))["questions"] if q["id"] == qid][0]
+    pool = pq["params"]["pool"]
+    cats = [k for k, q in enumerate(qs) if q.findtext("category/text", "").endswith(")/" + qid)]
+    if len(cats) != 1:
+        err(f"{qid}: {len(cats)} categories of its draws")
+        return
+    i = cats[0]
+    cat = qs[i].findtext("category/text")
+    if "random question" not in (qs[i].findtext("info/text") or ""):
+        err(f"{qid}: the category does not say to add a random question from it")
+    draws = qs[i + 1:i + 1 + len(pool)]
+    if [q.get("type") for q in draws] != ["cloze"] * len(pool):
+        err(f"{qid}: not {len(pool)} questions after its category")
+        return
+    if draws[0].findtext("idnumber") != qid or any(q.find("idnumber") is not None for q in draws[1:]):
+        err(f"{qid}: the first draw has not its id, or a later one has one")
+    for k, q in enumerate(draws):
+        if not q.findtext("name/text").startswith(f"{qid}: ({k + 1}/{len(pool)}) "):
+            err(f"{qid}: draw {k + 1} is named {q.findtext('name/text')!r}")
+        gaps = re.findall(r"\{1:NUMERICAL:=([-0-9.]+):", q.findtext("questiontext/text"))
+        want = [v for name, v in pool[k].items() if name == "f"]
+        if [float(g) for g in gaps] != [round(v, 1) for v in want]:
+            err(f"{qid}: draw {k + 1}'s gaps {gaps}, its pool {want}")
+    after = qs[i + 1 + len(pool)] if i + 1 + len(pool) < len(qs) else None
+    if after is None or after.get("type") != "category" or \
+            after.findtext("category/text") != cat[:-len("/" + qid)]:
+        err(f"{qid}: the bank's category does not follow its draws")
+
+
 def main():
     modes = {"file": check_file, "moodle": check_moodle, "roundtrip": check_roundtrip}
-    if len(sys.argv) != 4 or sys.argv[1] not in modes:
+    if len(sys.argv) == 5 and sys.argv[1] == "draws":
+        check_draws(*sys.argv[2:5])
+    elif len(sys.argv) != 4 or sys.argv[1] not in modes:
         sys.exit(__doc__)
-    modes[sys.argv[1]](sys.argv[2], sys.argv[3])
+    else:
+        modes[sys.argv[1]](sys.argv[2], sys.argv[3])
     for e in errors:
         print(e)
     sys.exit(1 if errors else 0)

@@ -279,7 +279,11 @@ def structure(path):
         except (TypeError, ValueError):
             bad(where, "defaultgrade or penalty missing or not a number")
         idn = q.findtext("idnumber") or ""
-        if (not idn and typ != "description") or len(idn) > 100:
+        # a later draw of a question Moodle cannot draw (write_draws()):
+        # no idnumber, the first has it
+        later_draw = re.match(r"[^ ]+: \(([0-9]+)/[0-9]+\) ", name) and \
+            re.match(r"[^ ]+: \(([0-9]+)/", name).group(1) != "1"
+        if (not idn and typ != "description" and not later_draw) or len(idn) > 100:
             bad(where, f"idnumber {idn!r}")
         for tag in q.findall("tags/tag"):
             if not (tag.findtext("text") or "").strip():

@@ -12,7 +12,8 @@
 // the site course's question bank, inside one database transaction that
 // is rolled back at the end, so the site keeps nothing.  Prints JSON:
 //   {"ok": bool, "log": "what Moodle printed",
-//    "questions": [{"idnumber", "qtype", "variants": N,
+//    "questions": [{"idnumber", "qtype", "name", "category", "variants": N,
+//                   "gaps": [each gap's right response] (multianswer),
 //                   "draws": [{"values": {name: value}, "questiontext",
 //                              "generalfeedback", "answers": [{"answer",
 //                              "fraction", "tolerance", "tolerancetype"}],
@@ -75,7 +76,16 @@ foreach ($qformat->questionids as $id) {
         continue;
     }
     $one = ['idnumber' => $q->idnumber, 'qtype' => $q->qtype->name(),
-        'name' => $q->name, 'variants' => $q->get_num_variants(), 'draws' => []];
+        'name' => $q->name, 'category' => $DB->get_field('question_categories', 'name', ['id' => $q->category]),
+        'variants' => $q->get_num_variants(), 'draws' => []];
+    if ($q->qtype->name() === 'multianswer') {
+        // each gap's right answer (a draw of a parameterised cloze question)
+        $one['gaps'] = [];
+        foreach ($q->subquestions as $sub) {
+            $right = $sub->get_correct_response();
+            $one['gaps'][] = reset($right);
+        }
+    }
     if (strpos($q->qtype->name(), 'calculated') === 0) {
         for ($v = 1; $v <= $q->get_num_variants(); $v++) {
             $qv = question_bank::load_question($id);

@@ -412,8 +412,9 @@ check "calculated: a function Moodle lacks (erf): a located warning, its values 
 	grep -qF "calc.qb:71:10: warning: [moodlexml] question 'special': Moodle's formulas have no form of 'erf(x)' (none of its functions): Moodle gets its values from the pool, as the dataset 's'" "$T/calc-err"
 check "calculated: ... the dataset 's' of erf's values" is $C \
 	'concat(count(//question[idnumber="special"]//dataset_definition[name/text="s"]), count(//question[idnumber="special"]//dataset_definition[name/text="c"]))' '10'
-check "calculated: a cloze question (Moodle has no datasets for it): a warning, its first draw" sh -c \
-	"grep -qF \"warning: [moodlexml] question 'gap': Moodle's cloze questions have no datasets: it is written with its first draw\" '$T/calc-err' && test \"\$(xmllint --xpath 'string(//question[idnumber=\"gap\"]/@type)' $C)\" = cloze && xmllint --xpath 'string(//question[idnumber=\"gap\"]/questiontext/text)' $C | grep -q '{1:NUMERICAL:=[0-9.]*:0.1}' && ! grep -q '{f}' $C"
+check "calculated: a cloze question (Moodle cannot draw it): each draw a question in a category of its id, for a random question" \
+	python3 "$HERE/check_calculated.py" draws "$C" "$T/calc.json" gap
+check "calculated: no warning for it (Moodle draws it, from the category)" sh -c "! grep -q \"question 'gap'\" '$T/calc-err'"
 check "calculated: the name shows the first draw, not the placeholders" test \
 	"$(xp $C 'string(//question[idnumber="simple"]/name/text)')" = \
 	"$(python3 -c "import json; p=[q for q in json.load(open('$T/calc.json'))['questions'] if q['id']=='simple'][0]['params']['pool'][0]; print('simple: What is %.1f × %d?' % (p['x'], p['y']))")"
@@ -429,8 +430,56 @@ check "calculated: qbc import reads the file back" rc 0
 "$QBC" dump --json back/calc.qb >"$T/calc-back.json" 2>/dev/null
 check "calculated round trip: types, pools, answers, tolerances, formulas and texts kept in every draw" \
 	$CALC roundtrip "$T/calc.json" "$T/calc-back.json"
+check "calculated round trip: the cloze question's draws read as it, its first draw, in one folded warning" sh -c \
+	"grep -qF \"is not imported: it is another draw of question 'gap' (a category of its draws in qbc's Moodle XML): its first draw is imported (and 18 more like it\" '$T/err' && test \"\$(grep -c '^[0-9]*\. ' back/calc.qb)\" = 6"
 check "calculated round trip: the datasets are the draws table, {answer} and the formulas come back" sh -c \
 	"grep -qF '   answer: sqrt(((2*h)/g)) ± 2%' back/calc.qb && grep -qF 'en: t = √(2h/g) = √(2 × {h} / {g}) ≈ {answer} s.' back/calc.qb && grep -qxF '     h | g' back/calc.qb && grep -qF '     r1 = (m*((v)^(2))) decimals 3' back/calc.qb"
+# a passage's run with a question of draws in it: its description again after them
+cat >pdraws.qb <<'EOF'
+bank: moodle-pdraws
+languages: en
+title:
+  en: Passage and draws
+
+passage: lab
+  en: In the lab.
+
+1. before
+   passage: lab
+   type: true-false
+   answer: true
+   en: Water is wet.
+   explanation:
+     en: Yes.
+
+2. drawn
+   passage: lab
+   type: true-false
+   vars:
+     x = 2..5
+   answer: true
+   en: {x} is more than 1.
+   explanation:
+     en: {x} > 1.
+
+3. after
+   passage: lab
+   type: true-false
+   answer: false
+   en: Ice is hot.
+   explanation:
+     en: No.
+EOF
+run $B pdraws.qb
+PD=out/moodle-pdraws.moodle.xml
+check "draws in a passage's run: built" rc 0
+check "draws in a passage's run: description, before, category of drawn, the description, its draws, category, the description again, after" \
+	is $PD 'concat(/quiz/question[2]/@type, " ", /quiz/question[3]/idnumber, " ", /quiz/question[4]/@type, " ", /quiz/question[5]/@type, " ", /quiz/question[6]/idnumber, " ", /quiz/question[10]/@type, " ", /quiz/question[11]/@type, " ", /quiz/question[12]/idnumber)' \
+	'description before category description drawn category description after'
+run "$QBC" import -o back/pdraws.qb $PD
+"$QBC" dump --json back/pdraws.qb >"$T/pdraws.json" 2>/dev/null
+check "draws in a passage's run: imported back, every question read with the passage" python3 -c \
+	"import json,sys; d=json.load(open('$T/pdraws.json')); sys.exit(0 if [(q['id'], q.get('passage')) for q in d['questions']] == [('before','lab'),('drawn','lab'),('after','lab')] else 1)"
 # Moodle's own importer (an installed Moodle 4.5, tests/moodle/setup.sh; its
 # database running), run as the web server's user: MOODLE_DIR=none skips
 MOODLE_DIR=${MOODLE_DIR:-/opt/moodle-qbc}
@@ -442,8 +491,8 @@ if [ -f "$MOODLE_DIR/config.php" ] && command -v php >/dev/null; then
 	fi
 	check "calculated: Moodle's importer takes the file; each variant is qbc's draw, Moodle's answer qbc's, graded right, with qbc's tolerance" \
 		$CALC moodle "$T/moodle.json" "$T/calc.json"
-	check "calculated: Moodle imports every question of it" python3 -c \
-		"import json,sys; d=json.load(open('$T/moodle.json')); sys.exit(0 if len(d['questions']) == 6 and d['ok'] else 1)"
+	check "calculated: Moodle imports every question of it, the cloze question's draws in the category 'gap', each gap's answer its draw's" python3 -c \
+		"import json,sys; d=json.load(open('$T/moodle.json')); p=[q for q in json.load(open('$T/calc.json'))['questions'] if q['id']=='gap'][0]['params']['pool']; g=[q for q in d['questions'] if q['category']=='gap']; sys.exit(0 if d['ok'] and len(d['questions']) == 5 + len(p) and [float(q['gaps'][0]) for q in g] == [round(x['f'], 1) for x in p] else 1)"
 else
 	echo "moodlexml: no Moodle at MOODLE_DIR=$MOODLE_DIR: Moodle's own import of calculated questions not run"
 fi
