@@ -104,14 +104,21 @@ def check_file(xml, dump):
                 continue
             if d.findtext("status/text") != "private":
                 err(f"{qid}: dataset {name} is not private")
+            # the variable: its name, or a name Moodle's wildcards cannot
+            # have with a 'v' before it ('_n': 'v_n')
+            key = name if name in pool[0] else name[1:] if name[1:] in pool[0] else None
+            if key is None:
+                err(f"{qid}: dataset {name} is no variable of the pool")
+                continue
             for k in range(n):
-                if name in pool[k]:
-                    want_v = number_text(pool[k][name], decimals[name])
+                if key in decimals:
+                    want_v = number_text(pool[k][key], decimals[key])
                     if items[k + 1] != want_v:
                         err(f"{qid}: dataset {name} item {k + 1} is {items[k + 1]}, "
                             f"qbc's draw {k} {want_v}")
-                elif abs(float(items[k + 1]) - pool[k].get(name, math.nan)) > 1e-9:
-                    err(f"{qid}: dataset {name} is no variable of the pool")
+                elif abs(float(items[k + 1]) - pool[k][key]) > 1e-9 * max(1, abs(pool[k][key])):
+                    err(f"{qid}: dataset {name} item {k + 1} is {items[k + 1]}, qbc's draw "
+                        f"{k} {pool[k][key]}")
         for a in q.findall("answer"):
             text = a.findtext("text")
             for tag in ("tolerance", "tolerancetype", "correctanswerformat",

@@ -434,6 +434,36 @@ check "calculated round trip: the cloze question's draws read as it, its first d
 	"grep -qF \"is not imported: it is another draw of question 'gap' (a category of its draws in qbc's Moodle XML): its first draw is imported (and 18 more like it\" '$T/err' && test \"\$(grep -c '^[0-9]*\. ' back/calc.qb)\" = 6"
 check "calculated round trip: the datasets are the draws table, {answer} and the formulas come back" sh -c \
 	"grep -qF '   answer: sqrt(((2*h)/g)) ± 2%' back/calc.qb && grep -qF 'en: t = √(2h/g) = √(2 × {h} / {g}) ≈ {answer} s.' back/calc.qb && grep -qxF '     h | g' back/calc.qb && grep -qF '     r1 = (m*((v)^(2))) decimals 3' back/calc.qb"
+# more draws than Moodle keeps, a name Moodle's wildcards cannot have, an
+# answer whose function Moodle lacks
+cat >many.qb <<'EOF'
+bank: moodle-many
+languages: en
+title:
+  en: Many
+
+1. many
+   type: numeric
+   vars:
+     _n = 1..200
+   draws: 120
+   en: What is erf({_n}/100)?
+   answer: erf(_n/100) ± 1%
+   explanation:
+     en: {answer}.
+EOF
+run $B many.qb
+MA=out/moodle-many.moodle.xml
+check "120 draws: built, a warning at 'draws:' that Moodle keeps 100" sh -c \
+	"test \"\$(cat '$T/rc')\" = 0 && grep -qF \"many.qb:10:4: warning: [moodlexml] question 'many' has 120 draws: a Moodle calculated question holds at most 100, so the first 100 are written\" '$T/err'"
+check "120 draws: 100 items" is $MA 'concat(//dataset_definition[1]/itemcount, " ", count(//dataset_definition[1]//dataset_item), " ", //dataset_definition[1]//dataset_item[100]/number)' '100 100 100'
+check "a variable '_n' is the wildcard 'v_n' (Moodle's begin with a letter)" sh -c \
+	"test \"\$(xmllint --xpath 'string(//dataset_definition[1]/name/text)' $MA)\" = v_n && xmllint --xpath 'string(//question[idnumber=\"many\"]/questiontext/text)' $MA | grep -qF 'erf({v_n}/100)'"
+check "an answer formula Moodle cannot say: a warning, the dataset 'answer' of its values, rounded in texts" sh -c \
+	"grep -qF \"warning: [moodlexml] question 'many': Moodle's formulas have no form of 'erf(_n/100)'\" '$T/err' && test \"\$(xmllint --xpath 'string(//question[idnumber=\"many\"]/answer/text)' $MA)\" = '{answer}' && xmllint --xpath 'string(//question[idnumber=\"many\"]/generalfeedback/text)' $MA | grep -qF '{=round({answer},2)}'"
+$QBC dump --json many.qb >"$T/many.json" 2>/dev/null
+check "120 draws: the items are the first 100 draws" $CALC file $MA "$T/many.json"
+
 # a passage's run with a question of draws in it: its description again after them
 cat >pdraws.qb <<'EOF'
 bank: moodle-pdraws
@@ -491,6 +521,13 @@ if [ -f "$MOODLE_DIR/config.php" ] && command -v php >/dev/null; then
 	fi
 	check "calculated: Moodle's importer takes the file; each variant is qbc's draw, Moodle's answer qbc's, graded right, with qbc's tolerance" \
 		$CALC moodle "$T/moodle.json" "$T/calc.json"
+	if [ "$(id -u)" = 0 ]; then
+		su www-data -s /bin/sh -c "php '$HERE/moodle_import.php' '$MOODLE_DIR' -" <$MA >"$T/moodle-many.json" 2>/dev/null
+	else
+		php "$HERE/moodle_import.php" "$MOODLE_DIR" - <$MA >"$T/moodle-many.json" 2>/dev/null
+	fi
+	check "120 draws: Moodle takes 100 variants, each qbc's draw, its answer the dataset's" \
+		$CALC moodle "$T/moodle-many.json" "$T/many.json"
 	check "calculated: Moodle imports every question of it, the cloze question's draws in the category 'gap', each gap's answer its draw's" python3 -c \
 		"import json,sys; d=json.load(open('$T/moodle.json')); p=[q for q in json.load(open('$T/calc.json'))['questions'] if q['id']=='gap'][0]['params']['pool']; g=[q for q in d['questions'] if q['category']=='gap']; sys.exit(0 if d['ok'] and len(d['questions']) == 5 + len(p) and [float(q['gaps'][0]) for q in g] == [round(x['f'], 1) for x in p] else 1)"
 else
