@@ -519,6 +519,8 @@ if [ -f "$MOODLE_DIR/config.php" ] && command -v php >/dev/null; then
 	else
 		php "$HERE/moodle_import.php" "$MOODLE_DIR" - <$C >"$T/moodle.json" 2>"$T/moodle.err"
 	fi
+	check "Moodle answers (its database running: e.g. 'pg_ctlcluster 15 main start'; MOODLE_DIR=none skips)" \
+		python3 -c "import json,sys; json.load(open('$T/moodle.json'))"
 	check "calculated: Moodle's importer takes the file; each variant is qbc's draw, Moodle's answer qbc's, graded right, with qbc's tolerance" \
 		$CALC moodle "$T/moodle.json" "$T/calc.json"
 	if [ "$(id -u)" = 0 ]; then
