@@ -614,10 +614,15 @@ static void *compile(drawer *d, const char *f, qb_loc loc, size_t nvisible)
 		if (*bad == ',')
 			qb_diag_error(loc_plus(loc, f, bad), "',' in a formula: write decimals with "
 			              "'.' (9.81); a function takes one value, e.g. sqrt(x)");
-		else
-			qb_diag_error(loc_plus(loc, f, bad), "'%c' is not part of a formula: use "
+		else {
+			int n = 1; /* a whole UTF-8 character: '×', '√', '²' */
+			while (((unsigned char)*bad & 0xC0) == 0xC0 && n < 4 &&
+			       ((unsigned char)bad[n] & 0xC0) == 0x80)
+				n++;
+			qb_diag_error(loc_plus(loc, f, bad), "'%.*s' is not part of a formula: use "
 			              "numbers, variables, + - * / ^, parentheses and functions such "
-			              "as sqrt(x)", *bad);
+			              "as sqrt(x)", n, bad);
+		}
 		d->bad = true;
 		return NULL;
 	}
