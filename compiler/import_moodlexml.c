@@ -1531,8 +1531,20 @@ static void calc_protect(mcalc *k, qb_buf *out, const char *html)
 	}
 }
 
-/* md with the marks made qbc's placeholders and every other '{' '\{'
- * (a '{x}' naming nothing is an error in qbc, text in Moodle). */
+/* True when the '{' at p of md would read as a placeholder in qbc ('{x}',
+ * '{=...}' where a placeholder may start: not TeX's '\\mathrm{kJ}'). */
+static bool reads_as_placeholder(const char *md, const char *p)
+{
+	if (p > md && !qb_params_brace_opens(p[-1]))
+		return false;
+	const char *e = strchr(p + 1, '}');
+	size_t n = e ? (size_t)(e - p - 1) : 0;
+	return n && (p[1] == '=' || qb_params_name_ok(p + 1, n));
+}
+
+/* md with the marks made qbc's placeholders and every other '{' that
+ * would read as one '\{' (a '{x}' naming nothing is an error in qbc,
+ * text in Moodle); TeX's braces stay as they are. */
 static void calc_restore(const mcalc *k, qb_buf *out, const char *md)
 {
 	for (const char *p = md; *p; p++) {
@@ -1545,7 +1557,7 @@ static void calc_restore(const mcalc *k, qb_buf *out, const char *md)
 				continue;
 			}
 		}
-		if (*p == '{' && (p == md || p[-1] != '\\'))
+		if (*p == '{' && (p == md || p[-1] != '\\') && reads_as_placeholder(md, p))
 			qb_buf_putc(out, '\\');
 		qb_buf_putc(out, *p);
 	}

@@ -24,6 +24,7 @@ EXCLUDED = {
         "short answers: one list in every language; cloze typed gaps: every language's answers",
         "numeric percent tolerance: as the same interval; scoring of multiple with one right option, matching and cloze",
         "Markdown spelling: table delimiter rows, a blank line before a code fence; media names (bytes compared)",
+        "drawn numbers: variables by their values in every draw (a range's step comes back as its decimals, a formula in libmatheval's spelling, a derived variable as rN), the pool and tolerance kept",
     ],
     "gift": [
         "the header and title (GIFT has none); languages: the default one only",
@@ -127,6 +128,37 @@ def interval(q):
         q["answer"] = {k: round(a[k], 9) for k in ("value", "tolerance", "min", "max")}
 
 
+PLACEHOLDER = re.compile(r"\{(=[^{}]*|[A-Za-z_][A-Za-z0-9_]*)\}")
+
+
+def canon_params(q):
+    """A parameterised question as its draws show it: each variable named
+    by its values in every draw (Moodle XML names a derived variable rN and
+    spells formulas its own way), the pool, the tolerance."""
+    p = q.get("params")
+    if not p:
+        return q
+    pool = p["pool"]
+    cols = {}
+    for v in p["vars"]:
+        key = v["name"] or v["definition"]
+        cols[v["name"] or "=" + v["definition"]] = tuple(round(d[key], 9) for d in pool)
+    if p.get("answer"):
+        cols["answer"] = tuple(round(d["answer"], 9) for d in pool)
+    uniq = sorted(set(cols.values()))
+    def sub(s):
+        def one(m):
+            c = cols.get(m.group(1).replace(" ", "") if m.group(1).startswith("=") else m.group(1))
+            return "{v%d}" % uniq.index(c) if c is not None else m.group(0)
+        return PLACEHOLDER.sub(one, s)
+    cols = {k.replace(" ", ""): c for k, c in cols.items()}
+    q = walk({k: v for k, v in q.items() if k != "params"}, sub)
+    a = p.get("answer") or {}
+    q["params"] = {"values": [list(c) for c in uniq], "tolerance": a.get("tolerance"),
+                   "percent": a.get("percent")}
+    return q
+
+
 def norm_format(d, fmt, orig):
     """orig: d is the bank written out, whose scoring the format changes."""
     langs = sorted(d["languages"])
@@ -160,6 +192,8 @@ def norm_format(d, fmt, orig):
         d.pop("title", None)
     if fmt in ("gift", "csv"):
         d["questions"] = [q for q in d["questions"] if not q.get("params")]
+    if fmt == "moodlexml":
+        d["questions"] = [canon_params(q) for q in d["questions"]]
     for i, q in enumerate(d["questions"]):
         if fmt == "gift":
             q.pop("number", None)  # a question left out renumbers the rest
