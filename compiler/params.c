@@ -568,6 +568,23 @@ bool qb_params_next(const qb_params *p, const char *text, size_t n, size_t from,
 	return false;
 }
 
+/* True when text[off] is inside a numeric cloze gap ('{{#...}}'), whose
+ * number is read with a '.' in every language (qb_numeric_parse()). */
+static bool in_numeric_gap(const char *text, size_t off)
+{
+	for (size_t i = off; i >= 2; i--) {
+		if (text[i - 1] == '}' && text[i - 2] == '}')
+			return false;
+		if (text[i - 1] == '{' && text[i - 2] == '{') {
+			size_t j = i;
+			while (text[j] == ' ' || text[j] == '\t')
+				j++;
+			return text[j] == '#';
+		}
+	}
+	return false;
+}
+
 void qb_params_subst(const qb_params *p, size_t k, const char *text, const char *mark, qb_buf *out)
 {
 	size_t n = strlen(text), at = 0;
@@ -575,7 +592,8 @@ void qb_params_subst(const qb_params *p, size_t k, const char *text, const char 
 	char num[64];
 	while (qb_params_next(p, text, n, at, &ph)) {
 		qb_buf_append(out, text + at, ph.off - at);
-		qb_buf_puts(out, qb_params_value_text(p, k, ph.var, mark, num, sizeof num));
+		const char *m = in_numeric_gap(text, ph.off) ? "." : mark;
+		qb_buf_puts(out, qb_params_value_text(p, k, ph.var, m, num, sizeof num));
 		at = ph.off + ph.len;
 	}
 	qb_buf_append(out, text + at, n - at);

@@ -146,7 +146,8 @@ bool qb_params_next(const qb_params *p, const char *text, size_t n, size_t from,
                     qb_placeholder *ph);
 
 /* Appends text with each placeholder replaced by draw k's value written
- * with mark. */
+ * with mark ('.' in a numeric cloze gap, '{{#{f} ± 0.1}}', whose number
+ * every language writes with a '.'). */
 void qb_params_subst(const qb_params *p, size_t k, const char *text, const char *mark, qb_buf *out);
 
 /* ---- for the readers and importers ---- */

@@ -173,10 +173,11 @@ int qb_write_csv(const qb_render_ctx *ctx, const qb_bank *bank)
 			qb_buf_appendf(&out, ",%s:%s", per[k], ctx->langs[l]);
 	}
 	qb_buf_puts(&out, "\r\n");
-	qb_arena drawn = QB_ARENA_INIT;
-	for (size_t i = 0; i < bank->nquestions; i++) /* a parameterised one: draw 0 */
+	for (size_t i = 0; i < bank->nquestions; i++) { /* a parameterised one: draw 0 */
+		qb_arena drawn = QB_ARENA_INIT;
 		row(&out, ctx, bank, qb_render_draw(ctx, &drawn, &bank->questions[i], 0), i == 0);
-	qb_arena_dispose(&drawn);
+		qb_arena_dispose(&drawn);
+	}
 	int rc = qb_fs_write_atomic(ctx->path, out.ptr, out.len);
 	if (rc != 0)
 		qb_diag_fatal("cannot write '%s': %s", ctx->path, strerror(errno));

@@ -52,6 +52,9 @@ PEER = os.path.join(ROOT, "..", "shared", "tools", "peer-genanki", "peer-genanki
 ENV = {**os.environ, "SOURCE_DATE_EPOCH": "1764680000", "NO_COLOR": "1"}
 
 
+INPUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "input")
+
+
 def one_line(s):
     return " ".join(s.split())
 
@@ -146,35 +149,38 @@ def make_synthetic_bank(path, n, qbc):
                     f"     sw: Kwa sababu chaguo {i % 4} ni sahihi.\n")
 
 
+def shipped_params_questions():
+    """The source of every parameterised question ('vars:') of the shipped
+    banks (input/*.qb in name order), as written: its lines after the
+    number line."""
+    blocks = []
+    for name in sorted(os.listdir(INPUT)):
+        if not name.endswith(".qb"):
+            continue
+        with open(os.path.join(INPUT, name), encoding="utf-8") as f:
+            text = f.read()
+        for m in re.finditer(r"(?m)^\d+\. (\S+)\n((?:[ \t]+\S.*\n|[ \t]*\n(?=[ \t]+\S))*)", text):
+            body = m.group(2)
+            if re.search(r"(?m)^[ \t]+vars:", body):
+                blocks.append((m.group(1), body))
+    return blocks
+
+
 def make_params_bank(path, n, qbc):
-    """n parameterised questions (issue 38): a numeric one with a formula
-    answer and a single one with computed options, in turn; every
-    question draws its pool of 20 when the bank is read."""
+    """n parameterised questions (issue 38): the shipped banks' questions
+    with 'vars:' (a numeric one with a formula answer and math, a single
+    one with computed options) repeated with numbered ids and prompts, as
+    the real banks repeat the shipped choice questions; every question
+    draws its pool of 20 when the bank is read."""
     del qbc
+    blocks = shipped_params_questions()
     with open(path, "w", encoding="utf-8") as f:
         f.write("bank: bench\nlanguages: en sw\npass-mark: 80%\n"
                 "title:\n  en: Benchmark\n  sw: Kipimo\n")
         for i in range(n):
-            if i % 2 == 0:
-                f.write(f"{i + 1}. q-{i}\n   type: numeric\n   tags: bench t{i % 10}\n"
-                        f"   vars:\n     h = 5..{50 + i % 7} step 0.5\n     g = 9.81\n"
-                        f"   answer: sqrt(2*h/g) \u00b1 2%\n   unit: s\n"
-                        f"   en: Question {i}: a stone falls from {{h}} m. How many seconds?\n"
-                        f"   sw: Swali {i}: jiwe linaanguka kutoka mita {{h}}. Sekunde ngapi?\n"
-                        f"   explanation:\n     en: t = sqrt(2 x {{h}} / {{g}}) = {{answer}} s.\n"
-                        f"     sw: t = sqrt(2 x {{h}} / {{g}}) = {{answer}} s.\n")
-            else:
-                f.write(f"{i + 1}. q-{i}\n   tags: bench t{i % 10}\n"
-                        f"   vars:\n     a = 2..{20 + i % 5}\n     b = 21..40\n"
-                        f"     right = a*b\n     w = a*b + a\n     v = a + b\n"
-                        f"   en: Question {i}: what is {{a}} times {{b}}?\n"
-                        f"   sw: Swali {i}: {{a}} mara {{b}} ni ngapi?\n"
-                        f"   * en: {{right}}\n     sw: {{right}}\n"
-                        f"   - en: {{w}}\n     sw: {{w}}\n     > en: That adds {{a}} more.\n"
-                        f"       sw: Hiyo inaongeza {{a}} zaidi.\n"
-                        f"   - en: {{v}}\n     sw: {{v}}\n"
-                        f"   explanation:\n     en: {{a}} x {{b}} = {{right}}.\n"
-                        f"     sw: {{a}} x {{b}} = {{right}}.\n")
+            qid, body = blocks[i % len(blocks)]
+            body = re.sub(r"(?m)^(    )(en|sw): ", lambda m, i=i: f"{m.group(1)}{m.group(2)}: ({i}) ", body)
+            f.write(f"\n{i + 1}. {qid}-{i}\n{body}")
 
 
 def make_moodle_xml(path, n, qbc):

@@ -18,6 +18,30 @@ static const char bank_text[] =
 	"   en: From {h} m ({{x}} {=2*h} \\{h}).\n   fr: De {h} m, $g = {g}\\,\\mathrm{g}^{h}$.\n"
 	"   answer: t \xC2\xB1 2%\n   explanation:\n     en: t = {t} s ~ {answer}\n     fr: t = {t} s\n";
 
+static const char *comma(const void *payload, const char *lang)
+{
+	(void)payload;
+	return strcmp(lang, "fr") == 0 ? "," : ".";
+}
+
+/* A numeric gap's number is written with a '.' in every language, the
+ * text around it with the language's mark. */
+static void gap_in_french(void)
+{
+	static const char text[] =
+		"bank: g\nlanguages: en fr\ntitle:\n  en: G\n  fr: G\n\n"
+		"1. gap\n   type: cloze\n   vars:\n     m = 1.5\n     f = m*2.1 decimals 2\n"
+		"   en: {m} kg: {{#{f} \xC2\xB1 0.1}} N.\n   fr: {m} kg : {{# {f} \xC2\xB1 0.1}} N ({f}).\n"
+		"   explanation:\n     en: x\n     fr: x\n";
+	qb_bank *bank = qb_read_text("g.qb", text, strlen(text));
+	qb_arena a = QB_ARENA_INIT;
+	const qb_question *d = qb_params_instance(&a, &bank->questions[0], 0, comma, NULL);
+	STR_EQ(qb_text_get(&d->prompt, "en"), "1.5 kg: {{#3.15 \xC2\xB1 0.1}} N.");
+	STR_EQ(qb_text_get(&d->prompt, "fr"), "1,5 kg : {{# 3.15 \xC2\xB1 0.1}} N (3,15).");
+	qb_arena_dispose(&a);
+	qb_bank_free(bank);
+}
+
 static qb_bank *read_bank(const char *text)
 {
 	return qb_read_text("u.qb", text, strlen(text));
@@ -116,6 +140,7 @@ static void seeded(void)
 int main(void)
 {
 	numbers();
+	gap_in_french();
 	pool_and_placeholders();
 	seeded();
 	return h_done("test_params");
