@@ -71,6 +71,7 @@
 #include "buf.h"
 #include "diag.h"
 #include "markup.h"
+#include "params.h"
 #include "render.h"
 #include "zipw.h"
 
@@ -123,6 +124,36 @@ typedef struct item_media {
 	size_t nmedia;
 } item_media;
 
+/* A number of response processing for each draw of a parameterised
+ * question (issue 38): a bound of the accepted interval, or the correct
+ * response. */
+typedef struct tpl_float {
+	char *ident;         /* its template variable, or the response whose
+	                        correct response it is (correct)             */
+	double *v;           /* draw by draw                                 */
+	bool correct;        /* a setCorrectResponse of response ident       */
+} tpl_float;
+
+/* The template variables of the item of a parameterised question: the
+ * pool's values written in the item's language, a DRAW that picks one
+ * draw for the attempt (template processing), and the numbers response
+ * processing reads from that draw. */
+typedef struct tpl {
+	const qb_params *p;
+	const qb_question **draw; /* draw k as a plain question (render.h)  */
+	const qb_question **dot;  /* the same with every number's mark '.':
+	                             its cloze gaps' numbers read            */
+	size_t n;                 /* draws                                   */
+	const char *mark;         /* the language's decimal mark             */
+	bool *used, *math;        /* each variable (nvars + 1: the answer)
+	                             shown by the item's texts, in a formula */
+	char **ident;             /* each variable's template variable       */
+	tpl_float *f;
+	size_t nf;
+	bool quiet;               /* writing the passage: no placeholders    */
+	qb_arena arena;
+} tpl;
+
 typedef struct ctx {
 	const qb_render_ctx *r;
 	const qb_bank *bank;
@@ -138,6 +169,7 @@ typedef struct ctx {
 	size_t ngaps_parts;
 	const struct math_set *math; /* the formulas as MathML, or NULL       */
 	bool item_math;      /* the item being written shows MathML          */
+	tpl *t;              /* the item's template variables, or NULL       */
 	bool failed;
 } ctx;
 
@@ -485,6 +517,434 @@ static void outcome_decls(ctx *c, const qb_question *q)
 	free(ids);
 }
 
+/* ---- parameterised questions (issue 38): template variables ---- */
+
+/* A parameterised question's item draws one of the pool's draws when the
+ * attempt starts: template processing sets qbc-draw to a random integer
+ * 1..draws, then each variable its texts show to that draw's value, an
+ * <index n="qbc-draw"> of an <ordered> list of the pool's values as the
+ * item's language writes them (a string each: "2,26" in French).  The
+ * texts show them as <printedVariable>; a formula shows them as MathML
+ * identifiers of template variables with mathVariable (QTI's way to put
+ * a template value in MathML, where printedVariable cannot go).  A
+ * variable's template variable is named as the variable ('h'), so a
+ * player that fills no MathML variable shows the formula with its
+ * symbol.  Response processing reads that draw's accepted interval from
+ * template variables (qbc-lo, qbc-hi), and template processing sets the
+ * correct response; a choice's right option is the same in every draw.
+ * Every template variable's default value is draw 0's, and the correct
+ * response as declared is draw 0's too: a player that runs no template
+ * processing plays draw 0, its numbers and its answer agreeing. */
+
+/* The private-use character that marks a placeholder in a text being
+ * written: U+E001, the variable's index, U+E001 (as GAP_MARK a gap). */
+#define VAR_MARK "\xEE\x80\x81"
+
+/* q's parameters when it is parameterised and has a pool, else NULL. */
+static const qb_params *params_of(const qb_question *q)
+{
+	const qb_params *p = qb_question_params(q);
+	return p && qb_question_ndraws(q) ? p : NULL;
+}
+
+/* Appends md with each placeholder of p (NULL: none) as its mark. */
+static void mark_vars(const qb_params *p, const char *md, size_t n, qb_buf *out)
+{
+	size_t at = 0;
+	qb_placeholder ph;
+	while (p && qb_params_next(p, md, n, at, &ph)) {
+		qb_buf_append(out, md + at, ph.off - at);
+		qb_buf_appendf(out, VAR_MARK "%zu" VAR_MARK, ph.var);
+		at = ph.off + ph.len;
+	}
+	qb_buf_append(out, md + at, n - at);
+}
+
+/* The mark at s: its variable into *var, and where it ends; else NULL. */
+static const char *var_mark(const char *s, size_t *var)
+{
+	if (strncmp(s, VAR_MARK, 3) != 0 || s[3] < '0' || s[3] > '9')
+		return NULL;
+	char *endp;
+	unsigned long v = strtoul(s + 3, &endp, 10);
+	if (strncmp(endp, VAR_MARK, 3) != 0)
+		return NULL;
+	*var = v;
+	return endp + 3;
+}
+
+/* Appends s with each mark of p's variables as fn writes it. */
+typedef void (*mark_fn)(const qb_params *p, size_t var, size_t k, const char *mark, qb_buf *out);
+
+static void unmark(const qb_params *p, const char *s, size_t k, const char *mark, mark_fn fn,
+                   qb_buf *out)
+{
+	const char *m, *after;
+	size_t var;
+	while ((m = strstr(s, VAR_MARK)) != NULL) {
+		qb_buf_append(out, s, (size_t)(m - s));
+		if ((after = var_mark(m, &var)) != NULL && var <= p->nvars) {
+			fn(p, var, k, mark, out);
+			s = after;
+		} else {
+			qb_buf_append(out, m, 3);
+			s = m + 3;
+		}
+	}
+	qb_buf_puts(out, s);
+}
+
+/* A mark as draw k's value. */
+static void mark_value(const qb_params *p, size_t var, size_t k, const char *mark, qb_buf *out)
+{
+	char v[64];
+	qb_buf_puts(out, qb_params_value_text(p, k, var, mark, v, sizeof v));
+}
+
+/* A mark as the placeholder it was: '{h}', '{=2*h}', '{answer}'. */
+static void mark_source(const qb_params *p, size_t var, size_t k, const char *mark, qb_buf *out)
+{
+	QB_UNUSED(k);
+	QB_UNUSED(mark);
+	if (var == p->nvars)
+		qb_buf_puts(out, "{answer}");
+	else if (p->vars[var].name)
+		qb_buf_appendf(out, "{%s}", p->vars[var].name);
+	else
+		qb_buf_appendf(out, "{=%s}", p->vars[var].def);
+}
+
+/* A mark as the identifier blahtexml keeps: \mathrm{qbcv<index in
+ * letters>}, which it writes <mi>qbcv...</mi>. */
+#define MATH_VAR "qbcv"
+
+static void mark_math(const qb_params *p, size_t var, size_t k, const char *mark, qb_buf *out)
+{
+	QB_UNUSED(p);
+	QB_UNUSED(k);
+	QB_UNUSED(mark);
+	char letters[16];
+	size_t n = 0;
+	do
+		letters[n++] = (char)('a' + var % 26);
+	while ((var /= 26) > 0 && n < sizeof letters);
+	qb_buf_puts(out, "\\mathrm{" MATH_VAR);
+	while (n)
+		qb_buf_putc(out, letters[--n]);
+	qb_buf_putc(out, '}');
+}
+
+/* The variable of an identifier mark_math() wrote, or SIZE_MAX. */
+static size_t math_var(const char *s)
+{
+	if (strncmp(s, MATH_VAR, 4) != 0 || !s[4])
+		return SIZE_MAX;
+	size_t var = 0;
+	for (s += 4; *s; s++) {
+		if (*s < 'a' || *s > 'z' || var > SIZE_MAX / 26 - 26)
+			return SIZE_MAX;
+		var = var * 26 + (size_t)(*s - 'a');
+	}
+	return var;
+}
+
+/* Variable i's template variable: its name, unless the item names
+ * something else so (then qbc-v-<name>); qbc-f<n> for a text's n-th
+ * '{=formula}', qbc-answer for '{answer}'. */
+static char *var_ident(const qb_params *p, size_t i)
+{
+	static const char *const taken[] = {"RESPONSE", "SCORE", "MAXSCORE", "completionStatus",
+	                                    "numAttempts", "duration", "QTI_CONTEXT"};
+	if (i == p->nvars)
+		return qb_xstrdup("qbc-answer");
+	const char *name = p->vars[i].name;
+	if (!name)
+		return qb_xasprintf("qbc-f%zu", i + 1 - p->nnamed);
+	bool clash = strncmp(name, "RESPONSE_", 9) == 0 || strncmp(name, "FB_", 3) == 0 ||
+	             strncmp(name, "GAP_", 4) == 0;
+	for (size_t k = 0; k < QB_NELEM(taken); k++)
+		clash |= strcmp(name, taken[k]) == 0;
+	return clash ? qb_xasprintf("qbc-v-%s", name) : qb_xstrdup(name);
+}
+
+/* qb_markup_math callback: the variables a formula shows. */
+static void tpl_math_note(void *payload, const char *tex, size_t offset)
+{
+	QB_UNUSED(offset);
+	tpl *t = payload;
+	size_t var;
+	for (const char *m = strstr(tex, VAR_MARK); m; m = strstr(m + 3, VAR_MARK))
+		if (var_mark(m, &var) && var <= t->p->nvars)
+			t->math[var] = true;
+}
+
+/* Notes the variables text t of the item shows. */
+static void tpl_text(const qb_render_ctx *r, tpl *t, const qb_text *txt, const char *lang)
+{
+	if (!txt->present)
+		return;
+	const char *md = qb_render_md(r, txt, lang);
+	qb_buf marked = QB_BUF_INIT;
+	mark_vars(t->p, md, strlen(md), &marked);
+	const char *s = qb_buf_cstr(&marked), *m;
+	size_t var;
+	while ((m = strstr(s, VAR_MARK)) != NULL) {
+		const char *after = var_mark(m, &var);
+		if (after && var <= t->p->nvars)
+			t->used[var] = true;
+		s = after ? after : m + 3;
+	}
+	qb_markup_math(qb_buf_cstr(&marked), tpl_math_note, t);
+	qb_buf_dispose(&marked);
+}
+
+/* Starts the template variables of q's item in lang (c->t), its draws
+ * made in arena; false when q is not parameterised. */
+static bool tpl_begin(ctx *c, tpl *t, qb_arena *arena, const qb_question *q, const char *lang)
+{
+	const qb_params *p = params_of(q);
+	if (!p)
+		return false;
+	*t = (tpl){.p = p, .n = qb_question_ndraws(q), .mark = qb_render_decimal_mark(c->r, lang)};
+	t->draw = qb_xcalloc(t->n, sizeof *t->draw);
+	t->dot = qb_xcalloc(t->n, sizeof *t->dot);
+	for (size_t k = 0; k < t->n; k++) {
+		t->draw[k] = qb_render_draw(c->r, arena, q, k);
+		t->dot[k] = qb_params_instance(arena, q, k, NULL, NULL);
+	}
+	t->used = qb_xcalloc(p->nvars + 1, sizeof *t->used);
+	t->math = qb_xcalloc(p->nvars + 1, sizeof *t->math);
+	t->ident = qb_xcalloc(p->nvars + 1, sizeof *t->ident);
+	for (size_t i = 0; i <= p->nvars; i++)
+		t->ident[i] = var_ident(p, i);
+	tpl_text(c->r, t, &q->prompt, lang);
+	tpl_text(c->r, t, &q->explanation, lang);
+	tpl_text(c->r, t, qb_question_feedback_wrong(q), lang);
+	for (size_t k = 0; k < q->nchoices; k++) {
+		tpl_text(c->r, t, &q->choices[k].text, lang);
+		tpl_text(c->r, t, &q->choices[k].feedback, lang);
+		if (q->type == QB_QTYPE_MATCHING)
+			tpl_text(c->r, t, qb_choice_match(&q->choices[k]), lang);
+	}
+	for (const qb_num_more *m = qb_question_num_more(q); m; m = m->next)
+		tpl_text(c->r, t, &m->feedback, lang);
+	c->t = t;
+	return true;
+}
+
+static void tpl_end(ctx *c, tpl *t)
+{
+	if (t->p)
+		for (size_t i = 0; i <= t->p->nvars; i++)
+			free(t->ident[i]);
+	for (size_t i = 0; i < t->nf; i++) {
+		free(t->f[i].ident);
+		free(t->f[i].v);
+	}
+	free(t->f);
+	free(t->ident);
+	free(t->used);
+	free(t->math);
+	free(t->draw);
+	free(t->dot);
+	*t = (tpl){0};
+	c->t = NULL;
+}
+
+/* True when the texts of q in lang are the same in every draw but
+ * for their placeholders... */
+static bool same_md(ctx *c, const qb_text *a, const qb_text *b, const char *lang)
+{
+	return strcmp(qb_render_md(c->r, a, lang), qb_render_md(c->r, b, lang)) == 0;
+}
+
+/* True when the item of q can draw: what its response processing
+ * compares the response to changes between draws only as numbers that
+ * template variables hold (numeric answers and gaps).  A short answer
+ * whose accepted answers show variables, or a cloze whose typed or
+ * choice gaps do, is written as its first draw. */
+static bool tpl_fits(ctx *c, const qb_question *q, const char *lang)
+{
+	const tpl *t = c->t;
+	if (q->type == QB_QTYPE_SHORT) {
+		for (size_t k = 1; k < t->n; k++)
+			for (size_t i = 0; i < q->nchoices && i < t->draw[k]->nchoices; i++)
+				if (!same_md(c, &t->draw[0]->choices[i].text, &t->draw[k]->choices[i].text, lang))
+					return false;
+		return true;
+	}
+	if (q->type != QB_QTYPE_CLOZE)
+		return true;
+	qb_arena arena = QB_ARENA_INIT;
+	qb_cloze_part *parts = NULL, *first = NULL;
+	size_t nparts = 0, nfirst = 0;
+	bool fits = true;
+	qb_cloze_split(&arena, qb_render_md(c->r, &q->prompt, lang), &parts, &nparts);
+	qb_cloze_split(&arena, qb_render_md(c->r, &t->dot[0]->prompt, lang), &first, &nfirst);
+	fits = nparts == nfirst;
+	for (size_t i = 0; fits && i < nparts; i++)
+		fits = !parts[i].gap == !first[i].gap;
+	for (size_t k = 1; fits && k < t->n; k++) {
+		qb_cloze_part *dk = NULL;
+		size_t ndk = 0;
+		qb_cloze_split(&arena, qb_render_md(c->r, &t->dot[k]->prompt, lang), &dk, &ndk);
+		fits = ndk == nfirst;
+		for (size_t i = 0; fits && i < ndk; i++) {
+			const qb_cloze_gap *a = first[i].gap, *b = dk[i].gap;
+			if (!a || !b) {
+				fits = !a && !b;
+				continue;
+			}
+			fits = a->choice == b->choice && !a->num == !b->num && a->nanswers == b->nanswers &&
+			       a->right == b->right;
+			for (size_t j = 0; fits && !a->num && j < a->nanswers; j++)
+				fits = strcmp(a->answers[j], b->answers[j]) == 0;
+		}
+	}
+	qb_arena_dispose(&arena);
+	return fits;
+}
+
+/* A number of response processing in each draw (v, as many as draws;
+ * draw 0's when q is not parameterised): the template variable ident
+ * that holds the attempt's, or NULL when every draw has the same (the
+ * caller writes v[0]).  correct: ident is a response whose correct
+ * response template processing sets to it. */
+static const char *tpl_float_add(ctx *c, const char *ident, const double *v, bool correct)
+{
+	tpl *t = c->t;
+	size_t k = 1;
+	while (t && k < t->n && v[k] == v[0])
+		k++;
+	if (!t || k == t->n)
+		return NULL;
+	t->f = qb_xrealloc(t->f, (t->nf + 1) * sizeof *t->f);
+	tpl_float *f = &t->f[t->nf++];
+	f->ident = qb_xstrdup(ident);
+	f->v = qb_xcalloc(t->n, sizeof *f->v);
+	memcpy(f->v, v, t->n * sizeof *v);
+	f->correct = correct;
+	return f->ident;
+}
+
+/* The draws of the item being written: 1 when it does not draw. */
+static size_t ndraws(const ctx *c)
+{
+	return c->t ? c->t->n : 1;
+}
+
+/* Draw k of q with its numbers as a program reads them (a decimal point,
+ * whatever the language): q itself when its item does not draw. */
+static const qb_question *drawn(const ctx *c, const qb_question *q, size_t k)
+{
+	return c->t ? c->t->dot[k] : q;
+}
+
+static void put_decimal(char *s, size_t n, double v);
+static void base_decimal(ctx *c, double v);
+
+/* <templateDeclaration> of a single value, draw 0's its default. */
+static void template_decl(ctx *c, const char *ident, const char *type, bool math, const char *dflt)
+{
+	el(c, "templateDeclaration");
+	at(c, "identifier", ident);
+	at(c, "cardinality", "single");
+	at(c, "baseType", type);
+	if (math)
+		at(c, "mathVariable", "true");
+	el(c, "defaultValue");
+	el(c, "value");
+	text(c, dflt);
+	end(c);
+	end(c);
+	end(c);
+}
+
+/* True when variable i has the same text in every draw. */
+static bool var_fixed(const tpl *t, size_t i)
+{
+	char a[64], b[64];
+	qb_params_value_text(t->p, 0, i, t->mark, a, sizeof a);
+	for (size_t k = 1; k < t->n; k++)
+		if (strcmp(a, qb_params_value_text(t->p, k, i, t->mark, b, sizeof b)) != 0)
+			return false;
+	return true;
+}
+
+#define DRAW_VAR "qbc-draw"
+
+/* <index n="qbc-draw"><ordered>: the caller writes a value per draw and
+ * ends both. */
+static void by_draw(ctx *c)
+{
+	el(c, "index");
+	at(c, "n", DRAW_VAR);
+	el(c, "ordered");
+}
+
+/* The template declarations and template processing of the item being
+ * written (nothing when it does not draw). */
+static void tpl_write(ctx *c)
+{
+	const tpl *t = c->t;
+	if (!t)
+		return;
+	char v[64];
+	bool *varies = qb_xcalloc(t->p->nvars + 1, sizeof *varies);
+	bool any = t->nf > 0;
+	for (size_t i = 0; i <= t->p->nvars; i++)
+		if (t->used[i]) {
+			varies[i] = !var_fixed(t, i);
+			any |= varies[i];
+		}
+	if (any)
+		template_decl(c, DRAW_VAR, "integer", false, "1");
+	for (size_t i = 0; i <= t->p->nvars; i++)
+		if (t->used[i])
+			template_decl(c, t->ident[i], "string", t->math[i],
+			              qb_params_value_text(t->p, 0, i, t->mark, v, sizeof v));
+	for (size_t i = 0; i < t->nf; i++)
+		if (!t->f[i].correct) {
+			put_decimal(v, sizeof v, t->f[i].v[0]);
+			template_decl(c, t->f[i].ident, "float", false, v);
+		}
+	if (any) {
+		el(c, "templateProcessing");
+		el(c, "setTemplateValue");
+		at(c, "identifier", DRAW_VAR);
+		el(c, "randomInteger");
+		at(c, "min", "1");
+		snprintf(v, sizeof v, "%zu", t->n);
+		at(c, "max", v);
+		end(c);
+		end(c);
+		for (size_t i = 0; i <= t->p->nvars; i++) {
+			if (!varies[i])
+				continue;
+			el(c, "setTemplateValue");
+			at(c, "identifier", t->ident[i]);
+			by_draw(c);
+			for (size_t k = 0; k < t->n; k++)
+				base_value(c, "string", qb_params_value_text(t->p, k, i, t->mark, v, sizeof v));
+			end(c);
+			end(c);
+			end(c);
+		}
+		for (size_t i = 0; i < t->nf; i++) {
+			el(c, t->f[i].correct ? "setCorrectResponse" : "setTemplateValue");
+			at(c, "identifier", t->f[i].ident);
+			by_draw(c);
+			for (size_t k = 0; k < t->n; k++)
+				base_decimal(c, t->f[i].v[k]);
+			end(c);
+			end(c);
+			end(c);
+		}
+		end(c);
+	}
+	free(varies);
+}
+
 /* ---- formulas: MathML from blahtexml ---- */
 
 /* QTI's format for math is MathML (2.1 allows MathML 2's <math>, 3.0
@@ -506,10 +966,13 @@ static void outcome_decls(ctx *c, const qb_question *q)
 extern char **environ; /* the environment blahtexml runs in: qbc's */
 
 typedef struct formula {
-	const char *tex;   /* into the set's arena                          */
+	const char *tex;   /* into the set's arena: a parameterised
+	                      question's placeholders as marks (VAR_MARK)   */
+	const char *shown; /* as written, its placeholders too ('{h}')       */
 	qb_loc loc;        /* the first text that shows it                  */
 	xmlNodePtr math;   /* its <math> in the set's document, or NULL     */
 	const char *error; /* blahtexml's reason, when it has none          */
+	bool quiet;        /* a first draw's (tpl_fits()): warned as written */
 } formula;
 
 typedef struct math_set {
@@ -523,6 +986,8 @@ typedef struct math_set {
 typedef struct math_walk {
 	math_set *set;
 	qb_loc loc;
+	const qb_params *p;   /* the question's, while its texts are read  */
+	bool quiet;           /* reading a first draw's texts               */
 	const math_set *find; /* instead: is any formula found in it MathML? */
 	bool any;
 } math_walk;
@@ -540,13 +1005,23 @@ static void math_note(void *payload, const char *tex, size_t offset)
 	}
 	math_set *m = w->set;
 	for (size_t i = 0; i < m->n; i++)
-		if (strcmp(m->f[i].tex, tex) == 0)
+		if (strcmp(m->f[i].tex, tex) == 0) {
+			m->f[i].quiet &= w->quiet;
 			return;
+		}
 	if (m->n == m->cap) {
 		m->cap = m->cap ? 2 * m->cap : 16;
 		m->f = qb_xrealloc(m->f, m->cap * sizeof *m->f);
 	}
-	m->f[m->n++] = (formula){qb_arena_strdup(&m->arena, tex), w->loc, NULL, NULL};
+	qb_buf shown = QB_BUF_INIT;
+	if (w->p)
+		unmark(w->p, tex, 0, NULL, mark_source, &shown);
+	else
+		qb_buf_puts(&shown, tex);
+	m->f[m->n++] = (formula){qb_arena_strdup(&m->arena, tex),
+	                         qb_arena_strdup(&m->arena, qb_buf_cstr(&shown)), w->loc, NULL, NULL,
+	                         w->quiet};
+	qb_buf_dispose(&shown);
 }
 
 static void math_text(const qb_render_ctx *r, math_walk *w, const qb_text *t, const char *lang)
@@ -554,17 +1029,40 @@ static void math_text(const qb_render_ctx *r, math_walk *w, const qb_text *t, co
 	if (!t->present)
 		return;
 	const qb_tr *tr = qb_text_tr(t, lang);
+	const char *md = qb_render_md(r, t, lang);
+	qb_buf marked = QB_BUF_INIT;
+	mark_vars(w->p, md, strlen(md), &marked);
 	w->loc = tr ? qb_tr_text_loc(t, tr) : qb_text_loc(t);
-	qb_markup_math(qb_render_md(r, t, lang), math_note, w);
+	qb_markup_math(qb_buf_cstr(&marked), math_note, w);
+	qb_buf_dispose(&marked);
 }
 
 /* Every formula of q's texts in lang, to w. */
+static void math_texts(const qb_render_ctx *r, math_walk *w, const qb_question *q,
+                       const char *lang);
+
 static void math_question(const qb_render_ctx *r, math_walk *w, const qb_question *q,
                           const char *lang)
 {
+	math_texts(r, w, q, lang);
+	if (!params_of(q))
+		return;
+	/* and its first draw's, for an item written as its first draw */
+	qb_arena arena = QB_ARENA_INIT;
+	w->quiet = true;
+	math_texts(r, w, qb_render_draw(r, &arena, q, 0), lang);
+	w->quiet = false;
+	qb_arena_dispose(&arena);
+}
+
+static void math_texts(const qb_render_ctx *r, math_walk *w, const qb_question *q,
+                       const char *lang)
+{
 	const qb_passage *passage = qb_question_passage(r->bank, q);
+	w->p = NULL;
 	if (passage)
 		math_text(r, w, &passage->text, lang);
+	w->p = params_of(q);
 	math_text(r, w, &q->prompt, lang);
 	math_text(r, w, &q->explanation, lang);
 	math_text(r, w, qb_question_feedback_wrong(q), lang);
@@ -574,12 +1072,15 @@ static void math_question(const qb_render_ctx *r, math_walk *w, const qb_questio
 		if (q->type == QB_QTYPE_MATCHING)
 			math_text(r, w, qb_choice_match(&q->choices[k]), lang);
 	}
+	for (const qb_num_more *m = qb_question_num_more(q); m; m = m->next)
+		math_text(r, w, &m->feedback, lang);
+	w->p = NULL;
 }
 
 /* Every formula of every text the packages show, in r's languages. */
 static void math_collect(const qb_render_ctx *r, const qb_bank *bank, math_set *m)
 {
-	math_walk w = {m, {0}, NULL, false};
+	math_walk w = {m, {0}, NULL, false, NULL, false};
 	for (size_t l = 0; l < r->nlangs; l++)
 		for (size_t i = 0; i < bank->nquestions; i++)
 			math_question(r, &w, &bank->questions[i], r->langs[l]);
@@ -591,7 +1092,7 @@ static bool item_math(const qb_render_ctx *r, const math_set *m, const qb_questi
 {
 	if (!m || m->missing || !m->n)
 		return false;
-	math_walk w = {NULL, {0}, m, false};
+	math_walk w = {NULL, {0}, NULL, false, m, false};
 	math_question(r, &w, q, lang);
 	return w.any;
 }
@@ -659,10 +1160,16 @@ static void math_convert(const qb_render_ctx *r, const qb_bank *bank, math_set *
 	int ok = xmlTextWriterStartDocument(w, "1.0", "UTF-8", NULL) >= 0 &&
 	         xmlTextWriterStartElement(w, BAD_CAST "formulas") >= 0 &&
 	         xmlTextWriterWriteAttribute(w, BAD_CAST "xmlns:b", BAD_CAST NS_BLAHTEX) >= 0;
-	for (size_t i = 0; ok && i < m->n; i++)
+	qb_params none = {0}; /* any mark: an identifier of its own */
+	none.nvars = SIZE_MAX - 1;
+	for (size_t i = 0; ok && i < m->n; i++) {
+		qb_buf tex = QB_BUF_INIT;
+		unmark(&none, m->f[i].tex, 0, NULL, mark_math, &tex);
 		ok = xmlTextWriterStartElement(w, BAD_CAST "f") >= 0 &&
-		     xmlTextWriterWriteAttribute(w, BAD_CAST "b:inline", BAD_CAST m->f[i].tex) >= 0 &&
+		     xmlTextWriterWriteAttribute(w, BAD_CAST "b:inline", BAD_CAST qb_buf_cstr(&tex)) >= 0 &&
 		     xmlTextWriterEndElement(w) >= 0;
+		qb_buf_dispose(&tex);
+	}
 	ok = ok && xmlTextWriterEndDocument(w) >= 0;
 	xmlFreeTextWriter(w);
 	w = NULL;
@@ -727,7 +1234,7 @@ static const formula *math_find(const math_set *m, const char *tex)
 {
 	if (!m || m->missing || !m->n)
 		return NULL;
-	formula key = {tex, {0}, NULL, NULL};
+	formula key = {tex, NULL, {0}, NULL, NULL, false};
 	return bsearch(&key, m->f, m->n, sizeof *m->f, formula_cmp);
 }
 
@@ -741,6 +1248,17 @@ static void mathml_node(ctx *c, xmlNodePtr n)
 		}
 		if (n->type != XML_ELEMENT_NODE)
 			continue;
+		size_t var = SIZE_MAX;
+		if (c->t && strcmp((const char *)n->name, "mi") == 0 && n->children &&
+		    !n->children->next && n->children->type == XML_TEXT_NODE)
+			var = math_var((const char *)n->children->content);
+		if (c->t && var <= c->t->p->nvars) {
+			/* a placeholder: the identifier of its template variable */
+			el_plain(c, "mi");
+			text(c, c->t->ident[var]);
+			end(c);
+			continue;
+		}
 		el_plain(c, (const char *)n->name);
 		for (xmlAttrPtr a = n->properties; a; a = a->next) {
 			if (a->ns)
@@ -772,7 +1290,7 @@ static void mathml(ctx *c, const formula *f, bool display)
 		end(c);
 	el_plain(c, "annotation");
 	at_plain(c, "encoding", "application/x-tex");
-	text(c, f->tex);
+	text(c, f->shown);
 	end(c);
 	end(c);
 	end(c);
@@ -815,11 +1333,11 @@ static void check_math(const qb_render_ctx *r, const qb_bank *bank)
 		                "install blahtexml (Debian's package blahtexml), which converts "
 		                "them to MathML");
 	for (size_t i = 0; !m.missing && i < m.n; i++)
-		if (!m.f[i].math)
+		if (!m.f[i].math && !m.f[i].quiet)
 			qb_diag_warning(m.f[i].loc,
 			                "blahtexml cannot convert the formula '%s' to MathML ('%s'): QTI "
 			                "players will show its TeX",
-			                m.f[i].tex, m.f[i].error ? m.f[i].error : "");
+			                m.f[i].shown, m.f[i].error ? m.f[i].error : "");
 	math_dispose(&m);
 }
 
@@ -885,21 +1403,38 @@ static void write_gap(ctx *c, size_t g);
  * prompt: U+E000, the gap's number, U+E000. */
 #define GAP_MARK "\xEE\x80\x80"
 
-/* Writes a text node: cloze gap marks become their interactions. */
+/* Writes a text node: cloze gap marks become their interactions, a
+ * placeholder's mark its printed variable. */
 static void html_text(ctx *c, const char *s)
 {
-	const char *p;
-	while (c->gaps && (p = strstr(s, GAP_MARK)) != NULL) {
-		char *endp;
-		unsigned long g = strtoul(p + 3, &endp, 10);
-		if (strncmp(endp, GAP_MARK, 3) != 0)
+	for (;;) {
+		const char *g = c->gaps ? strstr(s, GAP_MARK) : NULL;
+		const char *v = c->t ? strstr(s, VAR_MARK) : NULL;
+		const char *p = g && (!v || g < v) ? g : v, *after;
+		char *endp = NULL;
+		size_t var = 0;
+		unsigned long gap = 0;
+		if (!p)
+			break;
+		if (p == g) {
+			gap = strtoul(p + 3, &endp, 10);
+			after = strncmp(endp, GAP_MARK, 3) == 0 ? endp + 3 : NULL;
+		} else {
+			after = var_mark(p, &var);
+			if (after && var > c->t->p->nvars)
+				after = NULL;
+		}
+		if (!after)
 			break;
 		qb_buf before = QB_BUF_INIT;
 		qb_buf_append(&before, s, (size_t)(p - s));
 		text(c, qb_buf_cstr(&before));
 		qb_buf_dispose(&before);
-		write_gap(c, g);
-		s = endp + 3;
+		if (p == g)
+			write_gap(c, gap);
+		else
+			leaf(c, true, "printedVariable", "identifier", c->t->ident[var]);
+		s = after;
 	}
 	text(c, s);
 }
@@ -936,7 +1471,13 @@ static void html_element(ctx *c, xmlNodePtr n)
 		if (!attr_known(name, (const char *)a->name, c->v3))
 			continue;
 		xmlChar *v = xmlNodeGetContent((xmlNodePtr)a);
-		at_plain(c, (const char *)a->name, v ? (const char *)v : "");
+		qb_buf value = QB_BUF_INIT; /* a placeholder: draw 0's value */
+		if (c->t)
+			unmark(c->t->p, v ? (const char *)v : "", 0, c->t->mark, mark_value, &value);
+		else
+			qb_buf_puts(&value, v ? (const char *)v : "");
+		at_plain(c, (const char *)a->name, qb_buf_cstr(&value));
+		qb_buf_dispose(&value);
 		xmlFree(v);
 		alt |= strcmp((const char *)a->name, "alt") == 0;
 	}
@@ -1010,10 +1551,19 @@ static void put_md(ctx *c, const char *md)
 	qb_buf_dispose(&html);
 }
 
-/* Writes t in the item's language (else the bank's default). */
+/* Writes t in the item's language (else the bank's default), its
+ * placeholders as printed variables. */
 static void put_text(ctx *c, const qb_text *t, const char *lang)
 {
-	put_md(c, qb_render_md(c->r, t, lang));
+	const char *md = qb_render_md(c->r, t, lang);
+	if (!c->t || c->t->quiet) {
+		put_md(c, md);
+		return;
+	}
+	qb_buf marked = QB_BUF_INIT;
+	mark_vars(c->t->p, md, strlen(md), &marked);
+	put_md(c, qb_buf_cstr(&marked));
+	qb_buf_dispose(&marked);
 }
 
 static void put_plain(ctx *c, const char *md)
@@ -1033,6 +1583,7 @@ static char *stimulus_ident(const qb_passage *p, const char *lang);
 static void item_body(ctx *c, const qb_question *q, const char *lang)
 {
 	const qb_passage *passage = qb_question_passage(c->bank, q);
+	tpl_write(c);
 	if (passage && c->v3) {
 		char *ident = stimulus_ident(passage, lang), *file = qb_xasprintf("%s.xml", ident);
 		el(c, "assessmentStimulusRef");
@@ -1053,7 +1604,11 @@ static void item_body(ctx *c, const qb_question *q, const char *lang)
 	if (passage) {
 		el_plain(c, "div");
 		at_plain(c, "class", "qbc-passage");
+		if (c->t) /* the bank's text, not the question's */
+			c->t->quiet = true;
 		put_text(c, &passage->text, lang);
+		if (c->t)
+			c->t->quiet = false;
 		end(c);
 	}
 }
@@ -1293,19 +1848,92 @@ static void base_decimal(ctx *c, double v)
 	base_value(c, "float", s);
 }
 
-/* RESPONSE in num's closed interval (an expression). */
-static void in_interval(ctx *c, const qb_numeric *num)
+/* The bounds of an accepted interval: the numbers, or the template
+ * variables that hold the attempt's draw's (NULL: the numbers). */
+typedef struct bounds {
+	double lo, hi;
+	const char *lo_var, *hi_var;
+} bounds;
+
+/* The response rid in b's closed interval (an expression). */
+static void in_interval(ctx *c, const char *rid, const bounds *b)
 {
 	el(c, "and");
 	el(c, "gte");
-	variable(c, "RESPONSE");
-	base_decimal(c, num->lo);
+	variable(c, rid);
+	if (b->lo_var)
+		variable(c, b->lo_var);
+	else
+		base_decimal(c, b->lo);
 	end(c);
 	el(c, "lte");
-	variable(c, "RESPONSE");
-	base_decimal(c, num->hi);
+	variable(c, rid);
+	if (b->hi_var)
+		variable(c, b->hi_var);
+	else
+		base_decimal(c, b->hi);
 	end(c);
 	end(c);
+}
+
+/* The bounds of the interval num(q) of each draw, template variables
+ * <prefix>lo<suffix> and <prefix>hi<suffix> when they change; the
+ * correct response of rid set to each draw's value unless rid is NULL. */
+typedef const qb_numeric *(*num_of_fn)(const qb_question *q, const void *arg);
+
+/* The correct response of draw k whose accepted number is num: '{answer}'
+ * as the texts show it (2.02 for 2.0192...) when it is accepted, else the
+ * number. */
+static double shown_answer(const ctx *c, size_t k, const qb_numeric *num)
+{
+	char s[64];
+	if (!c->t || !c->t->p->answer.formula)
+		return num->value;
+	double v = strtod(qb_params_value_text(c->t->p, k, c->t->p->nvars, ".", s, sizeof s), NULL);
+	return v >= num->lo && v <= num->hi ? v : num->value;
+}
+
+static bounds draw_bounds(ctx *c, const qb_question *q, num_of_fn num_of, const void *arg,
+                          const char *suffix, const char *rid)
+{
+	size_t n = ndraws(c);
+	double *lo = qb_xcalloc(n, sizeof *lo), *hi = qb_xcalloc(n, sizeof *hi);
+	double *v = qb_xcalloc(n, sizeof *v);
+	for (size_t k = 0; k < n; k++) {
+		const qb_numeric *num = num_of(drawn(c, q, k), arg);
+		lo[k] = num->lo;
+		hi[k] = num->hi;
+		v[k] = rid ? shown_answer(c, k, num) : num->value;
+	}
+	char id[48];
+	bounds b = {lo[0], hi[0], NULL, NULL};
+	snprintf(id, sizeof id, "qbc-lo%s", suffix);
+	b.lo_var = tpl_float_add(c, id, lo, false);
+	snprintf(id, sizeof id, "qbc-hi%s", suffix);
+	b.hi_var = tpl_float_add(c, id, hi, false);
+	if (rid)
+		tpl_float_add(c, rid, v, true);
+	free(lo);
+	free(hi);
+	free(v);
+	return b;
+}
+
+static const qb_numeric *answer_of(const qb_question *q, const void *arg)
+{
+	QB_UNUSED(arg);
+	return qb_question_num(q);
+}
+
+/* Further answer *(size_t *)arg (by credit from the highest). */
+static const qb_numeric *more_of(const qb_question *q, const void *arg)
+{
+	size_t n;
+	const qb_num_more **more = qb_question_num_more_by_credit(q, &n);
+	const qb_numeric *num = *(const size_t *)arg < n ? &more[*(const size_t *)arg]->num
+	                                                 : qb_question_num(q);
+	free(more);
+	return num;
 }
 
 /* numeric: textEntryInteraction of base type float; right in the closed
@@ -1315,18 +1943,26 @@ static void in_interval(ctx *c, const qb_numeric *num)
  * for 36.1..37.2), in decimal too. */
 static void write_numeric(ctx *c, const qb_question *q, const char *lang)
 {
-	const qb_numeric *num = qb_question_num(q);
+	const qb_numeric *num = qb_question_num(drawn(c, q, 0));
 	char v[40];
-	put_decimal(v, sizeof v, num->value);
+	put_decimal(v, sizeof v, shown_answer(c, 0, num));
 	response_decl(c, "RESPONSE", "single", "float");
 	const char *vals[] = {v};
 	correct_response(c, vals, 1);
+	/* a parameterised question: each draw's interval and value */
+	bounds b = draw_bounds(c, q, answer_of, NULL, "", "RESPONSE");
+	size_t n;
+	const qb_num_more **more = qb_question_num_more_by_credit(q, &n);
+	bounds *mb = qb_xcalloc(n + 1, sizeof *mb);
+	for (size_t i = 0; i < n; i++) {
+		char suffix[32];
+		snprintf(suffix, sizeof suffix, "-n%zu", i + 1);
+		mb[i] = draw_bounds(c, q, more_of, &i, suffix, NULL);
+	}
 	text_entry_body(c, q, lang, qb_question_rare(q)->unit);
 	el(c, "responseProcessing");
 	response_if(c);
-	in_interval(c, num);
-	size_t n;
-	const qb_num_more **more = qb_question_num_more_by_credit(q, &n);
+	in_interval(c, "RESPONSE", &b);
 	if (!n) {
 		then_score_one(c);
 	} else {
@@ -1338,7 +1974,7 @@ static void write_numeric(ctx *c, const qb_question *q, const char *lang)
 		end(c);
 		for (size_t i = 0; i < n; i++) {
 			el(c, "responseElseIf");
-			in_interval(c, &more[i]->num);
+			in_interval(c, "RESPONSE", &mb[i]);
 			set_outcome(c, "SCORE");
 			base_float(c, more[i]->credit / 100);
 			end(c);
@@ -1355,6 +1991,7 @@ static void write_numeric(ctx *c, const qb_question *q, const char *lang)
 		end(c);
 	}
 	free(more);
+	free(mb);
 	feedback_end(c, q);
 	end(c);
 }
@@ -1475,22 +2112,13 @@ static void numeric_gap_decl(ctx *c, size_t g)
 }
 
 /* Its rule, before the score's. */
-static void numeric_gap_rule(ctx *c, size_t g, const qb_numeric *num)
+static void numeric_gap_rule(ctx *c, size_t g, const bounds *b)
 {
 	char rid[32], id[32];
 	snprintf(rid, sizeof rid, "RESPONSE_%zu", g + 1);
 	snprintf(id, sizeof id, "GAP_%zu", g + 1);
 	response_if(c);
-	el(c, "and");
-	el(c, "gte");
-	variable(c, rid);
-	base_decimal(c, num->lo);
-	end(c);
-	el(c, "lte");
-	variable(c, rid);
-	base_decimal(c, num->hi);
-	end(c);
-	end(c);
+	in_interval(c, rid, b);
 	set_outcome(c, id);
 	base_float(c, 1);
 	end(c);
@@ -1512,27 +2140,59 @@ static void gap_score(ctx *c, size_t g, const qb_cloze_gap *gap)
 /* cloze: one text entry or inline choice per gap, in the prompt; a
  * mapping per gap (1 for a right answer), or for a numeric gap a float
  * entry and a range check; partial: right gaps / gaps. */
+/* A numeric gap's number in a draw: gap arg->g of its prompt. */
+typedef struct gap_of_arg {
+	ctx *c;
+	const char *lang;
+	size_t g;
+	qb_arena *arena;
+} gap_of_arg;
+
+static const qb_numeric *gap_of(const qb_question *q, const void *arg)
+{
+	const gap_of_arg *a = arg;
+	qb_cloze_part *parts = NULL;
+	size_t nparts = 0;
+	qb_cloze_split(a->arena, qb_render_md(a->c->r, &q->prompt, a->lang), &parts, &nparts);
+	for (size_t i = 0, g = 0; i < nparts; i++)
+		if (parts[i].gap && g++ == a->g && parts[i].gap->num)
+			return parts[i].gap->num;
+	static const qb_numeric none = {0}; /* tpl_fits() made it one */
+	return &none;
+}
+
 static void write_cloze(ctx *c, const qb_question *q, const char *lang)
 {
 	bool partial = qb_question_scoring(c->bank, q) == QB_SCORING_PARTIAL;
-	qb_cloze_part *parts = NULL;
-	size_t nparts = 0;
+	qb_cloze_part *parts = NULL, *gparts = NULL;
+	size_t nparts = 0, ngparts = 0;
 	qb_arena arena = QB_ARENA_INIT;
 	const char *md = qb_render_md(c->r, &q->prompt, lang);
 	qb_cloze_split(&arena, md, &parts, &nparts);
+	/* the gaps: a parameterised question's first draw's (its texts as
+	 * written, with their placeholders, between them) */
+	gparts = parts;
+	ngparts = nparts;
+	if (c->t)
+		qb_cloze_split(&arena, qb_render_md(c->r, &drawn(c, q, 0)->prompt, lang), &gparts,
+		               &ngparts);
 	const qb_cloze_gap **gaps = NULL;
-	size_t ngaps = cloze_gaps(parts, nparts, &gaps);
+	size_t ngaps = cloze_gaps(gparts, ngparts, &gaps);
+	bounds *gb = qb_xcalloc(ngaps + 1, sizeof *gb);
 	for (size_t g = 0; g < ngaps; g++) {
 		const qb_cloze_gap *gap = gaps[g];
 		char rid[32], right[48];
 		snprintf(rid, sizeof rid, "RESPONSE_%zu", g + 1);
 		if (gap->num) {
-			char v[40];
+			char v[40], suffix[32];
 			put_decimal(v, sizeof v, gap->num->value);
 			response_decl(c, rid, "single", "float");
 			const char *nv[] = {v};
 			correct_response(c, nv, 1);
 			end(c);
+			gap_of_arg a = {c, lang, g, &arena};
+			snprintf(suffix, sizeof suffix, "-g%zu", g + 1);
+			gb[g] = draw_bounds(c, q, gap_of, &a, suffix, rid);
 			continue;
 		}
 		response_decl(c, rid, "single", gap->choice ? "identifier" : "string");
@@ -1567,13 +2227,13 @@ static void write_cloze(ctx *c, const qb_question *q, const char *lang)
 		if (parts[i].gap)
 			qb_buf_appendf(&marked, GAP_MARK "%zu" GAP_MARK, g++);
 		else
-			qb_buf_append(&marked, parts[i].text, parts[i].len);
+			mark_vars(c->t ? c->t->p : NULL, parts[i].text, parts[i].len, &marked);
 	}
 	item_body(c, q, lang);
 	el_plain(c, "div");
 	at_plain(c, "class", "qbc-prompt");
-	c->gaps = parts;
-	c->ngaps_parts = nparts;
+	c->gaps = gparts;
+	c->ngaps_parts = ngparts;
 	put_md(c, qb_buf_cstr(&marked));
 	c->gaps = NULL;
 	end(c);
@@ -1581,7 +2241,7 @@ static void write_cloze(ctx *c, const qb_question *q, const char *lang)
 	el(c, "responseProcessing");
 	for (size_t g = 0; g < ngaps; g++)
 		if (gaps[g]->num)
-			numeric_gap_rule(c, g, gaps[g]->num);
+			numeric_gap_rule(c, g, &gb[g]);
 	set_outcome(c, "SCORE");
 	if (partial) {
 		el(c, "divide");
@@ -1610,6 +2270,7 @@ static void write_cloze(ctx *c, const qb_question *q, const char *lang)
 	end(c);
 	qb_buf_dispose(&marked);
 	free(gaps);
+	free(gb);
 	qb_arena_dispose(&arena);
 }
 
@@ -1780,7 +2441,7 @@ static void write_stimulus(ctx *c, qb_zipw *z, const qb_passage *p, const char *
 		at_plain(c, "xml:lang", lang);
 		bool math = false;
 		if (c->math && !c->math->missing && c->math->n) {
-			math_walk w = {NULL, {0}, c->math, false};
+			math_walk w = {NULL, {0}, NULL, false, c->math, false};
 			math_text(c->r, &w, &p->text, lang);
 			math = w.any;
 		}
@@ -1856,6 +2517,16 @@ static void write_item(ctx *c, qb_zipw *z, const qb_question *q, const char *lan
 	}
 	c->cur = &it;
 	c->item_math = item_math(c->r, c->math, q, lang);
+	/* a parameterised question draws (its template variables), or, when
+	 * what its answers are compared to changes otherwise, is its first
+	 * draw */
+	qb_arena arena = QB_ARENA_INIT;
+	tpl vars = {0};
+	if (tpl_begin(c, &vars, &arena, q, lang) && !tpl_fits(c, q, lang)) {
+		const qb_question *first = vars.draw[0];
+		tpl_end(c, &vars);
+		q = first;
+	}
 	el(c, "assessmentItem");
 	root_ns(c, c->v->ns, c->v->xsd);
 	char *ident = q_ident(q, lang);
@@ -1895,6 +2566,8 @@ static void write_item(ctx *c, qb_zipw *z, const qb_question *q, const char *lan
 	}
 	free(ids);
 	end(c);
+	tpl_end(c, &vars);
+	qb_arena_dispose(&arena);
 	doc_close(c, buf, z, file);
 	free(file);
 	c->cur = NULL;
@@ -2283,15 +2956,19 @@ static void write_manifest(ctx *c, qb_zipw *z, const char *lang)
 	for (size_t k = 0; k < c->bank->nquestions; k++) {
 		const qb_question *q = &c->bank->questions[k];
 		char *ident = q_ident(q, lang), *ifile = item_file(q, lang);
+		/* a parameterised question's title and gaps: its first draw's */
+		qb_arena arena = QB_ARENA_INIT;
+		const qb_question *first = params_of(q) ? qb_render_draw(r, &arena, q, 0) : q;
 		el_plain(c, "resource");
 		at_plain(c, "identifier", ident);
 		at_plain(c, "type", c->v->item_type);
 		at_plain(c, "href", ifile);
 		el_plain(c, "metadata");
-		item_metadata(c, q, lang);
+		item_metadata(c, first, lang);
 		qb_buf ititle = QB_BUF_INIT;
 		qb_buf_appendf(&ititle, "%s: ", q->id);
-		plain_title(c, &ititle, q, lang);
+		plain_title(c, &ititle, first, lang);
+		qb_arena_dispose(&arena);
 		lom(c, ident, qb_buf_cstr(&ititle), lang);
 		qb_buf_dispose(&ititle);
 		end(c);
