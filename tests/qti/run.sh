@@ -12,7 +12,7 @@ HERE="$ROOT/tests/qti"
 T=$(tmpdir)
 W="$T/w"
 mkdir "$W"
-cp -R "$HERE/types.qb" "$HERE/pertag.qb" "$HERE/numeric.qb" "$HERE/passage.qb" "$HERE/marks.qb" "$HERE/media" "$W/"
+cp -R "$HERE/types.qb" "$HERE/pertag.qb" "$HERE/numeric.qb" "$HERE/passage.qb" "$HERE/marks.qb" "$HERE/params.qb" "$HERE/media" "$W/"
 cd "$W" || exit 2
 # xp FILE XPATH: the string value of an XPath expression (elements are
 # named with local-name(): QTI's namespaces are default namespaces).
@@ -303,6 +303,62 @@ check "table: the right-aligned column stays right-aligned (2.1, 3.0)" \
 	sh -c "test \"\$(xmllint --xpath 'count(//*[local-name()=\"td\" or local-name()=\"th\"][@align=\"right\"])' pn/item-table-en.xml)\" = 3 && test \"\$(xmllint --xpath 'count(//*[local-name()=\"td\"][@align=\"right\"])' pn3/item-table-en.xml)\" = 2"
 check "numeric bank: the manifest validates (2.1)" valid "$CP21" pn/imsmanifest.xml
 check "numeric bank: the manifest validates (3.0)" valid "$CP30" pn3/imsmanifest.xml
+
+# --- parameterised questions (issue 38): template processing draws one of
+# the pool's draws; texts show its values as printed variables, in the
+# language's way; response processing scores that draw's answer.
+# draws.py reads each item's draws back and checks that they agree.
+run $QBC build --format qti,qti3 -o out-prm params.qb
+check "params: build exits 0" rc 0
+mkdir prm21 prm30 prm21fr prm30fr
+for l in en fr; do
+	unzip -qo out-prm/qti-params.$l.qti.zip -d prm21
+	unzip -qo out-prm/qti-params.$l.qti3.zip -d prm30
+done
+unzip -q out-prm/qti-params.fr.qti.zip -d prm21fr
+unzip -q out-prm/qti-params.fr.qti3.zip -d prm30fr
+check "params: items validate (2.1)" valid "$XSD21" prm21/item-*.xml
+check "params: items validate (3.0)" valid "$XSD30" prm30/item-*.xml
+check "params: the manifests validate (2.1, 3.0)" sh -c "xmllint --noout --schema '$CP21' prm21fr/imsmanifest.xml 2>/dev/null && xmllint --noout --schema '$CP30' prm30fr/imsmanifest.xml 2>/dev/null"
+D="/usr/bin/python3 $HERE/draws.py"
+F=prm21/item-falling-time-fr.xml
+check "params numeric: a random draw 1..10, h the 10 values of 5..50 step 5 in that draw's order" \
+	is $F "concat(//$(e randomInteger)/@min, '..', //$(e randomInteger)/@max, ' ', count(//$(e setTemplateValue)[@identifier='h']/$(e index)[@n='qbc-draw']/$(e ordered)/$(e baseValue)))" '1..10 10'
+check "params numeric: the prompt shows h as a printed variable" \
+	is $F "string(//*[@class='qbc-prompt']/$(e printedVariable)/@identifier)" h
+check "params numeric: values in French with a decimal comma (g 9,81, the answer 2,26), in English a point" \
+	sh -c "test \"\$(xmllint --xpath 'string(//*[local-name()=\"templateDeclaration\"][@identifier=\"g\"])' $F)\" = 9,81 && xmllint --xpath '//*[local-name()=\"setTemplateValue\"][@identifier=\"qbc-answer\"]//*[local-name()=\"baseValue\"]' $F | grep -qE '>[0-9],[0-9]{2}<' && test \"\$(xmllint --xpath 'string(//*[local-name()=\"templateDeclaration\"][@identifier=\"g\"])' prm21/item-falling-time-en.xml)\" = 9.81"
+check "params numeric: response processing compares with the draw's bounds" \
+	is $F "concat(//$(e gte)/$(e variable)[2]/@identifier, ' ', //$(e lte)/$(e variable)[2]/@identifier)" 'qbc-lo qbc-hi'
+check "params numeric: each draw's interval is sqrt(2h/g) ± 2%, its correct response {answer}; draw 1 the defaults (2.1)" \
+	sh -c "$D falling $F , && $D falling prm21/item-falling-time-en.xml"
+check "params numeric: the same in QTI 3.0" sh -c "$D falling prm30/item-falling-time-fr.xml , && $D falling prm30/item-falling-time-en.xml"
+check "params numeric: the explanation shows {answer} and the formula's variables" \
+	is $F "concat(count(//$(e modalFeedback)//$(e printedVariable)[@identifier='qbc-answer']), ' ', count(//$(e modalFeedback)//$(e math)//$(e mi)[.='h']), count(//$(e modalFeedback)//$(e math)//$(e mi)[.='g']))" '1 11'
+check "params math: a formula's placeholders are MathML identifiers of math variables, its TeX as written" \
+	is $F "concat(//$(e templateDeclaration)[@identifier='h']/@mathVariable, ' ', //$(e templateDeclaration)[@identifier='g']/@mathVariable, ' ', //$(e annotation))" 'true true t = \sqrt{2 \times {h} / {g}}'
+check "params math: 3.0's math-variable" is prm30/item-falling-time-en.xml "string(//$(e qti-template-declaration)[@identifier='h']/@math-variable)" true
+check "params math: no placeholder's mark left in the package" sh -c "! grep -rl \"\$(printf '\\356\\200\\201')\" prm21 prm30"
+A=prm21/item-area-choice-fr.xml
+check "params choice: options show the computed values as printed variables" \
+	is $A "concat(//$(e simpleChoice)[1]/$(e printedVariable)/@identifier, ' ', //$(e simpleChoice)[2]/$(e printedVariable)/@identifier, ' ', //$(e simpleChoice)[3]/$(e printedVariable)/@identifier)" 'right w1 w2'
+check "params choice: 10 draws (draws: 10), each agreeing (right = a*b...), C1 right in every draw" \
+	sh -c "$D area $A , && $D area prm30/item-area-choice-en.xml"
+G=prm21/item-force-gap-fr.xml
+check "params cloze: the numeric gap reads the draw's bounds, the typed gap as before" \
+	is $G "concat(//$(e responseCondition)[1]//$(e gte)/$(e variable)[2]/@identifier, ' ', //$(e responseDeclaration)[@identifier='RESPONSE_2']//$(e mapEntry)[1]/@mapKey)" 'qbc-lo-g1 newtons'
+check "params cloze: each draw's gap is f ± 0.1 with f = m*a, its correct response f (French and English, 2.1 and 3.0)" \
+	sh -c "$D force $G , && $D force prm21/item-force-gap-en.xml && $D force prm30/item-force-gap-fr.xml ,"
+check "params short answer: an accepted answer that shows a variable: the item is the first draw, numbers and answer agreeing" \
+	sh -c "test \"\$(xmllint --xpath 'count(//*[local-name()=\"templateDeclaration\"])' prm21/item-twice-en.xml)\" = 0 && x=\$(xmllint --xpath 'string(//*[@class=\"qbc-prompt\"])' prm21/item-twice-en.xml | sed 's/[^0-9]//g') && test \"\$(xmllint --xpath 'string(//*[local-name()=\"mapEntry\"]/@mapKey)' prm21/item-twice-en.xml)\" = \$((2 * x))"
+check "params: a variable named as the item's own SCORE is qbc-v-SCORE" \
+	is prm21/item-clash-en.xml "concat(//*[@class='qbc-prompt']/$(e printedVariable)/@identifier, ' ', count(//$(e templateDeclaration)[@identifier='SCORE']))" 'qbc-v-SCORE 0'
+check "params manifest: a title shows the first draw's numbers" \
+	is prm21fr/imsmanifest.xml "string(//$(e resource)[@identifier='q-falling-time-fr']//$(e lom)//$(e title)/$(e string))" \
+	"falling-time: Une pierre tombe de $(xp $F "string(//$(e templateDeclaration)[@identifier='h'])") m. Combien de secondes avant le sol ?"
+run $QBC build --format qti,qti3 -o out-prm2 params.qb
+check "params: rebuild byte-identical" sh -c "for f in en.qti fr.qti en.qti3 fr.qti3; do cmp -s out-prm/qti-params.\$f.zip out-prm2/qti-params.\$f.zip || exit 1; done"
+check "params: qbc check --format qti,qti3 warns of nothing" sh -c "$QBC check --format qti,qti3 params.qb >'$T/chk' 2>&1 && ! grep -q warning '$T/chk'"
 
 # --- --lang, determinism, atomicity
 run $QBC build --format qti --lang en -o out-en types.qb
