@@ -649,14 +649,14 @@ static size_t math_var(const char *s)
 }
 
 /* Variable i's template variable: its name, unless the item names
- * something else so (then qbc-v-<name>); qbc-f<n> for a text's n-th
- * '{=formula}', qbc-answer for '{answer}'. */
+ * something else so (then qbc-v-<name>); 'answer' (a name no variable
+ * may have) for '{answer}', qbc-f<n> for a text's n-th '{=formula}'. */
 static char *var_ident(const qb_params *p, size_t i)
 {
 	static const char *const taken[] = {"RESPONSE", "SCORE", "MAXSCORE", "completionStatus",
 	                                    "numAttempts", "duration", "QTI_CONTEXT"};
 	if (i == p->nvars)
-		return qb_xstrdup("qbc-answer");
+		return qb_xstrdup("answer");
 	const char *name = p->vars[i].name;
 	if (!name)
 		return qb_xasprintf("qbc-f%zu", i + 1 - p->nnamed);

@@ -142,7 +142,7 @@ test('numeric: the explanation shows the draw\'s numbers, and its formula the dr
   await submit();
   const fb = page.locator('qti-modal-feedback[identifier="EXPLANATION"]');
   await fb.locator('qti-printed-variable').first().waitFor({ state: 'attached' });
-  assert.equal(await shown('qbc-answer', 'qti-modal-feedback'), Math.sqrt(2 * Number(h) / 9.81).toFixed(2));
+  assert.equal(await shown('answer', 'qti-modal-feedback'), Math.sqrt(2 * Number(h) / 9.81).toFixed(2));
   // the player fills the formula's MathML variables in feedback
   const mn = await fb.locator('math mn').allTextContents();
   assert.ok(mn.includes(h) && mn.includes('9.81'), `the formula shows h = ${h} and g: ${mn}`);
@@ -154,7 +154,7 @@ test('numeric, French: the numbers with a decimal comma', async () => {
   const t = Math.sqrt(2 * h / 9.81);
   await type(t.toFixed(2));
   assert.equal(Number((await submit()).SCORE), 1);
-  assert.equal(await shown('qbc-answer', 'qti-modal-feedback'), t.toFixed(2).replace('.', ','));
+  assert.equal(await shown('answer', 'qti-modal-feedback'), t.toFixed(2).replace('.', ','));
   const fb = page.locator('qti-modal-feedback[identifier="EXPLANATION"]');
   assert.ok((await fb.locator('math mn').allTextContents()).includes('9,81'), 'g in the formula: 9,81');
 });

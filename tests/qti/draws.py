@@ -85,7 +85,7 @@ def check_falling(item, mark, bad):
     if item.max != len(h):
         bad.append(f'randomInteger max {item.max}, {len(h)} draws')
     lo, hi = item.sets['qbc-lo'], item.sets['qbc-hi']
-    right, shown = item.correct['RESPONSE'], item.sets['qbc-answer']
+    right, shown = item.correct['RESPONSE'], item.sets['answer']
     for k, hk in enumerate(h):
         t = math.sqrt(2 * float(hk) / 9.81)
         if abs(float(lo[k]) - t * 0.98) > 1e-9 or abs(float(hi[k]) - t * 1.02) > 1e-9:
@@ -95,7 +95,7 @@ def check_falling(item, mark, bad):
         if shown[k] != f'{round(t, 2):.2f}'.replace('.', mark):
             bad.append(f'draw {k + 1}: answer shown {shown[k]!r}')
     # draw 0 where no template processing runs
-    for ident, vals in [('h', h), ('qbc-lo', lo), ('qbc-hi', hi), ('qbc-answer', shown)]:
+    for ident, vals in [('h', h), ('qbc-lo', lo), ('qbc-hi', hi), ('answer', shown)]:
         if item.defaults.get(ident) != vals[0]:
             bad.append(f'{ident}: default {item.defaults.get(ident)}, draw 1 {vals[0]}')
     if item.declared_correct('RESPONSE') != right[0]:

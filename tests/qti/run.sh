@@ -327,14 +327,14 @@ check "params numeric: a random draw 1..10, h the 10 values of 5..50 step 5 in t
 check "params numeric: the prompt shows h as a printed variable" \
 	is $F "string(//*[@class='qbc-prompt']/$(e printedVariable)/@identifier)" h
 check "params numeric: values in French with a decimal comma (g 9,81, the answer 2,26), in English a point" \
-	sh -c "test \"\$(xmllint --xpath 'string(//*[local-name()=\"templateDeclaration\"][@identifier=\"g\"])' $F)\" = 9,81 && xmllint --xpath '//*[local-name()=\"setTemplateValue\"][@identifier=\"qbc-answer\"]//*[local-name()=\"baseValue\"]' $F | grep -qE '>[0-9],[0-9]{2}<' && test \"\$(xmllint --xpath 'string(//*[local-name()=\"templateDeclaration\"][@identifier=\"g\"])' prm21/item-falling-time-en.xml)\" = 9.81"
+	sh -c "test \"\$(xmllint --xpath 'string(//*[local-name()=\"templateDeclaration\"][@identifier=\"g\"])' $F)\" = 9,81 && xmllint --xpath '//*[local-name()=\"setTemplateValue\"][@identifier=\"answer\"]//*[local-name()=\"baseValue\"]' $F | grep -qE '>[0-9],[0-9]{2}<' && test \"\$(xmllint --xpath 'string(//*[local-name()=\"templateDeclaration\"][@identifier=\"g\"])' prm21/item-falling-time-en.xml)\" = 9.81"
 check "params numeric: response processing compares with the draw's bounds" \
 	is $F "concat(//$(e gte)/$(e variable)[2]/@identifier, ' ', //$(e lte)/$(e variable)[2]/@identifier)" 'qbc-lo qbc-hi'
 check "params numeric: each draw's interval is sqrt(2h/g) ± 2%, its correct response {answer}; draw 1 the defaults (2.1)" \
 	sh -c "$D falling $F , && $D falling prm21/item-falling-time-en.xml"
 check "params numeric: the same in QTI 3.0" sh -c "$D falling prm30/item-falling-time-fr.xml , && $D falling prm30/item-falling-time-en.xml"
 check "params numeric: the explanation shows {answer} and the formula's variables" \
-	is $F "concat(count(//$(e modalFeedback)//$(e printedVariable)[@identifier='qbc-answer']), ' ', count(//$(e modalFeedback)//$(e math)//$(e mi)[.='h']), count(//$(e modalFeedback)//$(e math)//$(e mi)[.='g']))" '1 11'
+	is $F "concat(count(//$(e modalFeedback)//$(e printedVariable)[@identifier='answer']), ' ', count(//$(e modalFeedback)//$(e math)//$(e mi)[.='h']), count(//$(e modalFeedback)//$(e math)//$(e mi)[.='g']))" '1 11'
 check "params math: a formula's placeholders are MathML identifiers of math variables, its TeX as written" \
 	is $F "concat(//$(e templateDeclaration)[@identifier='h']/@mathVariable, ' ', //$(e templateDeclaration)[@identifier='g']/@mathVariable, ' ', //$(e annotation))" 'true true t = \sqrt{2 \times {h} / {g}}'
 check "params math: 3.0's math-variable" is prm30/item-falling-time-en.xml "string(//$(e qti-template-declaration)[@identifier='h']/@math-variable)" true
