@@ -1566,6 +1566,21 @@ static void put_text(ctx *c, const qb_text *t, const char *lang)
 	qb_buf_dispose(&marked);
 }
 
+/* Writes an option's text: a parameterised question's in a <span>, as
+ * players lay a choice's content out in a row (a flex box), where the
+ * space between a printed variable and the word after it ("{left}
+ * litres") is dropped unless they share one element. */
+static void put_option(ctx *c, const qb_text *t, const char *lang)
+{
+	if (c->t) {
+		el_plain(c, "span");
+		at_plain(c, "class", "qbc-option");
+	}
+	put_text(c, t, lang);
+	if (c->t)
+		end(c);
+}
+
 static void put_plain(ctx *c, const char *md)
 {
 	qb_buf plain = QB_BUF_INIT;
@@ -1702,7 +1717,7 @@ static void write_choice(ctx *c, const qb_question *q, const char *lang)
 		if (tf)
 			text(c, qb_render_label(c->r, lang, i == 0 ? "true" : "false"));
 		else
-			put_text(c, &q->choices[i].text, lang);
+			put_option(c, &q->choices[i].text, lang);
 		end(c);
 	}
 	end(c);
@@ -2037,7 +2052,7 @@ static void write_matching(ctx *c, const qb_question *q, const char *lang)
 			at(c, "matchMax", "1");
 			if (shuffle && ch->pinned)
 				at(c, "fixed", "true");
-			put_text(c, t, lang);
+			put_option(c, t, lang);
 			end(c);
 		}
 		end(c);

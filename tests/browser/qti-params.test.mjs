@@ -168,6 +168,17 @@ test('single choice with computed options: the options show the draw\'s numbers,
     assert.equal(await shown('right', 'qti-simple-choice[identifier="C1"]'), String(a * b));
     assert.equal(await shown('w1', 'qti-simple-choice[identifier="C2"]'), String(a * b + a));
     assert.equal(await shown('w2', 'qti-simple-choice[identifier="C3"]'), String(2 * (a + b)));
+    // the space between the number and 'cm²' is shown (a choice lays
+    // its content out in a row, where a space alone between two items
+    // would be dropped)
+    const space = await page.evaluate(() => {
+      const text = document.querySelector('qti-simple-choice[identifier="C1"] qti-printed-variable').nextSibling;
+      const r = document.createRange();
+      r.setStart(text, 0);
+      r.setEnd(text, 1);
+      return [text.data[0], r.getBoundingClientRect().width];
+    });
+    assert.ok(space[0] === ' ' && space[1] > 0, `a space before 'cm²': ${space}`);
     const pick = i % 3 === 0 ? 'C1' : i % 3 === 1 ? 'C2' : 'C3';
     await page.locator(`qti-simple-choice[identifier="${pick}"]`).click();
     assert.equal(Number((await submit()).SCORE), pick === 'C1' ? 1 : 0, `${a} × ${b}: ${pick}`);

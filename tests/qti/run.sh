@@ -340,8 +340,8 @@ check "params math: a formula's placeholders are MathML identifiers of math vari
 check "params math: 3.0's math-variable" is prm30/item-falling-time-en.xml "string(//$(e qti-template-declaration)[@identifier='h']/@math-variable)" true
 check "params math: no placeholder's mark left in the package" sh -c "! grep -rl \"\$(printf '\\356\\200\\201')\" prm21 prm30"
 A=prm21/item-area-choice-fr.xml
-check "params choice: options show the computed values as printed variables" \
-	is $A "concat(//$(e simpleChoice)[1]/$(e printedVariable)/@identifier, ' ', //$(e simpleChoice)[2]/$(e printedVariable)/@identifier, ' ', //$(e simpleChoice)[3]/$(e printedVariable)/@identifier)" 'right w1 w2'
+check "params choice: options show the computed values as printed variables, each option in one span" \
+	is $A "concat(//$(e simpleChoice)[1]/$(e span)/$(e printedVariable)/@identifier, ' ', //$(e simpleChoice)[2]/$(e span)/$(e printedVariable)/@identifier, ' ', //$(e simpleChoice)[3]/$(e span)/$(e printedVariable)/@identifier)" 'right w1 w2'
 check "params choice: 10 draws (draws: 10), each agreeing (right = a*b...), C1 right in every draw" \
 	sh -c "$D area $A , && $D area prm30/item-area-choice-en.xml"
 G=prm21/item-force-gap-fr.xml
