@@ -50,7 +50,12 @@
  * each picked option's feedback, the question's feedback-wrong below
  * full score and the explanation after every answer, as modal feedback.
  * A short answer is compared as typed apart from case (QTI's mapping has
- * no white-space rule): the nearest to qb_answer_normalise(). */
+ * no white-space rule): the nearest to qb_answer_normalise().
+ *
+ * A parameterised question (issue 38) draws in its item's template
+ * processing ("parameterised questions" below): its texts show the
+ * attempt's draw as printed variables and MathML variables, and
+ * response processing checks that draw's answer. */
 #include "write.h"
 
 #include <errno.h>

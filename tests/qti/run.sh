@@ -5,8 +5,10 @@
 # bank: one item per question and language, each type's interaction and
 # response processing, the test's order, shuffling and draw, the
 # manifest's resources and dependencies, media, hostile text, byte-identical
-# rebuilds and a failed build that leaves the earlier package.  The scores
-# a real QTI player computes: tests/browser/qti.test.mjs.
+# rebuilds and a failed build that leaves the earlier package;
+# parameterised questions' template processing (params.qb, draws.py).  The
+# scores a real QTI player computes: tests/browser/qti.test.mjs and
+# qti-params.test.mjs.
 . "$(dirname "$0")/../lib.sh"
 HERE="$ROOT/tests/qti"
 T=$(tmpdir)
