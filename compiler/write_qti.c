@@ -175,6 +175,8 @@ typedef struct ctx {
 	const struct math_set *math; /* the formulas as MathML, or NULL       */
 	bool item_math;      /* the item being written shows MathML          */
 	tpl *t;              /* the item's template variables, or NULL       */
+	const qb_question *gap_src; /* an item written as its first draw: that
+	                       draw with a decimal point, its gaps' numbers */
 	bool failed;
 } ctx;
 
@@ -784,7 +786,10 @@ static bool tpl_fits(ctx *c, const qb_question *q, const char *lang)
 	qb_cloze_part *parts = NULL, *first = NULL;
 	size_t nparts = 0, nfirst = 0;
 	bool fits = true;
-	qb_cloze_split(&arena, qb_render_md(c->r, &q->prompt, lang), &parts, &nparts);
+	const char *md = qb_render_md(c->r, &q->prompt, lang);
+	qb_buf src = QB_BUF_INIT;
+	mark_vars(t->p, md, strlen(md), &src);
+	qb_cloze_split(&arena, qb_buf_cstr(&src), &parts, &nparts);
 	qb_cloze_split(&arena, qb_render_md(c->r, &t->dot[0]->prompt, lang), &first, &nfirst);
 	fits = nparts == nfirst;
 	for (size_t i = 0; fits && i < nparts; i++)
@@ -806,6 +811,7 @@ static bool tpl_fits(ctx *c, const qb_question *q, const char *lang)
 				fits = strcmp(a->answers[j], b->answers[j]) == 0;
 		}
 	}
+	qb_buf_dispose(&src);
 	qb_arena_dispose(&arena);
 	return fits;
 }
@@ -839,10 +845,11 @@ static size_t ndraws(const ctx *c)
 }
 
 /* Draw k of q with its numbers as a program reads them (a decimal point,
- * whatever the language): q itself when its item does not draw. */
+ * whatever the language): an item written as its first draw, that draw
+ * (gap_src); q itself when its item does not draw. */
 static const qb_question *drawn(const ctx *c, const qb_question *q, size_t k)
 {
-	return c->t ? c->t->dot[k] : q;
+	return c->t ? c->t->dot[k] : c->gap_src ? c->gap_src : q;
 }
 
 static void put_decimal(char *s, size_t n, double v);
@@ -2188,14 +2195,27 @@ static void write_cloze(ctx *c, const qb_question *q, const char *lang)
 	size_t nparts = 0, ngparts = 0;
 	qb_arena arena = QB_ARENA_INIT;
 	const char *md = qb_render_md(c->r, &q->prompt, lang);
-	qb_cloze_split(&arena, md, &parts, &nparts);
-	/* the gaps: a parameterised question's first draw's (its texts as
-	 * written, with their placeholders, between them) */
+	/* the texts between the gaps: a parameterised question's as written,
+	 * its placeholders marked (before the split: '{{#{f}}}' is one gap) */
+	qb_buf src = QB_BUF_INIT;
+	mark_vars(c->t ? c->t->p : NULL, md, strlen(md), &src);
+	qb_cloze_split(&arena, qb_buf_cstr(&src), &parts, &nparts);
+	/* the gaps: its first draw's, a number gap's read with a decimal
+	 * point (gap_src: an item written as its first draw), the others' as
+	 * the language writes them */
+	const qb_question *gq = c->t ? drawn(c, q, 0) : c->gap_src;
 	gparts = parts;
 	ngparts = nparts;
-	if (c->t)
-		qb_cloze_split(&arena, qb_render_md(c->r, &drawn(c, q, 0)->prompt, lang), &gparts,
-		               &ngparts);
+	if (gq) {
+		qb_cloze_part *lparts = NULL;
+		size_t nlparts = 0;
+		qb_cloze_split(&arena, qb_render_md(c->r, &gq->prompt, lang), &gparts, &ngparts);
+		qb_cloze_split(&arena, qb_render_md(c->r, &(c->t ? c->t->draw[0] : q)->prompt, lang),
+		               &lparts, &nlparts);
+		for (size_t i = 0; i < ngparts && nlparts == ngparts; i++)
+			if (gparts[i].gap && !gparts[i].gap->num && lparts[i].gap)
+				gparts[i].gap = lparts[i].gap;
+	}
 	const qb_cloze_gap **gaps = NULL;
 	size_t ngaps = cloze_gaps(gparts, ngparts, &gaps);
 	bounds *gb = qb_xcalloc(ngaps + 1, sizeof *gb);
@@ -2247,7 +2267,7 @@ static void write_cloze(ctx *c, const qb_question *q, const char *lang)
 		if (parts[i].gap)
 			qb_buf_appendf(&marked, GAP_MARK "%zu" GAP_MARK, g++);
 		else
-			mark_vars(c->t ? c->t->p : NULL, parts[i].text, parts[i].len, &marked);
+			qb_buf_append(&marked, parts[i].text, parts[i].len);
 	}
 	item_body(c, q, lang);
 	el_plain(c, "div");
@@ -2289,6 +2309,7 @@ static void write_cloze(ctx *c, const qb_question *q, const char *lang)
 	feedback_end(c, q);
 	end(c);
 	qb_buf_dispose(&marked);
+	qb_buf_dispose(&src);
 	free(gaps);
 	free(gb);
 	qb_arena_dispose(&arena);
@@ -2544,6 +2565,7 @@ static void write_item(ctx *c, qb_zipw *z, const qb_question *q, const char *lan
 	tpl vars = {0};
 	if (tpl_begin(c, &vars, &arena, q, lang) && !tpl_fits(c, q, lang)) {
 		const qb_question *first = vars.draw[0];
+		c->gap_src = vars.dot[0];
 		tpl_end(c, &vars);
 		q = first;
 	}
@@ -2587,6 +2609,7 @@ static void write_item(ctx *c, qb_zipw *z, const qb_question *q, const char *lan
 	free(ids);
 	end(c);
 	tpl_end(c, &vars);
+	c->gap_src = NULL;
 	qb_arena_dispose(&arena);
 	doc_close(c, buf, z, file);
 	free(file);

@@ -199,6 +199,26 @@ test('cloze with a numeric gap, partial credit: the gap is the draw\'s force ± 
   assert.ok(seen.size >= 4, `the masses and accelerations differ: ${[...seen]}`);
 });
 
+test('cloze, a number gap written {{#{=2*n}}}: exactly twice the draw\'s n', async () => {
+  for (let i = 0; i < 8; i++) {
+    await load('item-exact-gap-en.xml');
+    const n = Number(await shown('n'));
+    await type(String(i % 2 ? 2 * n : 2 * n + 1));
+    assert.equal(Number((await submit()).SCORE), i % 2 ? 1 : 0, `n ${n}`);
+  }
+});
+
+test('cloze whose typed gap shows a variable, in French: the item is the first draw, scored by what it shows', async () => {
+  await load('item-typed-gap-fr.xml');
+  const text = await page.locator('.qbc-prompt').innerText();
+  const m = /La moitié de (\d,\d) est/.exec(text)[1];
+  await type(String(Number(m.replace(',', '.')) / 2), m);
+  assert.equal(Number((await submit()).SCORE), 1, `${m}: ${text}`);
+  await load('item-typed-gap-fr.xml');
+  await type(String(Number(m.replace(',', '.')) / 2 + 0.05), m);
+  assert.equal(Number((await submit()).SCORE), 0);
+});
+
 test('a variable named SCORE does not touch the item\'s score', async () => {
   for (let i = 0; i < 6; i++) {
     await load('item-clash-en.xml');

@@ -15,9 +15,16 @@ reads those lists back (draw by draw) and checks, for CHECK:
             its 10 draws; the right option is C1, set once
   force     force-gap: the numeric gap's interval is f +- 0.1 and its
             correct response f, with f = m*a to one decimal
+  exact     exact-gap ('{{#{=2*n}}}'): the gap's interval 2n..2n, its
+            correct response 2n; no brace left in the prompt
+  typed     typed-gap, whose typed gap shows a variable: no template
+            processing (the first draw); the number gap's interval m/2 +-
+            0.01 and the typed answer m, as the prompt (written with MARK)
+            shows m
 Prints what disagrees and exits 1; exits 0 when all agree.
 """
 import math
+import re
 import sys
 import xml.etree.ElementTree as ET
 
@@ -131,13 +138,45 @@ def check_force(item, mark, bad):
             bad.append(f'draw {k + 1}: gap correct response {right[k]}')
 
 
+def check_exact(item, mark, bad):
+    n, lo, hi = item.sets['n'], item.sets['qbc-lo-g1'], item.sets['qbc-hi-g1']
+    right = item.correct['RESPONSE_1']
+    for k in range(len(n)):
+        if not float(lo[k]) == float(hi[k]) == float(right[k]) == 2 * int(n[k]):
+            bad.append(f'draw {k + 1}: n {n[k]}, gap {lo[k]}..{hi[k]}, correct {right[k]}')
+    prompt = ''.join(next(el for el in walk(item.root) if el.get('class') == 'qbc-prompt').itertext())
+    if '{' in prompt or '}' in prompt:
+        bad.append(f'a brace in the prompt: {prompt!r}')
+
+
+def check_typed(item, mark, bad):
+    if item.defaults or item.sets or item.correct:
+        bad.append('template processing in an item written as its first draw')
+    prompt = ''.join(next(el for el in walk(item.root) if el.get('class') == 'qbc-prompt').itertext())
+    found = re.search(r'(\d+' + re.escape(mark) + r'\d)', prompt)
+    if not found:
+        bad.append(f'no number with {mark!r} in the prompt {prompt!r}')
+        return
+    shown = found.group(1)
+    m = num(shown, mark)
+    lo = [el for el in walk(item.root) if local(el.tag) == 'gte'][0]
+    hi = [el for el in walk(item.root) if local(el.tag) == 'lte'][0]
+    got = (float(lo[1].text), float(hi[1].text), float(item.declared_correct('RESPONSE_1')))
+    if any(abs(x - y) > 1e-9 for x, y in zip(got, (m / 2 - 0.01, m / 2 + 0.01, m / 2))):
+        bad.append(f'm {shown}: the number gap {got}')
+    keys = [el.get('mapKey', el.get('map-key')) for el in walk(item.root) if local(el.tag) == 'mapEntry']
+    if keys != [shown]:
+        bad.append(f'm {shown}: the typed gap accepts {keys}')
+
+
 def main():
     check, path = sys.argv[1], sys.argv[2]
     mark = sys.argv[3] if len(sys.argv) > 3 else '.'
     item = Item(path)
     bad = []
     try:
-        {'falling': check_falling, 'area': check_area, 'force': check_force}[check](item, mark, bad)
+        {'falling': check_falling, 'area': check_area, 'force': check_force, 'exact': check_exact,
+         'typed': check_typed}[check](item, mark, bad)
     except KeyError as e:
         bad.append(f'no draws of {e}')
     for line in bad[:10]:

@@ -351,6 +351,10 @@ check "params cloze: the numeric gap reads the draw's bounds, the typed gap as b
 	is $G "concat(//$(e responseCondition)[1]//$(e gte)/$(e variable)[2]/@identifier, ' ', //$(e responseDeclaration)[@identifier='RESPONSE_2']//$(e mapEntry)[1]/@mapKey)" 'qbc-lo-g1 newtons'
 check "params cloze: each draw's gap is f ± 0.1 with f = m*a, its correct response f (French and English, 2.1 and 3.0)" \
 	sh -c "$D force $G , && $D force prm21/item-force-gap-en.xml && $D force prm30/item-force-gap-fr.xml ,"
+check "params cloze: a number gap '{{#{=2*n}}}' is one gap, exact in each draw (2.1, 3.0)" \
+	sh -c "$D exact prm21/item-exact-gap-fr.xml , && $D exact prm30/item-exact-gap-en.xml"
+check "params cloze: a typed gap showing a variable: the first draw, its number gap read with a point, its typed answer as the prompt writes it (French)" \
+	sh -c "$D typed prm21/item-typed-gap-fr.xml , && $D typed prm21/item-typed-gap-en.xml && $D typed prm30/item-typed-gap-fr.xml ,"
 check "params short answer: an accepted answer that shows a variable: the item is the first draw, numbers and answer agreeing" \
 	sh -c "test \"\$(xmllint --xpath 'count(//*[local-name()=\"templateDeclaration\"])' prm21/item-twice-en.xml)\" = 0 && x=\$(xmllint --xpath 'string(//*[@class=\"qbc-prompt\"])' prm21/item-twice-en.xml | sed 's/[^0-9]//g') && test \"\$(xmllint --xpath 'string(//*[local-name()=\"mapEntry\"]/@mapKey)' prm21/item-twice-en.xml)\" = \$((2 * x))"
 check "params: a variable named as the item's own SCORE is qbc-v-SCORE" \
