@@ -758,8 +758,7 @@ static void tpl_end(ctx *c, tpl *t)
 	c->t = NULL;
 }
 
-/* True when the texts of q in lang are the same in every draw but
- * for their placeholders... */
+/* True when texts a and b read the same in lang. */
 static bool same_md(ctx *c, const qb_text *a, const qb_text *b, const char *lang)
 {
 	return strcmp(qb_render_md(c->r, a, lang), qb_render_md(c->r, b, lang)) == 0;
