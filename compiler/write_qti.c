@@ -145,6 +145,8 @@ typedef struct tpl_float {
  * processing reads from that draw. */
 typedef struct tpl {
 	const qb_params *p;
+	const qb_question *q;     /* the question                            */
+	qb_arena *arena;          /* its draws' (made when asked for)        */
 	const qb_question **draw; /* draw k as a plain question (render.h)  */
 	const qb_question **dot;  /* the same with every number's mark '.':
 	                             its cloze gaps' numbers read            */
@@ -156,7 +158,6 @@ typedef struct tpl {
 	tpl_float *f;
 	size_t nf;
 	bool quiet;               /* writing the passage: no placeholders    */
-	qb_arena arena;
 } tpl;
 
 typedef struct ctx {
@@ -712,13 +713,10 @@ static bool tpl_begin(ctx *c, tpl *t, qb_arena *arena, const qb_question *q, con
 	const qb_params *p = params_of(q);
 	if (!p)
 		return false;
-	*t = (tpl){.p = p, .n = qb_question_ndraws(q), .mark = qb_render_decimal_mark(c->r, lang)};
+	*t = (tpl){.p = p, .q = q, .arena = arena, .n = qb_question_ndraws(q),
+	           .mark = qb_render_decimal_mark(c->r, lang)};
 	t->draw = qb_xcalloc(t->n, sizeof *t->draw);
 	t->dot = qb_xcalloc(t->n, sizeof *t->dot);
-	for (size_t k = 0; k < t->n; k++) {
-		t->draw[k] = qb_render_draw(c->r, arena, q, k);
-		t->dot[k] = qb_params_instance(arena, q, k, NULL, NULL);
-	}
 	t->used = qb_xcalloc(p->nvars + 1, sizeof *t->used);
 	t->math = qb_xcalloc(p->nvars + 1, sizeof *t->math);
 	t->ident = qb_xcalloc(p->nvars + 1, sizeof *t->ident);
@@ -758,6 +756,26 @@ static void tpl_end(ctx *c, tpl *t)
 	c->t = NULL;
 }
 
+/* Draw k of the item's question (a question of its own: made once, when
+ * asked for; most items need none). */
+static const qb_question *tpl_draw(ctx *c, size_t k)
+{
+	tpl *t = c->t;
+	if (!t->draw[k])
+		t->draw[k] = qb_render_draw(c->r, t->arena, t->q, k);
+	return t->draw[k];
+}
+
+/* The same with a decimal point whatever the language: a number as a
+ * program reads it. */
+static const qb_question *tpl_dot(ctx *c, size_t k)
+{
+	tpl *t = c->t;
+	if (!t->dot[k])
+		t->dot[k] = qb_params_instance(t->arena, t->q, k, NULL, NULL);
+	return t->dot[k];
+}
+
 /* True when texts a and b read the same in lang. */
 static bool same_md(ctx *c, const qb_text *a, const qb_text *b, const char *lang)
 {
@@ -774,8 +792,9 @@ static bool tpl_fits(ctx *c, const qb_question *q, const char *lang)
 	const tpl *t = c->t;
 	if (q->type == QB_QTYPE_SHORT) {
 		for (size_t k = 1; k < t->n; k++)
-			for (size_t i = 0; i < q->nchoices && i < t->draw[k]->nchoices; i++)
-				if (!same_md(c, &t->draw[0]->choices[i].text, &t->draw[k]->choices[i].text, lang))
+			for (size_t i = 0; i < q->nchoices; i++)
+				if (!same_md(c, &tpl_draw(c, 0)->choices[i].text, &tpl_draw(c, k)->choices[i].text,
+				             lang))
 					return false;
 		return true;
 	}
@@ -789,14 +808,14 @@ static bool tpl_fits(ctx *c, const qb_question *q, const char *lang)
 	qb_buf src = QB_BUF_INIT;
 	mark_vars(t->p, md, strlen(md), &src);
 	qb_cloze_split(&arena, qb_buf_cstr(&src), &parts, &nparts);
-	qb_cloze_split(&arena, qb_render_md(c->r, &t->dot[0]->prompt, lang), &first, &nfirst);
+	qb_cloze_split(&arena, qb_render_md(c->r, &tpl_dot(c, 0)->prompt, lang), &first, &nfirst);
 	fits = nparts == nfirst;
 	for (size_t i = 0; fits && i < nparts; i++)
 		fits = !parts[i].gap == !first[i].gap;
 	for (size_t k = 1; fits && k < t->n; k++) {
 		qb_cloze_part *dk = NULL;
 		size_t ndk = 0;
-		qb_cloze_split(&arena, qb_render_md(c->r, &t->dot[k]->prompt, lang), &dk, &ndk);
+		qb_cloze_split(&arena, qb_render_md(c->r, &tpl_dot(c, k)->prompt, lang), &dk, &ndk);
 		fits = ndk == nfirst;
 		for (size_t i = 0; fits && i < ndk; i++) {
 			const qb_cloze_gap *a = first[i].gap, *b = dk[i].gap;
@@ -843,13 +862,6 @@ static size_t ndraws(const ctx *c)
 	return c->t ? c->t->n : 1;
 }
 
-/* Draw k of q with its numbers as a program reads them (a decimal point,
- * whatever the language): an item written as its first draw, that draw
- * (gap_src); q itself when its item does not draw. */
-static const qb_question *drawn(const ctx *c, const qb_question *q, size_t k)
-{
-	return c->t ? c->t->dot[k] : c->gap_src ? c->gap_src : q;
-}
 
 static void put_decimal(char *s, size_t n, double v);
 static void base_decimal(ctx *c, double v);
@@ -871,15 +883,19 @@ static void template_decl(ctx *c, const char *ident, const char *type, bool math
 	end(c);
 }
 
-/* True when variable i has the same text in every draw. */
-static bool var_fixed(const tpl *t, size_t i)
+/* Variable i's value in each draw as the language writes it (a heap
+ * array of t->n); *varies: they are not all the same. */
+typedef char value_text[64];
+
+static value_text *var_texts(const tpl *t, size_t i, bool *varies)
 {
-	char a[64], b[64];
-	qb_params_value_text(t->p, 0, i, t->mark, a, sizeof a);
-	for (size_t k = 1; k < t->n; k++)
-		if (strcmp(a, qb_params_value_text(t->p, k, i, t->mark, b, sizeof b)) != 0)
-			return false;
-	return true;
+	value_text *v = qb_xcalloc(t->n, sizeof *v);
+	*varies = false;
+	for (size_t k = 0; k < t->n; k++) {
+		qb_params_value_text(t->p, k, i, t->mark, v[k], sizeof v[k]);
+		*varies |= strcmp(v[k], v[0]) != 0;
+	}
+	return v;
 }
 
 #define DRAW_VAR "qbc-draw"
@@ -902,18 +918,18 @@ static void tpl_write(ctx *c)
 		return;
 	char v[64];
 	bool *varies = qb_xcalloc(t->p->nvars + 1, sizeof *varies);
+	value_text **texts = qb_xcalloc(t->p->nvars + 1, sizeof *texts);
 	bool any = t->nf > 0;
 	for (size_t i = 0; i <= t->p->nvars; i++)
 		if (t->used[i]) {
-			varies[i] = !var_fixed(t, i);
+			texts[i] = var_texts(t, i, &varies[i]);
 			any |= varies[i];
 		}
 	if (any)
 		template_decl(c, DRAW_VAR, "integer", false, "1");
 	for (size_t i = 0; i <= t->p->nvars; i++)
 		if (t->used[i])
-			template_decl(c, t->ident[i], "string", t->math[i],
-			              qb_params_value_text(t->p, 0, i, t->mark, v, sizeof v));
+			template_decl(c, t->ident[i], "string", t->math[i], texts[i][0]);
 	for (size_t i = 0; i < t->nf; i++)
 		if (!t->f[i].correct) {
 			put_decimal(v, sizeof v, t->f[i].v[0]);
@@ -936,7 +952,7 @@ static void tpl_write(ctx *c)
 			at(c, "identifier", t->ident[i]);
 			by_draw(c);
 			for (size_t k = 0; k < t->n; k++)
-				base_value(c, "string", qb_params_value_text(t->p, k, i, t->mark, v, sizeof v));
+				base_value(c, "string", texts[i][k]);
 			end(c);
 			end(c);
 			end(c);
@@ -953,6 +969,9 @@ static void tpl_write(ctx *c)
 		}
 		end(c);
 	}
+	for (size_t i = 0; i <= t->p->nvars; i++)
+		free(texts[i]);
+	free(texts);
 	free(varies);
 }
 
@@ -1056,9 +1075,10 @@ static void math_question(const qb_render_ctx *r, math_walk *w, const qb_questio
                           const char *lang)
 {
 	math_texts(r, w, q, lang);
-	if (!params_of(q))
+	if (!params_of(q) || (q->type != QB_QTYPE_SHORT && q->type != QB_QTYPE_CLOZE))
 		return;
-	/* and its first draw's, for an item written as its first draw */
+	/* and its first draw's, for an item written as its first draw (a
+	 * short answer or a cloze: tpl_fits()) */
 	qb_arena arena = QB_ARENA_INIT;
 	w->quiet = true;
 	math_texts(r, w, qb_render_draw(r, &arena, q, 0), lang);
@@ -1849,11 +1869,16 @@ static void put_decimal(char *s, size_t n, double v)
 	char r[40];
 	snprintf(r, sizeof r, "%.15g", v);
 	double want = strtod(r, NULL);
-	for (int prec = 1; prec <= 15; prec++) {
-		snprintf(s, n, "%.*g", prec, want);
-		if (strtod(s, NULL) == want)
-			break;
-	}
+	/* the fewest digits that say want: its 15 significant digits less
+	 * their trailing zeros (distinct decimals of 15 digits are distinct
+	 * doubles), counted once rather than tried one by one, as a
+	 * parameterised question's pool writes thousands of bounds */
+	snprintf(r, sizeof r, "%.14e", want);
+	const char *e = strchr(r, 'e');
+	int prec = 15;
+	for (const char *d = e ? e - 1 : r; prec > 1 && *d == '0'; d--)
+		prec--;
+	snprintf(s, n, "%.*g", prec, want);
 	if (!strchr(s, 'e'))
 		return;
 	for (int dec = 1; dec <= 340; dec++) { /* 1e-7: 0.0000001 */
@@ -1905,7 +1930,7 @@ static void in_interval(ctx *c, const char *rid, const bounds *b)
 /* The bounds of the interval num(q) of each draw, template variables
  * <prefix>lo<suffix> and <prefix>hi<suffix> when they change; the
  * correct response of rid set to each draw's value unless rid is NULL. */
-typedef const qb_numeric *(*num_of_fn)(const qb_question *q, const void *arg);
+typedef qb_numeric (*num_of_fn)(ctx *c, const qb_question *q, size_t k, const void *arg);
 
 /* The correct response of draw k whose accepted number is num: '{answer}'
  * as the texts show it (2.02 for 2.0192...) when it is accepted, else the
@@ -1926,10 +1951,10 @@ static bounds draw_bounds(ctx *c, const qb_question *q, num_of_fn num_of, const 
 	double *lo = qb_xcalloc(n, sizeof *lo), *hi = qb_xcalloc(n, sizeof *hi);
 	double *v = qb_xcalloc(n, sizeof *v);
 	for (size_t k = 0; k < n; k++) {
-		const qb_numeric *num = num_of(drawn(c, q, k), arg);
-		lo[k] = num->lo;
-		hi[k] = num->hi;
-		v[k] = rid ? shown_answer(c, k, num) : num->value;
+		qb_numeric num = num_of(c, q, k, arg);
+		lo[k] = num.lo;
+		hi[k] = num.hi;
+		v[k] = rid ? shown_answer(c, k, &num) : num.value;
 	}
 	char id[48];
 	bounds b = {lo[0], hi[0], NULL, NULL};
@@ -1945,19 +1970,26 @@ static bounds draw_bounds(ctx *c, const qb_question *q, num_of_fn num_of, const 
 	return b;
 }
 
-static const qb_numeric *answer_of(const qb_question *q, const void *arg)
+/* The accepted number of q in draw k: its answer formula's. */
+static qb_numeric answer_of(ctx *c, const qb_question *q, size_t k, const void *arg)
 {
 	QB_UNUSED(arg);
-	return qb_question_num(q);
+	qb_numeric num = *qb_question_num(q);
+	if (c->t && c->t->p->answer.formula)
+		qb_params_answer_at(c->t->p, k, &num);
+	return num;
 }
 
-/* Further answer *(size_t *)arg (by credit from the highest). */
-static const qb_numeric *more_of(const qb_question *q, const void *arg)
+/* Further answer *(size_t *)arg (by credit from the highest): the same
+ * in every draw. */
+static qb_numeric more_of(ctx *c, const qb_question *q, size_t k, const void *arg)
 {
+	QB_UNUSED(c);
+	QB_UNUSED(k);
 	size_t n;
 	const qb_num_more **more = qb_question_num_more_by_credit(q, &n);
-	const qb_numeric *num = *(const size_t *)arg < n ? &more[*(const size_t *)arg]->num
-	                                                 : qb_question_num(q);
+	qb_numeric num = *(const size_t *)arg < n ? more[*(const size_t *)arg]->num
+	                                          : *qb_question_num(q);
 	free(more);
 	return num;
 }
@@ -1969,9 +2001,9 @@ static const qb_numeric *more_of(const qb_question *q, const void *arg)
  * for 36.1..37.2), in decimal too. */
 static void write_numeric(ctx *c, const qb_question *q, const char *lang)
 {
-	const qb_numeric *num = qb_question_num(drawn(c, q, 0));
+	qb_numeric num = answer_of(c, q, 0, NULL);
 	char v[40];
-	put_decimal(v, sizeof v, shown_answer(c, 0, num));
+	put_decimal(v, sizeof v, shown_answer(c, 0, &num));
 	response_decl(c, "RESPONSE", "single", "float");
 	const char *vals[] = {v};
 	correct_response(c, vals, 1);
@@ -2163,29 +2195,31 @@ static void gap_score(ctx *c, size_t g, const qb_cloze_gap *gap)
 		map_response(c, id);
 }
 
-/* cloze: one text entry or inline choice per gap, in the prompt; a
- * mapping per gap (1 for a right answer), or for a numeric gap a float
- * entry and a range check; partial: right gaps / gaps. */
-/* A numeric gap's number in a draw: gap arg->g of its prompt. */
+/* A number gap's accepted number in draw k: gap arg->g of the draw's
+ * prompt, read with a decimal point (an item written as its first draw:
+ * of gap_src). */
 typedef struct gap_of_arg {
-	ctx *c;
 	const char *lang;
 	size_t g;
 	qb_arena *arena;
 } gap_of_arg;
 
-static const qb_numeric *gap_of(const qb_question *q, const void *arg)
+static qb_numeric gap_of(ctx *c, const qb_question *q, size_t k, const void *arg)
 {
 	const gap_of_arg *a = arg;
+	const qb_question *d = c->t ? tpl_dot(c, k) : c->gap_src ? c->gap_src : q;
 	qb_cloze_part *parts = NULL;
 	size_t nparts = 0;
-	qb_cloze_split(a->arena, qb_render_md(a->c->r, &q->prompt, a->lang), &parts, &nparts);
+	qb_cloze_split(a->arena, qb_render_md(c->r, &d->prompt, a->lang), &parts, &nparts);
 	for (size_t i = 0, g = 0; i < nparts; i++)
 		if (parts[i].gap && g++ == a->g && parts[i].gap->num)
-			return parts[i].gap->num;
-	static const qb_numeric none = {0}; /* tpl_fits() made it one */
-	return &none;
+			return *parts[i].gap->num;
+	return (qb_numeric){0}; /* tpl_fits() saw a number gap in every draw */
 }
+
+/* cloze: one text entry or inline choice per gap, in the prompt; a
+ * mapping per gap (1 for a right answer), or for a numeric gap a float
+ * entry and a range check; partial: right gaps / gaps. */
 
 static void write_cloze(ctx *c, const qb_question *q, const char *lang)
 {
@@ -2202,14 +2236,14 @@ static void write_cloze(ctx *c, const qb_question *q, const char *lang)
 	/* the gaps: its first draw's, a number gap's read with a decimal
 	 * point (gap_src: an item written as its first draw), the others' as
 	 * the language writes them */
-	const qb_question *gq = c->t ? drawn(c, q, 0) : c->gap_src;
+	const qb_question *gq = c->t ? tpl_dot(c, 0) : c->gap_src;
 	gparts = parts;
 	ngparts = nparts;
 	if (gq) {
 		qb_cloze_part *lparts = NULL;
 		size_t nlparts = 0;
 		qb_cloze_split(&arena, qb_render_md(c->r, &gq->prompt, lang), &gparts, &ngparts);
-		qb_cloze_split(&arena, qb_render_md(c->r, &(c->t ? c->t->draw[0] : q)->prompt, lang),
+		qb_cloze_split(&arena, qb_render_md(c->r, &(c->t ? tpl_draw(c, 0) : q)->prompt, lang),
 		               &lparts, &nlparts);
 		for (size_t i = 0; i < ngparts && nlparts == ngparts; i++)
 			if (gparts[i].gap && !gparts[i].gap->num && lparts[i].gap)
@@ -2229,7 +2263,7 @@ static void write_cloze(ctx *c, const qb_question *q, const char *lang)
 			const char *nv[] = {v};
 			correct_response(c, nv, 1);
 			end(c);
-			gap_of_arg a = {c, lang, g, &arena};
+			gap_of_arg a = {lang, g, &arena};
 			snprintf(suffix, sizeof suffix, "-g%zu", g + 1);
 			gb[g] = draw_bounds(c, q, gap_of, &a, suffix, rid);
 			continue;
@@ -2563,8 +2597,8 @@ static void write_item(ctx *c, qb_zipw *z, const qb_question *q, const char *lan
 	qb_arena arena = QB_ARENA_INIT;
 	tpl vars = {0};
 	if (tpl_begin(c, &vars, &arena, q, lang) && !tpl_fits(c, q, lang)) {
-		const qb_question *first = vars.draw[0];
-		c->gap_src = vars.dot[0];
+		const qb_question *first = tpl_draw(c, 0);
+		c->gap_src = tpl_dot(c, 0);
 		tpl_end(c, &vars);
 		q = first;
 	}
