@@ -406,17 +406,23 @@ static void answer_feedback(mx *x, qb_choice *c, const xmlNode *a)
 
 /* ---- one function per type ---- */
 
-static void multichoice(mx *x, xmlNode *qn, qb_loc loc)
+/* The type <single> of a multichoice or calculatedmulti question says.
+ * Moodle: without <single> one answer ('true' by default); 'false', '0'
+ * or empty: several.  Moodle compares 'false' case-sensitively, so a
+ * hand-written 'False' is single there; qbc reads the author's meaning (a
+ * file with 'False' has the weights of several answers). */
+static qb_qtype choice_type(xmlNode *qn)
 {
-	/* Moodle: without <single> one answer ('true' by default); 'false',
-	 * '0' or empty: several.  Moodle compares 'false' case-sensitively,
-	 * so a hand-written 'False' is single there; qbc reads the author's
-	 * meaning (a file with 'False' has the weights of several answers) */
 	xmlNode *sn = child(qn, "single");
 	char *single = value_of(sn);
 	bool one = !sn || !(strcasecmp(single, "false") == 0 || strcmp(single, "0") == 0 || !*single);
 	free(single);
-	qb_question *q = qb_imp_question(x->im, one ? QB_QTYPE_SINGLE : QB_QTYPE_MULTIPLE, loc);
+	return one ? QB_QTYPE_SINGLE : QB_QTYPE_MULTIPLE;
+}
+
+static void multichoice(mx *x, xmlNode *qn, qb_loc loc)
+{
+	qb_question *q = qb_imp_question(x->im, choice_type(qn), loc);
 	prompt_of(x, &q->prompt, qn);
 	double *pct = NULL;
 	size_t n = 0;
@@ -1765,11 +1771,7 @@ static void calculated(mx *x, xmlNode *qn, qb_loc loc, const char *type, const c
 	}
 	x->calc = &k;
 	if (multi) {
-		xmlNode *sn = child(qn, "single");
-		char *single = value_of(sn);
-		bool one = !sn || !(strcasecmp(single, "false") == 0 || strcmp(single, "0") == 0 || !*single);
-		free(single);
-		q = qb_imp_question(x->im, one ? QB_QTYPE_SINGLE : QB_QTYPE_MULTIPLE, loc);
+		q = qb_imp_question(x->im, choice_type(qn), loc);
 		prompt_of(x, &q->prompt, qn);
 		double *pct = NULL;
 		size_t n = 0;

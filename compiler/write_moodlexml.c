@@ -656,6 +656,24 @@ static void write_num_more(ctx *c, const qb_question *q)
 	free(v);
 }
 
+/* A numeric question's unit, as Moodle's numerical and calculated types
+ * keep it (shown after the box, not graded). */
+static void write_units(ctx *c, const qb_question *q)
+{
+	if (qb_question_rare(q)->unit) {
+		xok(c, xmlTextWriterStartElement(c->w, BAD_CAST "units"));
+		xok(c, xmlTextWriterStartElement(c->w, BAD_CAST "unit"));
+		write_elem(c, "multiplier", "1");
+		write_elem(c, "unit_name", qb_question_rare(q)->unit);
+		xok(c, xmlTextWriterEndElement(c->w));
+		xok(c, xmlTextWriterEndElement(c->w));
+	}
+	write_elem(c, "unitgradingtype", "0");
+	write_elem(c, "unitpenalty", "0");
+	write_elem(c, "showunits", qb_question_rare(q)->unit ? "0" : "3");
+	write_elem(c, "unitsleft", "0");
+}
+
 /* numeric: numerical.  value ± tolerance (absolute, Moodle's "nominal"
  * tolerance; a percentage is already absolute in the model); a range
  * lo..hi is its middle ± half its width.  A unit is Moodle's one unit
@@ -689,18 +707,7 @@ static void write_numerical(ctx *c, const qb_question *q)
 		write_elem(c, "tolerance", "0");
 		xok(c, xmlTextWriterEndElement(c->w));
 	}
-	if (qb_question_rare(q)->unit) {
-		xok(c, xmlTextWriterStartElement(c->w, BAD_CAST "units"));
-		xok(c, xmlTextWriterStartElement(c->w, BAD_CAST "unit"));
-		write_elem(c, "multiplier", "1");
-		write_elem(c, "unit_name", qb_question_rare(q)->unit);
-		xok(c, xmlTextWriterEndElement(c->w));
-		xok(c, xmlTextWriterEndElement(c->w));
-	}
-	write_elem(c, "unitgradingtype", "0");
-	write_elem(c, "unitpenalty", "0");
-	write_elem(c, "showunits", qb_question_rare(q)->unit ? "0" : "3");
-	write_elem(c, "unitsleft", "0");
+	write_units(c, q);
 	end_question(c, q);
 	qb_buf_dispose(&qtext);
 	qb_buf_dispose(&v);
@@ -1289,18 +1296,7 @@ static void write_calculated(ctx *c, const qb_question *q, mform *m)
 		calc_answer_tail(c, "0", "2", p->answer.decimals);
 		xok(c, xmlTextWriterEndElement(c->w));
 	}
-	if (qb_question_rare(q)->unit) {
-		xok(c, xmlTextWriterStartElement(c->w, BAD_CAST "units"));
-		xok(c, xmlTextWriterStartElement(c->w, BAD_CAST "unit"));
-		write_elem(c, "multiplier", "1");
-		write_elem(c, "unit_name", qb_question_rare(q)->unit);
-		xok(c, xmlTextWriterEndElement(c->w));
-		xok(c, xmlTextWriterEndElement(c->w));
-	}
-	write_elem(c, "unitgradingtype", "0");
-	write_elem(c, "unitpenalty", "0");
-	write_elem(c, "showunits", qb_question_rare(q)->unit ? "0" : "3");
-	write_elem(c, "unitsleft", "0");
+	write_units(c, q);
 	write_datasets(c, m);
 	c->pm = NULL;
 	end_question(c, q);
