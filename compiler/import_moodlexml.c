@@ -1863,7 +1863,7 @@ static void calculated(mx *x, xmlNode *qn, qb_loc loc, const char *type, const c
 	qb_params *p = qb_params_new(bank, q, loc);
 	qb_buf line = QB_BUF_INIT;
 	for (size_t w = 0; w < k.nwild; w++) {
-		double lo = INFINITY, hi = -INFINITY;
+		double lo = (double)INFINITY, hi = -(double)INFINITY;
 		for (size_t r = 0; r < k.nrows; r++) {
 			double v = k.table[r * k.nwild + w];
 			lo = v < lo ? v : lo;

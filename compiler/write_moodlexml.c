@@ -1177,7 +1177,7 @@ static void write_datasets(ctx *c, const mform *m)
 			continue;
 		const qb_var *var = i < p->nvars ? &p->vars[i] : NULL;
 		int dec = var ? var->decimals : 15;
-		double lo = INFINITY, hi = -INFINITY;
+		double lo = (double)INFINITY, hi = -(double)INFINITY;
 		for (size_t k = 0; k < m->nitems; k++) {
 			double x = qb_params_value(p, k, i);
 			lo = x < lo ? x : lo;
