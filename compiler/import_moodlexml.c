@@ -1888,6 +1888,7 @@ static void calculated(mx *x, xmlNode *qn, qb_loc loc, const char *type, const c
 			qb_buf_appendf(&line, " decimals %d", k.ddec[d]);
 		qb_params_add_var(bank, p, line.ptr, line.len, loc);
 	}
+	qb_params_end(bank, p); /* its variables into the bank's arena */
 	for (size_t r = 0; r <= k.nrows; r++) {
 		qb_buf_clear(&line);
 		for (size_t w = 0; w < k.nwild; w++) {
