@@ -171,11 +171,12 @@
 
   /* Writes a card document into frame (served from the package's media
    * folder, so the card's own script and style load as in Anki). */
-  /* done (optional) runs once the frame holds the card: its inline scripts
-   * have run (the back is written after the front, as Anki shows them, so
-   * that a card whose script draws numbers shows the front's draw on the
-   * back). */
-  function writeCard(frame, which, html, css, done) {
+  /* done (optional) runs once the frame holds the card and its scripts have
+   * run (the back is written after the front, as Anki shows them, so that a
+   * card whose script draws numbers shows the front's draw on the back);
+   * prepare (optional) is given the frame's window before the card is
+   * written. */
+  function writeCard(frame, which, html, css, done, prepare) {
     var night = $('night').checked;
     var base = bank().base + 'anki/';
     // document.open() gives the frame this page's address: the base makes
@@ -189,6 +190,7 @@
       frame.setAttribute('data-ready', '1');
       var d = frame.contentDocument;
       d.open();
+      if (prepare) prepare(frame.contentWindow);
       d.write(doc);
       d.close();
       // the card's script is a file of the package: it runs by the load
@@ -223,7 +225,11 @@
     if (force) drawn.front = drawn.back = null;
     var backHtml = cardHtml(q.id, sel.lang, 'back', sel.gap);
     writeCard($('front'), 'front', cardHtml(q.id, sel.lang, 'front', sel.gap), t.css, function () {
-      writeCard($('back'), 'back', backHtml, t.css);
+      // In Anki both sides share one window; here each has its own: the
+      // back is given the draw the front's script kept (card.js's qbcDraw).
+      writeCard($('back'), 'back', backHtml, t.css, null, function (w) {
+        try { w.qbcDraw = $('front').contentWindow.qbcDraw; } catch (e) { /* none */ }
+      });
     });
   }
 

@@ -403,8 +403,12 @@ test('preview: the player shows a draw, and "Next draw" the next one', async () 
     const fronts = new Set();
     for (let k = 0; k < 8; k++) {
       const night = k % 2 === 1; // each click of "night" renders both sides again
+      // each side rendered again, and its card script done (it marks the draw it shows)
       for (const fr of ['#front', '#back'])
-        await page.frameLocator(fr).locator(night ? 'body.nightMode .qb-question' : 'body:not(.nightMode) .qb-question').first().waitFor();
+        await page.frameLocator(fr).locator(night ? 'body.nightMode .qb-front[data-draw]' : 'body:not(.nightMode) .qb-front[data-draw]').first().waitFor();
+      const da = await page.frameLocator('#front').locator('.qb-front').first().getAttribute('data-draw');
+      const db = await page.frameLocator('#back').locator('.qb-front').first().getAttribute('data-draw');
+      assert.equal(db, da, `render ${k}: the back's draw is the front's`);
       const a = await height('#front'), b = await height('#back');
       assert.ok(a, 'the front shows a height');
       assert.equal(b, a, `render ${k}: the back shows the front's draw`);
