@@ -179,9 +179,8 @@ static bool formula_chars_ok(const char *s, const char **bad)
 /* A new variable of p: the list grows on the heap while the question is
  * read (doubling), and moves into the arena, exactly sized, when the pool
  * is read (qb_params_end()). */
-static qb_var *push_var(qb_bank *bank, qb_params *p)
+static qb_var *push_var(qb_params *p)
 {
-	(void)bank;
 	if (p->nvars >= p->capvars) { /* full, or in the arena */
 		size_t cap = p->nvars < 2 ? 4 : 2 * p->nvars;
 		qb_var *v = qb_xmalloc(cap * sizeof *v);
@@ -285,7 +284,7 @@ void qb_params_add_var(qb_bank *bank, qb_params *p, const char *s, size_t n, qb_
 		              (int)nlen, name);
 		return;
 	}
-	qb_var *v = push_var(bank, p);
+	qb_var *v = push_var(p);
 	p->nnamed++;
 	v->name = qb_arena_strndup(&bank->arena, name, nlen);
 	v->def = qb_arena_strndup(&bank->arena, d, dlen);
@@ -667,9 +666,6 @@ static void *compile(drawer *d, const char *f, qb_loc loc, size_t nvisible)
 			qb_diag_error(at, "unknown variable '%s' in this formula", names[i]);
 		d->bad = true;
 	}
-	if (d->bad && count) {
-		/* keep going to report every formula, but do not evaluate */
-	}
 	return ev;
 }
 
@@ -953,7 +949,7 @@ static void scan_text(drawer *d, const qb_text *t)
 					const char *f = in + 1;
 					size_t fl = il - 1;
 					trim(&f, &fl);
-					qb_var *v = push_var(d->bank, p);
+					qb_var *v = push_var(p);
 					v->def = v->formula = qb_arena_strndup(&d->bank->arena, f, fl);
 					v->kind = QB_VAR_FORMULA;
 					v->decimals = 2;
